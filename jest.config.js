@@ -1,0 +1,10 @@
+/** @type {import('jest').Config} */
+module.exports = {
+  testEnvironment: 'node',
+  transform: { '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.json' }] },
+  testMatch: ['<rootDir>/test/**/*.test.ts'],
+  moduleFileExtensions: ['ts', 'js', 'json'],
+  // Integration tests share one Redis and spawn real processes; run files one at a time in CI-sized boxes.
+  maxWorkers: 2,
+  testTimeout: 60000,
+};

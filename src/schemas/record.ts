@@ -1,0 +1,76 @@
+import { z } from 'zod';
+import { creditSchema } from './credit';
+import { iptcFieldsSchema, itemSourceSchema } from './feedItem';
+
+export const RECORD_SCHEMA_VERSION = 1;
+
+export const renditionSchema = z.object({
+  name: z.enum(['thumb', 'preview']),
+  path: z.string(), // relative to the data directory
+  width: z.number().int().positive(),
+  height: z.number().int().positive(),
+  format: z.string(),
+  bytes: z.number().int().nonnegative(),
+});
+export type Rendition = z.infer<typeof renditionSchema>;
+
+export const captionPartSchema = z.object({
+  kind: z.string(), // credit-tail | publisher-suffix | counter | title | story-ref | tags | editor-note | file-marker | ...
+  text: z.string(),
+});
+
+export const clusterRefSchema = z.object({
+  id: z.string(),
+  canonicalId: z.string(),
+  similarity: z.number().min(0).max(1),
+  exact: z.boolean(),
+});
+export type ClusterRef = z.infer<typeof clusterRefSchema>;
+
+export const recordErrorSchema = z.object({ code: z.string(), message: z.string() });
+export type RecordError = z.infer<typeof recordErrorSchema>;
+
+/** The catalog record: one per item. The public contract; fields are only ever added. */
+export const catalogRecordSchema = z.object({
+  schemaVersion: z.literal(RECORD_SCHEMA_VERSION),
+  id: z.string(),
+  batchId: z.string(),
+  source: itemSourceSchema,
+  agencyId: z.string().nullable(),
+  agencyVersion: z.string().nullable(),
+  title: z.string().nullable(),
+  caption: z.string(),
+  captionRaw: z.string(),
+  captionRemoved: z.array(captionPartSchema),
+  headline: z.string().nullable(),
+  credit: creditSchema,
+  dateCreated: z.string().nullable(),
+  location: z
+    .object({
+      city: z.string().nullable(),
+      sublocation: z.string().nullable(),
+      state: z.string().nullable(),
+      country: z.string().nullable(),
+      countryCode: z.string().nullable(),
+      dateline: z.string().nullable(),
+    })
+    .nullable(),
+  keywords: z.array(z.string()),
+  iptc: iptcFieldsSchema, // original metadata, as read
+  image: z
+    .object({
+      sha256: z.string().regex(/^[0-9a-f]{64}$/),
+      width: z.number().int().positive(),
+      height: z.number().int().positive(),
+      format: z.string(),
+      bytes: z.number().int().nonnegative(),
+      original: z.string(), // stored original, relative to the data directory
+      phash: z.string().regex(/^[0-9a-f]{16}$/).nullable(),
+    })
+    .nullable(),
+  renditions: z.array(renditionSchema),
+  cluster: clusterRefSchema.nullable(),
+  error: recordErrorSchema.nullable(),
+  processedAt: z.string(),
+});
+export type CatalogRecord = z.infer<typeof catalogRecordSchema>;
