@@ -1,0 +1,116 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { accessSync, constants as fsConstants, mkdtempSync, rmSync } from 'node:fs';
+import * as net from 'node:net';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { Redis } from 'ioredis';
+
+export interface RedisHandle {
+  url: string;
+  /** True when photowire started its own throw-away redis-server. */
+  private: boolean;
+  stop(): Promise<void>;
+}
+
+export class NoRedisError extends Error {
+  constructor(detail: string) {
+    super(
+      `${detail}\nphotowire needs Redis 7 (or newer). Any of these works:\n` +
+        `  - set REDIS_URL=redis://host:6379 to use a Redis you already run;\n` +
+        `  - start one on this machine: \`docker compose up -d redis\`, or \`sudo apt-get install redis-server\` (Debian/Ubuntu), or \`brew install redis && brew services start redis\` (macOS);\n` +
+        `  - or just put \`redis-server\` on PATH: \`photowire run\` then starts a private one for the run.`,
+    );
+    this.name = 'NoRedisError';
+  }
+}
+
+async function ping(url: string, timeoutMs: number): Promise<boolean> {
+  const r = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null, connectTimeout: timeoutMs, enableOfflineQueue: false });
+  r.on('error', () => undefined);
+  try {
+    await r.connect();
+    return (await r.ping()) === 'PONG';
+  } catch {
+    return false;
+  } finally {
+    r.disconnect();
+  }
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.unref();
+    srv.on('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const port = (srv.address() as net.AddressInfo).port;
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+function onPath(cmd: string): string | null {
+  for (const dir of (process.env.PATH ?? '').split(path.delimiter)) {
+    const p = path.join(dir, cmd);
+    try {
+      accessSync(p, fsConstants.X_OK);
+      return p;
+    } catch {
+      /* next */
+    }
+  }
+  return null;
+}
+
+/** Start a redis-server that keeps nothing: temporary port and folder, gone when stopped. */
+export async function startPrivateRedis(binary = onPath('redis-server')): Promise<RedisHandle> {
+  if (!binary) throw new NoRedisError('No redis-server on PATH to start a private one.');
+  const port = await freePort();
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'photowire-redis-'));
+  const child: ChildProcess = spawn(
+    binary,
+    ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir, '--maxmemory-policy', 'noeviction'],
+    { stdio: ['ignore', 'ignore', 'pipe'] },
+  );
+  let stderr = '';
+  child.stderr?.on('data', (d) => (stderr += String(d)));
+  const url = `redis://127.0.0.1:${port}`;
+  const deadline = Date.now() + 10_000;
+  while (!(await ping(url, 300))) {
+    if (child.exitCode !== null || Date.now() > deadline) {
+      child.kill('SIGKILL');
+      rmSync(dir, { recursive: true, force: true });
+      throw new NoRedisError(`The private redis-server (${binary}) did not start: ${stderr.trim() || 'no answer on ' + url}`);
+    }
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  return {
+    url,
+    private: true,
+    stop: async () => {
+      if (child.exitCode === null) {
+        const exited = new Promise((r) => child.once('exit', r));
+        child.kill('SIGTERM');
+        await Promise.race([exited, new Promise((r) => setTimeout(r, 3000))]);
+        if (child.exitCode === null) child.kill('SIGKILL');
+      }
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/**
+ * REDIS_URL when set (it must answer); else a Redis on 127.0.0.1:6379; else, when allowed,
+ * a private redis-server from PATH; else a clear message on how to get one.
+ */
+export async function ensureRedis(redisUrl: string | undefined, opts: { allowPrivate: boolean }): Promise<RedisHandle> {
+  const none = async () => undefined;
+  if (redisUrl) {
+    if (await ping(redisUrl, 3000)) return { url: redisUrl, private: false, stop: none };
+    throw new NoRedisError(`REDIS_URL=${redisUrl} does not answer.`);
+  }
+  const local = 'redis://127.0.0.1:6379';
+  if (await ping(local, 500)) return { url: local, private: false, stop: none };
+  if (!opts.allowPrivate) throw new NoRedisError('REDIS_URL is not set and nothing answers on 127.0.0.1:6379.');
+  return startPrivateRedis();
+}

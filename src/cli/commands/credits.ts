@@ -1,0 +1,29 @@
+import { createReadStream } from 'node:fs';
+import { PassThrough } from 'node:stream';
+import { loadConfig } from '../../config';
+import { runCreditsCommand } from '../creditsCommand';
+
+/** Feed files (or stdin) through the credit rules without Redis: the operator's dry run. */
+export async function creditsCliCommand(files: string[], opts: { rules?: string }): Promise<number> {
+  const rulesPath = opts.rules ?? loadConfig().creditRulesPath;
+  let input: NodeJS.ReadableStream = process.stdin;
+  if (files.length) {
+    const joined = new PassThrough();
+    (async () => {
+      for (const f of files) {
+        await new Promise<void>((resolve, reject) => {
+          const s = createReadStream(f);
+          s.on('error', reject);
+          s.on('end', resolve);
+          s.pipe(joined, { end: false });
+        });
+        joined.write('\n');
+      }
+      joined.end();
+    })().catch((err) => joined.destroy(err));
+    input = joined;
+  }
+  const low = await runCreditsCommand(input, process.stdout, { rulesPath });
+  if (low > 0) process.stderr.write(`${low} line(s) gave a low-confidence credit\n`);
+  return 0;
+}

@@ -1,0 +1,68 @@
+import { ingestPaths } from '../ingestPaths';
+import { formatFeedError, formatSummary } from '../printSummary';
+import { Runtime } from '../runtime';
+import { waitForBatches } from '../waitForBatches';
+import { summarizeBatch, type BatchSummary } from '../../workers/summarizeBatch';
+import { generateSampleFeed } from '../../sample/generateSample';
+
+export interface RunOptions {
+  json?: boolean;
+  sample?: boolean;
+  concurrency?: number;
+}
+
+/**
+ * The single-machine main job: workers in this process, each feed a batch, wait, summarize, exit.
+ * Exit code 0 when every item is ok, 1 when any item or feed failed.
+ */
+export async function runCommand(paths: string[], opts: RunOptions): Promise<number> {
+  const rt = await Runtime.open({ allowPrivateRedis: true });
+  let interrupted = 0;
+  const onSignal = () => {
+    interrupted++;
+    if (interrupted === 1) {
+      process.stderr.write('\nstopping: finishing in-flight items (Ctrl-C again to force)\n');
+      void rt.close().then(() => process.exit(130));
+    } else {
+      process.exit(130);
+    }
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+  try {
+    const feeds = [...paths];
+    if (opts.sample) {
+      const sample = await generateSampleFeed(rt.config.dataDir);
+      if (!opts.json) process.stderr.write(`sample feed: ${sample.feeds.join(', ')}\n`);
+      feeds.push(...sample.feeds);
+    }
+    if (feeds.length === 0) throw new Error('nothing to run: give one or more feed paths, or --sample');
+    await rt.startWorkers(opts.concurrency);
+    const outcomes = await ingestPaths(rt, feeds);
+    const ids = outcomes.filter((o) => o.batchId).map((o) => o.batchId!);
+    await waitForBatches(rt, ids, { progress: !opts.json });
+    const summaries = (await Promise.all(ids.map((id) => summarizeBatch(rt.ctx, id)))).filter((s): s is BatchSummary => !!s);
+    const feedErrors = outcomes.filter((o) => o.error);
+    if (opts.json) {
+      const out = {
+        batches: summaries.map((s) => ({ ...s, batchId: s.batchId, items: s.items, ok: s.ok, failed: s.failed, durationMs: s.durationMs })),
+        feedErrors: feedErrors.map((o) => ({ path: o.path, ...o.error })),
+        items: summaries.reduce((n, s) => n + s.items, 0),
+        ok: summaries.reduce((n, s) => n + s.ok, 0),
+        failed: summaries.reduce((n, s) => n + s.failed, 0),
+      };
+      process.stdout.write(JSON.stringify(out, null, 2) + '\n');
+    } else {
+      for (const s of summaries) process.stdout.write(formatSummary(s) + '\n');
+      for (const o of feedErrors) process.stdout.write(formatFeedError(o) + '\n');
+      const reused = outcomes.filter((o) => o.batchId && !o.created);
+      for (const o of reused) process.stdout.write(`note: ${o.path} was taken before as batch ${o.batchId}; nothing was added again\n`);
+    }
+    const anyFailed = feedErrors.length > 0 || summaries.some((s) => s.failed > 0);
+    return anyFailed ? 1 : 0;
+  } finally {
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+    if (!interrupted) await rt.close();
+  }
+}

@@ -1,0 +1,73 @@
+import { FlowProducer, type Worker } from 'bullmq';
+import type { Redis } from 'ioredis';
+import { loadConfig, type Config } from '../config';
+import { createLogger, type Logger } from '../logger';
+import { createRedis } from '../adapters/redis/connection';
+import { ensureRedis, type RedisHandle } from '../adapters/redis/ensureRedis';
+import { createPipelineContext, type PipelineContext } from '../workers/pipelineContext';
+import { createItemWorker } from '../workers/itemWorker';
+import { createBatchWorker } from '../workers/batchWorker';
+
+/** Everything a command needs, opened once and closed in reverse order. */
+export class Runtime {
+  private flowProducer: FlowProducer | null = null;
+  private workers: Worker[] = [];
+  private extra: Redis[] = [];
+  private constructor(
+    readonly config: Config,
+    readonly logger: Logger,
+    readonly redisHandle: RedisHandle,
+    readonly redis: Redis,
+    readonly ctx: PipelineContext,
+  ) {}
+
+  static async open(opts: { allowPrivateRedis: boolean; config?: Config }): Promise<Runtime> {
+    const config = opts.config ?? loadConfig();
+    const logger = createLogger(config.logLevel);
+    const handle = await ensureRedis(config.redisUrl, { allowPrivate: opts.allowPrivateRedis });
+    if (handle.private) logger.info({ url: handle.url }, 'started a private redis-server for this run (stopped on exit)');
+    const redis = createRedis(handle.url, { name: 'photowire' });
+    try {
+      const ctx = createPipelineContext(config, redis, logger);
+      return new Runtime(config, logger, handle, redis, ctx);
+    } catch (err) {
+      redis.disconnect();
+      await handle.stop();
+      throw err;
+    }
+  }
+
+  get flow(): FlowProducer {
+    if (!this.flowProducer) {
+      this.flowProducer = new FlowProducer({ connection: this.redis, prefix: this.config.prefix });
+    }
+    return this.flowProducer;
+  }
+
+  /** Start item and batch workers in this process. */
+  async startWorkers(concurrency = this.config.concurrency): Promise<void> {
+    await this.ctx.data.sweepTemp();
+    const conn = () => {
+      const c = createRedis(this.redisHandle.url, { forWorker: true, name: 'photowire-worker' });
+      this.extra.push(c);
+      return c;
+    };
+    const item = createItemWorker(this.ctx, conn(), concurrency);
+    const batch = createBatchWorker(this.ctx, conn());
+    for (const w of [item, batch]) {
+      // Errors of the worker itself (lost connection...) are logged; job failures are logged per job.
+      w.on('error', (err) => this.logger.error({ err, queue: w.name }, 'worker error'));
+    }
+    this.workers.push(item, batch);
+    await Promise.all(this.workers.map((w) => w.waitUntilReady()));
+  }
+
+  /** Finish in-flight jobs (or hand them back) and close every connection. */
+  async close(opts: { force?: boolean } = {}): Promise<void> {
+    await Promise.allSettled(this.workers.map((w) => w.close(opts.force)));
+    if (this.flowProducer) await this.flowProducer.close().catch(() => undefined);
+    for (const c of this.extra) c.disconnect();
+    await this.redis.quit().catch(() => this.redis.disconnect());
+    await this.redisHandle.stop();
+  }
+}

@@ -1,0 +1,126 @@
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { z } from 'zod';
+
+const intFromEnv = (min: number, max: number) => z.coerce.number().int().min(min).max(max);
+
+const envSchema = z.object({
+  REDIS_URL: z
+    .string()
+    .regex(/^rediss?:\/\//, 'must start with redis:// or rediss://')
+    .optional(),
+  PHOTOWIRE_DATA_DIR: z.string().min(1).default('./data'),
+  PHOTOWIRE_PREFIX: z
+    .string()
+    .regex(/^[A-Za-z0-9_.-]+$/, 'letters, digits, dot, dash and underscore only')
+    .default('photowire'),
+  // One image in flight per core keeps both cores busy without oversubscribing libvips (see README "Performance").
+  PHOTOWIRE_CONCURRENCY: intFromEnv(1, 256).default(Math.max(2, os.cpus().length)),
+  PHOTOWIRE_MAX_PIXELS: intFromEnv(1, 2_000_000_000).default(100_000_000),
+  PHOTOWIRE_MAX_FILE_MB: intFromEnv(1, 10_000).default(200),
+  PHOTOWIRE_MAX_FEED_MB: intFromEnv(1, 10_000).default(64),
+  PHOTOWIRE_DEDUP_THRESHOLD: z.coerce.number().gt(0).lte(1).optional(),
+  PHOTOWIRE_CREDIT_RULES: z.string().min(1).optional(),
+  PHOTOWIRE_ATTEMPTS: intFromEnv(1, 50).default(5),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  // The desk (photowire serve). A short token would fall to the brute force a rate limit only slows.
+  PHOTOWIRE_API_TOKEN: z.string().min(16, 'use at least 16 characters (e.g. `openssl rand -hex 24`)').optional(),
+  PHOTOWIRE_FEED_ROOTS: z.string().min(1).optional(),
+  PHOTOWIRE_UPLOAD_MAX_MB: intFromEnv(1, 100_000).default(512),
+  PHOTOWIRE_API_RATE_LIMIT: intFromEnv(1, 1_000_000).default(600),
+  // Sources (hot folders, scheduled imports, HTTP feeds): see README "Sources".
+  PHOTOWIRE_SETTLE_MS: intFromEnv(0, 86_400_000).default(5000),
+  PHOTOWIRE_SCAN_MS: intFromEnv(100, 3_600_000).default(2000),
+  PHOTOWIRE_STALE_HOURS: z.coerce.number().gt(0).lte(24 * 365).default(24),
+  PHOTOWIRE_SCHEDULES: z.string().min(1).optional(),
+  PHOTOWIRE_FETCH_ALLOW: z
+    .string()
+    .regex(/^[A-Za-z0-9_.*:\[\], -]*$/, 'a comma-separated list of host names (host, host:port or *.domain)')
+    .optional(),
+  PHOTOWIRE_FETCH_TIMEOUT_MS: intFromEnv(100, 3_600_000).default(30_000),
+  PHOTOWIRE_FETCH_RETRIES: intFromEnv(0, 10).default(3),
+});
+
+export interface Config {
+  redisUrl: string | undefined;
+  dataDir: string;
+  prefix: string;
+  concurrency: number;
+  maxPixels: number;
+  maxFileBytes: number;
+  maxFeedBytes: number;
+  dedupThreshold: number | undefined;
+  creditRulesPath: string | undefined;
+  attempts: number;
+  logLevel: string;
+  /** Bearer token of the HTTP API; `serve` refuses a non-loopback address without one. */
+  apiToken: string | undefined;
+  /** Absolute folders under which the API may ingest a feed named by path; empty refuses every path. */
+  feedRoots: string[];
+  /** Most bytes one upload to the API may carry, all its files together. */
+  uploadMaxBytes: number;
+  /** API requests per minute per client address. */
+  apiRateLimit: number;
+  /** A dropped file is taken once its size and mtime have not changed for this long. */
+  settleMs: number;
+  /** How often hot folders are scanned. */
+  scanMs: number;
+  staleHours: number;
+  /** A JSON file of schedules applied when `photowire scheduler` starts. */
+  schedulesPath: string | undefined;
+  /** Hosts HTTP feeds and images may be fetched from; empty refuses every URL. */
+  fetchAllow: string[];
+  fetchTimeoutMs: number;
+  fetchRetries: number;
+}
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+/** Read and validate the environment once; every bad variable is named in one error. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const picked = Object.fromEntries(
+    Object.keys(envSchema.shape).map((k) => [k, env[k] === '' ? undefined : env[k]]),
+  );
+  const parsed = envSchema.safeParse(picked);
+  if (!parsed.success) {
+    throw new ConfigError(
+      parsed.error.issues.map((i) => `${String(i.path[0])}=${JSON.stringify(picked[String(i.path[0])])}: ${i.message}`),
+    );
+  }
+  const e = parsed.data;
+  return {
+    redisUrl: e.REDIS_URL,
+    dataDir: path.resolve(e.PHOTOWIRE_DATA_DIR),
+    prefix: e.PHOTOWIRE_PREFIX,
+    concurrency: e.PHOTOWIRE_CONCURRENCY,
+    maxPixels: e.PHOTOWIRE_MAX_PIXELS,
+    maxFileBytes: e.PHOTOWIRE_MAX_FILE_MB * 1024 * 1024,
+    maxFeedBytes: e.PHOTOWIRE_MAX_FEED_MB * 1024 * 1024,
+    dedupThreshold: e.PHOTOWIRE_DEDUP_THRESHOLD,
+    creditRulesPath: e.PHOTOWIRE_CREDIT_RULES,
+    attempts: e.PHOTOWIRE_ATTEMPTS,
+    logLevel: e.LOG_LEVEL,
+    apiToken: e.PHOTOWIRE_API_TOKEN,
+    feedRoots: (e.PHOTOWIRE_FEED_ROOTS ?? '')
+      .split(path.delimiter)
+      .filter((r) => r.trim() !== '')
+      .map((r) => path.resolve(r)),
+    uploadMaxBytes: e.PHOTOWIRE_UPLOAD_MAX_MB * 1024 * 1024,
+    apiRateLimit: e.PHOTOWIRE_API_RATE_LIMIT,
+    settleMs: e.PHOTOWIRE_SETTLE_MS,
+    scanMs: e.PHOTOWIRE_SCAN_MS,
+    staleHours: e.PHOTOWIRE_STALE_HOURS,
+    schedulesPath: e.PHOTOWIRE_SCHEDULES ? path.resolve(e.PHOTOWIRE_SCHEDULES) : undefined,
+    fetchAllow: (e.PHOTOWIRE_FETCH_ALLOW ?? '')
+      .split(',')
+      .map((h) => h.trim().toLowerCase())
+      .filter((h) => h !== ''),
+    fetchTimeoutMs: e.PHOTOWIRE_FETCH_TIMEOUT_MS,
+    fetchRetries: e.PHOTOWIRE_FETCH_RETRIES,
+  };
+}

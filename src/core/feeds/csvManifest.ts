@@ -1,0 +1,264 @@
+import { InputError, type ErrorCode } from '../errors';
+import type { FeedItem, IptcFields } from '../../schemas/feedItem';
+import { compact, nonEmpty } from './xml/fields';
+import { resolveImageRef } from './xml/resolveImageRef';
+
+/**
+ * CSV manifests (RFC 4180: comma-separated, fields optionally in double quotes with `""` for a
+ * quote, newlines allowed inside quotes, CRLF or LF, optional UTF-8 BOM). The first non-blank
+ * row names the columns, case-insensitively and ignoring spaces, `-`, `_` and `.`
+ * ("Credit Line" = "creditline"); see COLUMNS for the names and their aliases.
+ *
+ * Bad rows do not sink the manifest: a row with the wrong number of fields, broken quoting or a
+ * repeated id is listed in `errors` with its line and left out; every other row becomes an item.
+ * Unknown columns are ignored with a warning. `keywords` and `byline` hold several values
+ * separated by `;`. Text cells are kept exactly as written; ids, versions, dates and image
+ * paths are trimmed. Image paths are file paths relative to the manifest (no %-decoding).
+ */
+export interface CsvManifest {
+  items: FeedItem[];
+  errors: Array<{ line: number; code: ErrorCode; message: string }>;
+  warnings: string[];
+}
+
+type Target = keyof IptcFields | 'id' | 'version' | 'image';
+
+const COLUMNS: Record<string, Target> = {
+  caption: 'caption',
+  description: 'caption',
+  captionabstract: 'caption',
+  headline: 'headline',
+  credit: 'credit',
+  creditline: 'credit',
+  byline: 'byline',
+  creator: 'byline',
+  bylinetitle: 'bylineTitle',
+  creatorjobtitle: 'bylineTitle',
+  source: 'source',
+  copyright: 'copyright',
+  copyrightnotice: 'copyright',
+  date: 'dateCreated',
+  datecreated: 'dateCreated',
+  city: 'city',
+  sublocation: 'sublocation',
+  state: 'state',
+  province: 'state',
+  provincestate: 'state',
+  country: 'country',
+  countrycode: 'countryCode',
+  id: 'id',
+  guid: 'id',
+  version: 'version',
+  keywords: 'keywords',
+  keyword: 'keywords',
+  image: 'image',
+  file: 'image',
+  path: 'image',
+  filename: 'image',
+  title: 'objectName',
+  objectname: 'objectName',
+  transmissionreference: 'transmissionReference',
+  jobid: 'transmissionReference',
+  instructions: 'specialInstructions',
+  specialinstructions: 'specialInstructions',
+  writer: 'writer',
+  captionwriter: 'writer',
+};
+
+const TRIMMED = new Set<Target>(['id', 'version', 'image', 'dateCreated', 'countryCode']);
+const LISTS = new Set<Target>(['keywords', 'byline', 'bylineTitle']);
+
+export function parseCsvManifest(text: string, feedPath: string): CsvManifest {
+  const records = tokenize(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text).filter((r) => !isBlank(r));
+  const header = records.shift();
+  if (!header) throw new InputError('FEED_MALFORMED', `${feedPath}: the CSV manifest is empty (no header row)`);
+  if (header.error) throw new InputError('FEED_MALFORMED', `${feedPath} line ${header.line}: header row: ${header.error}`);
+
+  const warnings: string[] = [];
+  const columns = mapHeader(header, feedPath, warnings);
+  const targets = new Set(columns.filter((c): c is Target => c !== null));
+  if (!targets.has('caption') && !targets.has('image')) {
+    throw new InputError(
+      'FEED_MALFORMED',
+      `${feedPath} line ${header.line}: the header row names neither a caption nor an image column (got ${header.fields.map((f) => JSON.stringify(f)).join(', ')})`,
+    );
+  }
+
+  const items: FeedItem[] = [];
+  const errors: CsvManifest['errors'] = [];
+  const idLines = new Map<string, number>();
+  for (const record of records) {
+    const where = `${feedPath} line ${record.line}`;
+    if (record.error) {
+      errors.push({ line: record.line, code: 'FEED_MALFORMED', message: `${where}: ${record.error}` });
+      continue;
+    }
+    if (record.fields.length !== header.fields.length) {
+      errors.push({
+        line: record.line,
+        code: 'FEED_MALFORMED',
+        message: `${where}: ${record.fields.length} fields, but the header row has ${header.fields.length}`,
+      });
+      continue;
+    }
+    const item = toItem(record, columns, feedPath, items.length);
+    if (item.agencyId !== undefined) {
+      const firstLine = idLines.get(item.agencyId);
+      if (firstLine !== undefined) {
+        errors.push({
+          line: record.line,
+          code: 'ITEM_DUPLICATE_ID',
+          message: `${where}: id ${JSON.stringify(item.agencyId)} is already used by line ${firstLine}`,
+        });
+        continue;
+      }
+      idLines.set(item.agencyId, record.line);
+    }
+    items.push(item);
+  }
+  return { items, errors, warnings };
+}
+
+function normalizeHeader(name: string): string {
+  return name.trim().toLowerCase().replace(/[\s_.-]+/g, '');
+}
+
+function mapHeader(header: CsvRecord, feedPath: string, warnings: string[]): Array<Target | null> {
+  const taken = new Map<Target, string>();
+  return header.fields.map((name) => {
+    const target = Object.prototype.hasOwnProperty.call(COLUMNS, normalizeHeader(name)) ? COLUMNS[normalizeHeader(name)] : undefined;
+    if (target === undefined) {
+      warnings.push(`${feedPath} line ${header.line}: column ${JSON.stringify(name)} is not one photowire reads; its values are ignored`);
+      return null;
+    }
+    const earlier = taken.get(target);
+    if (earlier !== undefined) {
+      warnings.push(`${feedPath} line ${header.line}: column ${JSON.stringify(name)} is ignored: column ${JSON.stringify(earlier)} already gives ${target}`);
+      return null;
+    }
+    taken.set(target, name);
+    return target;
+  });
+}
+
+function toItem(record: CsvRecord, columns: Array<Target | null>, feedPath: string, position: number): FeedItem {
+  const cells = new Map<Target, string>();
+  columns.forEach((target, i) => {
+    if (target !== null) cells.set(target, record.fields[i]);
+  });
+  const single = (target: Target): string | undefined => {
+    const raw = cells.get(target);
+    if (raw === undefined || raw.trim() === '') return undefined;
+    return TRIMMED.has(target) ? raw.trim() : raw;
+  };
+  const list = (target: Target): string[] | undefined =>
+    nonEmpty(
+      (cells.get(target) ?? '')
+        .split(';')
+        .map((v) => v.trim())
+        .filter(Boolean),
+    );
+
+  const iptc: Record<string, unknown> = {};
+  for (const target of cells.keys()) {
+    if (target === 'id' || target === 'version' || target === 'image') continue;
+    iptc[target] = LISTS.has(target) ? list(target) : single(target);
+  }
+  const where = `${feedPath} line ${record.line}`;
+  const resolved = resolveImageRef(feedPath, cells.get('image'), false, where);
+  const item: FeedItem = {
+    source: { file: feedPath, position, line: record.line, format: 'csv' },
+    captionRaw: cells.get('caption') ?? '',
+    iptc: compact(iptc) as IptcFields,
+    image: resolved.image,
+  };
+  const id = single('id');
+  const version = single('version');
+  if (id !== undefined) item.agencyId = id;
+  if (version !== undefined) item.agencyVersion = version;
+  if (resolved.error) item.error = resolved.error;
+  return item;
+}
+
+interface CsvRecord {
+  fields: string[];
+  /** 1-based line where the record starts (a quoted field may span several lines). */
+  line: number;
+  quoted: boolean;
+  error?: string;
+}
+
+function isBlank(record: CsvRecord): boolean {
+  return !record.error && !record.quoted && record.fields.length === 1 && record.fields[0].trim() === '';
+}
+
+/**
+ * Split CSV text into records. Lenient where RFC 4180 is silent or strict in ways hand-made
+ * files break: a lone `"` inside an unquoted field is kept as a character. A record whose
+ * quoting is broken is returned with an error and reading resumes on the next line; an
+ * unterminated quote ends the file (everything after it would be one field).
+ */
+function tokenize(text: string): CsvRecord[] {
+  const records: CsvRecord[] = [];
+  const n = text.length;
+  let i = 0;
+  let line = 1;
+  while (i < n) {
+    const record: CsvRecord = { fields: [], line, quoted: false };
+    records.push(record);
+    for (;;) {
+      let value = '';
+      if (text[i] === '"') {
+        record.quoted = true;
+        i++;
+        for (;;) {
+          const close = text.indexOf('"', i);
+          if (close === -1) {
+            record.error = 'a quoted field is never closed (missing ")';
+            return records;
+          }
+          const chunk = text.slice(i, close);
+          value += chunk;
+          line += countNewlines(chunk);
+          if (text[close + 1] === '"') {
+            value += '"';
+            i = close + 2;
+          } else {
+            i = close + 1;
+            break;
+          }
+        }
+        if (i < n && text[i] !== ',' && text[i] !== '\n' && text[i] !== '\r') {
+          record.error = `unexpected text after a closing quote in field ${record.fields.length + 1} (a quote inside a quoted field is written "")`;
+          const eol = text.indexOf('\n', i);
+          i = eol === -1 ? n : eol + 1;
+          line++;
+          break;
+        }
+      } else {
+        let end = i;
+        while (end < n && text[end] !== ',' && text[end] !== '\n' && text[end] !== '\r') end++;
+        value = text.slice(i, end);
+        i = end;
+      }
+      record.fields.push(value);
+      if (i >= n) break;
+      if (text[i] === ',') {
+        i++;
+        continue;
+      }
+      i += text[i] === '\r' && text[i + 1] === '\n' ? 2 : 1;
+      line++;
+      break;
+    }
+  }
+  return records;
+}
+
+function countNewlines(chunk: string): number {
+  let count = 0;
+  for (let i = 0; i < chunk.length; i++) {
+    if (chunk[i] === '\n' || (chunk[i] === '\r' && chunk[i + 1] !== '\n')) count++;
+  }
+  return count;
+}

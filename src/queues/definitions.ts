@@ -1,0 +1,53 @@
+import type { JobsOptions } from 'bullmq';
+
+/** Every queue and job name photowire uses, in one place. */
+export const QUEUES = {
+  batch: 'photowire-batch',
+  item: 'photowire-item',
+  /** Scheduled imports: one job per run of a named schedule (see src/sources/schedule). */
+  schedule: 'photowire-schedule',
+} as const;
+
+export const JOBS = {
+  finalizeBatch: 'finalize-batch',
+  processItem: 'process-item',
+  scheduledImport: 'scheduled-import',
+} as const;
+
+/** Job ids come from content ids, so adding the same batch or item twice is a no-op in BullMQ. */
+export const jobIds = {
+  batch: (batchId: string) => `batch-${batchId}`,
+  item: (itemId: string) => `item-${itemId}`,
+  /** One catch-up per missed tick time, however many processes start at once. */
+  catchUp: (schedule: string, tickMs: number) => `catchup-${schedule}-${tickMs}`,
+  manualRun: (schedule: string, atMs: number) => `manual-${schedule}-${atMs}`,
+};
+
+export function itemJobOptions(attempts: number): JobsOptions {
+  return {
+    attempts,
+    backoff: { type: 'exponential', delay: 1000 },
+    // A failed item must not hold its batch open forever: the parent runs and the failure is in the ledger.
+    ignoreDependencyOnFailure: true,
+    removeOnComplete: { age: 7 * 24 * 3600, count: 100_000 },
+    removeOnFail: false,
+  };
+}
+
+export function batchJobOptions(attempts: number): JobsOptions {
+  return {
+    attempts,
+    backoff: { type: 'exponential', delay: 1000 },
+    removeOnComplete: { age: 30 * 24 * 3600 },
+    removeOnFail: false,
+  };
+}
+
+/** A run that fails is recorded and waits for the next tick: retrying a whole import blindly helps no one. */
+export function scheduleJobOptions(): JobsOptions {
+  return {
+    attempts: 1,
+    removeOnComplete: { age: 90 * 24 * 3600, count: 10_000 },
+    removeOnFail: { age: 90 * 24 * 3600, count: 10_000 },
+  };
+}

@@ -1,0 +1,158 @@
+import { createHash } from 'node:crypto';
+import { Job, Queue, type FlowChildJob, type FlowProducer } from 'bullmq';
+import type { Redis } from 'ioredis';
+import type { Config } from '../config';
+import { loadFeed } from '../adapters/feeds/loadFeed';
+import type { FailedItem } from '../adapters/redis/catalogStore';
+import { isInputError } from '../core/errors';
+import { itemJobSchema, type BatchJob, type ItemJob } from '../schemas/jobs';
+import type { PipelineContext } from '../workers/pipelineContext';
+import { JOBS, QUEUES, batchJobOptions, itemJobOptions, jobIds } from './definitions';
+
+/** What retrying needs; a `Runtime` has all of it. */
+export interface RetryDeps {
+  config: Config;
+  ctx: PipelineContext;
+  flow: FlowProducer;
+  redis: Redis;
+}
+
+export interface RetryOutcome {
+  batchId: string;
+  /** Failed items put back in the queue by this call. */
+  retried: string[];
+  /** Failed items whose retry is already queued or running (a second click): nothing was added for them. */
+  pending: string[];
+  /** Items a retry cannot change, with why (not failed, or the feed itself is bad at that item). */
+  skipped: Array<{ itemId: string; reason: string }>;
+  /** The job that rewrites records.ndjson and summary.json once the retried items have ended; null when nothing was retried. */
+  finalizeJobId: string | null;
+}
+
+const PENDING_STATES = new Set(['waiting', 'active', 'delayed', 'prioritized', 'waiting-children']);
+const ITEM_ID = /^(.+)-(\d{4,})$/;
+/** A retry claim outlives any sane queue wait; it only guards against adding the same retry twice. */
+const CLAIM_TTL_S = 7 * 24 * 3600;
+
+/**
+ * Put a batch's failed items (or one failed item) back in the queue, under a new finalize job
+ * that rewrites the batch's records.ndjson and summary.json once they have ended. The ledger is
+ * reopened, so the batch shows as running until then, and each item's outcome moves the ok/failed
+ * counts once. Idempotent: each failure (item + time it failed) is claimed once, so a double
+ * click or two operators add one retry; an item that fails again can be retried again.
+ *
+ * `id` is a batch id or an item id (`<batchId>-0007`). Returns null when neither exists.
+ */
+export async function retryItems(rt: RetryDeps, id: string): Promise<RetryOutcome | null> {
+  const { catalog } = rt.ctx;
+  let batchId = id;
+  let itemId: string | null = null;
+  let ledger = await catalog.getBatch(id);
+  if (!ledger) {
+    const m = ITEM_ID.exec(id);
+    if (!m) return null;
+    ledger = await catalog.getBatch(m[1]);
+    const position = Number(m[2]) - 1;
+    if (!ledger || position < 0 || position >= ledger.expected) return null;
+    batchId = m[1];
+    itemId = id;
+  }
+
+  const out: RetryOutcome = { batchId, retried: [], pending: [], skipped: [], finalizeJobId: null };
+  const failures = (await catalog.getFailed(batchId)).filter((f) => itemId === null || f.itemId === itemId);
+  if (itemId !== null && failures.length === 0) {
+    out.skipped.push({ itemId, reason: 'the item has not failed' });
+    return out;
+  }
+
+  const queue = new Queue(QUEUES.item, { connection: rt.redis, prefix: rt.config.prefix });
+  const children: FlowChildJob[] = [];
+  const claimed: string[] = [];
+  try {
+    let feedItems: Promise<Map<number, ItemJob>> | null = null;
+    for (const f of failures) {
+      const job = await Job.fromId<ItemJob>(queue, jobIds.item(f.itemId));
+      const state = job ? await job.getState() : 'unknown';
+      if (PENDING_STATES.has(state)) {
+        out.pending.push(f.itemId);
+        continue;
+      }
+      const parsed = job ? itemJobSchema.safeParse(job.data) : null;
+      let payload: ItemJob | undefined = parsed?.success ? parsed.data : undefined;
+      if (!payload) {
+        // The job is gone (cleaned from the queue board): rebuild the item from the feed, if it still reads the same.
+        feedItems ??= reloadFeedItems(rt, batchId, ledger.feed);
+        payload = (await feedItems).get(f.position);
+        if (!payload) {
+          out.skipped.push({ itemId: f.itemId, reason: `its job is gone and ${ledger.feed} no longer has this item: ingest the feed again` });
+          continue;
+        }
+      }
+      if (payload.item.error) {
+        out.skipped.push({ itemId: f.itemId, reason: `${payload.item.error.code}: the feed itself is bad at this item; fix the feed and ingest it again (a changed feed is a new batch)` });
+        continue;
+      }
+      const claim = claimKey(rt.config.prefix, f);
+      if ((await rt.redis.set(claim, '1', 'EX', CLAIM_TTL_S, 'NX')) !== 'OK') {
+        out.pending.push(f.itemId);
+        continue;
+      }
+      claimed.push(claim);
+      // A failed job keeps its id: it must go before the same id can be added under the retry's finalize job.
+      if (job) await job.remove();
+      children.push({
+        name: JOBS.processItem,
+        queueName: QUEUES.item,
+        data: payload,
+        opts: { ...itemJobOptions(rt.config.attempts), jobId: jobIds.item(f.itemId) },
+      });
+      out.retried.push(f.itemId);
+    }
+    if (children.length === 0) return out;
+
+    const round = createHash('sha256').update(claimed.join('\n')).digest('hex').slice(0, 12);
+    const finalizeJobId = `${jobIds.batch(batchId)}-retry-${round}`;
+    const wasDone = ledger.state === 'done';
+    // Reopen before adding: a quick retry could otherwise finish first and be left looking unfinished.
+    await catalog.reopenBatch(batchId);
+    try {
+      const data: BatchJob = { batchId };
+      await rt.flow.add({
+        name: JOBS.finalizeBatch,
+        queueName: QUEUES.batch,
+        data,
+        opts: { ...batchJobOptions(rt.config.attempts), jobId: finalizeJobId },
+        children,
+      });
+    } catch (err) {
+      if (wasDone) await catalog.finishBatch(batchId);
+      await rt.redis.del(...claimed);
+      throw err;
+    }
+    out.finalizeJobId = finalizeJobId;
+    rt.ctx.logger.info({ batchId, retried: out.retried, finalizeJobId }, 'failed items queued again');
+    return out;
+  } finally {
+    await queue.close();
+  }
+}
+
+function claimKey(prefix: string, f: FailedItem): string {
+  return `${prefix}:retry:${f.itemId}:${f.at}`;
+}
+
+async function reloadFeedItems(rt: RetryDeps, batchId: string, feedPath: string): Promise<Map<number, ItemJob>> {
+  const byPosition = new Map<number, ItemJob>();
+  const records = new Map((await rt.ctx.catalog.getRecords(batchId)).map((r) => [r.source.position, r]));
+  try {
+    const feed = await loadFeed(feedPath, rt.config.maxFeedBytes);
+    feed.items.forEach((item, position) => {
+      // Only an item that still sits where the record says it came from is the same item.
+      if (records.get(position)?.source.file !== item.source.file) return;
+      byPosition.set(position, { batchId, itemId: records.get(position)!.id, root: feed.root, item });
+    });
+  } catch (err) {
+    if (!isInputError(err)) throw err;
+  }
+  return byPosition;
+}

@@ -1,0 +1,171 @@
+import { createHash } from 'node:crypto';
+import * as path from 'node:path';
+import { readConfinedFile } from '../adapters/storage/dataDir';
+import { probeImage, renderRenditions } from '../adapters/images/sharpImages';
+import { cleanCaption } from '../core/captions/cleanCaption';
+import { normalizeCredit } from '../core/credits/normalizeCredit';
+import { dhash64 } from '../core/dedup/phash';
+import { InputError, type ErrorCode } from '../core/errors';
+import { planRenditions } from '../core/images/planRenditions';
+import { readImageMetadata, readMetadataBlocks } from '../core/metadata';
+import { buildRecord, mergeIptc } from '../core/records/buildRecord';
+import type { IptcFields } from '../schemas/feedItem';
+import type { ItemJob } from '../schemas/jobs';
+import type { CatalogRecord, RecordError, Rendition } from '../schemas/record';
+import type { PipelineContext } from './pipelineContext';
+
+interface StoredRenditions {
+  sha256: string;
+  width: number;
+  height: number;
+  format: string;
+  phash: string;
+  renditions: Rendition[];
+}
+
+export interface ImageOutcome {
+  iptc: IptcFields;
+  image: NonNullable<CatalogRecord['image']>;
+  renditions: Rendition[];
+  rendered: boolean;
+}
+
+/** Embedded IPTC/XMP: our own reader for JPEG (exiftool-exact), the blocks sharp finds for other formats. */
+function embeddedIptc(bytes: Buffer, probe: { format: string; xmp: Buffer | null; iptc: Buffer | null }): IptcFields {
+  if (probe.format === 'jpeg') return readImageMetadata(bytes).iptc;
+  return readMetadataBlocks({ iptc: probe.iptc ?? undefined, xmp: probe.xmp ?? undefined }).iptc;
+}
+
+interface ReadImage {
+  bytes: Buffer;
+  sha256: string;
+  probe: Awaited<ReturnType<typeof probeImage>>;
+  iptc: IptcFields;
+}
+
+/** Read the photo (confined, size-capped), hash it, check its header and read its embedded metadata. */
+async function readImage(ctx: PipelineContext, job: ItemJob): Promise<ReadImage> {
+  const file = job.item.image!;
+  const bytes = await readConfinedFile(job.root, file, ctx.config.maxFileBytes);
+  const sha256 = createHash('sha256').update(bytes).digest('hex');
+  const probe = await probeImage(bytes, file, ctx.config.maxPixels);
+  return { bytes, sha256, probe, iptc: mergeIptc(job.item.iptc, embeddedIptc(bytes, probe)) };
+}
+
+/**
+ * Store the original and its renditions, content-addressed. A photo whose renditions already
+ * exist (same bytes seen before, or a retry after a crash) is not rendered again: `renditions.json`
+ * is written last, so its presence means every file before it is whole.
+ */
+async function storeImage(ctx: PipelineContext, img: ReadImage, label: string, creditLine: string | null, copyright: string | null): Promise<ImageOutcome> {
+  const { bytes, sha256, probe } = img;
+  const ext = probe.format === 'jpeg' ? 'jpg' : probe.format;
+  const original = ctx.data.originalPath(sha256, ext);
+  if (!(await ctx.data.exists(original))) await ctx.data.writeAtomic(original, bytes);
+
+  const dir = ctx.data.renditionDir(sha256);
+  const manifestPath = path.join(dir, 'renditions.json');
+  let stored = await ctx.data.readJson<StoredRenditions>(manifestPath);
+  let rendered = false;
+  if (!stored) {
+    const plan = planRenditions({ creditLine, copyright });
+    const out = await renderRenditions(bytes, label, plan, ctx.config.maxPixels);
+    const renditions: Rendition[] = [];
+    for (const r of out.renditions) {
+      const spec = plan.renditions.find((s) => s.name === r.name)!;
+      const rel = path.join(dir, spec.file);
+      await ctx.data.writeAtomic(rel, r.data);
+      renditions.push({ name: spec.name, path: rel, width: r.width, height: r.height, format: r.format, bytes: r.data.length });
+    }
+    stored = { sha256, width: probe.width, height: probe.height, format: probe.format, phash: dhash64(out.gray9x8), renditions };
+    await ctx.data.writeAtomic(manifestPath, JSON.stringify(stored, null, 2));
+    rendered = true;
+  }
+  return {
+    iptc: img.iptc,
+    image: { sha256, width: probe.width, height: probe.height, format: probe.format, bytes: bytes.length, original, phash: stored.phash },
+    renditions: stored.renditions,
+    rendered,
+  };
+}
+
+export interface ItemResult {
+  record: CatalogRecord;
+  rendered: boolean;
+}
+
+/** The item stage: caption, credit, image, cluster, record. Throws InputError for bad input. */
+export async function processItem(ctx: PipelineContext, job: ItemJob): Promise<ItemResult> {
+  const { item } = job;
+  if (item.error) throw new InputError(item.error.code as ErrorCode, item.error.message);
+
+  const img = item.image ? await readImage(ctx, job) : null;
+  const iptc = img ? img.iptc : item.iptc;
+  const captionRaw = item.captionRaw !== '' ? item.captionRaw : (iptc.caption ?? '');
+  const cleaned = cleanCaption(captionRaw, { title: item.title });
+  const credit = normalizeCredit(
+    {
+      captionTail: cleaned.creditTail,
+      byline: iptc.byline ?? [],
+      creditLine: iptc.credit ?? null,
+      source: iptc.source ?? null,
+      copyright: iptc.copyright ?? null,
+    },
+    ctx.rules,
+  );
+  // The normalized credit is known before rendering, so it is what the renditions carry.
+  const imageOutcome = img ? await storeImage(ctx, img, item.image!, credit.line, iptc.copyright ?? null) : null;
+  const cluster = cleaned.caption.trim() ? await ctx.captions.assign(job.itemId, cleaned.caption) : null;
+  const record = buildRecord({
+    id: job.itemId,
+    batchId: job.batchId,
+    item,
+    iptc,
+    captionRaw,
+    cleaned,
+    credit,
+    image: imageOutcome?.image ?? null,
+    renditions: imageOutcome?.renditions ?? [],
+    cluster,
+    error: null,
+    processedAt: new Date().toISOString(),
+  });
+  return { record, rendered: imageOutcome?.rendered ?? false };
+}
+
+/** The record of an item that failed: everything known about it, and why. Raw input is kept. */
+export function failedRecord(ctx: PipelineContext, job: ItemJob, error: RecordError): CatalogRecord {
+  const captionRaw = job.item.captionRaw !== '' ? job.item.captionRaw : (job.item.iptc.caption ?? '');
+  let cleaned;
+  let credit;
+  try {
+    cleaned = cleanCaption(captionRaw, { title: job.item.title });
+    credit = normalizeCredit(
+      {
+        captionTail: cleaned.creditTail,
+        byline: job.item.iptc.byline ?? [],
+        creditLine: job.item.iptc.credit ?? null,
+        source: job.item.iptc.source ?? null,
+        copyright: job.item.iptc.copyright ?? null,
+      },
+      ctx.rules,
+    );
+  } catch {
+    cleaned = { caption: captionRaw, removed: [], creditTail: null, dateCreated: null, dateline: null };
+    credit = normalizeCredit({ captionTail: null, byline: [], creditLine: null, source: null, copyright: null }, ctx.rules);
+  }
+  return buildRecord({
+    id: job.itemId,
+    batchId: job.batchId,
+    item: job.item,
+    iptc: job.item.iptc,
+    captionRaw,
+    cleaned,
+    credit,
+    image: null,
+    renditions: [],
+    cluster: null,
+    error,
+    processedAt: new Date().toISOString(),
+  });
+}

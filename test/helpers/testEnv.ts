@@ -1,0 +1,51 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { Redis } from 'ioredis';
+import { loadConfig, type Config } from '../../src/config';
+
+export const REPO_ROOT = path.resolve(__dirname, '../..');
+export const SHARED_DIR = process.env.PHOTOWIRE_SHARED_DIR ?? path.resolve(REPO_ROOT, '../shared');
+export const SEED_GALLERY = path.join(SHARED_DIR, 'seeds/wire-gallery-2012.txt');
+export const WIRE_IMAGES = path.join(SHARED_DIR, 'fixtures/wire-images');
+export const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+
+export function uniquePrefix(label: string): string {
+  return `pwtest-${label}-${randomBytes(4).toString('hex')}`;
+}
+
+export function makeTmpDir(label: string): string {
+  return mkdtempSync(path.join(os.tmpdir(), `photowire-${label}-`));
+}
+
+export function removeDir(dir: string): void {
+  rmSync(dir, { recursive: true, force: true });
+}
+
+/** A config for one test: its own key prefix and data directory, quiet logs. */
+export function testConfig(overrides: Record<string, string> = {}): Config {
+  return loadConfig({
+    REDIS_URL,
+    PHOTOWIRE_PREFIX: uniquePrefix('t'),
+    PHOTOWIRE_DATA_DIR: makeTmpDir('data'),
+    LOG_LEVEL: 'silent',
+    PHOTOWIRE_ATTEMPTS: '2',
+    ...overrides,
+  });
+}
+
+/** Delete every key under a prefix (SCAN + UNLINK); never FLUSHALL: the server is shared. */
+export async function deletePrefix(prefix: string, url = REDIS_URL): Promise<void> {
+  const r = new Redis(url, { maxRetriesPerRequest: 3 });
+  try {
+    let cursor = '0';
+    do {
+      const [next, keys] = await r.scan(cursor, 'MATCH', `${prefix}:*`, 'COUNT', 1000);
+      cursor = next;
+      if (keys.length) await r.unlink(...keys);
+    } while (cursor !== '0');
+  } finally {
+    r.disconnect();
+  }
+}

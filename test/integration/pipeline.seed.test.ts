@@ -1,0 +1,73 @@
+import { readFileSync } from 'node:fs';
+import * as path from 'node:path';
+import { SEED_GALLERY } from '../helpers/testEnv';
+import { TestPipeline } from '../helpers/pipeline';
+import { catalogRecordSchema, type CatalogRecord } from '../../src/schemas/record';
+
+describe('photowire run on the seed gallery (real Redis)', () => {
+  let p: TestPipeline;
+  let records: CatalogRecord[];
+  let batchId: string;
+
+  beforeAll(async () => {
+    p = await TestPipeline.start();
+    const [outcome] = await p.ingest([SEED_GALLERY]);
+    expect(outcome.error).toBeNull();
+    batchId = outcome.batchId!;
+    records = await p.rt.ctx.catalog.getRecords(batchId);
+  });
+  afterAll(async () => p.close());
+
+  it('gives 41 valid records, in order, with their counters', async () => {
+    expect(records).toHaveLength(41);
+    for (const r of records) expect(() => catalogRecordSchema.parse(r)).not.toThrow();
+    expect(records.map((r) => r.source.counter)).toEqual(Array.from({ length: 41 }, (_, i) => i + 1));
+    expect(records.every((r) => r.error === null && r.image === null)).toBe(true);
+    const ledger = await p.rt.ctx.catalog.getBatch(batchId);
+    expect(ledger).toMatchObject({ state: 'done', expected: 41, ok: 41, failed: 0 });
+  });
+
+  it('keeps each caption raw and cleans it of credits and counters', () => {
+    const first = records[0];
+    expect(first.captionRaw).toContain('(01 of41)');
+    expect(first.captionRaw).toContain('Photo credit: Dominic Lipinski/PA');
+    expect(first.caption.startsWith('A masked supporter of Julian Assange outside the Embassy of Ecuador')).toBe(true);
+    expect(first.caption.endsWith('who faces sexual assault charges in Sweden.')).toBe(true);
+    for (const r of records) {
+      expect(r.caption).not.toMatch(/\(\d+ of41\)|\(credit:|Photo credit|AFP PHOTO|\(AP Photo|\(Photo by/);
+    }
+  });
+
+  it('normalizes the credits', () => {
+    expect(records[0].credit).toMatchObject({ creators: ['Dominic Lipinski'], agency: 'PA' });
+    expect(records[11].credit).toMatchObject({ creators: ['Leon Neal'], agency: 'AFP', distributor: 'Getty Images' });
+    expect(records[15].credit).toMatchObject({ creators: ['Oli Scarff'], agency: 'GETTY' });
+    expect(records[31].credit).toMatchObject({ creators: ['Lefteris Pitarakis'], agency: 'AP' });
+  });
+
+  it('puts the word-for-word identical captions 01, 03 and 07 in one cluster', () => {
+    const [a, b, c] = [records[0], records[2], records[6]];
+    expect(a.cluster).not.toBeNull();
+    expect(b.cluster!.id).toBe(a.cluster!.id);
+    expect(c.cluster!.id).toBe(a.cluster!.id);
+    expect(b.cluster!.exact).toBe(true);
+    expect(records[3].cluster!.id).toBe(records[4].cluster!.id);
+    expect(records[3].cluster!.id).not.toBe(a.cluster!.id);
+  });
+
+  it('writes records.ndjson when the batch completes, equal to export', async () => {
+    const file = path.join(p.config.dataDir, 'batches', batchId, 'records.ndjson');
+    const lines = readFileSync(file, 'utf8').trim().split('\n');
+    expect(lines).toHaveLength(41);
+    expect(lines.map((l) => JSON.parse(l).id)).toEqual(records.map((r) => r.id));
+  });
+
+  it('takes nothing twice when the same feed is dropped again', async () => {
+    const [again] = await p.ingest([SEED_GALLERY]);
+    expect(again.batchId).toBe(batchId);
+    expect(again.created).toBe(false);
+    const after = await p.rt.ctx.catalog.getRecords(batchId);
+    expect(after.map((r) => r.processedAt)).toEqual(records.map((r) => r.processedAt));
+    expect(await p.rt.ctx.catalog.getBatch(batchId)).toMatchObject({ expected: 41, ok: 41, failed: 0 });
+  });
+});
