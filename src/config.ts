@@ -22,7 +22,7 @@ const envSchema = z.object({
   PHOTOWIRE_DEDUP_THRESHOLD: z.coerce.number().gt(0).lte(1).optional(),
   PHOTOWIRE_CREDIT_RULES: z.string().min(1).optional(),
   PHOTOWIRE_ATTEMPTS: intFromEnv(1, 50).default(5),
-  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).optional(),
   // The desk (photowire serve). A short token would fall to the brute force a rate limit only slows.
   PHOTOWIRE_API_TOKEN: z.string().min(16, 'use at least 16 characters (e.g. `openssl rand -hex 24`)').optional(),
   PHOTOWIRE_FEED_ROOTS: z.string().min(1).optional(),
@@ -52,7 +52,8 @@ export interface Config {
   dedupThreshold: number | undefined;
   creditRulesPath: string | undefined;
   attempts: number;
-  logLevel: string;
+  /** Unset: each command picks its own (`run` keeps the terminal for progress and the summary). */
+  logLevel: string | undefined;
   /** Bearer token of the HTTP API; `serve` refuses a non-loopback address without one. */
   apiToken: string | undefined;
   /** Absolute folders under which the API may ingest a feed named by path; empty refuses every path. */

@@ -21,9 +21,9 @@ export class Runtime {
     readonly ctx: PipelineContext,
   ) {}
 
-  static async open(opts: { allowPrivateRedis: boolean; config?: Config }): Promise<Runtime> {
+  static async open(opts: { allowPrivateRedis: boolean; config?: Config; defaultLogLevel?: string }): Promise<Runtime> {
     const config = opts.config ?? loadConfig();
-    const logger = createLogger(config.logLevel);
+    const logger = createLogger(config.logLevel ?? opts.defaultLogLevel ?? 'info');
     const handle = await ensureRedis(config.redisUrl, { allowPrivate: opts.allowPrivateRedis });
     if (handle.private) logger.info({ url: handle.url }, 'started a private redis-server for this run (stopped on exit)');
     const redis = createRedis(handle.url, { name: 'photowire' });

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import * as path from 'node:path';
 import { readConfinedFile } from '../adapters/storage/dataDir';
+import { fetchImageBytes, isHttpUrl } from '../sources/http/fetchUrl';
 import { probeImage, renderRenditions } from '../adapters/images/sharpImages';
 import { cleanCaption } from '../core/captions/cleanCaption';
 import { normalizeCredit } from '../core/credits/normalizeCredit';
@@ -46,7 +47,8 @@ interface ReadImage {
 /** Read the photo (confined, size-capped), hash it, check its header and read its embedded metadata. */
 async function readImage(ctx: PipelineContext, job: ItemJob): Promise<ReadImage> {
   const file = job.item.image!;
-  const bytes = await readConfinedFile(job.root, file, ctx.config.maxFileBytes);
+  // An HTTP feed names its photos by URL: downloaded under the fetch limits (allow-list, timeout, size cap, retries).
+  const bytes = isHttpUrl(file) ? await fetchImageBytes(file, ctx.config) : await readConfinedFile(job.root, file, ctx.config.maxFileBytes);
   const sha256 = createHash('sha256').update(bytes).digest('hex');
   const probe = await probeImage(bytes, file, ctx.config.maxPixels);
   return { bytes, sha256, probe, iptc: mergeIptc(job.item.iptc, embeddedIptc(bytes, probe)) };

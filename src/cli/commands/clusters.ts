@@ -2,7 +2,7 @@ import { Runtime } from '../runtime';
 
 /** Clusters with their size, canonical caption and members; `--batch` keeps those touching a batch. */
 export async function clustersCommand(opts: { batch?: string; minSize?: number; json?: boolean }): Promise<number> {
-  const rt = await Runtime.open({ allowPrivateRedis: false });
+  const rt = await Runtime.open({ allowPrivateRedis: false, defaultLogLevel: 'warn' });
   try {
     let itemIds: string[] | undefined;
     if (opts.batch) {

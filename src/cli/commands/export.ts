@@ -2,7 +2,7 @@ import { Runtime } from '../runtime';
 
 /** The batch's records as NDJSON on stdout, in feed order (failed items included, with `error`). */
 export async function exportCommand(batchId: string): Promise<number> {
-  const rt = await Runtime.open({ allowPrivateRedis: false });
+  const rt = await Runtime.open({ allowPrivateRedis: false, defaultLogLevel: 'warn' });
   try {
     if (!(await rt.ctx.catalog.getBatch(batchId))) {
       process.stderr.write(`no batch ${batchId} (photowire status lists recent batches)\n`);

@@ -6,7 +6,7 @@ import { summarizeBatch } from '../../workers/summarizeBatch';
 
 /** Enqueue feeds for workers running elsewhere (`photowire worker`, docker-compose). */
 export async function ingestCommand(paths: string[], opts: { wait?: boolean; json?: boolean }): Promise<number> {
-  const rt = await Runtime.open({ allowPrivateRedis: false });
+  const rt = await Runtime.open({ allowPrivateRedis: false, defaultLogLevel: 'warn' });
   try {
     const outcomes = await ingestPaths(rt, paths);
     const ids = outcomes.filter((o) => o.batchId).map((o) => o.batchId!);

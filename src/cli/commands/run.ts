@@ -16,7 +16,8 @@ export interface RunOptions {
  * Exit code 0 when every item is ok, 1 when any item or feed failed.
  */
 export async function runCommand(paths: string[], opts: RunOptions): Promise<number> {
-  const rt = await Runtime.open({ allowPrivateRedis: true });
+  // Per-item log lines would bury the progress bar and summary: `run` logs warnings and errors only unless LOG_LEVEL says otherwise.
+  const rt = await Runtime.open({ allowPrivateRedis: true, defaultLogLevel: 'warn' });
   let interrupted = 0;
   const onSignal = () => {
     interrupted++;
@@ -30,6 +31,9 @@ export async function runCommand(paths: string[], opts: RunOptions): Promise<num
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
   try {
+    if (rt.redisHandle.private && !opts.json) {
+      process.stderr.write(`no Redis on 127.0.0.1:6379 and no REDIS_URL: using a private redis-server at ${rt.redisHandle.url} for this run (records stay in ${rt.config.dataDir}/batches)\n`);
+    }
     const feeds = [...paths];
     if (opts.sample) {
       const sample = await generateSampleFeed(rt.config.dataDir);

@@ -3,7 +3,7 @@ import { Runtime } from '../runtime';
 import { summarizeBatch } from '../../workers/summarizeBatch';
 
 export async function statusCommand(batchId: string | undefined, opts: { json?: boolean }): Promise<number> {
-  const rt = await Runtime.open({ allowPrivateRedis: false });
+  const rt = await Runtime.open({ allowPrivateRedis: false, defaultLogLevel: 'warn' });
   try {
     if (!batchId) {
       const ids = await rt.ctx.catalog.listBatches(20);

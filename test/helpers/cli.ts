@@ -1,0 +1,30 @@
+import { spawn } from 'node:child_process';
+import * as path from 'node:path';
+import { REPO_ROOT } from './testEnv';
+
+export interface CliResult {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Run the built CLI (`npm test` builds first) as a user would, with its own environment. */
+export function runCli(args: string[], env: Record<string, string | undefined>, opts: { wrap?: string[]; cwd?: string; timeoutMs?: number } = {}): Promise<CliResult> {
+  const bin = path.join(REPO_ROOT, 'bin/photowire.js');
+  const argv = [...(opts.wrap ?? []), process.execPath, bin, ...args];
+  const childEnv: NodeJS.ProcessEnv = { PATH: process.env.PATH, HOME: process.env.HOME, CI: '1' };
+  for (const [k, v] of Object.entries(env)) if (v !== undefined) childEnv[k] = v;
+  return new Promise((resolve, reject) => {
+    const child = spawn(argv[0], argv.slice(1), { cwd: opts.cwd ?? REPO_ROOT, env: childEnv });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => (stdout += String(d)));
+    child.stderr.on('data', (d) => (stderr += String(d)));
+    const timer = setTimeout(() => child.kill('SIGKILL'), opts.timeoutMs ?? 120_000);
+    child.on('error', reject);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr });
+    });
+  });
+}
