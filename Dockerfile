@@ -13,6 +13,7 @@ WORKDIR /app
 COPY --from=build /app/node_modules ./node_modules
 COPY --from=build /app/dist ./dist
 COPY --from=build /app/bin ./bin
+COPY web ./web
 COPY package.json ./
 RUN mkdir -p /data /drop && chown -R node:node /data /drop
 USER node

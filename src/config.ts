@@ -39,6 +39,13 @@ const envSchema = z.object({
     .optional(),
   PHOTOWIRE_FETCH_TIMEOUT_MS: intFromEnv(100, 3_600_000).default(30_000),
   PHOTOWIRE_FETCH_RETRIES: intFromEnv(0, 10).default(3),
+  // Reliability (docs/RELIABILITY.md): how long a dead worker's items stay locked before another takes them.
+  PHOTOWIRE_LOCK_MS: intFromEnv(500, 3_600_000).default(120_000),
+  // Test-only: hold each item at one step so a test can kill or signal a worker there. Never set in production.
+  PHOTOWIRE_TEST_PAUSE_AT: z
+    .string()
+    .regex(/^(render|dedup)(:\d+)?$/, 'render or dedup, optionally :<ms> (test-only)')
+    .optional(),
 });
 
 export interface Config {
@@ -73,6 +80,10 @@ export interface Config {
   fetchAllow: string[];
   fetchTimeoutMs: number;
   fetchRetries: number;
+  /** BullMQ lock of an item job; a killed worker's items are taken again once it has expired. */
+  lockMs: number;
+  /** Test-only pause point (see src/workers/testPause.ts); undefined in production. */
+  testPauseAt: string | undefined;
 }
 
 export class ConfigError extends Error {
@@ -123,5 +134,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       .filter((h) => h !== ''),
     fetchTimeoutMs: e.PHOTOWIRE_FETCH_TIMEOUT_MS,
     fetchRetries: e.PHOTOWIRE_FETCH_RETRIES,
+    lockMs: e.PHOTOWIRE_LOCK_MS,
+    testPauseAt: e.PHOTOWIRE_TEST_PAUSE_AT,
   };
 }

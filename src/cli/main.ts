@@ -6,8 +6,15 @@ import { ingestCommand } from './commands/ingest';
 import { workerCommand } from './commands/worker';
 import { statusCommand } from './commands/status';
 import { exportCommand } from './commands/export';
+import { failedCommand } from './commands/failed';
+import { retryCommand } from './commands/retry';
 import { creditsCliCommand } from './commands/credits';
 import { clustersCommand } from './commands/clusters';
+import { watchCommand } from './commands/watch';
+import { schedulerCommand } from './commands/scheduler';
+import { scheduleAddCommand, scheduleListCommand, scheduleRemoveCommand, scheduleRunCommand } from './commands/schedule';
+import { runsCommand } from './commands/runs';
+import { parsePort, serveCommand } from './commands/serve';
 
 const positiveInt = (v: string) => {
   const n = Number(v);
@@ -77,6 +84,24 @@ program
   .argument('<batchId>')
   .action(action((batchId: string) => exportCommand(batchId)));
 
+// Operators see and replay failures (docs/RELIABILITY.md).
+program
+  .command('failed')
+  .description('failed items with code, message, attempts and source: one batch, or the recent batches')
+  .option('--batch <id>', 'only this batch')
+  .option('--json', 'print JSON on stdout')
+  .action(action((opts) => failedCommand(opts)));
+
+program
+  .command('retry')
+  .description("run a batch's failed items (or one failed item) again; the ledger and records.ndjson update when they end")
+  .argument('<batchIdOrItemId>')
+  .option('--wait', 'wait for the retried items and print the batch summary')
+  .option('--with-workers', 'also run workers in this process until the retried items end (implies --wait)')
+  .option('--concurrency <n>', 'items processed at once with --with-workers (default PHOTOWIRE_CONCURRENCY)', positiveInt)
+  .option('--json', 'print JSON on stdout')
+  .action(action((id: string, opts) => retryCommand(id, opts)));
+
 program
   .command('credits')
   .description('dry-run the credit rules: raw credits or whole captions, one per line, from files or stdin; one JSON object per line out')
@@ -91,6 +116,77 @@ program
   .option('--min-size <n>', 'only clusters with at least n members', positiveInt)
   .option('--json', 'print JSON on stdout')
   .action(action((opts) => clustersCommand(opts)));
+
+// Sources: hot folders, scheduled imports, HTTP feeds (README "Sources").
+const wholeMs = (v: string) => {
+  const n = Number(v);
+  if (!Number.isInteger(n) || n < 0) throw new InvalidArgumentError('must be a whole number of milliseconds');
+  return n;
+};
+
+program
+  .command('watch')
+  .description('hot folders: take each file or folder dropped into the folders once it is complete, move it to processed/ or failed/ (until SIGTERM)')
+  .argument('<dirs...>', 'folders to watch')
+  .option('--with-workers', 'also run item and batch workers in this process')
+  .option('--concurrency <n>', 'items processed at once with --with-workers (default PHOTOWIRE_CONCURRENCY)', positiveInt)
+  .option('--settle-ms <ms>', 'how long size and mtime must stay unchanged (default PHOTOWIRE_SETTLE_MS)', wholeMs)
+  .option('--scan-ms <ms>', 'how often the folders are scanned (default PHOTOWIRE_SCAN_MS)', positiveInt)
+  .action(action((dirs: string[], opts) => watchCommand(dirs, opts)));
+
+const schedule = program.command('schedule').description('scheduled imports: named, cron or interval, from a folder or an http(s) feed');
+schedule
+  .command('add')
+  .description('create or update a schedule')
+  .argument('<name>')
+  .option('--cron <expr>', 'cron expression, e.g. "0 2 * * *" (a sixth leading field is seconds)')
+  .option('--every <duration>', 'an interval instead of cron: 90s, 15m, 2h, 1d')
+  .option('--tz <zone>', 'time zone of the cron expression, e.g. Europe/London')
+  .requiredOption('--source <dir|url>', 'a folder, or the http(s) URL of a NewsML-G2/NITF/CSV feed')
+  .option('--json', 'print JSON on stdout')
+  .action(action((name: string, opts) => scheduleAddCommand(name, opts)));
+schedule
+  .command('list')
+  .description('schedules with their next and last run')
+  .option('--json', 'print JSON on stdout')
+  .action(action((opts) => scheduleListCommand(opts)));
+schedule
+  .command('remove')
+  .description('remove a schedule (its cursor and runs are kept unless --reset)')
+  .argument('<name>')
+  .option('--reset', 'also forget what it has taken')
+  .action(action((name: string, opts) => scheduleRemoveCommand(name, opts)));
+schedule
+  .command('run')
+  .description('run a schedule now (in the `photowire scheduler` process)')
+  .argument('<name>')
+  .option('--wait', 'wait for the run to end and print it')
+  .option('--json', 'print JSON on stdout')
+  .action(action((name: string, opts) => scheduleRunCommand(name, opts)));
+
+program
+  .command('scheduler')
+  .description('run scheduled imports until SIGTERM; applies PHOTOWIRE_SCHEDULES at start')
+  .option('--with-workers', 'also run item and batch workers in this process')
+  .option('--concurrency <n>', 'items processed at once with --with-workers (default PHOTOWIRE_CONCURRENCY)', positiveInt)
+  .action(action((opts) => schedulerCommand(opts)));
+
+program
+  .command('runs')
+  .description('recent runs of schedules and hot folders (schedule, source, start, duration, items, ok, duplicates, failed, state) and stale sources')
+  .option('--schedule <name>', 'only this schedule (`watch` for hot folders)')
+  .option('--limit <n>', 'how many runs (default 30)', positiveInt)
+  .option('--json', 'print JSON on stdout')
+  .action(action((opts) => runsCommand(opts)));
+
+program
+  .command('serve')
+  .description('the desk: HTTP API, web page and queue board (PHOTOWIRE_API_TOKEN required off loopback)')
+  .option('--port <n>', 'port to listen on (0: any free port)', parsePort, 8080)
+  .option('--host <address>', 'address to bind (anything but loopback needs PHOTOWIRE_API_TOKEN)', '127.0.0.1')
+  .option('--with-workers', 'also run item and batch workers in this process')
+  .option('--concurrency <n>', 'items processed at once with --with-workers (default PHOTOWIRE_CONCURRENCY)', positiveInt)
+  .action(action((opts) => serveCommand({ host: opts.host, port: opts.port, workers: opts.withWorkers, concurrency: opts.concurrency })));
 
 program.parseAsync(process.argv).catch((err) => {
   process.stderr.write(`photowire: ${err instanceof Error ? err.message : String(err)}\n`);

@@ -16,6 +16,7 @@ export const ERROR_CODES = {
   IMAGE_CORRUPT: 'the image could not be decoded',
   IMAGE_TOO_LARGE: 'the image is over the pixel or file-size cap',
   STORAGE_FAILED: 'the data directory could not be written',
+  WORKER_LOST: 'the worker processing the item died or stopped answering, three times (killed, out of memory, a crash in the image decoder)',
   FETCH_REFUSED: 'the URL is not http(s) or its host is not in PHOTOWIRE_FETCH_ALLOW',
   FETCH_FAILED: 'the URL could not be downloaded (timeout, HTTP error or too large), after retries',
   INTERNAL: 'an unexpected error (a bug): see the logs',

@@ -20,7 +20,9 @@ export const jobIds = {
   item: (itemId: string) => `item-${itemId}`,
   /** One catch-up per missed tick time, however many processes start at once. */
   catchUp: (schedule: string, tickMs: number) => `catchup-${schedule}-${tickMs}`,
-  manualRun: (schedule: string, atMs: number) => `manual-${schedule}-${atMs}`,
+  manualRun: (schedule: string, atMs: number, nonce: string) => `manual-${schedule}-${atMs}-${nonce}`,
+  /** Finishing an interrupted run; a second one finds nothing left to finish. */
+  resumeRun: (schedule: string, runId: string, atMs: number) => `resume-${schedule}-${runId.replace(/:/g, '_')}-${atMs}`,
 };
 
 export function itemJobOptions(attempts: number): JobsOptions {

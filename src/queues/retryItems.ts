@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { Job, Queue, type FlowChildJob, type FlowProducer } from 'bullmq';
+import { Job, Queue, type FlowJob, type FlowProducer } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { Config } from '../config';
 import { loadFeed } from '../adapters/feeds/loadFeed';
@@ -29,7 +29,8 @@ export interface RetryOutcome {
   finalizeJobId: string | null;
 }
 
-const PENDING_STATES = new Set(['waiting', 'active', 'delayed', 'prioritized', 'waiting-children']);
+/** BullMQ states of a job that is still to run (or running). */
+export const PENDING_JOB_STATES: ReadonlySet<string> = new Set(['waiting', 'paused', 'active', 'delayed', 'prioritized', 'waiting-children']);
 const ITEM_ID = /^(.+)-(\d{4,})$/;
 /** A retry claim outlives any sane queue wait; it only guards against adding the same retry twice. */
 const CLAIM_TTL_S = 7 * 24 * 3600;
@@ -66,14 +67,14 @@ export async function retryItems(rt: RetryDeps, id: string): Promise<RetryOutcom
   }
 
   const queue = new Queue(QUEUES.item, { connection: rt.redis, prefix: rt.config.prefix });
-  const children: FlowChildJob[] = [];
+  const children: FlowJob[] = [];
   const claimed: string[] = [];
   try {
     let feedItems: Promise<Map<number, ItemJob>> | null = null;
     for (const f of failures) {
       const job = await Job.fromId<ItemJob>(queue, jobIds.item(f.itemId));
       const state = job ? await job.getState() : 'unknown';
-      if (PENDING_STATES.has(state)) {
+      if (PENDING_JOB_STATES.has(state)) {
         out.pending.push(f.itemId);
         continue;
       }

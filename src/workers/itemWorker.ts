@@ -23,9 +23,11 @@ export async function handleItemJob(ctx: PipelineContext, job: Job): Promise<{ o
   const started = performance.now();
   const attempts = job.attemptsMade + 1;
   try {
-    const { record, rendered } = await processItem(ctx, payload);
+    const { record, rendered, timings } = await processItem(ctx, payload);
+    const catalogStarted = performance.now();
     await ctx.catalog.markItem(record, null);
-    log.info({ durationMs: Math.round(performance.now() - started), rendered, cluster: record.cluster?.id ?? null }, 'item done');
+    const stages = { ...timings, catalog: Math.round((performance.now() - catalogStarted) * 10) / 10 };
+    log.info({ durationMs: Math.round(performance.now() - started), rendered, cluster: record.cluster?.id ?? null, stages }, 'item done');
     return { ok: true };
   } catch (err) {
     const durationMs = Math.round(performance.now() - started);
@@ -52,6 +54,11 @@ export function createItemWorker(ctx: PipelineContext, connection: Redis, concur
     concurrency,
     // sharp works off the event loop (libuv pool), so lock renewal keeps its timer; the long lock
     // only covers a 200 MP photo on a loaded box.
-    lockDuration: 120_000,
+    lockDuration: ctx.config.lockMs,
+    // A killed worker's items are taken again within about two of these after its lock expires.
+    stalledInterval: Math.min(30_000, ctx.config.lockMs),
+    // An item whose worker dies a third time (a photo that crashes the decoder, say) fails for good;
+    // finalizeBatch then records it as WORKER_LOST instead of leaving a hole in the batch.
+    maxStalledCount: 2,
   });
 }

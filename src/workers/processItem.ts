@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import * as path from 'node:path';
+import { performance } from 'node:perf_hooks';
 import { readConfinedFile } from '../adapters/storage/dataDir';
 import { fetchImageBytes, isHttpUrl } from '../sources/http/fetchUrl';
 import { probeImage, renderRenditions } from '../adapters/images/sharpImages';
@@ -14,6 +15,34 @@ import type { IptcFields } from '../schemas/feedItem';
 import type { ItemJob } from '../schemas/jobs';
 import type { CatalogRecord, RecordError, Rendition } from '../schemas/record';
 import type { PipelineContext } from './pipelineContext';
+import { testPause } from './testPause';
+
+/** Milliseconds spent in each part of the item stage; logged with "item done" (the pipeline bench reads them). */
+export interface StageTimings {
+  read: number;
+  metadata: number;
+  captionCredit: number;
+  renditions: number;
+  store: number;
+  dedup: number;
+  record: number;
+}
+
+/** A stopwatch charged lap by lap: one clock read per stage, cheap beside any stage it measures. */
+class StageClock {
+  readonly ms: StageTimings = { read: 0, metadata: 0, captionCredit: 0, renditions: 0, store: 0, dedup: 0, record: 0 };
+  private last = performance.now();
+  lap(stage: keyof StageTimings): void {
+    const now = performance.now();
+    this.ms[stage] += now - this.last;
+    this.last = now;
+  }
+  rounded(): StageTimings {
+    const out = { ...this.ms };
+    for (const k of Object.keys(out) as Array<keyof StageTimings>) out[k] = Math.round(out[k] * 10) / 10;
+    return out;
+  }
+}
 
 interface StoredRenditions {
   sha256: string;
@@ -45,13 +74,16 @@ interface ReadImage {
 }
 
 /** Read the photo (confined, size-capped), hash it, check its header and read its embedded metadata. */
-async function readImage(ctx: PipelineContext, job: ItemJob): Promise<ReadImage> {
+async function readImage(ctx: PipelineContext, job: ItemJob, clock: StageClock): Promise<ReadImage> {
   const file = job.item.image!;
   // An HTTP feed names its photos by URL: downloaded under the fetch limits (allow-list, timeout, size cap, retries).
   const bytes = isHttpUrl(file) ? await fetchImageBytes(file, ctx.config) : await readConfinedFile(job.root, file, ctx.config.maxFileBytes);
   const sha256 = createHash('sha256').update(bytes).digest('hex');
+  clock.lap('read');
   const probe = await probeImage(bytes, file, ctx.config.maxPixels);
-  return { bytes, sha256, probe, iptc: mergeIptc(job.item.iptc, embeddedIptc(bytes, probe)) };
+  const iptc = mergeIptc(job.item.iptc, embeddedIptc(bytes, probe));
+  clock.lap('metadata');
+  return { bytes, sha256, probe, iptc };
 }
 
 /**
@@ -59,11 +91,22 @@ async function readImage(ctx: PipelineContext, job: ItemJob): Promise<ReadImage>
  * exist (same bytes seen before, or a retry after a crash) is not rendered again: `renditions.json`
  * is written last, so its presence means every file before it is whole.
  */
-async function storeImage(ctx: PipelineContext, img: ReadImage, label: string, creditLine: string | null, copyright: string | null): Promise<ImageOutcome> {
+async function storeImage(
+  ctx: PipelineContext,
+  img: ReadImage,
+  label: string,
+  creditLine: string | null,
+  copyright: string | null,
+  clock: StageClock,
+  itemId: string,
+): Promise<ImageOutcome> {
   const { bytes, sha256, probe } = img;
   const ext = probe.format === 'jpeg' ? 'jpg' : probe.format;
   const original = ctx.data.originalPath(sha256, ext);
-  if (!(await ctx.data.exists(original))) await ctx.data.writeAtomic(original, bytes);
+  const originalStored = (async () => {
+    if (!(await ctx.data.exists(original))) await ctx.data.writeAtomic(original, bytes);
+  })();
+  originalStored.catch(() => undefined);
 
   const dir = ctx.data.renditionDir(sha256);
   const manifestPath = path.join(dir, 'renditions.json');
@@ -71,7 +114,9 @@ async function storeImage(ctx: PipelineContext, img: ReadImage, label: string, c
   let rendered = false;
   if (!stored) {
     const plan = planRenditions({ creditLine, copyright });
+    clock.lap('store');
     const out = await renderRenditions(bytes, label, plan, ctx.config.maxPixels);
+    clock.lap('renditions');
     const renditions: Rendition[] = [];
     for (const r of out.renditions) {
       const spec = plan.renditions.find((s) => s.name === r.name)!;
@@ -80,9 +125,12 @@ async function storeImage(ctx: PipelineContext, img: ReadImage, label: string, c
       renditions.push({ name: spec.name, path: rel, width: r.width, height: r.height, format: r.format, bytes: r.data.length });
     }
     stored = { sha256, width: probe.width, height: probe.height, format: probe.format, phash: dhash64(out.gray9x8), renditions };
-    await ctx.data.writeAtomic(manifestPath, JSON.stringify(stored, null, 2));
+    await originalStored;
+    await ctx.data.writeAtomic(manifestPath, JSON.stringify(stored, null, 2), { beforeRename: () => testPause(ctx, 'render', itemId) });
     rendered = true;
   }
+  await originalStored;
+  clock.lap('store');
   return {
     iptc: img.iptc,
     image: { sha256, width: probe.width, height: probe.height, format: probe.format, bytes: bytes.length, original, phash: stored.phash },
@@ -94,6 +142,7 @@ async function storeImage(ctx: PipelineContext, img: ReadImage, label: string, c
 export interface ItemResult {
   record: CatalogRecord;
   rendered: boolean;
+  timings: StageTimings;
 }
 
 /** The item stage: caption, credit, image, cluster, record. Throws InputError for bad input. */
@@ -101,11 +150,12 @@ export async function processItem(ctx: PipelineContext, job: ItemJob): Promise<I
   const { item } = job;
   if (item.error) throw new InputError(item.error.code as ErrorCode, item.error.message);
 
-  const img = item.image ? await readImage(ctx, job) : null;
+  const clock = new StageClock();
+  const img = item.image ? await readImage(ctx, job, clock) : null;
   const iptc = img ? img.iptc : item.iptc;
   const captionRaw = item.captionRaw !== '' ? item.captionRaw : (iptc.caption ?? '');
-  const cleaned = cleanCaption(captionRaw, { title: item.title });
-  const credit = normalizeCredit(
+  const cleaned = cleanCaption(captionRaw, { title: item.title, rules: ctx.rules });
+  const parsedCredit = normalizeCredit(
     {
       captionTail: cleaned.creditTail,
       byline: iptc.byline ?? [],
@@ -115,9 +165,15 @@ export async function processItem(ctx: PipelineContext, job: ItemJob): Promise<I
     },
     ctx.rules,
   );
+  // "File photo dated ..." sits in the caption body, not the credit tail, yet marks a file picture.
+  const fileMarker = cleaned.removed.some((r) => r.kind === 'file-marker');
+  const credit = fileMarker ? { ...parsedCredit, flags: { ...parsedCredit.flags, file: true } } : parsedCredit;
+  clock.lap('captionCredit');
   // The normalized credit is known before rendering, so it is what the renditions carry.
-  const imageOutcome = img ? await storeImage(ctx, img, item.image!, credit.line, iptc.copyright ?? null) : null;
+  const imageOutcome = img ? await storeImage(ctx, img, item.image!, credit.line, iptc.copyright ?? null, clock, job.itemId) : null;
   const cluster = cleaned.caption.trim() ? await ctx.captions.assign(job.itemId, cleaned.caption) : null;
+  await testPause(ctx, 'dedup', job.itemId);
+  clock.lap('dedup');
   const record = buildRecord({
     id: job.itemId,
     batchId: job.batchId,
@@ -132,7 +188,8 @@ export async function processItem(ctx: PipelineContext, job: ItemJob): Promise<I
     error: null,
     processedAt: new Date().toISOString(),
   });
-  return { record, rendered: imageOutcome?.rendered ?? false };
+  clock.lap('record');
+  return { record, rendered: imageOutcome?.rendered ?? false, timings: clock.rounded() };
 }
 
 /** The record of an item that failed: everything known about it, and why. Raw input is kept. */
@@ -141,7 +198,7 @@ export function failedRecord(ctx: PipelineContext, job: ItemJob, error: RecordEr
   let cleaned;
   let credit;
   try {
-    cleaned = cleanCaption(captionRaw, { title: job.item.title });
+    cleaned = cleanCaption(captionRaw, { title: job.item.title, rules: ctx.rules });
     credit = normalizeCredit(
       {
         captionTail: cleaned.creditTail,

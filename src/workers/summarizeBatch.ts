@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import * as path from 'node:path';
 import type { FailedItem } from '../adapters/redis/catalogStore';
 import type { PipelineContext } from './pipelineContext';
@@ -26,15 +27,32 @@ export interface BatchSummary {
   warnings: string[];
 }
 
-/** What a person wants to know about a batch, from the ledger and its records. */
+/**
+ * What a person wants to know about a batch, from the ledger and its records. The records are
+ * read a chunk at a time and only counted (captions by digest), so a summary of a 100,000-item
+ * batch costs a few MB, not the whole batch in memory.
+ */
 export async function summarizeBatch(ctx: PipelineContext, batchId: string): Promise<BatchSummary | null> {
   const ledger = await ctx.catalog.getBatch(batchId);
   if (!ledger) return null;
-  const records = await ctx.catalog.getRecords(batchId);
   const failures = await ctx.catalog.getFailed(batchId);
-  const okRecords = records.filter((r) => !r.error);
-  const clusters = new Set(okRecords.map((r) => r.cluster?.id).filter((c): c is string => !!c));
-  const captions = new Set(okRecords.map((r) => r.caption).filter((c) => c.trim() !== ''));
+  const clusters = new Set<string>();
+  const captions = new Set<string>();
+  let photos = 0;
+  let captionOnly = 0;
+  let duplicates = 0;
+  let lowConfidenceCredits = 0;
+  for await (const r of ctx.catalog.iterateRecords(batchId, ledger.expected)) {
+    if (r.error) continue;
+    if (r.image) photos++;
+    else captionOnly++;
+    if (r.cluster) {
+      clusters.add(r.cluster.id);
+      if (r.cluster.canonicalId !== r.id) duplicates++;
+    }
+    if (r.caption.trim() !== '') captions.add(createHash('sha1').update(r.caption).digest('base64'));
+    if (r.credit.confidence === 'low') lowConfidenceCredits++;
+  }
   return {
     batchId,
     feed: ledger.feed,
@@ -44,18 +62,18 @@ export async function summarizeBatch(ctx: PipelineContext, batchId: string): Pro
     ok: ledger.ok,
     failed: ledger.failed,
     pending: Math.max(0, ledger.expected - ledger.ok - ledger.failed),
-    photos: okRecords.filter((r) => r.image).length,
-    captionOnly: okRecords.filter((r) => !r.image).length,
+    photos,
+    captionOnly,
     distinctCaptions: captions.size,
     clusters: clusters.size,
-    duplicates: okRecords.filter((r) => r.cluster && r.cluster.canonicalId !== r.id).length,
-    lowConfidenceCredits: okRecords.filter((r) => r.credit.confidence === 'low').length,
+    duplicates,
+    lowConfidenceCredits,
     durationMs: ledger.finishedAt ? Date.parse(ledger.finishedAt) - Date.parse(ledger.createdAt) : null,
     createdAt: ledger.createdAt,
     finishedAt: ledger.finishedAt,
     records: path.join(ctx.data.root, ctx.data.batchDir(batchId), 'records.ndjson'),
     renditions: path.join(ctx.data.root, 'renditions'),
     failures,
-    warnings: ledger.warnings,
+    warnings: ledger.exportError ? [...ledger.warnings, ledger.exportError] : ledger.warnings,
   };
 }

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
-import { InputError } from '../../core/errors';
+import { InputError, isInputError } from '../../core/errors';
 import { parseGalleryText, looksLikeGallery } from '../../core/feeds/galleryText';
 import { parseJsonManifest, parseNdjsonManifest } from '../../core/feeds/manifest';
 import { detectTextFeed, hasImageExtension, sniffImage } from '../../core/feeds/sniff';
@@ -40,25 +40,31 @@ export async function loadFeed(input: string, maxFeedBytes: number): Promise<Loa
     throw new InputError('FEED_TOO_LARGE', `${feedPath}: ${(st.size / 1048576).toFixed(1)} MB is over the feed cap (PHOTOWIRE_MAX_FEED_MB)`);
   }
 
+  // A single photo is a feed of one; its bytes are hashed by the item worker, so the batch id uses size and mtime.
+  const singlePhoto = (): LoadedFeed => ({
+    batchId: batchIdFor(feedPath, `file:${st.size}:${st.mtimeMs}`),
+    feedPath,
+    root: path.dirname(feedPath),
+    format: 'image',
+    items: [imageItem(feedPath, 0)],
+    article: null,
+    warnings: [],
+  });
   const head = await readHead(feedPath, 16);
-  if (sniffImage(head) || (hasImageExtension(feedPath) && st.size > maxFeedBytes)) {
-    // A single photo is a feed of one; its bytes are hashed by the item worker, so the batch id uses size and mtime.
-    const batchId = batchIdFor(feedPath, `file:${st.size}:${st.mtimeMs}`);
-    return {
-      batchId,
-      feedPath,
-      root: path.dirname(feedPath),
-      format: 'image',
-      items: [imageItem(feedPath, 0)],
-      article: null,
-      warnings: [],
-    };
-  }
+  if (sniffImage(head) || (hasImageExtension(feedPath) && st.size > maxFeedBytes)) return singlePhoto();
 
   const bytes = await fs.readFile(feedPath);
   const digest = createHash('sha256').update(bytes).digest('hex');
   const batchId = batchIdFor(feedPath, digest);
-  return { batchId, feedPath, root: path.dirname(feedPath), ...parseFeedBytes(bytes, feedPath) };
+  try {
+    return { batchId, feedPath, root: path.dirname(feedPath), ...parseFeedBytes(bytes, feedPath) };
+  } catch (err) {
+    // An empty or broken `photo.jpg` given on its own (an HTML error page saved under the photo's
+    // name, say) is a photo that failed, not a mystery feed: its item says why (IMAGE_CORRUPT
+    // "the file is empty", IMAGE_UNSUPPORTED "not an image format").
+    if (isInputError(err) && (err.code === 'FEED_UNKNOWN_FORMAT' || err.code === 'FEED_MALFORMED') && hasImageExtension(feedPath)) return singlePhoto();
+    throw err;
+  }
 }
 
 export type ParsedFeed = Pick<LoadedFeed, 'format' | 'items' | 'article' | 'warnings'>;

@@ -9,6 +9,7 @@ sharp.cache(false);
 
 export interface ImageProbe {
   format: string;
+  /** As displayed: EXIF orientation applied. */
   width: number;
   height: number;
   orientation: number | null;
@@ -33,7 +34,24 @@ export interface RenderResult {
 
 const READABLE_FORMATS = new Set(['jpeg', 'png', 'tiff', 'webp', 'gif', 'heif', 'avif']);
 
-function decodeError(err: unknown, label: string): InputError {
+/**
+ * Why a decode failed, in words a desk understands: for a cut-short file libvips often says only
+ * "Unknown error". A JPEG is whole when an end marker follows its last scan (an EXIF thumbnail
+ * has its own, earlier one); a PNG when it has its end chunk.
+ */
+function damage(bytes: Buffer): string {
+  const jpeg = bytes.length > 3 && bytes[0] === 0xff && bytes[1] === 0xd8;
+  if (jpeg && bytes.lastIndexOf(Buffer.from([0xff, 0xd9])) < bytes.lastIndexOf(Buffer.from([0xff, 0xda]))) {
+    return 'the file is cut short (it ends inside the image data, with no JPEG end marker), as after an interrupted download or copy';
+  }
+  const png = bytes.length > 8 && bytes.toString('latin1', 1, 4) === 'PNG';
+  if (png && bytes.lastIndexOf('IEND', undefined, 'latin1') === -1) {
+    return 'the file is cut short (no PNG end chunk), as after an interrupted download or copy';
+  }
+  return 'the image data is damaged';
+}
+
+function decodeError(err: unknown, label: string, bytes: Buffer): InputError {
   const msg = err instanceof Error ? err.message : String(err);
   if (/pixel limit|exceeds pixel/i.test(msg)) {
     return new InputError('IMAGE_TOO_LARGE', `${label}: ${msg}`);
@@ -41,7 +59,7 @@ function decodeError(err: unknown, label: string): InputError {
   if (/unsupported image format/i.test(msg)) {
     return new InputError('IMAGE_UNSUPPORTED', `${label}: not an image format photowire reads (${msg})`);
   }
-  return new InputError('IMAGE_CORRUPT', `${label}: the image could not be decoded (${msg})`);
+  return new InputError('IMAGE_CORRUPT', `${label}: the image could not be decoded: ${damage(bytes)} (libvips: ${msg})`);
 }
 
 /**
@@ -54,13 +72,14 @@ export async function probeImage(bytes: Buffer, label: string, maxPixels: number
   try {
     meta = await sharp(bytes, { limitInputPixels: false }).metadata();
   } catch (err) {
-    throw decodeError(err, label);
+    throw decodeError(err, label, bytes);
   }
   if (!meta.format || !READABLE_FORMATS.has(meta.format)) {
     throw new InputError('IMAGE_UNSUPPORTED', `${label}: ${meta.format ?? 'unknown'} is not an image format photowire reads`);
   }
-  const width = meta.width ?? 0;
-  const height = meta.height ?? 0;
+  // The size as displayed (EXIF orientation applied), like the renditions: a portrait is taller than wide.
+  const width = meta.autoOrient?.width ?? meta.width ?? 0;
+  const height = meta.autoOrient?.height ?? meta.height ?? 0;
   if (width <= 0 || height <= 0) throw new InputError('IMAGE_CORRUPT', `${label}: the image declares no size`);
   if (width * height > maxPixels) {
     throw new InputError(
@@ -127,7 +146,7 @@ export async function renderRenditions(
       .toBuffer({ resolveWithObject: true });
     base = { data: out.data, width: out.info.width, height: out.info.height, channels: out.info.channels };
   } catch (err) {
-    throw decodeError(err, label);
+    throw decodeError(err, label, bytes);
   }
   const exif = plan.exif ? { IFD0: plan.exif } : undefined;
 

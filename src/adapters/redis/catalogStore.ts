@@ -15,6 +15,8 @@ export interface BatchLedger {
   failed: number;
   warnings: string[];
   article: string | null;
+  /** Set when records.ndjson or summary.json could not be written at the end (a full disk); the records are in Redis. */
+  exportError: string | null;
 }
 
 export interface FailedItem {
@@ -110,6 +112,7 @@ export class CatalogStore {
       failed: Number(h.failed ?? 0),
       warnings: h.warnings ? (JSON.parse(h.warnings) as string[]) : [],
       article: h.article || null,
+      exportError: h.exportError || null,
     };
   }
 
@@ -143,14 +146,40 @@ export class CatalogStore {
     );
   }
 
-  async finishBatch(batchId: string): Promise<void> {
-    await this.redis.hset(this.batchKeys(batchId).ledger, { state: 'done', finishedAt: new Date().toISOString() });
+  /**
+   * Close the ledger. `exportError` says records.ndjson or summary.json could not be written
+   * (null clears an earlier one, undefined leaves it as it is): the batch is over either way, so
+   * nobody waits forever on a full disk.
+   */
+  async finishBatch(batchId: string, exportError?: string | null): Promise<void> {
+    const key = this.batchKeys(batchId).ledger;
+    const tx = this.redis.multi().hset(key, { state: 'done', finishedAt: new Date().toISOString() });
+    if (exportError) tx.hset(key, 'exportError', exportError);
+    else if (exportError === null) tx.hdel(key, 'exportError');
+    await tx.exec();
   }
 
   /** Failed items went back in the queue: the batch runs again until its retry's finalize job closes it. */
   async reopenBatch(batchId: string): Promise<void> {
     const key = this.batchKeys(batchId).ledger;
     await this.redis.multi().hset(key, 'state', 'running').hdel(key, 'finishedAt').exec();
+  }
+
+  /**
+   * Records in feed order, a chunk at a time: a 100,000-item batch is never held in memory whole
+   * (finalize and summaries run on workers next to photos being rendered).
+   */
+  async *iterateRecords(batchId: string, expected: number, chunk = 500): AsyncGenerator<CatalogRecord> {
+    const key = this.batchKeys(batchId).records;
+    for (let from = 0; from < expected; from += chunk) {
+      const fields = Array.from({ length: Math.min(chunk, expected - from) }, (_, i) => String(from + i));
+      for (const v of await this.redis.hmget(key, ...fields)) if (v !== null) yield JSON.parse(v) as CatalogRecord;
+    }
+  }
+
+  /** Positions that have a record (ok or failed). */
+  async recordPositions(batchId: string): Promise<Set<number>> {
+    return new Set((await this.redis.hkeys(this.batchKeys(batchId).records)).map(Number));
   }
 
   /** Records in feed order. */

@@ -57,8 +57,12 @@ export class DataDir {
     }
   }
 
-  /** Write via a temp file in data/tmp and rename: readers see the old file or the whole new one. */
-  async writeAtomic(rel: string, data: Buffer | string): Promise<void> {
+  /**
+   * Write via a temp file in data/tmp and rename: readers see the old file or the whole new one.
+   * `data` may be an async iterable of chunks (a large export written as it is read).
+   * `beforeRename` runs with the temp file written and not yet renamed (a test hook for that window).
+   */
+  async writeAtomic(rel: string, data: Buffer | string | AsyncIterable<string>, opts: { beforeRename?: () => Promise<void> } = {}): Promise<void> {
     const target = this.abs(rel);
     const tmpDir = path.join(this.root, 'tmp');
     const tmp = path.join(tmpDir, `${process.pid}-${randomBytes(6).toString('hex')}.tmp`);
@@ -66,10 +70,14 @@ export class DataDir {
       await fs.mkdir(tmpDir, { recursive: true });
       await fs.mkdir(path.dirname(target), { recursive: true });
       await fs.writeFile(tmp, data);
+      if (opts.beforeRename) await opts.beforeRename();
       await fs.rename(tmp, target);
     } catch (err) {
       await fs.rm(tmp, { force: true }).catch(() => undefined);
       const e = err as NodeJS.ErrnoException;
+      // Only the file system's own errors are storage failures; one from the data being written (a
+      // Redis read behind an iterable, a test hook) is passed on as it is.
+      if (!e?.syscall) throw err;
       // A full or read-only disk is transient from the item's point of view: retried with backoff.
       throw Object.assign(new Error(`cannot write ${target}: ${e.code ?? ''} ${e.message}`), { code: 'STORAGE_FAILED', cause: err });
     }

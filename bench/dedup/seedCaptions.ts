@@ -1,0 +1,75 @@
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+
+export interface SeedCaption {
+  /** Two-digit position in the gallery, as the issue names them: "01" .. "41". */
+  n: string;
+  raw: string;
+  /** The caption with its credit tail and story reference removed (a stand-in for cleanCaption). */
+  cleaned: string;
+}
+
+/** The repository root: the first folder above this file with a package.json (ts-jest or dist-bench). */
+export function repoRoot(): string {
+  let dir = __dirname;
+  while (!fs.existsSync(path.join(dir, 'package.json'))) {
+    const up = path.dirname(dir);
+    if (up === dir) throw new Error(`no package.json above ${__dirname}`);
+    dir = up;
+  }
+  return dir;
+}
+
+/** The shared seed folder: PHOTOWIRE_SHARED_DIR, else ../shared next to the repository. */
+export function sharedDir(): string {
+  return process.env.PHOTOWIRE_SHARED_DIR ?? path.resolve(repoRoot(), '..', 'shared');
+}
+
+/**
+ * The seed partition as the desk sees it (labels for the quality bench): 01/03/07 identical, 02 and
+ * 11 the same caption with "Masked supporters", 04/05 and 08/09 identical, 34/35 the same caption
+ * in the plural, 36/38 the same caption with a clause moved. Every other item is its own caption:
+ * 08/09 and 10 share 01's background paragraph but show other people (police, media), and 33 and
+ * 37 describe other photos than 34-36.
+ */
+export const SEED_SAME_CAPTION: readonly (readonly string[])[] = [
+  ['01', '02', '03', '07', '11'],
+  ['04', '05'],
+  ['08', '09'],
+  ['34', '35'],
+  ['36', '38'],
+];
+
+export function seedLabel(n: string): string {
+  const group = SEED_SAME_CAPTION.find((g) => g.includes(n));
+  return `seed-${group ? group[0] : n}`;
+}
+
+// Everything from the first credit marker on is credit tail; "See PA story ..." is a desk note.
+const CREDIT_TAIL = /\s*(?:Photo credit:|AFP PHOTO|\(Photo by|\(AP Photo)[\s\S]*$/i;
+const STORY_REF = /\s*See PA story\b[^.]*\./g;
+
+/** A deliberately small imitation of the real caption cleaner, enough for the seed's four agencies. */
+export function simulateCleaning(raw: string): string {
+  return raw.replace(CREDIT_TAIL, '').replace(STORY_REF, '').trim();
+}
+
+/**
+ * The 41 gallery captions of seeds/wire-gallery-2012.txt. A gallery item is a title line ending
+ * in a counter "(NN of41)" followed by its caption line.
+ */
+export function readSeedCaptions(file = path.join(sharedDir(), 'seeds', 'wire-gallery-2012.txt')): SeedCaption[] {
+  const lines = fs.readFileSync(file, 'utf8').split(/\r?\n/);
+  const out: SeedCaption[] = [];
+  for (let i = 0; i < lines.length; i++) {
+    const m = /\((\d+) of\s*\d+\)\s*$/.exec(lines[i]);
+    if (!m) continue;
+    const raw = lines[i + 1];
+    if (raw === undefined || raw.trim() === '') {
+      throw new Error(`${file}: gallery item (${m[1]}) on line ${i + 1} has no caption line after it`);
+    }
+    out.push({ n: m[1].padStart(2, '0'), raw, cleaned: simulateCleaning(raw) });
+    i++;
+  }
+  return out;
+}

@@ -1,0 +1,377 @@
+/**
+ * Pipeline bench: `photowire run` end to end (the built CLI, its own data directory and Redis key
+ * prefix) on a folder of 24 MP JPEGs with IPTC captions, against the rendition stage alone on the
+ * same files with the same concurrency, side by side in alternating rounds. Then caption-only
+ * NDJSON manifests of 1,000 and 10,000 items, to show the per-item cost does not grow with the batch.
+ *
+ *   npm run bench:pipeline -- [--quick] [--photos N] [--rounds N] [--concurrency N[,N...]]
+ *     [--captions 1000,10000] [--redis redis://127.0.0.1:6379] [--no-photos] [--no-captions]
+ *
+ * Needs `npm run build` (it runs bin/photowire.js) and a Redis: REDIS_URL or --redis, else the
+ * CLI's own private redis-server. Writes bench/results/pipeline-<timestamp>.json.
+ */
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { parseArgs } from 'node:util';
+import { Redis } from 'ioredis';
+import { loadConfig } from '../../src/config';
+import type { PhotoSet } from '../common/inputs';
+import { median, runMeasured, type Measured } from '../common/measure';
+import { removeDir, repoRoot, scratchDir } from '../common/paths';
+import { fixed, formatTable, machineInfo, machineLine, writeResults } from '../common/report';
+import { findGnuTime, missingToolLines, type Tool } from '../common/tools';
+import { captionManifest, photoFeed } from './feeds';
+import { STAGES, foldStageLines, type StageBreakdown } from './stages';
+
+interface Args {
+  quick: boolean;
+  photos: number;
+  width: number;
+  height: number;
+  rounds: number;
+  /** Worker concurrency for each photo run; the first is the one the targets are judged at. */
+  concurrencies: number[];
+  defaultConcurrency: number;
+  captions: number[];
+  redisUrl: string | null;
+  runPhotos: boolean;
+  runCaptions: boolean;
+}
+
+function readArgs(argv: string[]): Args {
+  const { values } = parseArgs({
+    args: argv,
+    options: {
+      quick: { type: 'boolean', default: false },
+      photos: { type: 'string' },
+      megapixels: { type: 'string' },
+      rounds: { type: 'string' },
+      concurrency: { type: 'string' },
+      captions: { type: 'string' },
+      redis: { type: 'string' },
+      'no-photos': { type: 'boolean', default: false },
+      'no-captions': { type: 'boolean', default: false },
+    },
+  });
+  const int = (name: string, v: string | undefined, dflt: number) => {
+    if (v === undefined) return dflt;
+    const x = Number(v);
+    if (!Number.isInteger(x) || x < 1) throw new Error(`--${name} must be a whole number of 1 or more, got ${v}`);
+    return x;
+  };
+  const quick = values.quick!;
+  const mp = int('megapixels', values.megapixels, 24);
+  // 3:2 like a camera frame: 24 MP is 6000x4000.
+  const height = Math.round(Math.sqrt((mp * 1e6) / 1.5));
+  const defaultConcurrency = loadConfig({}).concurrency;
+  return {
+    quick,
+    photos: int('photos', values.photos, quick ? 20 : 200),
+    width: Math.round(height * 1.5),
+    height,
+    rounds: int('rounds', values.rounds, quick ? 1 : 2),
+    concurrencies: values.concurrency ? values.concurrency.split(',').map((v) => int('concurrency', v.trim(), 1)) : [defaultConcurrency],
+    defaultConcurrency,
+    captions: (values.captions ?? (quick ? '200,2000' : '1000,10000')).split(',').map((v) => int('captions', v.trim(), 1)),
+    redisUrl: values.redis ?? process.env.REDIS_URL ?? 'redis://127.0.0.1:6379',
+    runPhotos: !values['no-photos'],
+    runCaptions: !values['no-captions'],
+  };
+}
+
+async function reachable(url: string): Promise<boolean> {
+  const r = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null, connectTimeout: 1500, enableOfflineQueue: false });
+  r.on('error', () => undefined);
+  try {
+    await r.connect();
+    return (await r.ping()) === 'PONG';
+  } catch {
+    return false;
+  } finally {
+    r.disconnect();
+  }
+}
+
+/** Remove every key a run left under its private prefix (SCAN + UNLINK, never FLUSH). */
+async function deletePrefix(url: string, prefix: string): Promise<number> {
+  const r = new Redis(url, { maxRetriesPerRequest: 1 });
+  let n = 0;
+  try {
+    let cursor = '0';
+    do {
+      const [next, keys] = await r.scan(cursor, 'MATCH', `${prefix}:*`, 'COUNT', 1000);
+      cursor = next;
+      if (keys.length) n += await r.unlink(...keys);
+    } while (cursor !== '0');
+  } finally {
+    await r.quit();
+  }
+  return n;
+}
+
+/** A feed folder holding exactly these files: hard links into the cache (no copy of gigabytes), a copy where links fail. */
+function feedFolder(files: string[]): string {
+  const dir = scratchDir('feed');
+  for (const f of files) {
+    const to = path.join(dir, path.basename(f));
+    try {
+      fs.linkSync(f, to);
+    } catch {
+      fs.copyFileSync(f, to);
+    }
+  }
+  return dir;
+}
+
+interface CliRun {
+  feed: string;
+  items: number;
+  ok: number;
+  failed: number;
+  wallMs: number;
+  /** From the batch ledger: enqueued to last item done (no process start, no Redis connect, no summary). */
+  batchMs: number | null;
+  cpuS: number | null;
+  peakRssMb: number | null;
+  stages: StageBreakdown;
+  error: string | null;
+}
+
+class Cli {
+  private runNo = 0;
+  constructor(
+    private readonly gnuTime: Tool,
+    private readonly redisUrl: string | null,
+  ) {}
+
+  async run(feedPath: string, concurrency: number): Promise<CliRun> {
+    const prefix = `pwbench-${process.pid}-${Date.now().toString(36)}-${this.runNo++}`;
+    const dataDir = scratchDir('data');
+    const lines: string[] = [];
+    const env: NodeJS.ProcessEnv = {
+      ...process.env,
+      PHOTOWIRE_DATA_DIR: dataDir,
+      PHOTOWIRE_PREFIX: prefix,
+      PHOTOWIRE_CONCURRENCY: String(concurrency),
+      // The per-item "item done" lines carry the stage times.
+      LOG_LEVEL: 'info',
+    };
+    if (this.redisUrl) env.REDIS_URL = this.redisUrl;
+    else delete env.REDIS_URL;
+    let m: Measured | null = null;
+    try {
+      m = await runMeasured(process.execPath, [path.join(repoRoot(), 'bin', 'photowire.js'), 'run', feedPath, '--json'], {
+        env,
+        gnuTime: this.gnuTime.found ? this.gnuTime.path : null,
+        onStderrLine: (l) => {
+          if (l.includes('"item done"')) lines.push(l);
+        },
+        maxOutputBytes: 256 * 1024,
+      });
+      const out = JSON.parse(m.stdout) as { items: number; ok: number; failed: number; batches: Array<{ durationMs: number | null }> };
+      return {
+        feed: feedPath,
+        items: out.items,
+        ok: out.ok,
+        failed: out.failed,
+        wallMs: m.wallMs,
+        batchMs: out.batches[0]?.durationMs ?? null,
+        cpuS: m.userS === null ? null : m.userS + m.sysS!,
+        peakRssMb: m.peakRssMb,
+        stages: foldStageLines(lines),
+        error: out.failed ? `${out.failed} items failed` : null,
+      };
+    } catch (err) {
+      const why = m ? `exit ${m.exitCode}: ${m.stderr.trim().split('\n').slice(-3).join(' | ')}` : err instanceof Error ? err.message : String(err);
+      return { feed: feedPath, items: 0, ok: 0, failed: 0, wallMs: NaN, batchMs: null, cpuS: null, peakRssMb: null, stages: foldStageLines([]), error: `photowire run failed: ${why}` };
+    } finally {
+      if (this.redisUrl) await deletePrefix(this.redisUrl, prefix).catch(() => undefined);
+      removeDir(dataDir);
+    }
+  }
+}
+
+interface StageOnlyRun {
+  wallMs: number;
+  busyMs: number | null;
+  cpuS: number | null;
+  peakRssMb: number | null;
+  error: string | null;
+}
+
+/** The rendition stage alone (the rendition bench's photowire lane): read, hash, render, write, same concurrency. */
+async function renditionStageOnly(files: string[], concurrency: number, gnuTime: Tool): Promise<StageOnlyRun> {
+  const out = scratchDir('renditions');
+  try {
+    const lane = path.join(__dirname, '..', 'renditions', 'photowireLane.js');
+    const m = await runMeasured(process.execPath, [lane, '--out', out, '--concurrency', String(concurrency), ...files], { gnuTime: gnuTime.found ? gnuTime.path : null });
+    if (m.exitCode !== 0) return { wallMs: NaN, busyMs: null, cpuS: null, peakRssMb: null, error: `rendition stage exited ${m.exitCode}: ${m.stderr.trim().slice(-300)}` };
+    const report = JSON.parse(m.stdout.trim().split('\n').pop()!) as { busyMs: number };
+    return { wallMs: m.wallMs, busyMs: report.busyMs, cpuS: m.userS === null ? null : m.userS + m.sysS!, peakRssMb: m.peakRssMb, error: null };
+  } finally {
+    removeDir(out);
+  }
+}
+
+const rate = (n: number, ms: number | null) => (ms && Number.isFinite(ms) ? n / (ms / 1000) : NaN);
+const med = (xs: Array<number | null>) => {
+  const v = xs.filter((x): x is number => x !== null && Number.isFinite(x));
+  return v.length ? median(v) : NaN;
+};
+
+function stageTable(b: StageBreakdown): string {
+  return formatTable(
+    ['stage', 'ms/item', 'share'],
+    [...STAGES.map((s) => [s, b.meanMs[s].toFixed(1), `${(b.share[s] * 100).toFixed(1)}%`]), ['all stages', b.meanItemMs.toFixed(1), '100%']],
+  );
+}
+
+/** Mean of several runs' breakdowns, weighting each by its item count. */
+function mergeBreakdowns(bs: StageBreakdown[]): StageBreakdown {
+  const items = bs.reduce((n, b) => n + b.items, 0);
+  const meanMs = Object.fromEntries(STAGES.map((s) => [s, items ? bs.reduce((n, b) => n + b.meanMs[s] * b.items, 0) / items : 0])) as StageBreakdown['meanMs'];
+  const total = STAGES.reduce((n, s) => n + meanMs[s], 0);
+  const share = Object.fromEntries(STAGES.map((s) => [s, total ? meanMs[s] / total : 0])) as StageBreakdown['share'];
+  return { items, meanMs, share, meanItemMs: total };
+}
+
+async function photosSection(args: Args, cli: Cli, gnuTime: Tool, log: (s: string) => void) {
+  const set: PhotoSet = await photoFeed({ width: args.width, height: args.height, count: args.photos, log });
+  for (const f of set.files) fs.readFileSync(f); // page cache warm for both sides
+  const feed = feedFolder(set.files);
+  try {
+    const out = [];
+    for (const c of args.concurrencies) out.push(await photosAt(c, args, set, feed, cli, gnuTime, log));
+    return out;
+  } finally {
+    removeDir(feed);
+  }
+}
+
+async function photosAt(concurrency: number, args: Args, set: PhotoSet, feed: string, cli: Cli, gnuTime: Tool, log: (s: string) => void) {
+  const e2e: CliRun[] = [];
+  const stage: StageOnlyRun[] = [];
+  log(`\n${set.files.length} photos of ${set.megapixels} MP (${(set.meanBytes / 1e6).toFixed(1)} MB each, IPTC captions), concurrency ${concurrency}${concurrency === args.defaultConcurrency ? ' (the default)' : ''}, ${args.rounds} round(s):`);
+  for (let r = 0; r < args.rounds; r++) {
+    const order = r % 2 === 0 ? ['e2e', 'stage'] : ['stage', 'e2e'];
+    for (const which of order) {
+      if (which === 'e2e') {
+        const res = await cli.run(feed, concurrency);
+        e2e.push(res);
+        log(`    round ${r + 1} photowire run      ${res.error ? `FAILED: ${res.error}` : `${rate(res.items, res.wallMs).toFixed(2)} photos/s (wall), ${rate(res.items, res.batchMs).toFixed(2)} (batch), RSS ${fixed(res.peakRssMb, 0)} MB`}`);
+      } else {
+        const res = await renditionStageOnly(set.files, concurrency, gnuTime);
+        stage.push(res);
+        log(`    round ${r + 1} rendition stage    ${res.error ? `FAILED: ${res.error}` : `${rate(set.files.length, res.wallMs).toFixed(2)} photos/s (wall), ${rate(set.files.length, res.busyMs).toFixed(2)} (busy), RSS ${fixed(res.peakRssMb, 0)} MB`}`);
+      }
+    }
+  }
+  const n = set.files.length;
+  const good = e2e.filter((x) => !x.error);
+  const goodStage = stage.filter((x) => !x.error);
+  const summary = {
+    photos: n,
+    megapixels: set.megapixels,
+    concurrency,
+    e2ePhotosPerSecondWall: med(good.map((x) => rate(n, x.wallMs))),
+    e2ePhotosPerSecondBatch: med(good.map((x) => rate(n, x.batchMs))),
+    stagePhotosPerSecondWall: med(goodStage.map((x) => rate(n, x.wallMs))),
+    stagePhotosPerSecondBusy: med(goodStage.map((x) => rate(n, x.busyMs))),
+    e2eCpuMsPerPhoto: med(good.map((x) => (x.cpuS === null ? null : (x.cpuS * 1000) / n))),
+    stageCpuMsPerPhoto: med(goodStage.map((x) => (x.cpuS === null ? null : (x.cpuS * 1000) / n))),
+    e2ePeakRssMb: good.length ? Math.max(...good.map((x) => x.peakRssMb ?? 0)) : null,
+    stagePeakRssMb: goodStage.length ? Math.max(...goodStage.map((x) => x.peakRssMb ?? 0)) : null,
+    stages: mergeBreakdowns(good.map((x) => x.stages)),
+  };
+  const ratioWall = summary.e2ePhotosPerSecondWall / summary.stagePhotosPerSecondWall;
+  const ratioBatch = summary.e2ePhotosPerSecondBatch / summary.stagePhotosPerSecondBusy;
+  // With every core busy, throughput is CPU per photo: this ratio is what the wall ratio tends to on
+  // an idle box, and it does not move when other work on a shared box takes cores away mid-run.
+  const ratioCpu = summary.stageCpuMsPerPhoto / summary.e2eCpuMsPerPhoto;
+  log(
+    formatTable(
+      ['', 'photos/s (wall)', 'photos/s (steady)', 'CPU ms/photo', 'peak RSS MB'],
+      [
+        ['photowire run, end to end', fixed(summary.e2ePhotosPerSecondWall, 2), fixed(summary.e2ePhotosPerSecondBatch, 2), fixed(summary.e2eCpuMsPerPhoto, 0), fixed(summary.e2ePeakRssMb, 0)],
+        ['rendition stage alone', fixed(summary.stagePhotosPerSecondWall, 2), fixed(summary.stagePhotosPerSecondBusy, 2), fixed(summary.stageCpuMsPerPhoto, 0), fixed(summary.stagePeakRssMb, 0)],
+        ['end to end / stage alone', `${(ratioWall * 100).toFixed(1)}%`, `${(ratioBatch * 100).toFixed(1)}%`, `${(ratioCpu * 100).toFixed(1)}%`, null],
+      ],
+    ),
+  );
+  log(`  (wall: process start to exit; steady: batch enqueued to last item done, and the stage's first read to last write)`);
+  log(`  (the CPU column's ratio is stage CPU / end-to-end CPU per photo: the throughput ratio when all cores are busy)`);
+  log(`  overhead share (everything but the rendition stage): ${((1 - ratioWall) * 100).toFixed(1)}% of wall time, ${((1 - ratioCpu) * 100).toFixed(1)}% of CPU; target <= 15%: ${ratioWall >= 0.85 ? 'met' : 'NOT met'} by wall time, ${ratioCpu >= 0.85 ? 'met' : 'NOT met'} by CPU`);
+  log(`  worker peak RSS at concurrency ${concurrency}: ${fixed(summary.e2ePeakRssMb, 0)} MB; target < 500 MB: ${summary.e2ePeakRssMb !== null && summary.e2ePeakRssMb < 500 ? 'met' : 'NOT met'}`);
+  log(`\n  per-item stage times inside the worker (${summary.stages.items} items; concurrent items overlap, so shares are of item time, not of wall time):`);
+  log(stageTable(summary.stages).replace(/^/gm, '  '));
+  return { summary: { ...summary, ratioWall, ratioSteady: ratioBatch, ratioCpu }, runs: { e2e, stage } };
+}
+
+async function captionsSection(args: Args, cli: Cli, log: (s: string) => void) {
+  const concurrency = args.concurrencies[0];
+  log(`\nCaption-only items (NDJSON manifest, no images), concurrency ${concurrency}, ${args.rounds} round(s):`);
+  const runs = new Map<number, CliRun[]>(args.captions.map((c) => [c, []]));
+  for (let r = 0; r < args.rounds; r++) {
+    for (const count of r % 2 === 0 ? args.captions : [...args.captions].reverse()) {
+      const res = await cli.run(captionManifest(count), concurrency);
+      runs.get(count)!.push(res);
+      log(`    round ${r + 1} ${String(count).padStart(6)} items  ${res.error ? `FAILED: ${res.error}` : `${((res.batchMs ?? NaN) / res.items).toFixed(3)} ms/item (batch), ${rate(res.items, res.wallMs).toFixed(0)} items/s (wall), RSS ${fixed(res.peakRssMb, 0)} MB`}`);
+    }
+  }
+  const rows = args.captions.map((count) => {
+    const good = runs.get(count)!.filter((x) => !x.error);
+    return {
+      items: count,
+      msPerItemBatch: med(good.map((x) => (x.batchMs === null ? null : x.batchMs / x.items))),
+      itemsPerSecondWall: med(good.map((x) => rate(x.items, x.wallMs))),
+      cpuMsPerItem: med(good.map((x) => (x.cpuS === null ? null : (x.cpuS * 1000) / x.items))),
+      peakRssMb: good.length ? Math.max(...good.map((x) => x.peakRssMb ?? 0)) : null,
+      stages: mergeBreakdowns(good.map((x) => x.stages)),
+    };
+  });
+  log(
+    formatTable(
+      ['items', 'ms/item (batch)', 'items/s (wall)', 'CPU ms/item', 'dedup ms/item', 'catalog ms/item', 'peak RSS MB'],
+      rows.map((r) => [r.items, fixed(r.msPerItemBatch, 3), fixed(r.itemsPerSecondWall, 0), fixed(r.cpuMsPerItem, 3), r.stages.meanMs.dedup.toFixed(2), r.stages.meanMs.catalog.toFixed(2), fixed(r.peakRssMb, 0)]),
+    ),
+  );
+  const first = rows[0];
+  const last = rows[rows.length - 1];
+  const growth = last.msPerItemBatch / first.msPerItemBatch;
+  log(`  per-item cost at ${last.items} vs ${first.items}: ${(growth * 100).toFixed(1)}% (target <= 110%: ${growth <= 1.1 ? 'met' : 'NOT met'})`);
+  return { rows, growth, runs: Object.fromEntries(runs) };
+}
+
+export async function main(argv: string[] = process.argv.slice(2)): Promise<void> {
+  const args = readArgs(argv);
+  const started = new Date();
+  const log = (s: string) => console.log(s);
+  if (!fs.existsSync(path.join(repoRoot(), 'dist', 'cli', 'main.js'))) throw new Error('photowire is not built: run `npm run build` first (this bench runs bin/photowire.js)');
+  const machine = machineInfo();
+  const gnuTime = findGnuTime();
+  log(`pipeline bench${args.quick ? ' (quick)' : ''}: ${machineLine(machine)}`);
+  for (const line of missingToolLines([gnuTime])) log(line);
+  let redisUrl: string | null = args.redisUrl;
+  if (redisUrl && !(await reachable(redisUrl))) {
+    log(`  no Redis at ${redisUrl}: each run lets photowire start its own private redis-server (needs redis-server on PATH)`);
+    redisUrl = null;
+  } else {
+    log(`  Redis ${redisUrl}, a fresh key prefix per run (deleted after)`);
+  }
+  const cli = new Cli(gnuTime, redisUrl);
+  const photos = args.runPhotos ? await photosSection(args, cli, gnuTime, log) : null;
+  const captions = args.runCaptions ? await captionsSection(args, cli, log) : null;
+  const file = writeResults(
+    'pipeline',
+    { bench: 'pipeline', command: `node dist-bench/bench/run.js pipeline ${argv.join(' ')}`.trim(), startedAt: started.toISOString(), args, machine, photos, captions },
+    started,
+  );
+  log(`\nwrote ${file}`);
+}
+
+if (require.main === module) {
+  main().catch((err) => {
+    console.error(err instanceof Error ? err.message : err);
+    process.exit(1);
+  });
+}

@@ -1,0 +1,67 @@
+/**
+ * The one entry point for photowire's benchmarks (compiled to dist-bench/ by `tsc -p tsconfig.bench.json`):
+ *
+ *   node dist-bench/bench/run.js [renditions|pipeline|dedup|all] [bench options...]
+ *
+ * Each bench runs in its own node process, so one bench's heap and libvips state never colour the
+ * next one's figures; options after the name go to that bench (`--quick` goes to every bench with `all`).
+ */
+import { spawnSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+
+const BENCHES: Record<string, string> = {
+  renditions: 'photowire rendition stage vs vipsthumbnail, ImageMagick and Pillow (one core, all cores)',
+  pipeline: '`photowire run` end to end vs the rendition stage alone; caption-only items at 1,000 and 10,000',
+  dedup: 'caption near-duplicate index: quality against brute force, then throughput and memory at scale',
+};
+
+function usage(): string {
+  return [
+    'usage: node dist-bench/bench/run.js <bench|all> [options]',
+    ...Object.entries(BENCHES).map(([name, about]) => `  ${name.padEnd(11)} ${about}`),
+    '  all         every bench above, one after another',
+    'options such as --quick are passed to the bench; each bench lists its own at the top of its run.ts',
+  ].join('\n');
+}
+
+/** Options that only some benches understand are dropped for the others when running `all`. */
+const SHARED_FLAGS = new Set(['--quick']);
+
+function runOne(name: string, args: string[]): number {
+  const script = path.join(__dirname, name, 'run.js');
+  if (!fs.existsSync(script)) {
+    process.stderr.write(`bench ${name}: ${script} is not built; run \`npx tsc -p tsconfig.bench.json\` first\n`);
+    return 2;
+  }
+  // dedup's runner has no --quick: give it its own small settings instead.
+  const pass = name === 'dedup' && args.includes('--quick') ? [...args.filter((a) => a !== '--quick'), '--n', '30000', '--quality', '2000'] : args;
+  process.stdout.write(`\n=== bench ${name} ${pass.join(' ')}\n`);
+  const r = spawnSync(process.execPath, [script, ...pass], { stdio: 'inherit' });
+  if (r.error) {
+    process.stderr.write(`bench ${name}: ${r.error.message}\n`);
+    return 1;
+  }
+  return r.status ?? 1;
+}
+
+function main(): number {
+  const [name, ...rest] = process.argv.slice(2);
+  if (!name || name === '--help' || name === '-h') {
+    process.stdout.write(`${usage()}\n`);
+    return name ? 0 : 2;
+  }
+  if (name === 'all') {
+    const shared = rest.filter((a) => SHARED_FLAGS.has(a));
+    let worst = 0;
+    for (const b of Object.keys(BENCHES)) worst = Math.max(worst, runOne(b, shared));
+    return worst;
+  }
+  if (!BENCHES[name]) {
+    process.stderr.write(`unknown bench "${name}"\n${usage()}\n`);
+    return 2;
+  }
+  return runOne(name, rest);
+}
+
+process.exitCode = main();

@@ -1,0 +1,317 @@
+import * as os from 'node:os';
+import type { Redis } from 'ioredis';
+import type { ClusterRef } from '../../schemas/record';
+import { hashString32 } from '../../core/dedup/hash32';
+import type { BandKey } from '../../core/dedup/minhash';
+import { DEFAULT_DEDUP_THRESHOLD, LSH_BANDS, LSH_ROWS, SHINGLE_WORDS, SIGNATURE_VERSION } from '../../core/dedup/params';
+import { signCaption, type CaptionSignature } from '../../core/dedup/signature';
+import { ASSIGN_CAPTION_LUA } from './captionIndexScript';
+
+export { DEFAULT_DEDUP_THRESHOLD };
+
+export interface CaptionIndexOptions {
+  /** Key prefix, e.g. "photowire:dedup"; a ':' is added unless it already ends with one. */
+  prefix: string;
+  /** Jaccard similarity (word bigrams) at or above which a caption joins a cluster. */
+  threshold?: number;
+  /**
+   * Items are spread over 2^itemShardBits small hashes, band buckets over 2^bucketShardBits
+   * hashes per band. Small hashes stay in Redis's compact listpack encoding (<= 128 entries), which
+   * is what keeps memory under 1 KB per caption; the defaults suit up to ~2M captions. Fixed for
+   * the life of an index (recorded in its meta key).
+   */
+  itemShardBits?: number;
+  bucketShardBits?: number;
+  /** Most candidate clusters verified per caption (most band hits first). */
+  maxCandidates?: number;
+  /** Most cluster ids one band bucket remembers; beyond that the oldest is forgotten. */
+  bucketCapacity?: number;
+}
+
+export interface ClusterMember {
+  itemId: string;
+  similarity: number;
+  exact: boolean;
+}
+
+export interface ClusterInfo {
+  id: string;
+  canonicalId: string;
+  canonicalCaption: string;
+  size: number;
+  /** The canonical item first, then the others in the order they joined. */
+  members: ClusterMember[];
+}
+
+type AssignReply = [string, string, number, number, number, 'created' | 'joined' | 'known'];
+type RedisWithDedup = Redis & {
+  photowireAssignCaption(...keysAndArgs: Array<string | Buffer | number>): Promise<AssignReply>;
+};
+
+const CLUSTER_ID = /^[0-9a-f]{16}$/;
+const MAX_ITEM_ID_BYTES = 1024;
+
+function intOption(name: string, v: number | undefined, dflt: number, min: number, max: number): number {
+  const x = v ?? dflt;
+  if (!Number.isInteger(x) || x < min || x > max) throw new RangeError(`CaptionIndex ${name} must be an integer in [${min}, ${max}], got ${v}`);
+  return x;
+}
+
+/**
+ * Near-duplicate caption clusters, kept in Redis and shared by every worker: one atomic script
+ * per caption decides which cluster it joins. See docs/DEDUP.md for the layout and measurements.
+ */
+export class CaptionIndex {
+  readonly threshold: number;
+  private readonly thresholdArg: string;
+  private readonly redis: RedisWithDedup;
+  private readonly base: string;
+  private readonly itemMask: number;
+  private readonly bucketShardBits: number;
+  private readonly maxCandidates: number;
+  private readonly bucketCapacity: number;
+  private readonly layout: string;
+  private layoutChecked: Promise<void> | null = null;
+
+  constructor(redis: Redis, opts: CaptionIndexOptions) {
+    if (!opts.prefix) throw new RangeError('CaptionIndex needs a key prefix');
+    // The script builds cluster and bucket key names itself, so ioredis's keyPrefix would miss them.
+    if (redis.options?.keyPrefix) throw new RangeError('CaptionIndex needs a connection without keyPrefix: pass the prefix in its options');
+    const threshold = opts.threshold ?? DEFAULT_DEDUP_THRESHOLD;
+    if (!(threshold > 0 && threshold <= 1)) throw new RangeError(`dedup threshold must be in (0, 1], got ${threshold}`);
+    this.threshold = threshold;
+    this.thresholdArg = String(threshold);
+    const itemShardBits = intOption('itemShardBits', opts.itemShardBits, 16, 0, 24);
+    this.bucketShardBits = intOption('bucketShardBits', opts.bucketShardBits, 14, 0, 16);
+    this.maxCandidates = intOption('maxCandidates', opts.maxCandidates, 32, 1, 10_000);
+    this.bucketCapacity = intOption('bucketCapacity', opts.bucketCapacity, 16, 1, 10_000);
+    this.itemMask = (1 << itemShardBits) - 1;
+    this.base = `${opts.prefix.endsWith(':') ? opts.prefix : `${opts.prefix}:`}v${SIGNATURE_VERSION}:`;
+    this.layout = `k=${SHINGLE_WORDS} bands=${LSH_BANDS}x${LSH_ROWS} items=${itemShardBits} buckets=${this.bucketShardBits}`;
+    this.redis = redis as RedisWithDedup;
+    if (typeof this.redis.photowireAssignCaption !== 'function') {
+      this.redis.defineCommand('photowireAssignCaption', { numberOfKeys: 2, lua: ASSIGN_CAPTION_LUA });
+    }
+  }
+
+  /**
+   * Put a cleaned caption in its cluster and return the item's cluster reference, or null when the
+   * caption has no words (empty captions get no cluster). Idempotent per itemId: a retry returns
+   * the first answer and adds nothing, even if the caption passed differs.
+   */
+  async assign(itemId: string, cleanedCaption: string): Promise<ClusterRef | null> {
+    checkItemId(itemId);
+    const sig = signCaption(cleanedCaption);
+    if (sig === null) return null;
+    await this.checkLayout();
+    return this.send(itemId, cleanedCaption, sig);
+  }
+
+  /**
+   * assign() for many items, decided in the order given: the scripts are pipelined on this
+   * connection and Redis runs one connection's commands in order. A batch assigned this way gets
+   * the same partition however many other workers run, unless they assign near-duplicates of
+   * its captions at the same moment.
+   */
+  async assignMany(items: ReadonlyArray<{ itemId: string; caption: string }>): Promise<Array<ClusterRef | null>> {
+    for (const it of items) checkItemId(it.itemId);
+    const sigs = items.map((it) => signCaption(it.caption));
+    if (sigs.some((s) => s !== null)) await this.checkLayout();
+    // No await between sends: the order they are written in is the order Redis decides in.
+    return Promise.all(items.map((it, i) => (sigs[i] === null ? null : this.send(it.itemId, it.caption, sigs[i]!))));
+  }
+
+  private async send(itemId: string, cleanedCaption: string, sig: CaptionSignature): Promise<ClusterRef> {
+    const [id, canonicalId, inter, union, exact] = await this.redis.photowireAssignCaption(
+      this.itemKey(itemId),
+      this.sizesKey(),
+      this.base,
+      itemId,
+      sig.clusterId,
+      sig.altClusterId,
+      this.thresholdArg,
+      shingleBytes(sig.shingles),
+      cleanedCaption,
+      this.maxCandidates,
+      this.bucketCapacity,
+      this.packBands(sig.bands),
+    );
+    return { id, canonicalId, similarity: inter / union, exact: exact === 1 };
+  }
+
+  /** A cluster with its canonical caption and members, or null if no such cluster exists. */
+  async getCluster(clusterId: string): Promise<ClusterInfo | null> {
+    if (!CLUSTER_ID.test(clusterId)) return null;
+    const [[e1, head], [e2, rest]] = (await this.redis
+      .multi()
+      .getBuffer(`${this.base}c:${clusterId}`)
+      .lrange(`${this.base}m:${clusterId}`, 0, -1)
+      .exec()) as [[Error | null, Buffer | null], [Error | null, string[]]];
+    if (e1 || e2) throw e1 ?? e2;
+    if (head === null) return null;
+    const n = head.readUInt32BE(0);
+    const p = 4 + 4 * n;
+    const idLen = head.readUInt16BE(p);
+    const canonicalId = head.subarray(p + 2, p + 2 + idLen).toString('utf8');
+    const canonicalCaption = head.subarray(p + 2 + idLen).toString('utf8');
+    const members: ClusterMember[] = [{ itemId: canonicalId, similarity: 1, exact: true }];
+    if (rest.length > 0) {
+      const pipe = this.redis.pipeline();
+      for (const itemId of rest) pipe.hget(this.itemKey(itemId), itemId);
+      const replies = (await pipe.exec()) ?? [];
+      rest.forEach((itemId, i) => {
+        const [err, value] = replies[i] as [Error | null, string | null];
+        if (err) throw err;
+        const m = value === null ? null : parseMembership(value);
+        if (m === null) throw new Error(`dedup index ${this.base}: member ${itemId} of cluster ${clusterId} has no membership record`);
+        members.push({ itemId, similarity: m.similarity, exact: m.exact });
+      });
+    }
+    return { id: clusterId, canonicalId, canonicalCaption, size: members.length, members };
+  }
+
+  /**
+   * Clusters, largest first (then by id). With itemIds: the clusters those items belong to (whole
+   * clusters, including members from other batches). Without: clusters of at least minSize
+   * (default 1) from the whole index; minSize >= 2 reads a size index, minSize 1 scans every
+   * cluster key, which is slow on a large index: pass limit.
+   */
+  async listClusters(opts: { minSize?: number; itemIds?: string[]; limit?: number } = {}): Promise<ClusterInfo[]> {
+    const minSize = opts.minSize ?? 1;
+    const limit = opts.limit ?? Infinity;
+    let ids: string[];
+    if (opts.itemIds) {
+      ids = await this.clusterIdsOf(opts.itemIds);
+    } else if (minSize >= 2) {
+      ids = await this.redis.zrangebyscore(this.sizesKey(), minSize, '+inf');
+    } else {
+      ids = await this.scanClusterIds();
+    }
+    const out: ClusterInfo[] = [];
+    for (let i = 0; i < ids.length; i += 500) {
+      const infos = await Promise.all(ids.slice(i, i + 500).map((id) => this.getCluster(id)));
+      for (const c of infos) if (c !== null && c.size >= minSize) out.push(c);
+    }
+    out.sort((a, b) => b.size - a.size || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+    return Number.isFinite(limit) ? out.slice(0, limit) : out;
+  }
+
+  /** Where a caption's bands live (for diagnostics and tests that plant bucket collisions). */
+  locate(cleanedCaption: string): { signature: CaptionSignature; buckets: Array<{ key: string; field: Buffer }> } | null {
+    const sig = signCaption(cleanedCaption);
+    return sig === null ? null : { signature: sig, buckets: sig.bands.map((b) => this.bucket(b)) };
+  }
+
+  /** Delete every key of this index (SCAN + UNLINK on its prefix). Returns how many were deleted. */
+  async deleteAll(): Promise<number> {
+    let cursor = '0';
+    let deleted = 0;
+    do {
+      const [next, keys] = await this.redis.scan(cursor, 'MATCH', `${this.base}*`, 'COUNT', 1000);
+      cursor = next;
+      if (keys.length > 0) deleted += await this.redis.unlink(...keys);
+    } while (cursor !== '0');
+    this.layoutChecked = null;
+    return deleted;
+  }
+
+  private async clusterIdsOf(itemIds: string[]): Promise<string[]> {
+    const ids = new Set<string>();
+    for (let i = 0; i < itemIds.length; i += 1000) {
+      const chunk = itemIds.slice(i, i + 1000);
+      const pipe = this.redis.pipeline();
+      for (const itemId of chunk) pipe.hget(this.itemKey(itemId), itemId);
+      for (const [err, value] of (await pipe.exec()) ?? []) {
+        if (err) throw err;
+        const m = typeof value === 'string' ? parseMembership(value) : null;
+        if (m !== null) ids.add(m.clusterId);
+      }
+    }
+    return [...ids];
+  }
+
+  private async scanClusterIds(): Promise<string[]> {
+    const ids = new Set<string>(); // SCAN may return a key more than once
+    const prefix = `${this.base}c:`;
+    let cursor = '0';
+    do {
+      const [next, keys] = await this.redis.scan(cursor, 'MATCH', `${prefix}*`, 'COUNT', 1000);
+      cursor = next;
+      for (const k of keys) ids.add(k.slice(prefix.length));
+    } while (cursor !== '0');
+    return [...ids];
+  }
+
+  /**
+   * The shard counts and signature parameters decide where keys live; an index written with other
+   * ones would silently stop finding old clusters, so refuse it instead.
+   */
+  private checkLayout(): Promise<void> {
+    this.layoutChecked ??= (async () => {
+      const key = `${this.base}meta`;
+      const created = await this.redis.set(key, this.layout, 'NX');
+      const prev = created === 'OK' ? this.layout : await this.redis.get(key);
+      if (prev !== this.layout) {
+        throw new Error(`dedup index ${this.base} was built with "${prev}", this code uses "${this.layout}": use another prefix or rebuild the index`);
+      }
+    })().catch((err: unknown) => {
+      this.layoutChecked = null;
+      throw err;
+    });
+    return this.layoutChecked;
+  }
+
+  private itemKey(itemId: string): string {
+    return `${this.base}i:${(hashString32(itemId) & this.itemMask).toString(36)}`;
+  }
+
+  private sizesKey(): string {
+    return `${this.base}sizes`;
+  }
+
+  /** Band b lives in hash b<band>:<shard hex>, field = 6 bytes of the band's 64-bit key. */
+  private bucket(b: BandKey): { key: string; field: Buffer } {
+    const shard = this.shardOf(b);
+    const field = Buffer.allocUnsafe(6);
+    field.writeUInt32BE(b.hi, 0);
+    field.writeUInt16BE(b.lo & 0xffff, 4);
+    return { key: `${this.base}b${b.band}:${shard.toString(16)}`, field };
+  }
+
+  private shardOf(b: BandKey): number {
+    return (b.lo >>> 16) & ((1 << this.bucketShardBits) - 1);
+  }
+
+  /** The script's ARGV[10]: per band, u16 shard + 6-byte field (keys are built in Lua, as bucket() does). */
+  private packBands(bands: BandKey[]): Buffer {
+    const buf = Buffer.allocUnsafe(bands.length * 8);
+    bands.forEach((b, i) => {
+      buf.writeUInt16BE(this.shardOf(b), i * 8);
+      buf.writeUInt32BE(b.hi, i * 8 + 2);
+      buf.writeUInt16BE(b.lo & 0xffff, i * 8 + 6);
+    });
+    return buf;
+  }
+}
+
+function checkItemId(itemId: string): void {
+  if (typeof itemId !== 'string' || itemId === '' || Buffer.byteLength(itemId) > MAX_ITEM_ID_BYTES) {
+    throw new RangeError(`dedup item id must be a non-empty string of at most ${MAX_ITEM_ID_BYTES} bytes, got ${JSON.stringify(itemId)?.slice(0, 80)}`);
+  }
+}
+
+const LITTLE_ENDIAN = os.endianness() === 'LE';
+
+/** Shingle hashes as 4-byte little-endian values, whatever the machine (every worker must agree). */
+function shingleBytes(shingles: Uint32Array): Buffer {
+  if (LITTLE_ENDIAN) return Buffer.from(shingles.buffer, shingles.byteOffset, shingles.byteLength);
+  const buf = Buffer.allocUnsafe(shingles.length * 4);
+  for (let i = 0; i < shingles.length; i++) buf.writeUInt32LE(shingles[i], i * 4);
+  return buf;
+}
+
+function parseMembership(value: string): { clusterId: string; exact: boolean; similarity: number } | null {
+  const m = /^([0-9a-f]{16})\|([01])\|(\d+)\|(\d+)$/.exec(value);
+  if (!m) return null;
+  return { clusterId: m[1], exact: m[2] === '1', similarity: Number(m[3]) / Number(m[4]) };
+}

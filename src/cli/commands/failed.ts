@@ -1,0 +1,53 @@
+import type { FailedItem } from '../../adapters/redis/catalogStore';
+import { Runtime } from '../runtime';
+
+export interface FailedListing extends FailedItem {
+  batchId: string;
+}
+
+/** How many recent batches `failed` looks through without --batch. */
+const RECENT_BATCHES = 50;
+
+/**
+ * Failed items with their code, message, attempts and source: one batch, or the recent ones.
+ * Exit 0 when the listing could be made (an empty one included), 1 for an unknown batch.
+ */
+export async function failedCommand(opts: { batch?: string; json?: boolean }): Promise<number> {
+  const rt = await Runtime.open({ allowPrivateRedis: false, defaultLogLevel: 'warn' });
+  try {
+    let batchIds: string[];
+    if (opts.batch) {
+      if (!(await rt.ctx.catalog.getBatch(opts.batch))) {
+        process.stderr.write(`no batch ${opts.batch} (photowire status lists recent batches)\n`);
+        return 1;
+      }
+      batchIds = [opts.batch];
+    } else {
+      batchIds = await rt.ctx.catalog.listBatches(RECENT_BATCHES);
+    }
+    const listing: FailedListing[] = [];
+    for (const batchId of batchIds) {
+      for (const f of await rt.ctx.catalog.getFailed(batchId)) listing.push({ batchId, ...f });
+    }
+    if (opts.json) {
+      process.stdout.write(JSON.stringify(listing, null, 2) + '\n');
+      return 0;
+    }
+    if (listing.length === 0) {
+      process.stdout.write(opts.batch ? `batch ${opts.batch}: no failed items\n` : `no failed items in the last ${RECENT_BATCHES} batches\n`);
+      return 0;
+    }
+    let current = '';
+    for (const f of listing) {
+      if (f.batchId !== current) {
+        current = f.batchId;
+        process.stdout.write(`batch ${f.batchId}\n`);
+      }
+      process.stdout.write(`  ${f.itemId}  ${f.code}  ${f.attempts} attempt${f.attempts === 1 ? '' : 's'}  ${f.source}\n      ${f.message}\n`);
+    }
+    process.stdout.write(`${listing.length} failed item${listing.length === 1 ? '' : 's'}; \`photowire retry <batchId|itemId>\` runs them again\n`);
+    return 0;
+  } finally {
+    await rt.close();
+  }
+}

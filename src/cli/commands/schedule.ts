@@ -1,0 +1,108 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { Runtime } from '../runtime';
+import { formatRuns, formatTime } from '../../sources/runs/formatRuns';
+import type { RunRecord } from '../../sources/runs/runRecord';
+import { Scheduler } from '../../sources/schedule/scheduler';
+import { ScheduleError, describeTiming, normalizeScheduleDef } from '../../sources/schedule/scheduleDef';
+
+export interface ScheduleAddOptions {
+  cron?: string;
+  every?: string;
+  tz?: string;
+  source: string;
+  json?: boolean;
+}
+
+/** Open the runtime and a Scheduler (no worker), run `fn`, close; a ScheduleError is a clear message and exit 2. */
+async function withScheduler(fn: (s: Scheduler, rt: Runtime) => Promise<number>): Promise<number> {
+  const rt = await Runtime.open({ allowPrivateRedis: false });
+  const scheduler = new Scheduler(rt);
+  try {
+    return await fn(scheduler, rt);
+  } catch (err) {
+    if (err instanceof ScheduleError) {
+      process.stderr.write(`photowire: ${err.message}\n`);
+      return 2;
+    }
+    throw err;
+  } finally {
+    await scheduler.close();
+    await rt.close();
+  }
+}
+
+const at = (ms: number | null) => (ms === null ? '-' : formatTime(new Date(ms).toISOString()));
+
+export function scheduleAddCommand(name: string, opts: ScheduleAddOptions): Promise<number> {
+  return withScheduler(async (s) => {
+    const def = normalizeScheduleDef({ name, cron: opts.cron, every: opts.every, tz: opts.tz, source: opts.source }, process.cwd(), 'schedule add');
+    const r = await s.upsert(def);
+    if (opts.json) process.stdout.write(JSON.stringify({ ...def, ...r }, null, 2) + '\n');
+    else {
+      process.stdout.write(`schedule ${def.name}: ${describeTiming(def)}, source ${def.source}; next run ${at(r.next)}\n`);
+      if (r.caughtUp) process.stdout.write('  a run was due while nothing ran: it runs once now\n');
+      if (!(await s.hasWorkers())) process.stdout.write('  note: no `photowire scheduler` is running; runs start when one does\n');
+    }
+    return 0;
+  });
+}
+
+export function scheduleListCommand(opts: { json?: boolean }): Promise<number> {
+  return withScheduler(async (s) => {
+    const list = await s.list();
+    const last = await Promise.all(list.map(async (d) => (await s.runner.runs.list({ schedule: d.name, limit: 1 }))[0] ?? null));
+    if (opts.json) {
+      process.stdout.write(JSON.stringify(list.map((d, i) => ({ ...d, lastRun: last[i] })), null, 2) + '\n');
+      return 0;
+    }
+    if (list.length === 0) {
+      process.stdout.write('no schedules (photowire schedule add NAME --cron "0 2 * * *" --source DIR|URL)\n');
+      return 0;
+    }
+    for (const [i, d] of list.entries()) {
+      const l = last[i];
+      process.stdout.write(`${d.name}  ${describeTiming(d)}  next ${at(d.next)}  source ${d.source}\n`);
+      process.stdout.write(`    last run: ${l ? `${formatTime(l.startedAt)} ${l.state}${l.note ? ` (${l.note})` : ''}` : 'never'}\n`);
+    }
+    return 0;
+  });
+}
+
+export function scheduleRemoveCommand(name: string, opts: { reset?: boolean }): Promise<number> {
+  return withScheduler(async (s) => {
+    const removed = await s.remove(name);
+    if (!removed) {
+      process.stderr.write(`photowire: no schedule named ${name} (photowire schedule list)\n`);
+      return 1;
+    }
+    if (opts.reset) await s.runner.store.reset(name);
+    process.stdout.write(`schedule ${name} removed${opts.reset ? ' and its cursor forgotten' : '; its cursor and runs are kept'}\n`);
+    return 0;
+  });
+}
+
+export function scheduleRunCommand(name: string, opts: { wait?: boolean; json?: boolean; timeoutMs?: number }): Promise<number> {
+  return withScheduler(async (s) => {
+    const runId = await s.runNow(name);
+    const workers = await s.hasWorkers();
+    if (!opts.wait) {
+      if (opts.json) process.stdout.write(JSON.stringify({ runId, schedulerRunning: workers }) + '\n');
+      else process.stdout.write(`run ${runId} queued${workers ? '' : '; no `photowire scheduler` is running: it starts when one does'}\n`);
+      return 0;
+    }
+    if (!workers) process.stderr.write('photowire: waiting, but no `photowire scheduler` is running yet\n');
+    const deadline = Date.now() + (opts.timeoutMs ?? 24 * 3_600_000);
+    let run: RunRecord | null = null;
+    while (Date.now() < deadline) {
+      run = await s.runner.runs.get(runId);
+      if (run && run.state !== 'running') break;
+      await sleep(500);
+    }
+    if (!run || run.state === 'running') {
+      process.stderr.write(`photowire: run ${runId} has not finished\n`);
+      return 1;
+    }
+    process.stdout.write(opts.json ? JSON.stringify(run, null, 2) + '\n' : formatRuns([run]) + '\n');
+    return run.state === 'failed' || run.failed > 0 ? 1 : 0;
+  });
+}

@@ -1,0 +1,42 @@
+import { createRedis } from '../../adapters/redis/connection';
+import { Runtime } from '../runtime';
+import { Scheduler } from '../../sources/schedule/scheduler';
+import { ScheduleError, describeTiming } from '../../sources/schedule/scheduleDef';
+
+/**
+ * The long-running process of scheduled imports: applies PHOTOWIRE_SCHEDULES, then runs the
+ * schedule worker until SIGTERM (`--with-workers`: item and batch workers too).
+ */
+export async function schedulerCommand(opts: { withWorkers?: boolean; concurrency?: number }): Promise<number> {
+  const rt = await Runtime.open({ allowPrivateRedis: false });
+  const scheduler = new Scheduler(rt);
+  try {
+    const applied = await scheduler.applyFile();
+    for (const d of applied) rt.logger.info({ schedule: d.name, timing: describeTiming(d), source: d.source }, 'schedule applied');
+    if (opts.withWorkers) await rt.startWorkers(opts.concurrency);
+    await scheduler.startWorker(createRedis(rt.redisHandle.url, { forWorker: true, name: 'photowire-scheduler' }));
+  } catch (err) {
+    await scheduler.close().catch(() => undefined);
+    await rt.close();
+    if (err instanceof ScheduleError) {
+      process.stderr.write(`photowire: ${err.message}\n`);
+      return 2;
+    }
+    throw err;
+  }
+  const schedules = await scheduler.list();
+  rt.logger.info({ schedules: schedules.map((s) => s.name), workers: !!opts.withWorkers }, 'scheduler ready');
+  return new Promise((resolve) => {
+    let signals = 0;
+    const stop = (sig: string) => {
+      if (++signals > 1) process.exit(130);
+      rt.logger.info({ signal: sig }, 'stopping: a run in progress is finished by the next scheduler start');
+      void scheduler
+        .close()
+        .then(() => rt.close())
+        .then(() => resolve(0));
+    };
+    process.on('SIGTERM', () => stop('SIGTERM'));
+    process.on('SIGINT', () => stop('SIGINT'));
+  });
+}

@@ -1,0 +1,48 @@
+import { InvalidArgumentError } from 'commander';
+import { Runtime } from '../runtime';
+import { startServer } from '../../server/startServer';
+
+export interface ServeOptions {
+  host: string;
+  port: number;
+  /** Also run item and batch workers in this process (one machine, no separate `photowire worker`). */
+  workers?: boolean;
+  concurrency?: number;
+}
+
+/** `--port`: 0 lets the system pick a free port (the log says which). */
+export function parsePort(v: string): number {
+  const n = Number(v);
+  if (!/^\d+$/.test(v) || n > 65535) throw new InvalidArgumentError('a port number from 0 to 65535 (0: any free port)');
+  return n;
+}
+
+/** The desk: HTTP API, page and queue board until SIGTERM. */
+export async function serveCommand(opts: ServeOptions): Promise<number> {
+  const rt = await Runtime.open({ allowPrivateRedis: false });
+  let server;
+  try {
+    if (opts.workers) await rt.startWorkers(opts.concurrency);
+    server = await startServer(rt, { host: opts.host, port: opts.port });
+  } catch (err) {
+    await rt.close();
+    throw err;
+  }
+  const { app, url } = server;
+  rt.logger.info({ url, auth: rt.config.apiToken ? 'bearer token' : 'none (loopback only)', workers: !!opts.workers, dataDir: rt.config.dataDir }, 'desk ready');
+  if (process.stderr.isTTY) process.stderr.write(`photowire desk: ${url}/  (queues: ${url}/admin/queues, API: ${url}/openapi.json)\n`);
+  return new Promise((resolve) => {
+    let signals = 0;
+    const stop = (sig: string) => {
+      signals++;
+      if (signals > 1) process.exit(130);
+      rt.logger.info({ signal: sig }, 'stopping the desk');
+      void app
+        .close()
+        .then(() => rt.close())
+        .then(() => resolve(0));
+    };
+    process.on('SIGTERM', () => stop('SIGTERM'));
+    process.on('SIGINT', () => stop('SIGINT'));
+  });
+}

@@ -1,0 +1,39 @@
+import { Runtime } from '../runtime';
+import { HotFolderError, Watcher } from '../../sources/hotFolder/watcher';
+
+/**
+ * Hot folders: take what is dropped into the folders, once each and only when complete, until
+ * SIGTERM. `--with-workers` also runs item and batch workers here (one machine, one process).
+ */
+export async function watchCommand(dirs: string[], opts: { withWorkers?: boolean; concurrency?: number; settleMs?: number; scanMs?: number }): Promise<number> {
+  const rt = await Runtime.open({ allowPrivateRedis: false });
+  const watcher = new Watcher(rt, { dirs, settleMs: opts.settleMs, scanMs: opts.scanMs });
+  try {
+    if (opts.withWorkers) await rt.startWorkers(opts.concurrency);
+    await watcher.start();
+  } catch (err) {
+    await rt.close();
+    if (err instanceof HotFolderError) {
+      process.stderr.write(`photowire: ${err.message}\n`);
+      return 2;
+    }
+    throw err;
+  }
+  rt.logger.info(
+    { dirs: watcher.dirs, settleMs: opts.settleMs ?? rt.config.settleMs, scanMs: opts.scanMs ?? rt.config.scanMs, workers: !!opts.withWorkers, owner: watcher.owner },
+    'watching hot folders',
+  );
+  return new Promise((resolve) => {
+    let signals = 0;
+    const stop = (sig: string) => {
+      if (++signals > 1) process.exit(130);
+      rt.logger.info({ signal: sig }, 'stopping: files in progress stay in place and are taken over by the next watcher');
+      void watcher
+        .stop()
+        .then(() => rt.close())
+        .then(() => resolve(0));
+    };
+    process.on('SIGTERM', () => stop('SIGTERM'));
+    process.on('SIGINT', () => stop('SIGINT'));
+  });
+}

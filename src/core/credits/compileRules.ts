@@ -1,0 +1,104 @@
+import type { CreditRules } from './rulesSchema';
+
+/** An organisation named in a credit: a rules agency (id set) or a name as written. */
+export interface OrgRef {
+  id: string | null;
+  name: string;
+}
+
+/** Lookup tables built once per rules object; normalizing thousands of credits reuses them. */
+export interface CompiledRules {
+  rules: CreditRules;
+  orgs: Map<string, OrgRef>;
+  orgWords: Set<string>;
+  placeholders: Set<string>;
+  fileWords: Set<string>;
+  poolWords: Set<string>;
+  handoutWords: Set<string>;
+  restrictionPhrases: RegExp | null;
+  placeOut: RegExp;
+  particles: Set<string>;
+  exceptions: Map<string, string>;
+  distributorIds: Set<string>;
+  /** An agency alias followed by "/" (optionally "PHOTO /"): where an agency-first credit starts. */
+  agencyFirst: RegExp;
+}
+
+const cache = new WeakMap<CreditRules, CompiledRules>();
+
+/** The key an organisation is looked up by: case, a leading "The", spacing and a final dot ignored. */
+export function orgKey(s: string): string {
+  return s
+    .toLowerCase()
+    .replace(/\s+/g, ' ')
+    .trim()
+    .replace(/^the /, '')
+    .replace(/\.$/, '')
+    .trim();
+}
+
+const escapeRe = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+export function compileRules(rules: CreditRules): CompiledRules {
+  const hit = cache.get(rules);
+  if (hit) return hit;
+
+  const orgs = new Map<string, OrgRef>();
+  // Partners first so an agency alias spelled the same wins.
+  const add = (alias: string, ref: OrgRef) => {
+    orgs.set(orgKey(alias), ref);
+    // "GettyImages", "REXShutterstock": the same name with its spaces lost in transmission.
+    const squeezed = orgKey(alias).replace(/ /g, '');
+    if (!orgs.has(squeezed) || orgs.get(squeezed)!.id === null) orgs.set(squeezed, ref);
+  };
+  for (const [name, aliases] of Object.entries(rules.partners)) {
+    for (const a of [name, ...aliases]) add(a, { id: null, name });
+  }
+  for (const [id, a] of Object.entries(rules.agencies)) {
+    for (const alias of [id, a.name, ...a.aliases]) add(alias, { id, name: a.name });
+  }
+  const upperSet = (xs: readonly string[]) => new Set(xs.map((x) => x.toUpperCase().replace(/\s+/g, ' ').trim()));
+
+  const phrases = [...rules.restrictions.phrases].sort((a, b) => b.length - a.length).map((p) => escapeRe(p).replace(/\s+/g, '\\s+'));
+  const places = [...rules.restrictions.multiWordPlaces].sort((a, b) => b.length - a.length).map((p) => escapeRe(p).replace(/\s+/g, '\\s+'));
+  // Agency-first credits: "REUTERS/", "AFP PHOTO /", "EPA-EFE/", "THE CANADIAN PRESS/". Short
+  // aliases only match in capitals or as written, so "ap/" inside a word never starts a credit.
+  const starters = new Set<string>();
+  for (const a of Object.values(rules.agencies)) for (const alias of [a.name, ...a.aliases]) starters.add(alias);
+  const starterAlt = [...starters]
+    .sort((a, b) => b.length - a.length)
+    .map((s) => escapeRe(s).replace(/\s+/g, '\\s+'))
+    .join('|');
+
+  const compiled: CompiledRules = {
+    rules,
+    orgs,
+    orgWords: new Set(rules.organisationWords.map((w) => w.toLowerCase())),
+    placeholders: upperSet(rules.placeholders),
+    fileWords: upperSet(rules.flagWords.file),
+    poolWords: upperSet(rules.flagWords.pool),
+    handoutWords: upperSet(rules.flagWords.handout),
+    restrictionPhrases: phrases.length ? new RegExp(`(?<![\\p{L}\\d])(?:${phrases.join('|')})(?![\\p{L}\\d])`, 'giu') : null,
+    placeOut: new RegExp(`(?<![\\p{L}\\d])(${places.length ? `${places.join('|')}|` : ''}[A-Z][A-Z'.-]+)\\s+OUT(?![\\p{L}\\d])`, 'gu'),
+    particles: new Set(rules.nameCasing.particles.map((p) => p.toLowerCase())),
+    distributorIds: new Set(Object.keys(rules.distributors)),
+    exceptions: new Map(Object.entries(rules.nameCasing.exceptions).map(([k, v]) => [k.toUpperCase(), v])),
+    agencyFirst: new RegExp(
+      `(?<![\\p{L}\\d/])(?:THE\\s+)?(?:${starterAlt})(?:-[\\p{L}]+)?(?:\\s*\\/|\\s+(?:PHOTO|FOTO|IMAGES|PICTURES)\\s*\\/|\\s+(?:PHOTO|FOTO)\\s+(?=\\p{Lu}))`,
+      'giu',
+    ),
+  };
+  cache.set(rules, compiled);
+  return compiled;
+}
+
+/** The organisation a text names, when the rules know it ("AFP PHOTO" and "GettyImages" included). */
+export function lookupOrg(c: CompiledRules, text: string): OrgRef | null {
+  const key = orgKey(text);
+  const bare = key.replace(/\s+(?:photos?|pictures?|images?|foto|pics?)$/, '');
+  for (const k of [key, bare]) {
+    const hit = c.orgs.get(k) ?? c.orgs.get(k.replace(/ /g, ''));
+    if (hit) return hit;
+  }
+  return null;
+}

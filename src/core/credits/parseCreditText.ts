@@ -1,0 +1,540 @@
+import type { CreditFlags } from '../../schemas/credit';
+import { normalizeText } from '../captions/normalizeText';
+import { lookupOrg, type CompiledRules, type OrgRef } from './compileRules';
+import { displayCaseName } from './nameCase';
+
+/** What one credit text says, before it is combined with the IPTC fields. */
+export interface ParsedCredit {
+  creators: string[];
+  agency: OrgRef | null;
+  distributor: OrgRef | null;
+  partners: OrgRef[];
+  /** "for CNN" in "Getty Images for CNN": who commissioned the picture. */
+  client: OrgRef | null;
+  flags: CreditFlags;
+  /** Name of the shape that matched (should-read, photo-by, agency-first...), null when none did. */
+  rule: string | null;
+  /** Parts that are neither a person, an organisation nor a known word: the credit needs a look. */
+  unknown: string[];
+  /** A credit marker or an organisation was found, so the person names in it can be trusted. */
+  recognised: boolean;
+}
+
+export function emptyFlags(): CreditFlags {
+  return { file: false, pool: false, handout: false, mandatory: false, restrictions: [], supplierRef: null };
+}
+
+export function mergeFlags(into: CreditFlags, from: CreditFlags): void {
+  into.file ||= from.file;
+  into.pool ||= from.pool;
+  into.handout ||= from.handout;
+  into.mandatory ||= from.mandatory;
+  for (const r of from.restrictions) if (!into.restrictions.includes(r)) into.restrictions.push(r);
+  into.supplierRef ??= from.supplierRef;
+}
+
+export const sameOrg = (a: OrgRef | null, b: OrgRef | null): boolean =>
+  !!a && !!b && (a.id !== null || b.id !== null ? a.id === b.id : a.name.toLowerCase() === b.name.toLowerCase());
+
+interface OrgHit {
+  org: OrgRef;
+  via: boolean;
+}
+
+interface PartResult {
+  label: string | null;
+  creators: string[];
+  orgs: OrgHit[];
+  client: OrgRef | null;
+  pools: OrgRef[];
+  flags: CreditFlags;
+  unknown: string[];
+  /** Order the pieces came in: "o" organisation, "p" person, for naming the shape. */
+  shape: string;
+}
+
+const POOL: OrgRef = { id: null, name: 'Pool' };
+
+/** A word of a person's name: capitalized ("Neal", "LEON", "O'Brien"), an initial ("A."), or "deGooyer". */
+const NAME_TOKEN = /^(?:\p{Lu}[\p{L}\p{M}'.-]*|\p{Ll}+[\p{Lu}][\p{L}\p{M}'-]*|\p{Lu}\.)$/u;
+
+function titleCasePlace(s: string): string {
+  return s.toLowerCase().replace(/(^|[\s-])(\p{L})/gu, (_m, sep: string, ch: string) => sep + ch.toUpperCase());
+}
+
+/**
+ * Take out what is not the credit chain itself: publisher suffixes, Reuters tags, editors'
+ * notes, supplier references, MANDATORY CREDIT and usage restrictions. Flags are set as found.
+ */
+function stripNotes(s: string, c: CompiledRules, flags: CreditFlags): { text: string; quoted: string | null } {
+  // A © lost to a wrong character set: U+FFFD, "Â©" (UTF-8 read as Latin-1), a lone "?".
+  let t = s.replace(/\uFFFD|Â©|(?<=^|[\s:(])\?(?=\s)/g, '©');
+  let quoted: string | null = null;
+  t = t.replace(/\(\s*credit\s*:[^)]*\)/gi, ' ');
+  t = t.replace(/\((?:[^()]*?\s-\s*)?Tags:[^)]*\)/g, ' ');
+  t = t.replace(/\bTPX IMAGES OF THE DAY\b/g, ' ').replace(/\bTEMPLATE OUT\b/g, ' ');
+  // AFP handout notes quote the credit to print: MANDATORY CREDIT "AFP PHOTO / US NAVY".
+  const q = /MANDATORY\s+CREDIT\s*:?\s*"([^"]+)"/i.exec(t);
+  if (q) {
+    quoted = q[1];
+    flags.mandatory = true;
+    t = t.slice(0, q.index) + ' ' + t.slice(q.index + q[0].length);
+  }
+  t = t.replace(/\(\s*(\d{5,}[a-z]{0,4})\s*\)/gi, (_m, ref: string) => {
+    flags.supplierRef ??= ref;
+    return ' ';
+  });
+  t = t.replace(/\*?\s*\bMANDATORY\s+CREDIT\b\s*\*?\s*:?/gi, () => {
+    flags.mandatory = true;
+    return ' ';
+  });
+  t = t.replace(/\bATTENTION\s+EDITORS?\b.*$/i, (note) => {
+    collectRestrictions(note, c, flags);
+    return ' ';
+  });
+  t = collectRestrictions(t, c, flags);
+  t = t.replace(/\ball rights reserved\b\.?/gi, ' ');
+  // What the notes leave behind: doubled separators, stray asterisks, dangling punctuation.
+  t = t
+    .replace(/\*+/g, ' ')
+    .replace(/\s+\.+(?=\s|$)/g, ' ')
+    .replace(/\(\s*\)/g, ' ')
+    .replace(/\s+([-–—|,;])(?:\s*[-–—|,;])+\s+/g, ' $1 ')
+    .replace(/ {2,}/g, ' ')
+    .replace(/^[\s\-–—|,;:.]+|[\s\-–—|,;:]+$/g, '');
+  return { text: t, quoted };
+}
+
+function collectRestrictions(t: string, c: CompiledRules, flags: CreditFlags): string {
+  const add = (r: string) => {
+    if (!flags.restrictions.includes(r)) flags.restrictions.push(r);
+  };
+  let out = t;
+  if (c.restrictionPhrases) {
+    out = out.replace(c.restrictionPhrases, (m) => {
+      add(m.replace(/\s+/g, ' '));
+      return ' ';
+    });
+  }
+  out = out.replace(c.placeOut, (m, place: string) => {
+    if (/^(?:TEMPLATE|PHOTO|IMAGES)$/.test(place)) return m;
+    add(`${titleCasePlace(place.replace(/\s+/g, ' '))} OUT`);
+    return ' ';
+  });
+  return out;
+}
+
+/** Leading labels of a credit part; returns the label kind found, if any. */
+const LABELS: Array<[RegExp, string]> = [
+  [/^(?:photo|picture|pic|image)s?\s+credit\s+should\s+read\s*:?\s*/i, 'should-read'],
+  [/^credit\s+image\s*:\s*/i, 'credit-image'],
+  [/^(?:photo|picture|pic|image)s?\s+credits?\s*:?\s*/i, 'labelled'],
+  [/^(?:mandatory\s+)?credits?\s*:\s*/i, 'labelled'],
+  [/^(?:photo(?:graph)?s?|pictures?|images?|pics?|fotos?)\s+(?:by|from)\s*:?\s*/i, 'photo-by'],
+  [/^(?:photo(?:graph)?|picture|pic|foto|image|source)s?\s*:\s*/i, 'labelled'],
+  [/^(?:(?:photo|picture|image)s?\s+)?courtesy(?:\s+of)?\s*:?\s*/i, 'courtesy'],
+  [/^pool\s+(?:photo|picture|image)s?(?:\s+by)?\s*:?\s+/i, 'pool'],
+  [/^obtained\s+by\s+/i, 'labelled'],
+  [/^satellite\s+(?:image|photo|picture)s?\s*:?\s*/i, 'labelled'],
+  [/^(?:©|\(c\)|copyright)\s*(?:©\s*)?(?:\d{4}\s*)?/i, 'copyright'],
+];
+
+function stripLabels(s: string, flags: CreditFlags): { text: string; label: string | null } {
+  let t = s.replace(/^[\s\-–—|:.(]+/, '').replace(/[\s)]+$/, '');
+  let label: string | null = null;
+  for (let guard = 0; guard < 6; guard++) {
+    let matched = false;
+    for (const [re, kind] of LABELS) {
+      const m = re.exec(t);
+      if (m && m[0].length > 0) {
+        t = t.slice(m[0].length).replace(/^[\s\-–—|:]+/, '');
+        if (kind === 'courtesy') flags.handout = true;
+        if (kind === 'pool') flags.pool = true;
+        // "Mandatory Credit: Photo by X": the more specific label names the shape.
+        if (label === null || label === 'labelled' || label === 'copyright' || label === 'courtesy' || label === 'pool') label = kind;
+        matched = true;
+        break;
+      }
+    }
+    if (!matched) break;
+  }
+  return { text: t.trim(), label };
+}
+
+/** "CHRISTOF STACHECHRISTOF STACHE": a name sent twice with the separator lost. */
+function undouble(s: string): string {
+  const n = s.length;
+  if (n >= 6 && n % 2 === 0 && s.slice(0, n / 2) === s.slice(n / 2)) return s.slice(0, n / 2);
+  return s;
+}
+
+type Piece =
+  | { kind: 'person'; names: string[] }
+  | { kind: 'org'; org: OrgRef }
+  | { kind: 'pool'; org: OrgRef }
+  | { kind: 'flag' }
+  | { kind: 'placeholder' }
+  | { kind: 'unknown'; text: string };
+
+function isOrgLike(tokens: string[], c: CompiledRules): boolean {
+  if (tokens.length === 1) return true;
+  if (/^(?:The|THE)$/.test(tokens[0])) return true;
+  return tokens.some((t) => {
+    const w = t.toLowerCase().replace(/^[^\p{L}\d]+|[^\p{L}\d.]+$/gu, '');
+    return c.orgWords.has(w) || c.orgWords.has(w.replace(/\.$/, '')) || /\.(?:com|net|org|co\.uk|de|fr)$/.test(w);
+  });
+}
+
+function isPersonLike(tokens: string[], c: CompiledRules): boolean {
+  if (tokens.length < 2 || tokens.length > 6) return false;
+  let words = 0;
+  for (const t of tokens) {
+    if (c.particles.has(t.toLowerCase()) && t === t.toLowerCase()) continue;
+    if (!NAME_TOKEN.test(t)) return false;
+    if (/\p{L}{2,}/u.test(t)) words++;
+  }
+  return words >= 1;
+}
+
+/**
+ * What one piece of a chain is. `afterAgency`: the piece follows a known agency ("AP Photo/Libkos"),
+ * the photographer's place, so a single capitalized word there is a one-word name, not an organisation.
+ */
+function classifyPiece(raw: string, c: CompiledRules, flags: CreditFlags, afterAgency = false): Piece {
+  const text = undouble(raw.replace(/^["'([\s]+|["')\]\s]+$/g, '').trim()).replace(/(\p{L}{3,})\.$/u, '$1');
+  if (!text) return { kind: 'placeholder' };
+  const upper = text.toUpperCase().replace(/\s+/g, ' ');
+  if (c.placeholders.has(upper)) return { kind: 'placeholder' };
+  if (c.fileWords.has(upper)) {
+    flags.file = true;
+    return { kind: 'flag' };
+  }
+  if (c.poolWords.has(upper)) {
+    flags.pool = true;
+    return { kind: 'pool', org: POOL };
+  }
+  if (c.handoutWords.has(upper)) {
+    flags.handout = true;
+    return { kind: 'flag' };
+  }
+  const org = lookupOrg(c, text);
+  if (org) return { kind: 'org', org };
+  // A sentence end inside ("the Supreme Court. Photo credit: Yui Mok") is caption text, not a name.
+  if (/\p{Ll}{3,}[.!?]\s+\p{Lu}/u.test(text)) return { kind: 'unknown', text };
+
+  const tokens = text.split(/\s+/);
+  const lowerTokens = tokens.map((t) => t.toLowerCase());
+  // "Pool File", "Pool Photo", "File Handout": only flag words.
+  const flagWord = (t: string) => c.fileWords.has(t) || c.poolWords.has(t) || c.handoutWords.has(t) || t === 'PHOTO';
+  if (tokens.length > 1 && tokens.every((t) => flagWord(t.toUpperCase()))) {
+    let piece: Piece = { kind: 'flag' };
+    for (const t of tokens.map((x) => x.toUpperCase())) {
+      if (c.fileWords.has(t)) flags.file = true;
+      if (c.handoutWords.has(t)) flags.handout = true;
+      if (c.poolWords.has(t)) {
+        flags.pool = true;
+        piece = { kind: 'pool', org: POOL };
+      }
+    }
+    return piece;
+  }
+  if (lowerTokens.includes('pool')) {
+    flags.pool = true;
+    return { kind: 'pool', org: { id: null, name: text.replace(/\s+(?:photos?|pictures?)$/i, '') } };
+  }
+  // "US NAVY HANDOUT", "Handout Photo": the handout word flags, the rest is still classified.
+  const handoutAt = tokens.findIndex((t) => c.handoutWords.has(t.toUpperCase()));
+  if (handoutAt >= 0 && tokens.length > 1) {
+    flags.handout = true;
+    const rest = tokens.filter((_t, i) => i !== handoutAt && !/^(?:photo|picture|image)$/i.test(tokens[i])).join(' ');
+    return rest ? classifyPiece(rest, c, flags) : { kind: 'flag' };
+  }
+  const fileAt = tokens.findIndex((t, i) => /^files?$/i.test(t) && (i === tokens.length - 1 || /^photo$/i.test(tokens[i + 1] ?? '')));
+  if (fileAt > 0) {
+    flags.file = true;
+    return classifyPiece(tokens.slice(0, fileAt).join(' '), c, flags);
+  }
+
+  // Several people in one part: "John Smith and Jane Doe", "A. Smith & B. Jones".
+  const people = text.split(/\s+(?:and|&|und|et|y)\s+/i);
+  if (people.length > 1 && people.every((p) => isPersonLike(p.split(/\s+/), c) && !isOrgLike(p.split(/\s+/), c))) {
+    return { kind: 'person', names: people.map((p) => displayCaseName(p, c)) };
+  }
+  if (afterAgency && tokens.length === 1 && /^\p{Lu}\p{Ll}+(?:-\p{Lu}\p{Ll}+)?$/u.test(text)) {
+    return { kind: 'person', names: [text] };
+  }
+  if (isOrgLike(tokens, c)) {
+    if (tokens.length === 1 && !/\p{Lu}/u.test(text)) return { kind: 'unknown', text };
+    // "Russian Defense Ministry Press Service photo": the organisation, without the word "photo".
+    return { kind: 'org', org: { id: null, name: text.replace(/\s+(?:photos?|pictures?)$/i, '') } };
+  }
+  if (isPersonLike(tokens, c)) return { kind: 'person', names: [displayCaseName(text, c)] };
+  return { kind: 'unknown', text };
+}
+
+/** Split a chain part into pieces: "/" between names and organisations, ", " and " - " inside them. */
+function splitPieces(s: string, c: CompiledRules): string[] {
+  const out: string[] = [];
+  const normalized = s.replace(/,\s*(Inc|Ltd|LLC|Corp|Co|PBC|plc)\b\.?/gi, ' $1');
+  for (const seg of normalized.split(/\s*\/\s*|\s+[-–—|]+\s+|\s*\|\s*/)) {
+    for (const piece of seg.split(/\s*,\s*/)) {
+      const p = piece.trim();
+      if (!p) continue;
+      // "Jacquelyn Martin-Pool": a person with a flag word glued on the end. Only whole words
+      // ("Pool", "Handout"): "KIM JAE-HO" is a name, not a handout.
+      const tailWord = /^(.+\S)-(\p{L}+)$/u.exec(p);
+      if (tailWord && tailWord[2].length >= 4 && (c.poolWords.has(tailWord[2].toUpperCase()) || c.handoutWords.has(tailWord[2].toUpperCase()))) {
+        out.push(tailWord[1], tailWord[2]);
+        continue;
+      }
+      // "HO-Annick deGooyer", "EPA-EFE", "STR-AFP": a flag word or two agencies glued by a hyphen.
+      const glued = /^([^\s-]+)-(.+)$/.exec(p);
+      if (glued) {
+        const [, left, right] = glued;
+        const leftUpper = left.toUpperCase();
+        // Glued flag words are sent in capitals ("HO-Annick deGooyer"); "Ho-sung Lee" is a name.
+        const leftIsWord =
+          left === leftUpper &&
+          /\s/.test(right) &&
+          (c.handoutWords.has(leftUpper) || c.placeholders.has(leftUpper) || c.poolWords.has(leftUpper) || c.fileWords.has(leftUpper));
+        const bothOrgs = !lookupOrg(c, p) && lookupOrg(c, left) && lookupOrg(c, right);
+        // "THE CANADIAN PRESS/AP-Ted S. Warren": an agency glued to a full name.
+        const orgThenName = !lookupOrg(c, p) && lookupOrg(c, left) && /^\p{Lu}\S*\s+\S/u.test(right);
+        if (leftIsWord || bothOrgs || orgThenName) {
+          out.push(left, right);
+          continue;
+        }
+      }
+      // "BELGA PHOTO NICOLAS MAETERLINCK": agency, the word PHOTO, the photographer, no slash.
+      const photoWord = /^(.+?)\s+(?:PHOTO|FOTO|Photo)\s+(\S.*)$/u.exec(p);
+      if (photoWord && lookupOrg(c, photoWord[1]) && !lookupOrg(c, p)) {
+        out.push(photoWord[1], photoWord[2]);
+        continue;
+      }
+      out.push(p);
+    }
+  }
+  return out;
+}
+
+function parsePart(part: string, c: CompiledRules): PartResult {
+  const flags = emptyFlags();
+  const { text, label } = stripLabels(part, flags);
+  const res: PartResult = { label, creators: [], orgs: [], client: null, pools: flags.pool ? [POOL] : [], flags, unknown: [], shape: '' };
+  if (!text) return res;
+
+  let body = text;
+  // "Getty Images for CNN": what follows " for " is who the picture was made for, when it is
+  // capitalized or an organisation precedes it ("Getty Images for dcp").
+  const forMatch = /\s+for\s+(\S.*)$/u.exec(body);
+  const beforeFor = forMatch ? body.slice(0, forMatch.index).split('/').pop()! : '';
+  if (forMatch && (/^(?:the\s+)?\p{Lu}/u.test(forMatch[1]) || lookupOrg(c, beforeFor))) {
+    const piece = classifyPiece(forMatch[1], c, flags);
+    if (piece.kind === 'org' || lookupOrg(c, beforeFor)) {
+      res.client = piece.kind === 'org' ? piece.org : { id: null, name: forMatch[1].trim() };
+      body = body.slice(0, forMatch.index);
+    }
+  }
+  // A leading "via" is what a label left: "Pool Photo via AP".
+  const viaAt = body.search(/(?:^|\s+)via\s+/i);
+  const left = viaAt >= 0 ? body.slice(0, viaAt) : body;
+  const right = viaAt >= 0 ? body.slice(viaAt).replace(/^\s*via\s+/i, '') : '';
+
+  let previous: Piece | null = null;
+  const take = (pieceText: string, via: boolean) => {
+    const afterAgency = previous?.kind === 'org' && previous.org.id !== null;
+    const piece = classifyPiece(pieceText, c, flags, afterAgency);
+    if (piece.kind !== 'flag' && piece.kind !== 'placeholder') previous = piece;
+    switch (piece.kind) {
+      case 'person':
+        for (const n of piece.names) if (!res.creators.some((x) => x.toLowerCase() === n.toLowerCase())) res.creators.push(n);
+        res.shape += 'p';
+        break;
+      case 'org':
+        res.orgs.push({ org: piece.org, via });
+        res.shape += 'o';
+        break;
+      case 'pool':
+        if (!res.pools.some((p) => sameOrg(p, piece.org))) res.pools.push(piece.org);
+        break;
+      case 'unknown':
+        res.unknown.push(piece.text);
+        break;
+      default:
+        break;
+    }
+  };
+  for (const p of splitPieces(left, c)) take(p, false);
+  for (const p of splitPieces(right.replace(/\s+via\s+/gi, '/'), c)) take(p, true);
+  return res;
+}
+
+/** Top-level parts of a credit: the text outside brackets, each bracketed group, "---" sections. */
+function splitParts(s: string): string[] {
+  const parts: string[] = [];
+  let depth = 0;
+  let cur = '';
+  for (const ch of s) {
+    if (ch === '(') {
+      if (depth === 0) {
+        if (cur.trim()) parts.push(cur);
+        cur = '';
+      } else cur += ch;
+      depth++;
+    } else if (ch === ')' && depth > 0) {
+      depth--;
+      if (depth === 0) {
+        if (cur.trim()) parts.push(cur);
+        cur = '';
+      } else cur += ch;
+    } else cur += ch;
+  }
+  if (cur.trim()) parts.push(cur);
+  return parts.flatMap((p) => p.split(/\s*-{2,}\s*|\s+\|\s+|\s*;\s*/)).filter((p) => /[\p{L}\d]/u.test(p));
+}
+
+function shapeRule(part: PartResult): string {
+  if (part.label && part.label !== 'copyright' && part.label !== 'courtesy') return part.label;
+  if (part.shape.startsWith('o') && part.shape.includes('p')) return 'agency-first';
+  if (part.shape.startsWith('p')) return 'name-first';
+  if (part.shape.length > 0) return 'org-only';
+  return part.label ?? 'unknown';
+}
+
+/**
+ * Read one credit text ("AFP PHOTO / LEON NEAL (Photo credit should read LEON NEAL/AFP/GettyImages)",
+ * "(Ronen Zvulun, Pool Photo via AP)", "Mandatory Credit: Photo by X/NurPhoto/Shutterstock (16507315bs)").
+ * "Photo credit should read X" wins over what comes before it; the other parts only fill gaps.
+ */
+export function parseCreditText(input: string, c: CompiledRules): ParsedCredit {
+  const flags = emptyFlags();
+  const { text, quoted } = stripNotes(normalizeText(input), c, flags);
+
+  const parts: Array<{ text: string; preferred: boolean }> = [];
+  const should = /(?:photo|picture|pic|image)s?\s+credit\s+should\s+read\s*:?\s*/i.exec(text);
+  if (should) {
+    let after = text.slice(should.index + should[0].length);
+    const close = after.indexOf(')');
+    const before = text.slice(0, should.index);
+    const openBefore = (before.match(/\(/g) ?? []).length > (before.match(/\)/g) ?? []).length;
+    let rest = '';
+    if (openBefore && close >= 0) {
+      rest = after.slice(close + 1);
+      after = after.slice(0, close);
+    }
+    parts.push({ text: `Photo credit should read ${after.replace(/[.\s]+$/, '')}`, preferred: true });
+    for (const p of splitParts(before.replace(/\(\s*$/, '') + ' ' + rest)) parts.push({ text: p, preferred: false });
+  } else {
+    if (quoted) parts.push({ text: quoted, preferred: true });
+    for (const p of splitParts(text)) parts.push({ text: p, preferred: false });
+  }
+
+  const results = parts.map((p) => ({ ...parsePart(p.text, c), preferred: p.preferred }));
+  for (const r of results) mergeFlags(flags, r.flags);
+
+  const hasOrgs = (r: PartResult) => r.orgs.length > 0 || r.pools.length > 0 || r.client !== null;
+  const marked = (r: PartResult) => r.label !== null;
+  const primary =
+    results.find((r) => r.preferred && (hasOrgs(r) || r.creators.length > 0)) ??
+    results.find((r) => hasOrgs(r) && marked(r)) ??
+    results.find((r) => r.orgs.length > 0) ??
+    results.find((r) => hasOrgs(r)) ??
+    results.find((r) => marked(r) && r.creators.length > 0) ??
+    null;
+
+  const unknown = results.flatMap((r) => r.unknown);
+  if (!primary) {
+    return { creators: [], agency: null, distributor: null, partners: [], client: null, flags, rule: null, unknown: unknown.length ? unknown : text ? [text] : [], recognised: false };
+  }
+
+  const { agency, distributor, partners } = assemble(primary, c);
+  let agencyOut = agency;
+  let distributorOut = distributor;
+  let client = primary.client;
+  const creators = [...primary.creators];
+  const partnerList = [...partners];
+  const addPartner = (o: OrgRef | null) => {
+    if (!o || sameOrg(o, agencyOut) || sameOrg(o, distributorOut) || partnerList.some((p) => sameOrg(p, o))) return;
+    partnerList.push(o);
+  };
+  for (const r of results) {
+    if (r === primary) continue;
+    if (creators.length === 0) creators.push(...r.creators);
+    const other = assemble(r, c);
+    if (!agencyOut) {
+      agencyOut = other.agency;
+      distributorOut ??= other.distributor;
+    } else if (sameOrg(other.agency, agencyOut) && !distributorOut && other.distributor) {
+      distributorOut = other.distributor;
+    }
+    addPartner(other.agency);
+    addPartner(other.distributor);
+    for (const p of other.partners) addPartner(p);
+    client ??= r.client;
+  }
+  // "Photo by X for The Washington Post" with nothing else: the client is who the credit names.
+  if (!agencyOut && client) {
+    agencyOut = client;
+    client = null;
+  }
+  if (client) addPartner(client);
+
+  return {
+    creators,
+    agency: agencyOut,
+    distributor: distributorOut,
+    partners: partnerList,
+    client,
+    flags,
+    rule: shapeRule(primary),
+    unknown,
+    recognised: true,
+  };
+}
+
+/** Agency, distributor and partners of one part, from the order its organisations came in. */
+function assemble(r: PartResult, c: CompiledRules): { agency: OrgRef | null; distributor: OrgRef | null; partners: OrgRef[] } {
+  const dedupe = (xs: OrgRef[]) => xs.filter((o, i) => xs.findIndex((y) => sameOrg(y, o)) === i);
+  const left = dedupe(r.orgs.filter((o) => !o.via).map((o) => o.org));
+  const via = dedupe(r.orgs.filter((o) => o.via).map((o) => o.org));
+  let agency: OrgRef | null = null;
+  let distributor: OrgRef | null = null;
+  let rest: OrgRef[] = [];
+  if (left.length === 0 && via.length > 0) {
+    // "Pool Photo via AP", "Handout via REUTERS": nobody else is named, the via agency is the agency.
+    agency = via[0];
+    distributor = via.length > 1 ? via[via.length - 1] : null;
+    rest = via.slice(1, via.length > 1 ? -1 : undefined);
+  } else if (left.length > 0) {
+    agency = left[0];
+    if (via.length > 0) {
+      // "KCNA via KNS/AFP via Getty Images": the last one named licenses it.
+      const last = via[via.length - 1];
+      distributor = sameOrg(last, agency) ? null : last;
+      rest = [...left.slice(1), ...via.slice(0, -1)];
+    } else if (left.length >= 2 && c.distributorIds.has(left[left.length - 1].id ?? '')) {
+      distributor = left[left.length - 1];
+      rest = left.slice(1, -1);
+    } else {
+      rest = left.slice(1);
+    }
+  }
+  const partners = dedupe([...rest, ...r.pools]).filter((o) => !sameOrg(o, agency) && !sameOrg(o, distributor));
+  return { agency, distributor, partners };
+}
+
+/**
+ * The people an IPTC By-line names. By-lines also carry "STR", "HO", "REUTERS TV" or
+ * "Ravi Menon/Shutterstock": placeholders and organisations are never creators.
+ */
+export function bylineCreators(byline: string, c: CompiledRules, flags: CreditFlags): string[] {
+  const text = normalizeText(byline);
+  if (!text) return [];
+  if (/[/|]|\s+via\s+/i.test(text)) {
+    const parsed = parseCreditText(text, c);
+    mergeFlags(flags, parsed.flags);
+    return parsed.recognised ? parsed.creators : [];
+  }
+  const piece = classifyPiece(text, c, flags);
+  return piece.kind === 'person' ? piece.names : [];
+}

@@ -1,0 +1,114 @@
+import { z } from 'zod';
+
+/** Placeholders a house-style template may use; anything else in braces is refused at load. */
+export const TEMPLATE_PLACEHOLDERS = ['creators', 'agency', 'distributor', 'client', 'via', 'for'] as const;
+
+const template = z.string().superRefine((s, ctx) => {
+  for (const m of s.matchAll(/\{([^{}]*)\}/g)) {
+    if (!(TEMPLATE_PLACEHOLDERS as readonly string[]).includes(m[1])) {
+      ctx.addIssue({
+        code: 'custom',
+        message: `unknown placeholder {${m[1]}} (known: ${TEMPLATE_PLACEHOLDERS.map((p) => `{${p}}`).join(' ')})`,
+      });
+    }
+  }
+});
+
+const agencyId = z.string().regex(/^[A-Z][A-Z0-9_]*$/, 'agency ids are upper case letters, digits and _ (e.g. "NURPHOTO")');
+const nonEmpty = z.string().trim().min(1, 'must not be empty');
+
+export const agencyRuleSchema = z.strictObject({
+  /** Display name used in lines, distributors and partners ("Getty Images"). */
+  name: nonEmpty,
+  /** Spellings met in credits; matched case-insensitively, a leading "The" and trailing "Photo" ignored. */
+  aliases: z.array(nonEmpty),
+  /** House-style line when there are creators, and when there are none. */
+  line: template.optional(),
+  lineNoCreators: template.optional(),
+});
+
+export const houseStyleSchema = z.strictObject({
+  line: template,
+  lineNoCreators: template,
+  via: template,
+  for: template,
+  creatorJoin: z.string(),
+  creatorLastJoin: z.string(),
+});
+
+export const creditRulesSchema = z
+  .strictObject({
+    version: z.string().regex(/^\S+$/, 'version must be a non-empty word such as "2026.11.1"'),
+    houseStyle: houseStyleSchema,
+    agencies: z.record(agencyId, agencyRuleSchema),
+    /** Agencies that license other agencies' pictures, with the name shown as `distributor`. */
+    distributors: z.record(agencyId, nonEmpty),
+    /** Organisations met in chains that are not agencies (TV channels, newspapers...): display name -> aliases. */
+    partners: z.record(nonEmpty, z.array(nonEmpty)),
+    /** A credit part holding one of these words is an organisation, not a person. */
+    organisationWords: z.array(nonEmpty),
+    /** Stand-ins for an unnamed photographer ("STR", "Stringer"): never a creator. */
+    placeholders: z.array(nonEmpty),
+    flagWords: z.strictObject({
+      file: z.array(nonEmpty),
+      pool: z.array(nonEmpty),
+      handout: z.array(nonEmpty),
+    }),
+    restrictions: z.strictObject({
+      /** Usage restrictions quoted as received ("NO ARCHIVES"). "<PLACE> OUT" is always recognised. */
+      phrases: z.array(nonEmpty),
+      /** Places of more than one word, so "NEW ZEALAND OUT" is not read as "ZEALAND OUT". */
+      multiWordPlaces: z.array(nonEmpty),
+    }),
+    nameCasing: z.strictObject({
+      /** Lower-cased inside a name ("KOEN VAN WEEL" -> "Koen van Weel"). */
+      particles: z.array(nonEmpty),
+      /** Whole words written a particular way, keyed in upper case ("MACDONALD": "MacDonald"). */
+      exceptions: z.record(nonEmpty, nonEmpty),
+    }),
+  })
+  .superRefine((rules, ctx) => {
+    for (const id of Object.keys(rules.distributors)) {
+      if (!rules.agencies[id]) {
+        ctx.addIssue({ code: 'custom', path: ['distributors', id], message: `"${id}" is not an agency id listed under "agencies"` });
+      }
+    }
+  });
+
+export type CreditRules = z.infer<typeof creditRulesSchema>;
+export type AgencyRule = z.infer<typeof agencyRuleSchema>;
+
+/**
+ * What an operator file may hold: any part of the rules. Objects are merged key by key over the
+ * defaults, lists are added to, and an agency entry may change only some of its fields.
+ * `version` is required so every record says which rules produced its credit.
+ */
+export const operatorRulesSchema = z.strictObject({
+  version: z.string().regex(/^\S+$/, 'version must be a non-empty word such as "desk-3"'),
+  houseStyle: houseStyleSchema.partial().optional(),
+  agencies: z
+    .record(
+      agencyId,
+      z.strictObject({
+        name: nonEmpty.optional(),
+        aliases: z.array(nonEmpty).optional(),
+        line: template.optional(),
+        lineNoCreators: template.optional(),
+      }),
+    )
+    .optional(),
+  distributors: z.record(agencyId, nonEmpty).optional(),
+  partners: z.record(nonEmpty, z.array(nonEmpty)).optional(),
+  organisationWords: z.array(nonEmpty).optional(),
+  placeholders: z.array(nonEmpty).optional(),
+  flagWords: z
+    .strictObject({ file: z.array(nonEmpty).optional(), pool: z.array(nonEmpty).optional(), handout: z.array(nonEmpty).optional() })
+    .optional(),
+  restrictions: z
+    .strictObject({ phrases: z.array(nonEmpty).optional(), multiWordPlaces: z.array(nonEmpty).optional() })
+    .optional(),
+  nameCasing: z
+    .strictObject({ particles: z.array(nonEmpty).optional(), exceptions: z.record(nonEmpty, nonEmpty).optional() })
+    .optional(),
+});
+export type OperatorRules = z.infer<typeof operatorRulesSchema>;

@@ -1,0 +1,41 @@
+import { createHash } from 'node:crypto';
+import { lshBands, minhashSignature, type BandKey } from './minhash';
+import { captionWords, tokensFromWords } from './normalize';
+import { LSH_BANDS, LSH_ROWS, SHINGLE_WORDS, SIGNATURE_VERSION } from './params';
+import { shingleHashes } from './shingles';
+
+/** Everything the index needs to know about one cleaned caption. */
+export interface CaptionSignature {
+  /** Lower-case words, no punctuation: two captions with equal exactText are exact duplicates. */
+  exactText: string;
+  /**
+   * The id of the cluster this caption would start: derived from exactText, so the same caption
+   * starts the same cluster id on every machine and every night, whichever item carries it.
+   */
+  clusterId: string;
+  /** Fallback id, used only if clusterId is already taken by a different caption (a 64-bit clash). */
+  altClusterId: string;
+  /** Sorted, unique 32-bit hashes of the word shingles: the set similarity is computed on. */
+  shingles: Uint32Array;
+  bands: BandKey[];
+}
+
+function id64(text: string): string {
+  return createHash('sha256').update(`v${SIGNATURE_VERSION}\u0000${text}`).digest('hex').slice(0, 16);
+}
+
+/** Signature of a cleaned caption, or null when it has no words (empty captions get no cluster). */
+export function signCaption(cleanedCaption: string): CaptionSignature | null {
+  const words = captionWords(cleanedCaption);
+  const tokens = tokensFromWords(words);
+  if (tokens.length === 0) return null;
+  const exact = words.join(' ');
+  const shingles = shingleHashes(tokens, SHINGLE_WORDS);
+  return {
+    exactText: exact,
+    clusterId: id64(exact),
+    altClusterId: id64(`${exact}\u0000alt`),
+    shingles,
+    bands: lshBands(minhashSignature(shingles, LSH_BANDS * LSH_ROWS), LSH_BANDS, LSH_ROWS),
+  };
+}

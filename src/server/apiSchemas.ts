@@ -1,0 +1,165 @@
+import { z } from 'zod';
+import { catalogRecordSchema } from '../schemas/record';
+
+/** The HTTP API's contract: every response is parsed with these before it is sent. */
+
+export const apiErrorSchema = z
+  .object({
+    error: z.string().describe('a stable code, e.g. UNAUTHORIZED, NOT_FOUND, BAD_REQUEST, FEED_UNKNOWN_FORMAT'),
+    message: z.string(),
+  })
+  .meta({ id: 'ApiError' });
+
+export const batchIdParam = z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,200}$/, 'a batch id: letters, digits, dot, dash, underscore');
+export const itemIdParam = batchIdParam;
+
+export const failedItemSchema = z
+  .object({
+    itemId: z.string(),
+    position: z.number().int().nonnegative(),
+    source: z.string(),
+    code: z.string(),
+    message: z.string(),
+    attempts: z.number().int().nonnegative(),
+    at: z.string(),
+    retrying: z.boolean().describe('a retry of this item is queued or running'),
+  })
+  .meta({ id: 'FailedItem' });
+
+export const batchCountsSchema = z
+  .object({
+    photos: z.number().int().nonnegative(),
+    captionOnly: z.number().int().nonnegative(),
+    clusters: z.number().int().nonnegative(),
+    duplicates: z.number().int().nonnegative(),
+    lowConfidenceCredits: z.number().int().nonnegative(),
+  })
+  .meta({ id: 'BatchCounts' });
+
+export const batchOverviewSchema = z
+  .object({
+    id: z.string(),
+    feed: z.string(),
+    format: z.string(),
+    state: z.enum(['queued', 'running', 'done']),
+    createdAt: z.string(),
+    finishedAt: z.string().nullable(),
+    expected: z.number().int().nonnegative(),
+    ok: z.number().int().nonnegative(),
+    failed: z.number().int().nonnegative(),
+    pending: z.number().int().nonnegative(),
+    warnings: z.number().int().nonnegative().describe('how many warnings the feed gave'),
+    counts: batchCountsSchema.nullable().describe('from the records; null while none is stored yet'),
+  })
+  .meta({ id: 'BatchOverview' });
+export type BatchOverview = z.infer<typeof batchOverviewSchema>;
+
+export const batchListQuery = z.object({
+  days: z.coerce.number().int().min(1).max(3650).default(7).describe('batches created in the last n days'),
+  limit: z.coerce.number().int().min(1).max(1000).default(200),
+});
+export const runSchema = z
+  .looseObject({
+    id: z.string(),
+    schedule: z.string().describe('the schedule; `watch` for a file taken from a hot folder'),
+    source: z.string(),
+    trigger: z.string(),
+    startedAt: z.string(),
+    finishedAt: z.string().nullable(),
+    durationMs: z.number().nullable(),
+    batchId: z.string().nullable(),
+    items: z.number(),
+    ok: z.number(),
+    duplicates: z.number(),
+    failed: z.number(),
+    state: z.string().describe('running | done | empty | failed'),
+    note: z.string().nullable(),
+  })
+  .meta({ id: 'Run' });
+
+export const batchListSchema = z
+  .object({
+    batches: z.array(batchOverviewSchema),
+    runs: z.array(runSchema).describe('runs of schedules and hot folders started in the same days, newest first'),
+  })
+  .meta({ id: 'BatchList' });
+
+export const batchDetailSchema = batchOverviewSchema
+  .extend({
+    warningList: z.array(z.string()),
+    article: z.string().nullable(),
+    failures: z.array(failedItemSchema),
+  })
+  .meta({ id: 'BatchDetail' });
+
+const flag = z
+  .enum(['true', 'false', '1', '0'])
+  .transform((v) => v === 'true' || v === '1')
+  .optional();
+
+export const recordQuerySchema = z.object({
+  offset: z.coerce.number().int().min(0).default(0),
+  limit: z.coerce.number().int().min(1).max(1000).default(100),
+  cluster: z.string().max(64).optional().describe('only members of this caption cluster'),
+  agency: z.string().max(200).optional().describe('normalized agency, case-insensitive, e.g. AFP'),
+  creator: z.string().max(200).optional().describe('part of a normalized creator name, case-insensitive'),
+  lowConfidence: flag.describe('only items whose credit was normalized with low confidence'),
+  failed: flag.describe('only failed items (true) or only ok items (false)'),
+  q: z.string().max(500).optional().describe('words that must all appear in the caption, title, headline, credit, creator or agency'),
+});
+export type RecordQuery = z.infer<typeof recordQuerySchema>;
+
+export const recordPageSchema = z
+  .object({
+    batchId: z.string(),
+    total: z.number().int().nonnegative().describe('records matching the filters'),
+    offset: z.number().int().nonnegative(),
+    limit: z.number().int().positive(),
+    records: z.array(catalogRecordSchema),
+  })
+  .meta({ id: 'RecordPage' });
+
+export const clusterSchema = z
+  .object({
+    id: z.string(),
+    canonicalId: z.string(),
+    canonicalCaption: z.string(),
+    size: z.number().int().positive(),
+    members: z.array(
+      z.object({
+        itemId: z.string(),
+        similarity: z.number().min(0).max(1),
+        exact: z.boolean(),
+        record: catalogRecordSchema.nullable().describe('null when the member batch is no longer in the catalog'),
+      }),
+    ),
+    membersShown: z.number().int().nonnegative().describe('members listed; the rest are counted in size only'),
+  })
+  .meta({ id: 'Cluster' });
+
+export const feedPathBodySchema = z
+  .object({ path: z.string().min(1).max(4096).describe('a feed file or folder under one of PHOTOWIRE_FEED_ROOTS') })
+  .meta({ id: 'FeedPath' });
+
+export const ingestOutcomeSchema = z
+  .object({
+    path: z.string(),
+    batchId: z.string().nullable(),
+    created: z.boolean().describe('false when this feed, with this content, was taken before'),
+    expected: z.number().int().nonnegative(),
+    error: z.object({ code: z.string(), message: z.string() }).nullable(),
+  })
+  .meta({ id: 'IngestOutcome' });
+export const ingestResponseSchema = z.object({ feeds: z.array(ingestOutcomeSchema) }).meta({ id: 'IngestResponse' });
+
+export const retryOutcomeSchema = z
+  .object({
+    batchId: z.string(),
+    retried: z.array(z.string()),
+    pending: z.array(z.string()),
+    skipped: z.array(z.object({ itemId: z.string(), reason: z.string() })),
+    finalizeJobId: z.string().nullable(),
+  })
+  .meta({ id: 'RetryOutcome' });
+
+export const healthSchema = z.object({ ok: z.literal(true), redis: z.string() });

@@ -1,0 +1,81 @@
+import type { BatchLedger } from '../adapters/redis/catalogStore';
+import { RunLog } from '../sources/runs/runLog';
+import type { RunRecord } from '../sources/runs/runRecord';
+import type { PipelineContext } from '../workers/pipelineContext';
+import { summarizeBatch } from '../workers/summarizeBatch';
+import type { BatchOverview } from './apiSchemas';
+
+type Counts = NonNullable<BatchOverview['counts']>;
+
+/**
+ * Ledger counts are cheap (one hash) and always live; the record-derived counts (clusters,
+ * duplicates, low-confidence credits) read every record, so they are cached per ledger state and,
+ * for a running batch, recomputed at most every `runningTtlMs`.
+ */
+export class BatchOverviews {
+  private readonly cache = new Map<string, { sig: string; at: number; counts: Counts }>();
+  private readonly runLog: RunLog;
+  constructor(
+    private readonly ctx: PipelineContext,
+    private readonly runningTtlMs = 2000,
+    private readonly maxCached = 2000,
+  ) {
+    this.runLog = new RunLog(ctx.redis, ctx.config.prefix);
+  }
+
+  /** Batches and the runs (schedules, hot folders) that made them, of the last days. */
+  async listWithRuns(opts: { days: number; limit: number }): Promise<{ batches: BatchOverview[]; runs: Array<RunRecord & Record<string, unknown>> }> {
+    const since = Date.now() - opts.days * 86_400_000;
+    const [batches, runs] = await Promise.all([this.list(opts), this.runLog.list({ limit: opts.limit })]);
+    return { batches, runs: runs.filter((r) => Date.parse(r.startedAt) >= since).map((r) => ({ ...r })) };
+  }
+
+  async list(opts: { days: number; limit: number }): Promise<BatchOverview[]> {
+    const since = Date.now() - opts.days * 86_400_000;
+    const ids = await this.ctx.catalog.listBatches(opts.limit);
+    const ledgers = await Promise.all(ids.map((id) => this.ctx.catalog.getBatch(id)));
+    const recent = ledgers.filter((l): l is BatchLedger => !!l && Date.parse(l.createdAt) >= since);
+    return Promise.all(recent.map((l) => this.overview(l)));
+  }
+
+  async get(batchId: string): Promise<{ ledger: BatchLedger; overview: BatchOverview } | null> {
+    const ledger = await this.ctx.catalog.getBatch(batchId);
+    return ledger ? { ledger, overview: await this.overview(ledger) } : null;
+  }
+
+  private async overview(l: BatchLedger): Promise<BatchOverview> {
+    return {
+      id: l.id,
+      feed: l.feed,
+      format: l.format,
+      state: l.state,
+      createdAt: l.createdAt,
+      finishedAt: l.finishedAt,
+      expected: l.expected,
+      ok: l.ok,
+      failed: l.failed,
+      pending: Math.max(0, l.expected - l.ok - l.failed),
+      warnings: l.warnings.length,
+      counts: l.ok + l.failed === 0 ? null : await this.counts(l),
+    };
+  }
+
+  private async counts(l: BatchLedger): Promise<Counts | null> {
+    const sig = `${l.state}|${l.ok}|${l.failed}|${l.finishedAt ?? ''}`;
+    const hit = this.cache.get(l.id);
+    if (hit && (hit.sig === sig || (l.state !== 'done' && Date.now() - hit.at < this.runningTtlMs))) return hit.counts;
+    const s = await summarizeBatch(this.ctx, l.id);
+    if (!s) return hit?.counts ?? null;
+    const counts: Counts = {
+      photos: s.photos,
+      captionOnly: s.captionOnly,
+      clusters: s.clusters,
+      duplicates: s.duplicates,
+      lowConfidenceCredits: s.lowConfidenceCredits,
+    };
+    if (this.cache.size >= this.maxCached) this.cache.delete(this.cache.keys().next().value!);
+    this.cache.delete(l.id);
+    this.cache.set(l.id, { sig, at: Date.now(), counts });
+    return counts;
+  }
+}

@@ -1,0 +1,152 @@
+import * as path from 'node:path';
+import fastifyMultipart from '@fastify/multipart';
+import fastifyRateLimit from '@fastify/rate-limit';
+import fastifyStatic from '@fastify/static';
+import { Queue } from 'bullmq';
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import type { Runtime } from '../cli/runtime';
+import { QUEUES } from '../queues/definitions';
+import { healthSchema } from './apiSchemas';
+import { presentedToken, tokenMatches } from './auth';
+import { BatchOverviews } from './batchOverview';
+import { HttpError } from './httpError';
+import { ApiDocs } from './openapi';
+import { QUEUE_BOARD_PATH, mountQueueBoard } from './queueBoard';
+import { jsonRoute } from './route';
+import { batchRoutes } from './routes/batches';
+import { clusterRoutes } from './routes/clusters';
+import { eventRoutes } from './routes/events';
+import { feedRoutes } from './routes/feeds';
+import { renditionRoutes } from './routes/renditions';
+import { retryRoutes } from './routes/retry';
+
+export interface ServerOptions {
+  /** The API token; defaults to PHOTOWIRE_API_TOKEN. Unset (or null): no auth, for loopback only. */
+  token?: string | null;
+  /** The page's folder (default: the repository's `web/`). */
+  webRoot?: string;
+  /** How often the event stream looks at the ledgers. */
+  eventsIntervalMs?: number;
+  /** API requests per minute per client (default PHOTOWIRE_API_RATE_LIMIT). */
+  rateLimit?: number;
+}
+
+export const DEFAULT_WEB_ROOT = path.resolve(__dirname, '../../web');
+const PROTECTED = /^\/(api|admin)(\/|$)/;
+// The page's own files only: bull-board's UI brings inline scripts of its own.
+const PAGE_CSP = "default-src 'self'; img-src 'self' blob: data:; style-src 'self'; script-src 'self'; connect-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
+
+/**
+ * The desk's HTTP server, not yet listening (see startServer): the JSON API under /api, the page
+ * from `web/`, bull-board under /admin/queues and /openapi.json. The caller owns `rt` and closes
+ * it after the server.
+ */
+export async function buildServer(rt: Runtime, opts: ServerOptions = {}): Promise<FastifyInstance> {
+  const token = opts.token === undefined ? (rt.config.apiToken ?? null) : opts.token;
+  const app: FastifyInstance = Fastify({
+    loggerInstance: rt.logger.child({ component: 'http' }) as FastifyBaseLogger,
+    // One line per response instead (onResponse below), without the thumbnails' noise.
+    logController: new LogController({ disableRequestLogging: true }),
+    bodyLimit: 1024 * 1024,
+    // Streams of server-sent events stay open; stop must not wait for them (they are ended in preClose).
+    forceCloseConnections: true,
+  });
+  const docs = new ApiDocs();
+  const queues = [
+    new Queue(QUEUES.item, { connection: rt.redis, prefix: rt.config.prefix }),
+    new Queue(QUEUES.batch, { connection: rt.redis, prefix: rt.config.prefix }),
+  ];
+  app.addHook('onClose', async () => {
+    await Promise.all(queues.map((q) => q.close()));
+  });
+
+  app.setErrorHandler((err: Error & { statusCode?: number; code?: string }, req, reply) => {
+    closeIfBodyUnread(req, reply);
+    if (err instanceof HttpError) return reply.code(err.status).send({ error: err.code, message: err.message });
+    const status = err.statusCode ?? 500;
+    if (status >= 500) {
+      req.log.error({ err, url: req.url }, 'request failed');
+      return reply.code(500).send({ error: 'INTERNAL', message: 'internal error: see the server log' });
+    }
+    return reply.code(status).send({ error: status === 429 ? 'RATE_LIMITED' : (err.code ?? 'BAD_REQUEST'), message: err.message });
+  });
+  app.setNotFoundHandler((req, reply) => reply.code(404).send({ error: 'NOT_FOUND', message: `no route ${req.method} ${req.url.split('?')[0]}` }));
+
+  app.addHook('onSend', async (req, reply, payload) => {
+    reply.header('X-Content-Type-Options', 'nosniff');
+    reply.header('Referrer-Policy', 'no-referrer');
+    if (!req.url.startsWith(QUEUE_BOARD_PATH) && String(reply.getHeader('content-type') ?? '').startsWith('text/html')) {
+      reply.header('Content-Security-Policy', PAGE_CSP);
+    }
+    return payload;
+  });
+  app.addHook('onResponse', async (req, reply) => {
+    if (req.url.startsWith('/api/renditions/')) return;
+    const level = reply.statusCode >= 500 ? 'error' : reply.statusCode >= 400 ? 'warn' : 'info';
+    req.log[level]({ method: req.method, url: req.url, status: reply.statusCode, ms: Math.round(reply.elapsedTime) }, 'request');
+  });
+
+  await app.register(fastifyRateLimit, {
+    max: opts.rateLimit ?? rt.config.apiRateLimit,
+    timeWindow: '1 minute',
+    // The page, its assets and the queue board are not the API; renditions opt out per route.
+    allowList: (req: FastifyRequest) => !req.url.startsWith('/api/'),
+    errorResponseBuilder: (_req, ctx) => ({ statusCode: 429, code: 'RATE_LIMITED', message: `too many requests: retry in ${ctx.after}` }),
+  });
+
+  // After the rate limit (its hooks run at onRequest), so guessing tokens is rate-limited too,
+  // and before any body is read (preParsing), so an unauthenticated upload is refused unread.
+  if (token) {
+    app.addHook('preParsing', async (req: FastifyRequest, reply: FastifyReply, payload) => {
+      if (!PROTECTED.test(req.url)) return payload;
+      const isBoard = req.url.startsWith(QUEUE_BOARD_PATH);
+      const given = presentedToken(req.headers.authorization, isBoard);
+      if (given !== null && tokenMatches(given, token)) return payload;
+      closeIfBodyUnread(req, reply);
+      reply.header('WWW-Authenticate', isBoard ? 'Basic realm="photowire queues", charset="UTF-8"' : 'Bearer realm="photowire"');
+      // Answered here, not thrown: bull-board's scope has an error handler of its own that would make it a 500.
+      await reply.code(401).send({
+        error: 'UNAUTHORIZED',
+        message: given === null ? 'this server needs a token: Authorization: Bearer <PHOTOWIRE_API_TOKEN>' : 'wrong token',
+      });
+      return reply;
+    });
+  }
+
+  await app.register(fastifyMultipart, { limits: { fileSize: rt.config.uploadMaxBytes } });
+
+  const overviews = new BatchOverviews(rt.ctx);
+  jsonRoute(
+    app,
+    docs,
+    { method: 'GET', url: '/healthz', tag: 'server', summary: 'Liveness: answers when Redis does', description: 'ok', response: healthSchema },
+    async () => ({ ok: true as const, redis: await rt.redis.ping() }),
+  );
+  batchRoutes(app, docs, { ctx: rt.ctx, overviews, itemQueue: queues[0] });
+  clusterRoutes(app, docs, rt.ctx, { maxMembers: 200 });
+  feedRoutes(app, docs, rt, { uploadsPerMinute: Math.max(5, Math.ceil((opts.rateLimit ?? rt.config.apiRateLimit) / 20)) });
+  retryRoutes(app, docs, rt);
+  renditionRoutes(app, docs, rt.ctx.data.root);
+  eventRoutes(app, docs, overviews, { intervalMs: opts.eventsIntervalMs ?? 1000 });
+
+  const openapi = docs.document({
+    title: 'photowire desk API',
+    version: '1',
+    description:
+      'Batches, records, clusters, feed submission and retries of photowire. Every /api call needs `Authorization: Bearer <PHOTOWIRE_API_TOKEN>` when the server has a token. Records follow the catalog record schema (src/schemas/record.ts).',
+  });
+  app.get('/openapi.json', async () => openapi);
+
+  await app.register(async (scope) => mountQueueBoard(scope, queues));
+  await app.register(fastifyStatic, { root: opts.webRoot ?? DEFAULT_WEB_ROOT, prefix: '/', decorateReply: false, index: ['index.html'] });
+  return app;
+}
+
+/**
+ * A request refused before its body was read (an upload over the cap, or without a token) leaves
+ * bytes on the connection: close it after the answer, or the client's next request on the same
+ * keep-alive connection would wait behind them.
+ */
+function closeIfBodyUnread(req: FastifyRequest, reply: FastifyReply): void {
+  if (!req.raw.complete) reply.header('Connection', 'close');
+}

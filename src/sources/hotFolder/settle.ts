@@ -1,0 +1,93 @@
+/**
+ * When is a dropped file (or folder) complete? Pure decisions over successive scans of a hot
+ * folder; the scanner turns the file system into observations, the watcher acts on `ready`.
+ */
+
+export interface EntryObservation {
+  name: string;
+  kind: 'file' | 'dir';
+  /** Size and mtime of a file; file count, total size and newest mtime of everything below a folder. */
+  signature: string;
+  /** The inode, to recognise a rename from a temp name; 0 when the file system gives none. */
+  ino: number;
+  /** A folder that still holds temp-named files (an upload in progress inside it). */
+  incomplete: boolean;
+}
+
+export interface ScanListing {
+  candidates: EntryObservation[];
+  /** Entries under a temp name: remembered so that their rename to a final name is seen. */
+  temps: EntryObservation[];
+  /** Names announced complete by a `<name>.done` marker. */
+  marked: Set<string>;
+}
+
+export interface SettleState {
+  tracked: Map<string, { signature: string; since: number }>;
+  /** Inode → temp name and when it was last seen. */
+  tempInodes: Map<number, { name: string; seenAt: number }>;
+}
+
+export type ReadyReason = 'marker' | 'renamed' | 'settled';
+
+export interface ReadyEntry {
+  entry: EntryObservation;
+  reason: ReadyReason;
+}
+
+export function emptySettleState(): SettleState {
+  return { tracked: new Map(), tempInodes: new Map() };
+}
+
+/**
+ * Did `name` come from renaming `tempName`? The inode says it is the same file; the name check
+ * guards against an inode reused by an unrelated new file between two scans.
+ */
+export function renamedFrom(tempName: string, name: string): boolean {
+  const stem = name.replace(/\.[^.]*$/, '');
+  return tempName.includes(name) || (stem.length > 0 && tempName.includes(stem));
+}
+
+/**
+ * One scan: which candidates are complete now. A candidate is ready when its marker exists, when
+ * it appears under a new name after a temp name seen recently (within `tempMemoryMs`: a rename
+ * that happens while a scan is listing the folder hides the file from that scan), or when its
+ * signature has not changed for `settleMs` (measured on this machine's clock, so a network mount's
+ * skewed mtimes do not matter). A folder still holding temp-named files is not ready unless its
+ * marker says so.
+ */
+export function settleStep(
+  state: SettleState,
+  listing: ScanListing,
+  now: number,
+  settleMs: number,
+  tempMemoryMs = 60_000,
+): { state: SettleState; ready: ReadyEntry[] } {
+  const tracked = new Map<string, { signature: string; since: number }>();
+  const ready: ReadyEntry[] = [];
+  for (const entry of listing.candidates) {
+    const prev = state.tracked.get(entry.name);
+    const since = prev && prev.signature === entry.signature ? prev.since : now;
+    tracked.set(entry.name, { signature: entry.signature, since });
+    if (listing.marked.has(entry.name)) {
+      ready.push({ entry, reason: 'marker' });
+      continue;
+    }
+    if (entry.incomplete) continue;
+    const tempName = entry.ino !== 0 ? state.tempInodes.get(entry.ino)?.name : undefined;
+    if (!prev && tempName !== undefined && renamedFrom(tempName, entry.name)) {
+      ready.push({ entry, reason: 'renamed' });
+      continue;
+    }
+    if (now - since >= settleMs) ready.push({ entry, reason: 'settled' });
+  }
+  const tempInodes = new Map<number, { name: string; seenAt: number }>();
+  for (const [ino, t] of state.tempInodes) if (now - t.seenAt <= tempMemoryMs && !present(listing, ino)) tempInodes.set(ino, t);
+  for (const t of listing.temps) if (t.ino !== 0) tempInodes.set(t.ino, { name: t.name, seenAt: now });
+  return { state: { tracked, tempInodes }, ready };
+}
+
+/** A remembered temp inode that now belongs to a candidate has been used: forget it. */
+function present(listing: ScanListing, ino: number): boolean {
+  return listing.candidates.some((c) => c.ino === ino);
+}

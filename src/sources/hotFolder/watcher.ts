@@ -1,0 +1,347 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { EventEmitter } from 'node:events';
+import { existsSync, watch as fsWatch, promises as fs, type FSWatcher } from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { loadFeed } from '../../adapters/feeds/loadFeed';
+import { isInputError } from '../../core/errors';
+import { enqueueFeed } from '../../queues/enqueueFeed';
+import { summarizeBatch } from '../../workers/summarizeBatch';
+import { Lease } from '../lease';
+import { RunLog } from '../runs/runLog';
+import { finishRun, newRun, WATCH_SCHEDULE, type RunRecord } from '../runs/runRecord';
+import { staleness } from '../runs/stale';
+import type { SourceRuntime } from '../sourceRuntime';
+import { waitForBatchDone } from '../waitForBatch';
+import { moveTaken } from './moveTaken';
+import { hasImageExtension } from '../../core/feeds/sniff';
+import { loadDropFolder } from '../loadDropFolder';
+import { planTakes, type PlannedTake } from './planTakes';
+import { observeEntry, scanHotFolder } from './scanFolder';
+import { emptySettleState, settleStep, type EntryObservation, type ReadyReason, type SettleState } from './settle';
+
+export interface WatcherOptions {
+  dirs: string[];
+  /** Default PHOTOWIRE_SETTLE_MS. */
+  settleMs?: number;
+  /** Default PHOTOWIRE_SCAN_MS. */
+  scanMs?: number;
+  /** How long a claim outlives a watcher that died holding it. */
+  claimTtlMs?: number;
+  /** Also scan as soon as fs.watch reports a change (polling still runs: fs.watch misses events on network mounts). */
+  fsWatch?: boolean;
+  /** Names this watcher in claims and logs. */
+  owner?: string;
+}
+
+export interface TakeResult {
+  dir: string;
+  name: string;
+  /** Where the file was dropped. */
+  file: string;
+  reason: ReadyReason;
+  outcome: 'processed' | 'failed' | 'already-taken';
+  movedTo: string;
+  /** Photos named by the feed that were moved along with it. */
+  companionsMovedTo: string[];
+  batchId: string | null;
+  error: { code: string; message: string } | null;
+}
+
+/** A hot folder that cannot be watched (missing, not a folder): a usage error, not a crash. */
+export class HotFolderError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'HotFolderError';
+  }
+}
+
+const SOURCE_TOUCH_MS = 60_000;
+const STALE_WARN_EVERY_MS = 3_600_000;
+
+/**
+ * A hot folder: scan, wait until a dropped entry is complete, claim it in Redis (so two watchers
+ * never take the same file), ingest it as one batch, wait for the batch to end, then move it to
+ * processed/ or failed/. Events: `scan` (dir) after each scan, `taken` (TakeResult).
+ *
+ * Restart safety: the batch id comes from the file's path and content, and the file is moved only
+ * after its batch is done, so a watcher that dies mid-batch leaves the file where it was; the next
+ * watcher re-claims it once the claim expires, lands on the same batch and adds nothing twice.
+ */
+export class Watcher extends EventEmitter {
+  readonly dirs: string[];
+  readonly owner: string;
+  scans = 0;
+  private readonly settleMs: number;
+  private readonly scanMs: number;
+  private readonly claimTtlMs: number;
+  private readonly runs: RunLog;
+  private readonly states = new Map<string, SettleState>();
+  private readonly inFlight = new Map<string, { abort: AbortController; done: Promise<void> }>();
+  private readonly fsWatchers: FSWatcher[] = [];
+  private readonly lastTouch = new Map<string, number>();
+  private readonly lastStaleWarning = new Map<string, number>();
+  /** Per hot folder: feed file → (its signature, the top-level entries holding the photos it names). */
+  private readonly refCache = new Map<string, Map<string, { signature: string; holders: string[] }>>();
+  private loop: Promise<void> | null = null;
+  private running = false;
+  private wake: (() => void) | null = null;
+  private abandon = false;
+
+  constructor(
+    private readonly rt: SourceRuntime,
+    private readonly opts: WatcherOptions,
+  ) {
+    super();
+    this.dirs = opts.dirs.map((d) => path.resolve(d));
+    this.settleMs = opts.settleMs ?? rt.config.settleMs;
+    this.scanMs = opts.scanMs ?? rt.config.scanMs;
+    this.claimTtlMs = opts.claimTtlMs ?? 30_000;
+    this.owner = opts.owner ?? `${os.hostname()}:${process.pid}:${randomBytes(3).toString('hex')}`;
+    this.runs = new RunLog(rt.redis, rt.config.prefix);
+  }
+
+  claimKey(file: string): string {
+    return `${this.rt.config.prefix}:claim:${createHash('sha256').update(file).digest('hex')}`;
+  }
+
+  async start(): Promise<void> {
+    for (const dir of this.dirs) {
+      let st;
+      try {
+        st = await fs.stat(dir);
+      } catch {
+        throw new HotFolderError(`hot folder ${dir}: no such folder`);
+      }
+      if (!st.isDirectory()) throw new HotFolderError(`hot folder ${dir}: not a folder`);
+      await this.runs.registerSource('watch', dir, dir, Date.now());
+    }
+    this.running = true;
+    if (this.opts.fsWatch !== false) {
+      for (const dir of this.dirs) {
+        try {
+          const w = fsWatch(dir, () => this.nudge());
+          w.on('error', () => undefined);
+          this.fsWatchers.push(w);
+        } catch {
+          // Not supported here (some network mounts): polling alone is enough.
+        }
+      }
+    }
+    this.loop = this.run();
+  }
+
+  /** Scan soon instead of at the next tick. */
+  nudge(): void {
+    this.wake?.();
+  }
+
+  private async run(): Promise<void> {
+    while (this.running) {
+      await this.scanOnce();
+      if (!this.running) break;
+      await new Promise<void>((resolve) => {
+        const t = setTimeout(resolve, this.scanMs);
+        this.wake = () => {
+          clearTimeout(t);
+          // A burst of events (a file written in chunks) makes one scan, shortly after.
+          setTimeout(resolve, 50);
+        };
+      });
+      this.wake = null;
+    }
+  }
+
+  /** Scan every hot folder once and start taking what is complete. */
+  async scanOnce(): Promise<void> {
+    for (const dir of this.dirs) {
+      try {
+        const listing = await scanHotFolder(dir);
+        const step = settleStep(this.states.get(dir) ?? emptySettleState(), listing, Date.now(), this.settleMs);
+        this.states.set(dir, step.state);
+        const references = await this.references(dir, listing.candidates);
+        const present = new Set(listing.candidates.map((c) => c.name));
+        for (const planned of planTakes(step.ready, present, references)) {
+          const file = path.join(dir, planned.entry.name);
+          if (this.inFlight.has(file) || !this.running) continue;
+          const abort = new AbortController();
+          const done = this.take(dir, planned, abort.signal)
+            .catch((err) => this.rt.logger.error({ err, file }, 'hot folder: taking a file failed; it stays for the next scan'))
+            .finally(() => this.inFlight.delete(file));
+          this.inFlight.set(file, { abort, done });
+        }
+        await this.touchSource(dir, null);
+      } catch (err) {
+        this.rt.logger.warn({ err, dir }, 'hot folder: scan failed; trying again at the next scan');
+      }
+      this.emit('scan', dir);
+    }
+    this.scans++;
+  }
+
+  private async touchSource(dir: string, newAt: number | null): Promise<void> {
+    const now = Date.now();
+    if (newAt === null && now - (this.lastTouch.get(dir) ?? 0) < SOURCE_TOUCH_MS) return;
+    this.lastTouch.set(dir, now);
+    await this.runs.touchSource('watch', dir, { checkedAt: now, ...(newAt !== null ? { newAt } : {}) });
+    if (newAt !== null) return;
+    const status = (await this.runs.sources()).find((s) => s.kind === 'watch' && s.name === dir);
+    const st = status && staleness(status, now, this.rt.config.staleHours);
+    if (st?.stale && now - (this.lastStaleWarning.get(dir) ?? 0) >= STALE_WARN_EVERY_MS) {
+      this.lastStaleWarning.set(dir, now);
+      this.rt.logger.warn({ dir, silentHours: st.silentHours }, `hot folder ${dir} is stale: ${st.reason}`);
+    }
+  }
+
+  /**
+   * Which photos in the hot folder each feed file names (parsed once per version of the feed).
+   * A feed that does not parse (yet) names nothing; it is reported when it is taken.
+   */
+  private async references(dir: string, candidates: EntryObservation[]): Promise<Map<string, string[]>> {
+    const cache = this.refCache.get(dir) ?? new Map<string, { signature: string; holders: string[] }>();
+    const next = new Map<string, { signature: string; holders: string[] }>();
+    const out = new Map<string, string[]>();
+    for (const c of candidates) {
+      if (c.kind !== 'file' || hasImageExtension(c.name)) continue;
+      let hit = cache.get(c.name);
+      if (!hit || hit.signature !== c.signature) {
+        let holders: string[] = [];
+        try {
+          const feed = await loadFeed(path.join(dir, c.name), this.rt.config.maxFeedBytes);
+          holders = [
+            ...new Set(
+              feed.items
+                .map((i) => i.image)
+                .filter((img): img is string => img !== null && img.startsWith(dir + path.sep))
+                .map((img) => path.relative(dir, img).split(path.sep)[0]),
+            ),
+          ];
+        } catch {
+          holders = [];
+        }
+        hit = { signature: c.signature, holders };
+      }
+      next.set(c.name, hit);
+      if (hit.holders.length) out.set(c.name, hit.holders);
+    }
+    this.refCache.set(dir, next);
+    return out;
+  }
+
+  /** Is `holder` also named by another feed still in the hot folder? */
+  private namedByAnotherFeed(dir: string, holder: string, feed: string): boolean {
+    for (const [name, ref] of this.refCache.get(dir) ?? []) {
+      if (name !== feed && ref.holders.includes(holder) && existsSync(path.join(dir, name))) return true;
+    }
+    return false;
+  }
+
+  private async take(dir: string, ready: PlannedTake, signal: AbortSignal): Promise<void> {
+    const { entry, reason, companions } = ready;
+    const file = path.join(dir, entry.name);
+    const log = this.rt.logger.child({ hotFolder: dir, file: entry.name });
+    const lease = await Lease.acquire(this.rt.redis, this.claimKey(file), `${this.owner}:${randomBytes(4).toString('hex')}`, this.claimTtlMs);
+    if (!lease) return; // another watcher has it
+    let release = true;
+    try {
+      // Seen complete before the claim: still the same now? (Another watcher may have moved it, or it changed.)
+      const now = await observeEntry(dir, entry.name);
+      if (!now || now.signature !== entry.signature) return;
+      const lost = new AbortController();
+      lease.keepAlive(() => {
+        log.warn('hot folder: lost the claim on a file; leaving it to whoever holds it now');
+        lost.abort(new Error('claim lost'));
+      });
+      const { config, ctx } = this.rt;
+      let feed;
+      try {
+        feed = entry.kind === 'dir' ? await loadDropFolder(file, config.maxFeedBytes) : await loadFeed(file, config.maxFeedBytes);
+      } catch (err) {
+        if (!isInputError(err)) throw err;
+        const error = { code: err.code, message: err.message };
+        const at = new Date();
+        const movedTo = await moveTaken(dir, entry.name, 'failed', at, error);
+        const run = newRun({ id: `drop-failed-${at.getTime()}-${randomBytes(3).toString('hex')}`, schedule: WATCH_SCHEDULE, source: file, trigger: 'drop', startedAt: at });
+        await this.runs.save(finishRun(run, 'failed', at, { files: 1, note: `${error.code}: ${error.message} (moved to ${movedTo})` }));
+        log.warn({ code: error.code, movedTo }, `hot folder: could not read ${entry.name}: ${error.message}`);
+        this.emit('taken', { dir, name: entry.name, file, reason, outcome: 'failed', movedTo, companionsMovedTo: [], batchId: null, error } satisfies TakeResult);
+        return;
+      }
+      const enq = await enqueueFeed({ catalog: ctx.catalog, flow: this.rt.flow, prefix: config.prefix, attempts: config.attempts }, feed);
+      const runId = `drop-${feed.batchId}`;
+      const previous = await this.runs.get(runId);
+      // Same path, same content as a feed taken before: nothing new is ingested, the file is cleared away.
+      const again = !enq.created && previous?.state === 'done';
+      let run: RunRecord = again
+        ? newRun({ id: `${runId}-${Date.now()}`, schedule: WATCH_SCHEDULE, source: file, trigger: 'drop', startedAt: new Date() })
+        : (previous ?? newRun({ id: runId, schedule: WATCH_SCHEDULE, source: file, trigger: 'drop', startedAt: new Date() }));
+      run = { ...run, batchId: feed.batchId, files: 1, items: enq.expected };
+      await this.runs.save(run);
+      if (!again) await this.touchSource(dir, Date.now());
+      log.info({ batchId: feed.batchId, format: feed.format, items: enq.expected, reason, created: enq.created }, 'hot folder: file taken');
+
+      await waitForBatchDone(ctx.catalog, feed.batchId, { signal: AbortSignal.any([signal, lost.signal]) });
+      const summary = await summarizeBatch(ctx, feed.batchId);
+      // Photos first: while the feed is still in place, no watcher takes them on their own.
+      const companionsMovedTo: string[] = [];
+      for (const c of companions) {
+        if (this.namedByAnotherFeed(dir, c, entry.name)) continue; // that feed moves it when it is done
+        try {
+          companionsMovedTo.push(await moveTaken(dir, c, 'processed', new Date()));
+        } catch (err) {
+          if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+        }
+      }
+      const movedTo = await moveTaken(dir, entry.name, 'processed', new Date());
+      const counts = { ok: summary?.ok ?? 0, failed: summary?.failed ?? 0, duplicates: summary?.duplicates ?? 0 };
+      await this.runs.save(
+        again
+          ? finishRun(run, 'empty', new Date(), { ...counts, note: `the same file was taken before as batch ${feed.batchId}; nothing taken twice` })
+          : finishRun(run, 'done', new Date(), counts),
+      );
+      log.info({ batchId: feed.batchId, movedTo, companions: companionsMovedTo.length, ...counts }, 'hot folder: batch done, file moved');
+      this.emit('taken', {
+        dir,
+        name: entry.name,
+        file,
+        reason,
+        outcome: again ? 'already-taken' : 'processed',
+        movedTo,
+        companionsMovedTo,
+        batchId: feed.batchId,
+        error: null,
+      } satisfies TakeResult);
+    } catch (err) {
+      if (signal.aborted || lease.isLost) {
+        // Stopping (or the claim is gone): the file stays; whoever takes it next lands on the same batch.
+        release = !this.abandon && !lease.isLost;
+        return;
+      }
+      throw err;
+    } finally {
+      if (release) await lease.release().catch(() => undefined);
+      else lease.stopRenewing();
+    }
+  }
+
+  /**
+   * Stop scanning. In-flight files stay in the hot folder with their batches queued; their claims
+   * are released so the next watcher takes them over at once. `abandon` leaves the claims to expire
+   * instead, as a watcher killed outright would.
+   */
+  async stop(opts: { abandon?: boolean } = {}): Promise<void> {
+    this.running = false;
+    this.abandon = opts.abandon ?? false;
+    this.wake?.();
+    for (const w of this.fsWatchers) w.close();
+    this.fsWatchers.length = 0;
+    for (const f of this.inFlight.values()) f.abort.abort(new Error('watcher stopping'));
+    await this.loop;
+    await Promise.allSettled([...this.inFlight.values()].map((f) => f.done));
+  }
+
+  /** Resolves when every file in flight is done (for tests and `--once`-style callers). */
+  async idle(): Promise<void> {
+    while (this.inFlight.size > 0) await Promise.allSettled([...this.inFlight.values()].map((f) => f.done));
+  }
+}

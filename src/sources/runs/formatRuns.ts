@@ -1,0 +1,42 @@
+import type { RunRecord } from './runRecord';
+import type { SourceStatus, Staleness } from './stale';
+
+export function formatDuration(ms: number | null): string {
+  if (ms === null) return '-';
+  if (ms < 60_000) return `${(ms / 1000).toFixed(1)} s`;
+  if (ms < 3_600_000) return `${Math.floor(ms / 60_000)} min ${Math.round((ms % 60_000) / 1000)} s`;
+  return `${Math.floor(ms / 3_600_000)} h ${Math.round((ms % 3_600_000) / 60_000)} min`;
+}
+
+/** `2026-11-30 02:00:01` in local time: what an operator compares with the wall clock. */
+export function formatTime(iso: string): string {
+  const d = new Date(iso);
+  const p = (n: number) => String(n).padStart(2, '0');
+  return `${d.getFullYear()}-${p(d.getMonth() + 1)}-${p(d.getDate())} ${p(d.getHours())}:${p(d.getMinutes())}:${p(d.getSeconds())}`;
+}
+
+function table(rows: string[][]): string[] {
+  const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i].length)));
+  return rows.map((r) => r.map((c, i) => (i === r.length - 1 ? c : c.padEnd(widths[i]))).join('  ').trimEnd());
+}
+
+/** The `photowire runs` table; a run's note (nothing new, why it failed) goes under its line. */
+export function formatRuns(runs: RunRecord[]): string {
+  if (runs.length === 0) return 'no runs yet';
+  const head = ['schedule', 'start', 'duration', 'files', 'items', 'ok', 'dup', 'failed', 'state', 'source'];
+  const lines: string[] = [];
+  const rows = [head, ...runs.map((r) => [r.schedule, formatTime(r.startedAt), formatDuration(r.durationMs), String(r.files), String(r.items), String(r.ok), String(r.duplicates), String(r.failed), r.state, r.source])];
+  const printed = table(rows);
+  lines.push(printed[0]);
+  runs.forEach((r, i) => {
+    lines.push(printed[i + 1]);
+    if (r.note) lines.push(`    ${r.note}`);
+  });
+  return lines.join('\n');
+}
+
+export function formatStale(list: Array<{ status: SourceStatus; staleness: Staleness }>): string[] {
+  return list
+    .filter((s) => s.staleness.stale)
+    .map((s) => `STALE ${s.status.kind === 'watch' ? 'hot folder' : 'schedule'} ${s.status.name}${s.status.kind === 'schedule' ? ` (${s.status.source})` : ''}: ${s.staleness.reason}`);
+}

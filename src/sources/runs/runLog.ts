@@ -1,0 +1,95 @@
+import type { Redis } from 'ioredis';
+import type { RunRecord } from './runRecord';
+import type { SourceStatus } from './stale';
+
+const KEEP_RUNS = 5000;
+const KEEP_RUNS_PER_SCHEDULE = 1000;
+
+/**
+ * Runs and the sources they read, in Redis under `<prefix>:runs`, `<prefix>:run:<id>` and
+ * `<prefix>:source:<kind>:<name>`. A run is saved when it starts and again when it ends, under
+ * the same id, so a run resumed after a crash updates its record instead of adding one.
+ */
+export class RunLog {
+  constructor(
+    private readonly redis: Redis,
+    private readonly prefix: string,
+  ) {}
+
+  private k(...parts: string[]): string {
+    return [this.prefix, ...parts].join(':');
+  }
+
+  async save(run: RunRecord): Promise<void> {
+    const score = Date.parse(run.startedAt);
+    await this.redis
+      .multi()
+      .set(this.k('run', run.id), JSON.stringify(run))
+      .zadd(this.k('runs'), score, run.id)
+      .zadd(this.k('runs', 'by', run.schedule), score, run.id)
+      .exec();
+    await this.trim(this.k('runs'), KEEP_RUNS, true);
+    await this.trim(this.k('runs', 'by', run.schedule), KEEP_RUNS_PER_SCHEDULE, false);
+  }
+
+  private async trim(zkey: string, keep: number, dropRecords: boolean): Promise<void> {
+    const old = await this.redis.zrange(zkey, '0', String(-(keep + 1)));
+    if (old.length === 0) return;
+    const m = this.redis.multi().zrem(zkey, ...old);
+    if (dropRecords) m.unlink(...old.map((id) => this.k('run', id)));
+    await m.exec();
+  }
+
+  async get(id: string): Promise<RunRecord | null> {
+    const s = await this.redis.get(this.k('run', id));
+    return s ? (JSON.parse(s) as RunRecord) : null;
+  }
+
+  /** Newest first. */
+  async list(opts: { schedule?: string; limit?: number } = {}): Promise<RunRecord[]> {
+    const zkey = opts.schedule ? this.k('runs', 'by', opts.schedule) : this.k('runs');
+    const ids = await this.redis.zrevrange(zkey, 0, (opts.limit ?? 50) - 1);
+    if (ids.length === 0) return [];
+    const values = await this.redis.mget(...ids.map((id) => this.k('run', id)));
+    return values.filter((v): v is string => v !== null).map((v) => JSON.parse(v) as RunRecord);
+  }
+
+  private sourceKey(kind: SourceStatus['kind'], name: string): string {
+    return this.k('source', kind, name);
+  }
+
+  /** Start tracking a source's silence; keeps the first `since` when registered again. */
+  async registerSource(kind: SourceStatus['kind'], name: string, source: string, now: number): Promise<void> {
+    const key = this.sourceKey(kind, name);
+    await this.redis.multi().hsetnx(key, 'since', String(now)).hset(key, { kind, name, source }).sadd(this.k('sources'), `${kind}:${name}`).exec();
+  }
+
+  async touchSource(kind: SourceStatus['kind'], name: string, at: { checkedAt: number; newAt?: number }): Promise<void> {
+    const fields: Record<string, string> = { lastCheckAt: String(at.checkedAt) };
+    if (at.newAt !== undefined) fields.lastNewAt = String(at.newAt);
+    await this.redis.hset(this.sourceKey(kind, name), fields);
+  }
+
+  async removeSource(kind: SourceStatus['kind'], name: string): Promise<void> {
+    await this.redis.multi().unlink(this.sourceKey(kind, name)).srem(this.k('sources'), `${kind}:${name}`).exec();
+  }
+
+  async sources(): Promise<SourceStatus[]> {
+    const ids = (await this.redis.smembers(this.k('sources'))).sort();
+    const out: SourceStatus[] = [];
+    for (const id of ids) {
+      const colon = id.indexOf(':');
+      const h = await this.redis.hgetall(this.sourceKey(id.slice(0, colon) as SourceStatus['kind'], id.slice(colon + 1)));
+      if (!h.kind) continue;
+      out.push({
+        kind: h.kind as SourceStatus['kind'],
+        name: h.name,
+        source: h.source,
+        since: Number(h.since),
+        lastNewAt: h.lastNewAt ? Number(h.lastNewAt) : null,
+        lastCheckAt: h.lastCheckAt ? Number(h.lastCheckAt) : null,
+      });
+    }
+    return out;
+  }
+}

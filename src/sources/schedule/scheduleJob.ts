@@ -1,0 +1,10 @@
+import { z } from 'zod';
+
+/** The payload of a `scheduled-import` job on the `photowire-schedule` queue. */
+export const scheduleJobSchema = z.object({
+  schedule: z.string().min(1),
+  source: z.string().min(1),
+  // resume: finish a run interrupted by a stop or crash, and nothing else.
+  trigger: z.enum(['schedule', 'manual', 'catch-up', 'resume']).default('schedule'),
+});
+export type ScheduleJob = z.infer<typeof scheduleJobSchema>;

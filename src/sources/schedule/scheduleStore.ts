@@ -1,0 +1,64 @@
+import type { Redis } from 'ioredis';
+import type { LoadedFeed } from '../../adapters/feeds/loadFeed';
+import type { RunTrigger } from '../runs/runRecord';
+import { decodeCursor, encodeCursorEntry, type Cursor, type Keyed } from './cursor';
+
+/**
+ * A run between choosing what is new and committing the cursor. Kept in Redis so that a run
+ * interrupted by a crash is finished by the next run of its schedule, with the same batch,
+ * instead of being started again (which would take the same files twice).
+ */
+export interface PendingRun {
+  runId: string;
+  trigger: RunTrigger;
+  startedAt: string;
+  source: string;
+  feed: LoadedFeed;
+  /** Cursor entries to add once the batch is done. */
+  commit: Keyed[];
+  /** Cursor keys to forget (gone from the source long ago). */
+  prune: string[];
+}
+
+/** Per-schedule state under `<prefix>:schedule:<name>:`: the cursor, the pending run, the run lock. */
+export class ScheduleStore {
+  constructor(
+    private readonly redis: Redis,
+    private readonly prefix: string,
+  ) {}
+
+  private k(name: string, what: string): string {
+    return `${this.prefix}:schedule:${name}:${what}`;
+  }
+
+  lockKey(name: string): string {
+    return this.k(name, 'lock');
+  }
+
+  async cursor(name: string): Promise<Cursor> {
+    return decodeCursor(await this.redis.hgetall(this.k(name, 'cursor')));
+  }
+
+  async pending(name: string): Promise<PendingRun | null> {
+    const s = await this.redis.get(this.k(name, 'pending'));
+    return s ? (JSON.parse(s) as PendingRun) : null;
+  }
+
+  async setPending(name: string, p: PendingRun): Promise<void> {
+    await this.redis.set(this.k(name, 'pending'), JSON.stringify(p));
+  }
+
+  /** The run's batch is done: its entries join the cursor and it stops being pending, in one step. */
+  async commit(name: string, p: PendingRun, takenAt: number): Promise<void> {
+    const m = this.redis.multi();
+    if (p.commit.length) m.hset(this.k(name, 'cursor'), Object.fromEntries(p.commit.map((e) => [e.key, encodeCursorEntry({ signature: e.signature, takenAt })])));
+    if (p.prune.length) m.hdel(this.k(name, 'cursor'), ...p.prune);
+    m.del(this.k(name, 'pending'));
+    await m.exec();
+  }
+
+  /** Forget what a schedule has taken: its next run takes everything in its source again. */
+  async reset(name: string): Promise<void> {
+    await this.redis.del(this.k(name, 'cursor'), this.k(name, 'pending'));
+  }
+}

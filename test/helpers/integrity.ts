@@ -1,0 +1,74 @@
+import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
+import * as path from 'node:path';
+import sharp from 'sharp';
+import type { Runtime } from '../../src/cli/runtime';
+import type { CatalogRecord } from '../../src/schemas/record';
+
+export interface Integrity {
+  records: CatalogRecord[];
+  /** Every cluster member of the batch's items, as the caption index has them. */
+  members: string[];
+}
+
+/**
+ * "Nothing lost, nothing doubled", checked from every place a user can look: the ledger, the
+ * records in Redis, records.ndjson, the caption clusters, and the data directory (no temp file
+ * left, every renditions folder whole, every rendition a readable image of the recorded size).
+ */
+export async function expectBatchWhole(rt: Runtime, batchId: string, expected: { items: number; ok: number }): Promise<Integrity> {
+  const ledger = await rt.ctx.catalog.getBatch(batchId);
+  expect(ledger).toMatchObject({ state: 'done', expected: expected.items, ok: expected.ok, failed: expected.items - expected.ok });
+
+  const records = await rt.ctx.catalog.getRecords(batchId);
+  expect(records.map((r) => r.source.position)).toEqual([...Array(expected.items).keys()]);
+  expect(new Set(records.map((r) => r.id)).size).toBe(expected.items);
+
+  const exported = readFileSync(path.join(rt.config.dataDir, 'batches', batchId, 'records.ndjson'), 'utf8').trim().split('\n');
+  const exportedIds = exported.map((l) => (JSON.parse(l) as CatalogRecord).id);
+  expect(exportedIds).toEqual(records.map((r) => r.id));
+  expect(exported.map((l) => (JSON.parse(l) as CatalogRecord).error?.code ?? null)).toEqual(records.map((r) => r.error?.code ?? null));
+
+  // Each item is a member of exactly one cluster, once, and it is the cluster its record names.
+  const withCluster = records.filter((r) => r.cluster);
+  const clusters = await rt.ctx.captions.listClusters({ itemIds: records.map((r) => r.id) });
+  const members = clusters.flatMap((c) => c.members.map((m) => m.itemId)).filter((id) => id.startsWith(`${batchId}-`));
+  expect(members.length).toBe(new Set(members).size);
+  expect([...members].sort()).toEqual(withCluster.map((r) => r.id).sort());
+  for (const r of withCluster) {
+    const c = clusters.find((x) => x.members.some((m) => m.itemId === r.id));
+    expect(c?.id).toBe(r.cluster!.id);
+  }
+
+  expectDataDirClean(rt.config.dataDir);
+  // Each distinct file once: many records may share a photo (content-addressed).
+  const renditions = new Map(records.flatMap((r) => r.renditions.map((x) => [x.path, x] as const)));
+  for (const rend of renditions.values()) {
+    const meta = await sharp(path.join(rt.config.dataDir, rend.path)).metadata();
+    expect([rend.path, meta.width, meta.height]).toEqual([rend.path, rend.width, rend.height]);
+  }
+  for (const original of new Set(records.flatMap((r) => (r.image ? [r.image.original] : [])))) {
+    expect([original, existsSync(path.join(rt.config.dataDir, original))]).toEqual([original, true]);
+  }
+  return { records, members };
+}
+
+/** No temp file left in data/tmp, and every renditions folder has renditions.json and each file it lists. */
+export function expectDataDirClean(dataDir: string): void {
+  const tmp = path.join(dataDir, 'tmp');
+  expect(existsSync(tmp) ? readdirSync(tmp) : []).toEqual([]);
+  for (const dir of renditionDirs(dataDir)) {
+    const manifest = path.join(dir, 'renditions.json');
+    expect({ dir, whole: existsSync(manifest) }).toEqual({ dir, whole: true });
+    const stored = JSON.parse(readFileSync(manifest, 'utf8')) as { renditions: Array<{ path: string; bytes: number }> };
+    for (const r of stored.renditions) expect(statSync(path.join(dataDir, r.path)).size).toBe(r.bytes);
+  }
+}
+
+/** data/renditions/ab/cd/<sha256> folders. */
+export function renditionDirs(dataDir: string): string[] {
+  const root = path.join(dataDir, 'renditions');
+  if (!existsSync(root)) return [];
+  const out: string[] = [];
+  for (const a of readdirSync(root)) for (const b of readdirSync(path.join(root, a))) for (const sha of readdirSync(path.join(root, a, b))) out.push(path.join(root, a, b, sha));
+  return out;
+}

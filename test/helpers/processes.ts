@@ -1,0 +1,270 @@
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import * as net from 'node:net';
+import * as path from 'node:path';
+import { Redis } from 'ioredis';
+import { REPO_ROOT } from './testEnv';
+
+/**
+ * Real processes for fault tests: the built CLI (`node bin/photowire.js ...`, so `npm run build`
+ * first; `npm test` does it) and a private redis-server that can be killed and restarted.
+ * Every process is ended by its own pid; nothing is killed by name.
+ */
+
+const BIN = path.join(REPO_ROOT, 'bin/photowire.js');
+const PDEATHSIG = process.platform === 'linux' && spawnSync('setpriv', ['--pdeathsig', 'KILL', 'true']).status === 0;
+
+export function assertBuilt(): void {
+  if (!existsSync(path.join(REPO_ROOT, 'dist/cli/main.js'))) {
+    throw new Error('dist/ is missing: run `npm run build` (npm test does it) before the process tests');
+  }
+}
+
+/** One pino log line of a photowire process (JSON on a non-TTY stderr). */
+export type LogEntry = Record<string, unknown> & { msg?: string; level?: number };
+
+export interface Exit {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  at: number;
+}
+
+export class CliProcess {
+  readonly logs: LogEntry[] = [];
+  /** stderr lines that are not JSON (stack traces, plain messages). */
+  readonly plain: string[] = [];
+  stdout = '';
+  readonly exited: Promise<Exit>;
+  private exit: Exit | null = null;
+  private partial = '';
+  private readonly waiters = new Set<() => void>();
+
+  private constructor(readonly child: ChildProcess) {
+    child.stdout!.on('data', (d) => (this.stdout += String(d)));
+    child.stderr!.on('data', (d) => this.onStderr(String(d)));
+    this.exited = new Promise((resolve) => {
+      child.on('exit', (code, signal) => {
+        this.exit = { code, signal, at: Date.now() };
+        this.wake();
+        resolve(this.exit);
+      });
+    });
+  }
+
+  /** `node bin/photowire.js <args>` with only the given environment (plus PATH and HOME). */
+  static start(args: string[], env: Record<string, string | undefined>): CliProcess {
+    assertBuilt();
+    const childEnv: NodeJS.ProcessEnv = { PATH: process.env.PATH, HOME: process.env.HOME, CI: '1', LOG_LEVEL: 'info' };
+    for (const [k, v] of Object.entries(env)) if (v !== undefined) childEnv[k] = v;
+    // setpriv makes the kernel kill the child if the test process dies first (a test runner killed by
+    // a timeout must not leave workers behind); it execs, so the pid is the CLI's own.
+    const argv = PDEATHSIG ? ['setpriv', '--pdeathsig', 'KILL', process.execPath, BIN, ...args] : [process.execPath, BIN, ...args];
+    const child = spawn(argv[0], argv.slice(1), { cwd: REPO_ROOT, env: childEnv, stdio: ['ignore', 'pipe', 'pipe'] });
+    return new CliProcess(child);
+  }
+
+  get pid(): number {
+    return this.child.pid!;
+  }
+
+  get alive(): boolean {
+    return this.exit === null;
+  }
+
+  private onStderr(chunk: string): void {
+    const lines = (this.partial + chunk).split('\n');
+    this.partial = lines.pop()!;
+    for (const line of lines) {
+      if (!line.trim()) continue;
+      try {
+        this.logs.push(JSON.parse(line) as LogEntry);
+      } catch {
+        this.plain.push(line);
+      }
+    }
+    this.wake();
+  }
+
+  private wake(): void {
+    for (const w of [...this.waiters]) w();
+  }
+
+  /** Resolve with the log lines matching `pred` once there are `count` of them. */
+  waitForLogs(pred: (e: LogEntry) => boolean, count: number, timeoutMs: number, what = 'log lines'): Promise<LogEntry[]> {
+    return new Promise((resolve, reject) => {
+      const check = () => {
+        const hits = this.logs.filter(pred);
+        if (hits.length >= count) {
+          done();
+          resolve(hits);
+        } else if (this.exit) {
+          done();
+          reject(new Error(`pid ${this.pid} exited (${JSON.stringify(this.exit)}) before ${count} ${what}; stderr:\n${this.tail()}`));
+        }
+      };
+      const timer = setTimeout(() => {
+        done();
+        reject(new Error(`timed out after ${timeoutMs} ms waiting for ${count} ${what} from pid ${this.pid}; stderr:\n${this.tail()}`));
+      }, timeoutMs);
+      const done = () => {
+        clearTimeout(timer);
+        this.waiters.delete(check);
+      };
+      this.waiters.add(check);
+      check();
+    });
+  }
+
+  /** The last stderr lines, for failure messages. */
+  tail(n = 15): string {
+    return [...this.logs.map((l) => JSON.stringify(l)), ...this.plain].slice(-n).join('\n');
+  }
+
+  /** Item ids this process logged "item done" for. */
+  itemsDone(): string[] {
+    return this.logs.filter((l) => l.msg === 'item done').map((l) => String(l.itemId));
+  }
+
+  signal(sig: NodeJS.Signals): void {
+    if (this.alive) process.kill(this.pid, sig);
+  }
+
+  /**
+   * Peak resident memory of the process so far (VmHWM, kB), read from /proc while it runs;
+   * null once it has exited or where /proc is missing.
+   */
+  peakRssKb(): number | null {
+    try {
+      const m = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${this.pid}/status`, 'utf8'));
+      return m ? Number(m[1]) : null;
+    } catch {
+      return null;
+    }
+  }
+
+  /** SIGKILL if still running, and wait for the exit. */
+  async stop(): Promise<Exit> {
+    if (this.alive) this.child.kill('SIGKILL');
+    return this.exited;
+  }
+}
+
+/** `photowire worker` with a test's Redis, prefix and data directory. */
+export function startWorker(env: Record<string, string | undefined>, concurrency = 2): CliProcess {
+  return CliProcess.start(['worker', '--concurrency', String(concurrency)], env);
+}
+
+/** Worker started and connected: it logs "worker ready" once its queues are open (so it logs at info level). */
+export async function startReadyWorker(env: Record<string, string | undefined>, concurrency = 2): Promise<CliProcess> {
+  const w = startWorker({ ...env, LOG_LEVEL: 'info' }, concurrency);
+  try {
+    await w.waitForLogs((l) => l.msg === 'worker ready', 1, 20_000, '"worker ready"');
+  } catch (err) {
+    await w.stop();
+    throw err;
+  }
+  return w;
+}
+
+/** Poll `check` until it returns a truthy value. */
+export async function waitUntil<T>(check: () => Promise<T | null | undefined | false>, timeoutMs: number, what: string, everyMs = 100): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    let last: unknown = null;
+    try {
+      const v = await check();
+      if (v) return v;
+    } catch (err) {
+      // Redis may be down on purpose in a fault test: keep polling until the deadline.
+      last = err;
+    }
+    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}${last ? ` (last error: ${String(last)})` : ''}`);
+    await new Promise((r) => setTimeout(r, everyMs));
+  }
+}
+
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.on('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const port = (srv.address() as net.AddressInfo).port;
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+async function answers(url: string): Promise<boolean> {
+  const r = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null, connectTimeout: 300, enableOfflineQueue: false });
+  r.on('error', () => undefined);
+  try {
+    await r.connect();
+    return (await r.ping()) === 'PONG';
+  } catch {
+    return false;
+  } finally {
+    r.disconnect();
+  }
+}
+
+/**
+ * A private redis-server run as docker-compose runs it (AOF on, fsync every second, noeviction),
+ * on a fixed port and folder so that it can be killed and started again with its data.
+ */
+export class PersistentRedis {
+  private child: ChildProcess | null = null;
+  private constructor(
+    readonly port: number,
+    readonly dir: string,
+  ) {}
+
+  get url(): string {
+    return `redis://127.0.0.1:${this.port}`;
+  }
+
+  get pid(): number | null {
+    return this.child?.pid ?? null;
+  }
+
+  static async start(dir: string): Promise<PersistentRedis> {
+    mkdirSync(dir, { recursive: true });
+    const r = new PersistentRedis(await freePort(), dir);
+    await r.startServer();
+    return r;
+  }
+
+  async startServer(): Promise<void> {
+    const cmd = [...(PDEATHSIG ? ['setpriv', '--pdeathsig', 'KILL'] : []), 'redis-server'];
+    const child = spawn(
+      cmd[0],
+      [...cmd.slice(1), '--port', String(this.port), '--bind', '127.0.0.1', '--dir', this.dir, '--appendonly', 'yes', '--appendfsync', 'everysec', '--save', '', '--maxmemory-policy', 'noeviction'],
+      { stdio: ['ignore', 'ignore', 'ignore'] },
+    );
+    this.child = child;
+    const deadline = Date.now() + 10_000;
+    while (!(await answers(this.url))) {
+      if (child.exitCode !== null || Date.now() > deadline) throw new Error(`redis-server on port ${this.port} did not start`);
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  }
+
+  /** Kill the server (SIGKILL by default: a crash, not a clean shutdown) and wait until it is gone. */
+  async kill(sig: NodeJS.Signals = 'SIGKILL'): Promise<void> {
+    const child = this.child;
+    if (!child || child.exitCode !== null || child.signalCode !== null) return;
+    const gone = new Promise((r) => child.once('exit', r));
+    child.kill(sig);
+    await gone;
+    this.child = null;
+  }
+
+  async restart(downMs: number): Promise<void> {
+    await this.kill();
+    await new Promise((r) => setTimeout(r, downMs));
+    await this.startServer();
+  }
+
+  async stop(): Promise<void> {
+    await this.kill('SIGTERM');
+  }
+}

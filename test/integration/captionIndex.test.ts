@@ -1,0 +1,219 @@
+import { randomBytes } from 'node:crypto';
+import { Redis } from 'ioredis';
+import { readSeedCaptions, SEED_SAME_CAPTION } from '../../bench/dedup/seedCaptions';
+import { CaptionIndex, DEFAULT_DEDUP_THRESHOLD } from '../../src/adapters/redis/captionIndex';
+import type { ClusterRef } from '../../src/schemas/record';
+
+const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+const seed = readSeedCaptions();
+
+let connections: Redis[] = [];
+let prefixes: string[] = [];
+
+function connect(): Redis {
+  const r = new Redis(REDIS_URL, { maxRetriesPerRequest: 1 });
+  connections.push(r);
+  return r;
+}
+
+function freshPrefix(): string {
+  const p = `pwtest:${randomBytes(6).toString('hex')}:dedup:`;
+  prefixes.push(p);
+  return p;
+}
+
+afterEach(async () => {
+  const r = connections[0] ?? connect();
+  for (const p of prefixes) {
+    let cursor = '0';
+    do {
+      const [next, keys] = await r.scan(cursor, 'MATCH', `${p}*`, 'COUNT', 1000);
+      cursor = next;
+      if (keys.length > 0) await r.del(...keys);
+    } while (cursor !== '0');
+  }
+  await Promise.all(connections.map((c) => c.quit()));
+  connections = [];
+  prefixes = [];
+});
+
+/** The partition as sorted lists of seed numbers, clusters of 2+ only, whatever the cluster ids. */
+function groups(refs: Map<string, ClusterRef | null>): string[][] {
+  const byCluster = new Map<string, string[]>();
+  for (const [n, ref] of refs) if (ref) byCluster.set(ref.id, [...(byCluster.get(ref.id) ?? []), n]);
+  return [...byCluster.values()]
+    .filter((g) => g.length > 1)
+    .map((g) => g.sort())
+    .sort((a, b) => a[0].localeCompare(b[0]));
+}
+
+async function assignSeedSequentially(index: CaptionIndex): Promise<Map<string, ClusterRef | null>> {
+  const refs = new Map<string, ClusterRef | null>();
+  for (const s of seed) refs.set(s.n, await index.assign(s.n, s.cleaned));
+  return refs;
+}
+
+describe('CaptionIndex on the seed gallery', () => {
+  it('groups the captions the desk sees as the same, as measured: 01/02/03/07/11, 04/05, 08/09, 34/35, 36/38', async () => {
+    const index = new CaptionIndex(connect(), { prefix: freshPrefix() });
+    expect(index.threshold).toBe(DEFAULT_DEDUP_THRESHOLD);
+    const refs = await assignSeedSequentially(index);
+    expect(groups(refs)).toEqual(SEED_SAME_CAPTION.map((g) => [...g]));
+
+    const first = refs.get('01')!;
+    expect(first).toMatchObject({ canonicalId: '01', similarity: 1, exact: true });
+    expect(refs.get('03')).toEqual({ ...first, similarity: 1, exact: true });
+    expect(refs.get('02')).toMatchObject({ id: first.id, canonicalId: '01', exact: false });
+    expect(refs.get('02')!.similarity).toBeCloseTo(76 / 77, 6);
+    expect(refs.get('08')!.id).not.toBe(first.id);
+
+    const cluster = await index.getCluster(first.id);
+    expect(cluster).toMatchObject({ id: first.id, canonicalId: '01', canonicalCaption: seed[0].cleaned, size: 5 });
+    expect(cluster!.members.map((m) => [m.itemId, m.exact])).toEqual([
+      ['01', true],
+      ['02', false],
+      ['03', true],
+      ['07', true],
+      ['11', false],
+    ]);
+
+    const listed = await index.listClusters({ minSize: 2 });
+    expect(listed.map((c) => c.size)).toEqual([5, 2, 2, 2, 2]);
+    expect(listed[0].id).toBe(first.id);
+    const all = await index.listClusters();
+    expect(all).toHaveLength(33); // 5 groups + 28 singletons
+    const ofBatch = await index.listClusters({ itemIds: ['04', '12', 'not-an-item'] });
+    expect(ofBatch.map((c) => c.members.map((m) => m.itemId))).toEqual([['04', '05'], ['12']]);
+  });
+
+  it('gives the same partition with 8 concurrent workers in shuffled order as with 1 worker', async () => {
+    const sequential = groups(await assignSeedSequentially(new CaptionIndex(connect(), { prefix: freshPrefix() })));
+
+    const prefix = freshPrefix();
+    const workers = Array.from({ length: 8 }, () => new CaptionIndex(connect(), { prefix }));
+    let state = 2012;
+    const rnd = () => ((state = (Math.imul(state, 1103515245) + 12345) >>> 0) / 2 ** 32);
+    const order = [...seed];
+    for (let i = order.length - 1; i > 0; i--) {
+      const j = Math.floor(rnd() * (i + 1));
+      [order[i], order[j]] = [order[j], order[i]];
+    }
+    const refs = new Map<string, ClusterRef | null>();
+    let next = 0;
+    await Promise.all(
+      workers.map(async (w) => {
+        while (next < order.length) {
+          const s = order[next++];
+          refs.set(s.n, await w.assign(s.n, s.cleaned));
+        }
+      }),
+    );
+    expect(groups(refs)).toEqual(sequential);
+  });
+  it('assignMany decides in the order given: same answers as one-by-one assign in that order', async () => {
+    const order = [...seed].reverse();
+    const oneByOne = new CaptionIndex(connect(), { prefix: freshPrefix() });
+    const expected: Array<ClusterRef | null> = [];
+    for (const s of order) expected.push(await oneByOne.assign(s.n, s.cleaned));
+    const batch = new CaptionIndex(connect(), { prefix: freshPrefix() });
+    const got = await batch.assignMany([...order.map((s) => ({ itemId: s.n, caption: s.cleaned })), { itemId: 'empty', caption: ' ' }]);
+    expect(got).toEqual([...expected, null]);
+    expect(got[order.findIndex((s) => s.n === '11')]).toMatchObject({ canonicalId: '11', exact: true }); // 11 now arrives before 01
+  });
+});
+
+describe('CaptionIndex guarantees', () => {
+  const caption =
+    'Supporters of WikiLeaks founder Julian Assange sit outside the Ecuadorian Embassy, in London, Friday, June 22, 2012. Assange entered the embassy on Monday in an attempt to gain political asylum to prevent him from being extradited to Sweden.';
+
+  it('answers a retried item with its first cluster and adds no member twice', async () => {
+    const index = new CaptionIndex(connect(), { prefix: freshPrefix() });
+    const a = await index.assign('item-a', caption);
+    const b = await index.assign('item-b', caption.replace('Supporters', 'A supporter').replace(' sit ', ' sits '));
+    const again = await Promise.all([index.assign('item-b', caption), index.assign('item-b', 'a different caption now')]);
+    expect(again).toEqual([b, b]);
+    expect(await index.assign('item-a', caption)).toEqual(a);
+    const cluster = await index.getCluster(a!.id);
+    expect(cluster!.members.map((m) => m.itemId)).toEqual(['item-a', 'item-b']);
+    expect(cluster!.size).toBe(2);
+  });
+
+  it('creates exactly one cluster when 8 workers assign 200 near-identical captions at once', async () => {
+    const prefix = freshPrefix();
+    const workers = Array.from({ length: 8 }, () => new CaptionIndex(connect(), { prefix }));
+    const variants = [
+      caption,
+      caption.toUpperCase(),
+      caption.replace(/,/g, ''),
+      caption.replace('Supporters', 'A supporter').replace(' sit ', ' sits '),
+      `${caption.replace(/\.$/, '')} .`,
+    ];
+    const jobs = Array.from({ length: 200 }, (_v, i) => ({ id: `item-${i}`, text: variants[i % variants.length] }));
+    const refs = await Promise.all(jobs.map((j, i) => workers[i % workers.length].assign(j.id, j.text)));
+    const ids = new Set(refs.map((r) => r!.id));
+    expect(ids.size).toBe(1);
+    const [id] = ids;
+    const cluster = await workers[0].getCluster(id);
+    expect(cluster!.size).toBe(200);
+    expect(new Set(cluster!.members.map((m) => m.itemId)).size).toBe(200);
+    expect(await workers[0].listClusters()).toHaveLength(1);
+  });
+
+  it('finds last night\'s cluster from a new connection and a new index object', async () => {
+    const prefix = freshPrefix();
+    const lastNight = await new CaptionIndex(connect(), { prefix }).assign('night1-0001', caption);
+    await connections[0].quit();
+    connections = [];
+    const tonight = new CaptionIndex(connect(), { prefix });
+    const ref = await tonight.assign('night2-0001', `${caption} `.replace('Friday', 'friday'));
+    expect(ref).toEqual({ id: lastNight!.id, canonicalId: 'night1-0001', similarity: 1, exact: true });
+    expect((await tonight.getCluster(lastNight!.id))!.members.map((m) => m.itemId)).toEqual(['night1-0001', 'night2-0001']);
+  });
+
+  it('clusters captions shorter than a shingle and gives empty captions no cluster', async () => {
+    const index = new CaptionIndex(connect(), { prefix: freshPrefix() });
+    const a = await index.assign('s1', 'Assange');
+    expect(await index.assign('s2', 'ASSANGE!')).toEqual({ id: a!.id, canonicalId: 's1', similarity: 1, exact: true });
+    expect((await index.assign('s3', 'Sarah'))!.id).not.toBe(a!.id);
+    expect((await index.assign('s4', 'Julian Assange'))!.id).not.toBe(a!.id);
+    expect(await index.assign('e1', '')).toBeNull();
+    expect(await index.assign('e2', ' -- ... ')).toBeNull();
+    expect(await index.listClusters({ itemIds: ['e1', 'e2'] })).toEqual([]);
+    expect(await index.listClusters()).toHaveLength(3);
+  });
+
+  it('never merges on a band-bucket collision: every candidate is verified on its shingles', async () => {
+    const index = new CaptionIndex(connect(), { prefix: freshPrefix() });
+    const redis = connections[0];
+    const a = await index.assign('a', caption);
+    // Plant cluster a in every bucket the unrelated caption b will look in, as a hash collision would.
+    const other = 'Ecuador\u2019s President Rafael Correa gestures during a press conference in Quito, Ecuador, Thursday, June 21, 2012.';
+    const raw = Buffer.from(a!.id, 'hex');
+    for (const { key, field } of index.locate(other)!.buckets) await redis.hset(key, field, raw);
+    const b = await index.assign('b', other);
+    expect(b!.id).not.toBe(a!.id);
+    expect(b).toMatchObject({ canonicalId: 'b', exact: true });
+    expect((await index.getCluster(a!.id))!.size).toBe(1);
+  });
+
+  it('uses the threshold it is given', async () => {
+    const strict = new CaptionIndex(connect(), { prefix: freshPrefix(), threshold: 0.99 });
+    const refs = await assignSeedSequentially(strict);
+    expect(refs.get('02')!.id).not.toBe(refs.get('01')!.id);
+    expect(() => new CaptionIndex(connections[0], { prefix: 'x', threshold: 0 })).toThrow(/threshold/);
+    expect(() => new CaptionIndex(connections[0], { prefix: 'x', threshold: 1.5 })).toThrow(/threshold/);
+  });
+
+  it('refuses to use an index written with another key layout, naming both', async () => {
+    const prefix = freshPrefix();
+    await new CaptionIndex(connect(), { prefix }).assign('a', caption);
+    const other = new CaptionIndex(connections[0], { prefix, itemShardBits: 8 });
+    await expect(other.assign('b', caption)).rejects.toThrow(/was built with "k=2 bands=8x8 items=16 buckets=14".*"k=2 bands=8x8 items=8 buckets=14"/);
+  });
+
+  it('returns null for unknown or malformed cluster ids', async () => {
+    const index = new CaptionIndex(connect(), { prefix: freshPrefix() });
+    expect(await index.getCluster('0123456789abcdef')).toBeNull();
+    expect(await index.getCluster('../../etc')).toBeNull();
+  });
+});

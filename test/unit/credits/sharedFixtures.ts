@@ -1,0 +1,44 @@
+import { readFileSync } from 'node:fs';
+import * as path from 'node:path';
+
+/** The shared read-only material next to the repository (PHOTOWIRE_SHARED_DIR overrides). */
+export const SHARED_DIR = process.env.PHOTOWIRE_SHARED_DIR ?? path.resolve(__dirname, '../../../../shared');
+
+export interface DevCreditRow {
+  line: number;
+  raw: string;
+  creators: string[];
+  agency: string;
+  distributor: string | null;
+  flags: string[];
+}
+
+/** credits-dev.tsv: raw credit, creators (;-separated), agency, distributor, flags (;-separated). */
+export function readDevCredits(): DevCreditRow[] {
+  const text = readFileSync(path.join(SHARED_DIR, 'fixtures/credits-dev.tsv'), 'utf8');
+  const rows: DevCreditRow[] = [];
+  text.split('\n').forEach((l, i) => {
+    if (!l.trim() || l.startsWith('#')) return;
+    const [raw, creators = '', agency = '', distributor = '', flags = ''] = l.replace(/\r$/, '').split('\t');
+    const list = (s: string) => s.split(';').map((x) => x.trim()).filter(Boolean);
+    rows.push({ line: i + 1, raw, creators: list(creators), agency, distributor: distributor.trim() || null, flags: list(flags) });
+  });
+  return rows;
+}
+
+export interface SeedItem {
+  counter: string;
+  title: string;
+  caption: string;
+}
+
+/** The seed gallery's 41 items: a title line ending in "(NN of41)", then the caption line. */
+export function readSeedGallery(): SeedItem[] {
+  const lines = readFileSync(path.join(SHARED_DIR, 'seeds/wire-gallery-2012.txt'), 'utf8').split('\n');
+  const items: SeedItem[] = [];
+  lines.forEach((l, i) => {
+    const m = /^(.*?)\s*\((\d+) of(\d+)\)\s*$/.exec(l);
+    if (m) items.push({ counter: m[2], title: m[1], caption: (lines[i + 1] ?? '').replace(/\r$/, '') });
+  });
+  return items;
+}

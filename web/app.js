@@ -1,0 +1,327 @@
+// The desk page: wires the API client, the live batch list, the batch view and the dialogs.
+
+import { ApiClient } from './lib/api.js';
+import { plural } from './lib/format.js';
+import { BatchList } from './ui/batchList.js';
+import { BatchView } from './ui/batchView.js';
+import { renderDetails } from './ui/details.js';
+import { h } from './ui/dom.js';
+
+const $ = (sel) => document.querySelector(sel);
+const dialogs = { login: $('#login'), import: $('#import'), details: $('#details') };
+
+const state = {
+  days: Number(sessionStorage.getItem('photowire.days') ?? 7),
+  batches: [],
+  runs: [],
+  selectedId: null,
+  detail: null,
+  records: [],
+  loadSeq: 0,
+};
+
+const api = new ApiClient({ storage: sessionStorage, onUnauthorized: () => showLogin() });
+
+// ---- images: fetched with the token when they scroll into view ---------------------------
+const pendingImages = new WeakMap();
+const imageObserver = new IntersectionObserver(
+  (entries) => {
+    for (const e of entries) {
+      if (!e.isIntersecting) continue;
+      imageObserver.unobserve(e.target);
+      pendingImages.get(e.target)?.();
+    }
+  },
+  { rootMargin: '400px' },
+);
+
+const shownImages = new Map();
+function loadImage(img, url, opts = {}) {
+  // Seen before: set at once, so a live re-render does not blink.
+  if (shownImages.has(url)) {
+    img.src = shownImages.get(url);
+    return;
+  }
+  const load = () =>
+    api
+      .imageUrl(url)
+      .then((src) => {
+        shownImages.set(url, src);
+        img.src = src;
+      })
+      .catch(() => {
+        img.replaceWith(h('div', { class: 'thumb-placeholder', text: 'Image unavailable' }));
+      });
+  if (opts.eager) return void load();
+  pendingImages.set(img, load);
+  imageObserver.observe(img);
+}
+
+// ---- toasts --------------------------------------------------------------------------------
+const toast = h('div', { class: 'visually-hidden', role: 'status', 'aria-live': 'polite' });
+document.body.append(toast);
+function announce(text) {
+  toast.textContent = text;
+}
+
+// ---- retry ----------------------------------------------------------------------------------
+const retrying = new Set();
+async function retry(path, label) {
+  try {
+    const { body } = await api.post(path, {});
+    for (const id of [...body.retried, ...body.pending]) retrying.add(id);
+    const skipped = body.skipped.map((s) => `${s.itemId}: ${s.reason}`);
+    announce(`${label}: ${plural(body.retried.length, 'item')} queued again${body.pending.length ? `, ${body.pending.length} already queued` : ''}${skipped.length ? `. Not retried: ${skipped.join('; ')}` : ''}`);
+    if (skipped.length) window.alert(`Not retried:\n${skipped.join('\n')}`);
+    view.render(state.detail, state.records);
+    scheduleReload(300);
+  } catch (err) {
+    announce(`Retry failed: ${err.message}`);
+    window.alert(`Retry failed: ${err.message}`);
+  }
+}
+
+const ui = {
+  loadImage,
+  expanded: new Set(),
+  retrying,
+  open: (record) => {
+    renderDetails($('#details-title'), $('#details-body'), record, ui);
+    dialogs.details.showModal();
+  },
+  cluster: (id) => api.get(`/api/clusters/${encodeURIComponent(id)}`),
+  retry: (record) => retry(`/api/items/${encodeURIComponent(record.id)}/retry`, `Retry of ${record.id}`),
+  retryAll: (batch) => retry(`/api/batches/${encodeURIComponent(batch.id)}/retry`, 'Retry of the failed items'),
+  toggle: (group) => {
+    if (ui.expanded.has(group.key)) ui.expanded.delete(group.key);
+    else ui.expanded.add(group.key);
+    view.renderGrid();
+    document.querySelector(`[data-cluster-id="${CSS.escape(group.clusterId)}"] [aria-expanded]`)?.focus();
+  },
+};
+
+const list = new BatchList($('#batch-list'));
+const view = new BatchView($('#main'), ui);
+
+// ---- live state ------------------------------------------------------------------------------
+function setLive(s) {
+  const el = $('#live');
+  el.dataset.state = s;
+  el.querySelector('.live-text').textContent = { connecting: 'Connecting…', live: 'Live', polling: 'Updating every few seconds', offline: 'Offline: retrying', signedout: 'Signed out' }[s];
+}
+
+function currentSignature(id) {
+  const b = state.batches.find((x) => x.id === id);
+  return b ? `${b.state}|${b.ok}|${b.failed}|${b.finishedAt ?? ''}` : null;
+}
+
+function applyBatches(data) {
+  const before = state.selectedId ? currentSignature(state.selectedId) : null;
+  state.batches = data.batches;
+  state.runs = data.runs;
+  if (!state.selectedId && !location.hash && state.batches.length) {
+    history.replaceState(null, '', `#/batch/${encodeURIComponent(state.batches[0].id)}`);
+    route();
+  }
+  list.render({ batches: state.batches, runs: state.runs, selectedId: state.selectedId });
+  if (state.selectedId && currentSignature(state.selectedId) !== before) scheduleReload(state.detail?.state === 'done' ? 0 : 1000);
+}
+
+// At most one reload in flight per interval: a running batch changes every second, and reading
+// all its records each time would be waste.
+let reloadTimer = null;
+function scheduleReload(ms) {
+  if (reloadTimer) return;
+  reloadTimer = setTimeout(() => {
+    reloadTimer = null;
+    void loadBatch(state.selectedId, { quiet: true });
+  }, ms);
+}
+
+let streamAbort = null;
+let pollTimer = null;
+async function connect() {
+  streamAbort?.abort();
+  clearInterval(pollTimer);
+  const ctrl = new AbortController();
+  streamAbort = ctrl;
+  setLive('connecting');
+  try {
+    await api.stream(`/api/events?days=${state.days}`, (msg) => {
+      if (msg.event !== 'batches') return;
+      setLive('live');
+      applyBatches(JSON.parse(msg.data));
+    }, ctrl.signal);
+    if (!ctrl.signal.aborted) throw new Error('the event stream ended');
+  } catch (err) {
+    if (ctrl.signal.aborted || err.status === 401) return;
+    // No stream (a proxy that buffers, a dropped connection): poll, and try the stream again later.
+    setLive('polling');
+    const poll = async () => {
+      try {
+        applyBatches(await api.get(`/api/batches?days=${state.days}`));
+        setLive('polling');
+      } catch (e) {
+        if (e.status !== 401) setLive('offline');
+      }
+    };
+    await poll();
+    pollTimer = setInterval(poll, 3000);
+    setTimeout(() => {
+      if (streamAbort === ctrl) void connect();
+    }, 15000);
+  }
+}
+
+// ---- the selected batch -------------------------------------------------------------------------
+async function loadBatch(id, { quiet = false } = {}) {
+  if (!id) return;
+  const seq = ++state.loadSeq;
+  if (!quiet) $('#main').setAttribute('aria-busy', 'true');
+  try {
+    const [detail, records] = await Promise.all([api.get(`/api/batches/${encodeURIComponent(id)}`), api.allRecords(id)]);
+    if (seq !== state.loadSeq) return;
+    // A retry is over when its item is ok again, or has failed again with nothing in flight.
+    const inFlight = new Set(detail.failures.filter((f) => f.retrying).map((f) => f.itemId));
+    for (const itemId of [...retrying]) {
+      const r = records.find((x) => x.id === itemId);
+      if (!r || !r.error || (!inFlight.has(itemId) && detail.state === 'done')) retrying.delete(itemId);
+    }
+    for (const f of inFlight) retrying.add(f);
+    state.detail = detail;
+    state.records = records;
+    view.render(detail, records);
+  } catch (err) {
+    if (seq !== state.loadSeq || err.status === 401) return;
+    $('#main').replaceChildren(h('div', { class: 'empty-state' }, h('p', { text: err.status === 404 ? `There is no batch ${id}.` : `Could not load the batch: ${err.message}` })));
+  } finally {
+    if (seq === state.loadSeq) $('#main').removeAttribute('aria-busy');
+  }
+}
+
+function route() {
+  const m = /^#\/batch\/(.+)$/.exec(location.hash);
+  const id = m ? decodeURIComponent(m[1]) : null;
+  if (id === state.selectedId) return;
+  state.selectedId = id;
+  list.render({ batches: state.batches, runs: state.runs, selectedId: id });
+  if (id) void loadBatch(id);
+  else $('#main').replaceChildren(h('div', { class: 'empty-state' }, h('p', { text: 'Choose a batch, or import a feed.' })));
+}
+
+// ---- sign in ----------------------------------------------------------------------------------------
+function showLogin(message) {
+  streamAbort?.abort();
+  clearInterval(pollTimer);
+  setLive('signedout');
+  $('#login-error').hidden = !message;
+  $('#login-error').textContent = message ?? '';
+  if (!dialogs.login.open) dialogs.login.showModal();
+  $('#login-token').focus();
+}
+
+$('#login-form').addEventListener('submit', async (e) => {
+  e.preventDefault();
+  api.setToken($('#login-token').value.trim());
+  try {
+    await api.get(`/api/batches?days=1&limit=1`);
+  } catch (err) {
+    showLogin(err.status === 401 ? 'That token was not accepted.' : `The server did not answer: ${err.message}`);
+    return;
+  }
+  dialogs.login.close();
+  $('#sign-out').hidden = false;
+  $('#login-token').value = '';
+  start();
+});
+// Without a token the desk is useless: the sign-in dialog cannot be dismissed with Escape.
+dialogs.login.addEventListener('cancel', (e) => e.preventDefault());
+$('#sign-out').addEventListener('click', () => {
+  api.setToken(null);
+  $('#sign-out').hidden = true;
+  showLogin();
+});
+
+// ---- import -------------------------------------------------------------------------------------------
+function showOutcomes(feeds) {
+  const out = $('#import-result');
+  out.replaceChildren(
+    ...feeds.map((f) =>
+      f.error
+        ? h('p', { class: 'is-fail' }, `${f.path}: ${f.error.code}: ${f.error.message}`)
+        : h('p', {}, `${f.created ? 'Queued' : 'Already taken'}: `, h('a', { href: `#/batch/${encodeURIComponent(f.batchId)}`, text: f.batchId }), ` (${plural(f.expected, 'item')})`),
+    ),
+  );
+  const first = feeds.find((f) => f.batchId);
+  if (first) location.hash = `#/batch/${encodeURIComponent(first.batchId)}`;
+}
+
+async function submitFeed(form, body) {
+  const button = form.querySelector('button[type=submit]');
+  button.disabled = true;
+  $('#import-result').textContent = 'Sending…';
+  try {
+    const res = await api.post('/api/feeds', body);
+    showOutcomes(res.body.feeds);
+    form.reset();
+  } catch (err) {
+    $('#import-result').replaceChildren(h('p', { class: 'is-fail', text: err.message }));
+  } finally {
+    button.disabled = false;
+  }
+}
+
+$('#upload-form').addEventListener('submit', (e) => {
+  e.preventDefault();
+  const fd = new FormData();
+  for (const f of $('#upload-files').files) fd.append('file', f, f.name);
+  void submitFeed(e.target, fd);
+});
+$('#path-form').addEventListener('submit', (e) => {
+  e.preventDefault();
+  void submitFeed(e.target, { path: $('#feed-path').value.trim() });
+});
+$('#import-open').addEventListener('click', () => {
+  $('#import-result').replaceChildren();
+  dialogs.import.showModal();
+});
+for (const btn of document.querySelectorAll('dialog [data-close]')) btn.addEventListener('click', () => btn.closest('dialog').close());
+// A click on the backdrop closes the import and details dialogs.
+for (const d of [dialogs.import, dialogs.details]) d.addEventListener('click', (e) => e.target === d && d.close());
+
+// ---- keyboard: "/" focuses the search -------------------------------------------------------------
+document.addEventListener('keydown', (e) => {
+  if (e.key !== '/' || e.target.closest('input, textarea, select, dialog')) return;
+  const search = document.querySelector('#batch-search');
+  if (search) {
+    e.preventDefault();
+    search.focus();
+  }
+});
+
+$('#days').value = String(state.days);
+$('#days').addEventListener('change', () => {
+  state.days = Number($('#days').value);
+  sessionStorage.setItem('photowire.days', String(state.days));
+  void connect();
+});
+
+window.addEventListener('hashchange', route);
+
+function start() {
+  route();
+  void connect();
+}
+
+(async () => {
+  try {
+    await api.get('/api/batches?days=1&limit=1');
+    if (api.token) $('#sign-out').hidden = false;
+    start();
+  } catch (err) {
+    if (err.status !== 401) {
+      setLive('offline');
+      $('#main').replaceChildren(h('div', { class: 'empty-state' }, h('p', { text: `The desk's server did not answer: ${err.message}` })));
+    }
+  }
+})();

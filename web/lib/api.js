@@ -1,0 +1,117 @@
+// The desk's API client: the token, JSON calls, authenticated images and the event stream.
+// No DOM: fetch and storage are passed in, so it runs (and is tested) outside a browser too.
+
+import { createSseParser } from './sse.js';
+
+const TOKEN_KEY = 'photowire.token';
+
+export class ApiError extends Error {
+  constructor(status, code, message) {
+    super(message);
+    this.name = 'ApiError';
+    this.status = status;
+    this.code = code;
+  }
+}
+
+export class ApiClient {
+  /**
+   * @param {{ fetch?: typeof fetch, storage?: Storage | null, onUnauthorized?: (err: ApiError) => void,
+   *           createObjectURL?: (b: Blob) => string }} opts
+   */
+  constructor(opts = {}) {
+    this.fetch = opts.fetch ?? globalThis.fetch.bind(globalThis);
+    this.storage = opts.storage ?? null;
+    this.onUnauthorized = opts.onUnauthorized ?? (() => {});
+    this.createObjectURL = opts.createObjectURL ?? ((b) => URL.createObjectURL(b));
+    this.images = new Map();
+  }
+
+  get token() {
+    return this.storage?.getItem(TOKEN_KEY) ?? null;
+  }
+
+  /** Kept for this browser tab only (sessionStorage): closing the tab signs out. */
+  setToken(token) {
+    if (token) this.storage?.setItem(TOKEN_KEY, token);
+    else this.storage?.removeItem(TOKEN_KEY);
+  }
+
+  headers(extra = {}) {
+    const h = { ...extra };
+    if (this.token) h.Authorization = `Bearer ${this.token}`;
+    return h;
+  }
+
+  async request(path, init = {}) {
+    const res = await this.fetch(path, { ...init, headers: this.headers(init.headers) });
+    if (!res.ok) {
+      let body = null;
+      try {
+        body = await res.json();
+      } catch {
+        // Not JSON (a proxy's page): the status says enough.
+      }
+      const err = new ApiError(res.status, body?.error ?? `HTTP_${res.status}`, body?.message ?? `${res.status} ${res.statusText}`);
+      if (res.status === 401) this.onUnauthorized(err);
+      throw err;
+    }
+    return res;
+  }
+
+  async get(path) {
+    return (await this.request(path, { headers: { Accept: 'application/json' } })).json();
+  }
+
+  /** JSON body, or a FormData (multipart upload) as it is. Answers of 202 and 422 both carry JSON. */
+  async post(path, body) {
+    const isForm = typeof FormData !== 'undefined' && body instanceof FormData;
+    const init = isForm ? { method: 'POST', body } : { method: 'POST', body: JSON.stringify(body ?? {}), headers: { 'Content-Type': 'application/json' } };
+    const res = await this.fetch(path, { ...init, headers: this.headers(init.headers) });
+    const json = await res.json().catch(() => null);
+    if (res.ok || res.status === 422) return { status: res.status, body: json };
+    const err = new ApiError(res.status, json?.error ?? `HTTP_${res.status}`, json?.message ?? `${res.status} ${res.statusText}`);
+    if (res.status === 401) this.onUnauthorized(err);
+    throw err;
+  }
+
+  /**
+   * An image the page can show: renditions are behind the token, and <img> cannot send one, so
+   * the bytes are fetched (the browser's cache still applies: they are immutable) and shown
+   * from an object URL, made once per path.
+   */
+  imageUrl(path) {
+    let p = this.images.get(path);
+    if (!p) {
+      p = this.request(path)
+        .then((res) => res.blob())
+        .then((b) => this.createObjectURL(b));
+      p.catch(() => this.images.delete(path));
+      this.images.set(path, p);
+    }
+    return p;
+  }
+
+  /** Every record of a batch, page by page (feed order). */
+  async allRecords(batchId, pageSize = 500) {
+    const out = [];
+    for (let offset = 0; ; offset += pageSize) {
+      const page = await this.get(`/api/batches/${encodeURIComponent(batchId)}/records?offset=${offset}&limit=${pageSize}`);
+      out.push(...page.records);
+      if (out.length >= page.total || page.records.length === 0) return out;
+    }
+  }
+
+  /** Read a server-sent event stream until `signal` aborts or the stream ends; resolves when it ends. */
+  async stream(path, onEvent, signal) {
+    const res = await this.request(path, { headers: { Accept: 'text/event-stream' }, signal });
+    const reader = res.body.getReader();
+    const decoder = new TextDecoder();
+    const push = createSseParser(onEvent);
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) return;
+      push(decoder.decode(value, { stream: true }));
+    }
+  }
+}

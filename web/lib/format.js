@@ -1,0 +1,133 @@
+// Formatting for the desk: numbers, times, progress, credits. Pure: no DOM, no fetch.
+
+const numberFormat = new Intl.NumberFormat('en-GB');
+
+/** 1234 -> "1,234". */
+export function formatCount(n) {
+  return numberFormat.format(n ?? 0);
+}
+
+/** "1 item", "3 items". */
+export function plural(n, one, many = `${one}s`) {
+  return `${formatCount(n)} ${n === 1 ? one : many}`;
+}
+
+/** 1900 -> "1.9 s", 125000 -> "2 min 05 s", 3720000 -> "1 h 02 min". */
+export function formatDuration(ms) {
+  if (ms === null || ms === undefined || !Number.isFinite(ms) || ms < 0) return '';
+  if (ms < 1000) return `${Math.round(ms)} ms`;
+  if (ms < 60_000) return `${(ms / 1000).toFixed(ms < 10_000 ? 1 : 0)} s`;
+  const s = Math.round(ms / 1000);
+  if (s < 3600) return `${Math.floor(s / 60)} min ${String(s % 60).padStart(2, '0')} s`;
+  const m = Math.round(s / 60);
+  return `${Math.floor(m / 60)} h ${String(m % 60).padStart(2, '0')} min`;
+}
+
+function startOfDay(d) {
+  return new Date(d.getFullYear(), d.getMonth(), d.getDate()).getTime();
+}
+
+/** "Today", "Yesterday", else "Monday 12 November" (local time). */
+export function dayLabel(iso, now = new Date()) {
+  const d = new Date(iso);
+  const days = Math.round((startOfDay(now) - startOfDay(d)) / 86_400_000);
+  if (days === 0) return 'Today';
+  if (days === 1) return 'Yesterday';
+  return d.toLocaleDateString('en-GB', { weekday: 'long', day: 'numeric', month: 'long' });
+}
+
+/** "21:45" (24-hour, local). */
+export function clockTime(iso) {
+  return new Date(iso).toLocaleTimeString('en-GB', { hour: '2-digit', minute: '2-digit' });
+}
+
+/** Group items that carry a date under day headings, newest day first, keeping their order. */
+export function groupByDay(items, dateOf, now = new Date()) {
+  const out = [];
+  for (const item of items) {
+    const label = dayLabel(dateOf(item), now);
+    const last = out[out.length - 1];
+    if (last && last.label === label) last.items.push(item);
+    else out.push({ label, items: [item] });
+  }
+  return out;
+}
+
+/** A batch's progress: items ended (ok or failed) out of expected. */
+export function progressOf(batch) {
+  const total = batch.expected ?? 0;
+  const done = Math.min(total, (batch.ok ?? 0) + (batch.failed ?? 0));
+  const pct = total === 0 ? (batch.state === 'done' ? 100 : 0) : Math.floor((done / total) * 100);
+  return { done, total, pct, label: `${formatCount(done)} of ${formatCount(total)} items` };
+}
+
+/** The last part of a feed path: what a person recognises. An uploaded folder is named by a digest, so it is called what it is. */
+export function feedName(feedPath) {
+  const parts = String(feedPath ?? '').split(/[\\/]/).filter(Boolean);
+  const last = parts[parts.length - 1] ?? '';
+  if (parts[parts.length - 2] === 'uploads' && /^[0-9a-f]{16}$/.test(last)) return `Uploaded photos ${last.slice(0, 6)}`;
+  return last;
+}
+
+/** The normalized credit line, or what can be said without one. */
+export function creditLine(record) {
+  const c = record.credit;
+  if (c.line) return c.line;
+  const who = c.creators.join(', ');
+  const parts = [who, c.agency].filter(Boolean);
+  return parts.length ? parts.join(' / ') : 'No credit';
+}
+
+/** Every raw credit input as received, labelled, for the hover text and the details. */
+export function rawCreditParts(record) {
+  const r = record.credit.raw;
+  const parts = [
+    ['Caption credit', r.captionTail],
+    ['By-line', r.byline.length ? r.byline.join('; ') : null],
+    ['Credit', r.creditLine],
+    ['Source', r.source],
+    ['Copyright', r.copyright],
+  ];
+  return parts.filter(([, v]) => v !== null && v !== undefined && String(v).trim() !== '').map(([label, value]) => ({ label, value }));
+}
+
+/** One line of the raw credit, e.g. "Raw: By-line: LEON NEAL · Credit: AFP/Getty Images". */
+export function rawCreditText(record) {
+  const parts = rawCreditParts(record);
+  return parts.length ? `Raw credit: ${parts.map((p) => `${p.label}: ${p.value}`).join(' · ')}` : 'No raw credit was sent';
+}
+
+/** The URL of a rendition of a record (thumb or preview), or null for caption-only and failed items. */
+export function renditionUrl(record, name = 'thumb') {
+  const r = (record.renditions ?? []).find((x) => x.name === name);
+  return r ? `/api/${r.path.replace(/\\/g, '/').replace(/^\/+/, '')}` : null;
+}
+
+const ERROR_LABELS = {
+  FEED_UNREADABLE: 'Feed unreadable',
+  FEED_UNKNOWN_FORMAT: 'Unknown feed format',
+  FEED_MALFORMED: 'Malformed feed entry',
+  FEED_TOO_LARGE: 'Feed too large',
+  XML_ENTITY_REFUSED: 'XML entities refused',
+  ITEM_DUPLICATE_ID: 'Duplicate item id',
+  ITEM_INVALID: 'Invalid item',
+  PATH_OUTSIDE_FEED: 'Image outside the feed folder',
+  IMAGE_NOT_FOUND: 'Image not found',
+  IMAGE_UNSUPPORTED: 'Not a supported image',
+  IMAGE_CORRUPT: 'Image corrupt',
+  IMAGE_TOO_LARGE: 'Image too large',
+  STORAGE_FAILED: 'Could not store',
+  INTERNAL: 'Internal error',
+};
+
+/** "IMAGE_CORRUPT" -> "Image corrupt"; unknown codes are shown as they are. */
+export function errorLabel(code) {
+  return ERROR_LABELS[code] ?? code;
+}
+
+/** "#07" or "#07 of 41" for gallery items, else the 1-based feed position. */
+export function itemNumber(record) {
+  const s = record.source;
+  if (s.counter) return `#${String(s.counter).padStart(2, '0')}`;
+  return `#${s.position + 1}`;
+}

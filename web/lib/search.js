@@ -1,0 +1,66 @@
+// Searching within a batch by caption text, creator or agency. Pure.
+
+/** Case- and accent-insensitive: "sao paulo" finds "São Paulo", "afp" finds "AFP". */
+export function fold(s) {
+  return String(s ?? '')
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase();
+}
+
+const FIELDS = new Set(['agency', 'creator', 'by', 'credit', 'caption']);
+
+/**
+ * "tulip agency:afp creator:"van weel"" -> free words plus field terms. A field term matches only
+ * that field; an unknown `x:y` is taken as a plain word.
+ */
+export function parseQuery(q) {
+  const terms = [];
+  const re = /(\w+):"([^"]*)"|(\w+):(\S+)|"([^"]*)"|(\S+)/g;
+  let m;
+  while ((m = re.exec(String(q ?? ''))) !== null) {
+    const field = (m[1] ?? m[3])?.toLowerCase();
+    const value = m[2] ?? m[4] ?? m[5] ?? m[6];
+    if (field && FIELDS.has(field)) {
+      if (value.trim()) terms.push({ field: field === 'by' ? 'creator' : field, text: fold(value.trim()) });
+    } else {
+      const text = field ? `${field}:${value}` : value;
+      if (text.trim()) terms.push({ field: null, text: fold(text.trim()) });
+    }
+  }
+  return terms;
+}
+
+function fieldText(record, field) {
+  const c = record.credit;
+  switch (field) {
+    case 'agency':
+      return fold([c.agency, c.distributor, ...c.partners].filter(Boolean).join('\n'));
+    case 'creator':
+      return fold(c.creators.join('\n'));
+    case 'credit':
+      return fold([c.line, c.raw.captionTail, ...c.raw.byline, c.raw.creditLine, c.raw.source, c.raw.copyright].filter(Boolean).join('\n'));
+    case 'caption':
+      return fold([record.caption, record.title, record.headline].filter(Boolean).join('\n'));
+    default:
+      return [fieldText(record, 'caption'), fieldText(record, 'creator'), fieldText(record, 'agency'), fold(c.line ?? ''), fold(record.error?.message ?? '')].join('\n');
+  }
+}
+
+/** Every term must match. */
+export function recordMatches(record, terms) {
+  return terms.every((t) => fieldText(record, t.field).includes(t.text));
+}
+
+/**
+ * The records to show: `show` is "all", "failed" (failed items) or "low" (low-confidence
+ * credits), then the search query. Feed order is kept.
+ */
+export function filterRecords(records, { q = '', show = 'all' } = {}) {
+  const terms = parseQuery(q);
+  return records.filter((r) => {
+    if (show === 'failed' && !r.error) return false;
+    if (show === 'low' && (r.error || r.credit.confidence !== 'low')) return false;
+    return terms.length === 0 || recordMatches(r, terms);
+  });
+}

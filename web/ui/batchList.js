@@ -1,0 +1,124 @@
+// The sidebar: batches (and runs that made no batch) of the last days, by day, with progress.
+
+import { clockTime, feedName, formatDuration, groupByDay, plural, progressOf } from '../lib/format.js';
+import { h, setChildren } from './dom.js';
+
+const FORMAT_NAMES = {
+  'gallery-text': 'Gallery text',
+  'image-folder': 'Photo folder',
+  image: 'Photo',
+  'manifest-ndjson': 'NDJSON manifest',
+  'manifest-json': 'JSON manifest',
+  csv: 'CSV manifest',
+  'newsml-g2': 'NewsML-G2',
+  nitf: 'NITF',
+};
+export const formatName = (f) => FORMAT_NAMES[f] ?? f;
+
+const STATE_NAMES = { queued: 'Queued', running: 'Running', done: 'Done', empty: 'Empty', failed: 'Failed' };
+
+/** A progress bar: ok part and failed part, with its accessible value. */
+export function progressBar(batch, label, previous) {
+  const p = progressOf(batch);
+  const bar = h('span', { class: 'progress-bar' });
+  const fail = h('span', { class: 'progress-fail' });
+  const el = h(
+    'div',
+    {
+      class: 'progress',
+      role: 'progressbar',
+      'aria-label': label,
+      'aria-valuemin': 0,
+      'aria-valuemax': p.total,
+      'aria-valuenow': p.done,
+      'aria-valuetext': `${p.label}${batch.failed ? `, ${batch.failed} failed` : ''}`,
+      dataset: { state: batch.state },
+    },
+    bar,
+    fail,
+  );
+  const okPct = p.total ? Math.floor(((batch.ok ?? 0) / p.total) * 100) : p.pct;
+  const failPct = p.total ? Math.ceil(((batch.failed ?? 0) / p.total) * 100) : 0;
+  // Start from the width shown before, so a re-render moves the bar instead of redrawing it.
+  bar.style.width = `${previous?.ok ?? okPct}%`;
+  fail.style.width = `${previous?.fail ?? failPct}%`;
+  requestAnimationFrame(() => {
+    bar.style.width = `${okPct}%`;
+    fail.style.width = `${failPct}%`;
+  });
+  return { el, widths: { ok: okPct, fail: failPct } };
+}
+
+export function countsList(b) {
+  const c = b.counts;
+  const item = (n, one, many, cls) => h('li', { class: cls }, h('b', { text: n }), ` ${n === 1 ? one : many}`);
+  return h(
+    'ul',
+    { class: 'counts', 'aria-label': 'Counts' },
+    item(b.expected, 'item', 'items'),
+    c ? item(c.clusters, 'cluster', 'clusters') : null,
+    c ? item(c.duplicates, 'duplicate', 'duplicates') : null,
+    item(b.failed, 'failed', 'failed', b.failed ? 'is-fail' : ''),
+    c ? item(c.lowConfidenceCredits, 'low-confidence credit', 'low-confidence credits', c.lowConfidenceCredits ? 'is-warn' : '') : null,
+  );
+}
+
+export class BatchList {
+  constructor(container) {
+    this.container = container;
+    this.widths = new Map();
+  }
+
+  render({ batches, runs, selectedId }) {
+    const focusedId = document.activeElement?.closest?.('.batch-item')?.dataset.batchId;
+    const runByBatch = new Map(runs.filter((r) => r.batchId).map((r) => [r.batchId, r]));
+    // Runs that made no batch (nothing new, refused, failed) still belong on the list.
+    const entries = [
+      ...batches.map((b) => ({ kind: 'batch', at: b.createdAt, b })),
+      ...runs.filter((r) => !r.batchId && r.state !== 'running').map((r) => ({ kind: 'run', at: r.startedAt, r })),
+    ].sort((a, b) => Date.parse(b.at) - Date.parse(a.at));
+    if (entries.length === 0) {
+      setChildren(this.container, h('p', { class: 'list-empty', text: 'No batches in this period. Import a feed to start.' }));
+      return;
+    }
+    const days = groupByDay(entries, (e) => e.at);
+    setChildren(
+      this.container,
+      days.map((d) => [
+        h('h3', { class: 'day-label', text: d.label }),
+        d.items.map((e) => (e.kind === 'batch' ? this.batchItem(e.b, runByBatch.get(e.b.id), e.b.id === selectedId) : runRow(e.r))),
+      ]),
+    );
+    if (focusedId) this.container.querySelector(`[data-batch-id="${CSS.escape(focusedId)}"]`)?.focus();
+  }
+
+  batchItem(b, run, selected) {
+    const name = feedName(b.feed);
+    const { el: bar, widths } = progressBar(b, `Progress of ${name}`, this.widths.get(b.id));
+    this.widths.set(b.id, widths);
+    const took = b.finishedAt ? formatDuration(Date.parse(b.finishedAt) - Date.parse(b.createdAt)) : null;
+    return h(
+      'a',
+      { class: 'batch-item', href: `#/batch/${encodeURIComponent(b.id)}`, 'aria-current': selected ? 'page' : null, dataset: { batchId: b.id } },
+      h('div', { class: 'batch-row' }, h('span', { class: 'batch-name', title: b.feed, text: name }), h('span', { class: `state state-${b.state}`, text: STATE_NAMES[b.state] ?? b.state })),
+      h(
+        'div',
+        { class: 'batch-sub' },
+        `${clockTime(b.createdAt)} · ${formatName(b.format)}${took ? ` · ${took}` : ''}`,
+        run ? [' · ', h('span', { class: 'run-tag', title: `${run.trigger} run ${run.id}`, text: run.schedule === 'watch' ? 'hot folder' : run.schedule })] : null,
+      ),
+      bar,
+      countsList(b),
+    );
+  }
+}
+
+function runRow(r) {
+  return h(
+    'div',
+    { class: 'run-row' },
+    h('span', { class: 'run-tag', text: r.schedule === 'watch' ? 'hot folder' : r.schedule }),
+    ` ${clockTime(r.startedAt)} · ${STATE_NAMES[r.state] ?? r.state}${r.note ? `: ${r.note}` : ''}`,
+    r.items ? ` · ${plural(r.items, 'item')}` : '',
+  );
+}

@@ -1,0 +1,172 @@
+// Cards of the batch grid: a photo, a caption-only item, a failed item, a caption cluster.
+
+import { creditLine, errorLabel, feedName, itemNumber, plural, rawCreditText, renditionUrl } from '../lib/format.js';
+import { h } from './dom.js';
+
+/**
+ * `ui` gives the cards what they act with:
+ *   loadImage(img, url)   show an authenticated rendition in an <img>
+ *   open(record)          the details dialog
+ *   retry(record)         retry a failed item
+ *   toggle(group)         expand or collapse a cluster
+ *   retrying: Set<itemId> items whose retry is queued
+ *   expanded: Set<groupKey>
+ */
+
+function media(record, ui, { alt }) {
+  const url = renditionUrl(record, 'thumb');
+  if (!url) return null;
+  const img = h('img', { class: 'thumb', alt, width: 400, height: 267, decoding: 'async' });
+  ui.loadImage(img, url);
+  return h('button', { class: 'card-media', type: 'button', 'aria-label': `Open ${itemNumber(record)} in full`, on: { click: () => ui.open(record) } }, img);
+}
+
+function creditBlock(record) {
+  const low = !record.error && record.credit.confidence === 'low';
+  return [
+    h('p', { class: 'credit', title: rawCreditText(record) }, h('span', { class: 'visually-hidden', text: 'Credit: ' }), h('span', { class: 'credit-line', text: creditLine(record) })),
+    low ? h('span', { class: 'badge badge-warn', title: 'photowire could not read this credit with confidence: check it against the raw credit', text: 'Low-confidence credit' }) : null,
+  ];
+}
+
+function detailsButton(record, ui) {
+  return h('button', { class: 'link-btn', type: 'button', on: { click: () => ui.open(record) } }, 'Details', h('span', { class: 'visually-hidden', text: ` of ${itemNumber(record)}` }));
+}
+
+function failedCard(record, ui) {
+  const retrying = ui.retrying.has(record.id);
+  const retry = h(
+    'button',
+    { class: 'btn btn-small btn-danger', type: 'button', disabled: retrying, on: { click: () => ui.retry(record) } },
+    retrying ? 'Retry queued' : 'Retry',
+    h('span', { class: 'visually-hidden', text: ` ${itemNumber(record)}` }),
+  );
+  return h(
+    'article',
+    { class: 'card is-failed', dataset: { itemId: record.id, state: retrying ? 'retrying' : 'failed' }, 'aria-label': `${itemNumber(record)}, failed` },
+    h(
+      'div',
+      { class: 'card-body' },
+      h('div', { class: 'fail-head' }, h('span', { class: 'fail-icon', 'aria-hidden': 'true', text: '!' }), `Failed · ${errorLabel(record.error.code)}`),
+      h('p', { class: 'fail-msg', text: record.error.message }),
+      record.caption ? h('p', { class: 'caption', text: record.caption }) : null,
+      h(
+        'div',
+        { class: 'card-foot' },
+        h('span', { class: 'num', text: itemNumber(record) }),
+        h('span', { title: record.source.file, text: feedName(record.source.file) }),
+        h('span', { class: 'spacer' }),
+        retrying ? h('span', { class: 'retry-state', role: 'status', text: 'Queued again…' }) : null,
+        retry,
+      ),
+    ),
+  );
+}
+
+/** One item: a photo card, or a caption card when it has no photo. */
+export function itemCard(record, ui) {
+  if (record.error) return failedCard(record, ui);
+  const low = record.credit.confidence === 'low';
+  const photo = media(record, ui, { alt: `Photo ${itemNumber(record)}: ${record.caption.slice(0, 120)}` });
+  return h(
+    'article',
+    { class: `card${photo ? '' : ' caption-card'}${low ? ' is-low' : ''}`, dataset: { itemId: record.id }, 'aria-label': itemNumber(record) },
+    photo,
+    h(
+      'div',
+      { class: 'card-body' },
+      photo ? null : h('span', { class: 'kind-tag', text: 'Caption only' }),
+      h('p', { class: 'caption', text: record.caption || record.title || '(no caption)' }),
+      creditBlock(record),
+      h('div', { class: 'card-foot' }, h('span', { class: 'num', text: itemNumber(record) }), h('span', { class: 'spacer' }), detailsButton(record, ui)),
+    ),
+  );
+}
+
+function similarityBadge(record, lead) {
+  if (record === lead) return h('span', { class: 'badge badge-ok', text: 'canonical' });
+  if (record.cluster?.exact) return h('span', { class: 'badge', text: 'identical' });
+  return h('span', { class: 'badge', text: `${Math.round((record.cluster?.similarity ?? 0) * 100)}% similar` });
+}
+
+function memberCard(record, lead, ui) {
+  const low = record.credit.confidence === 'low';
+  const photo = media(record, ui, { alt: `Photo ${itemNumber(record)}` });
+  const sameCaption = record === lead || record.caption === lead.caption;
+  return h(
+    'article',
+    { class: `member${low ? ' is-low' : ''}`, dataset: { itemId: record.id } },
+    photo,
+    h(
+      'div',
+      { class: 'card-body' },
+      // An identical caption was shown once above; only a differing one is repeated.
+      sameCaption ? null : h('p', { class: 'caption', text: record.caption }),
+      creditBlock(record),
+      h('div', { class: 'card-foot' }, h('span', { class: 'num', text: itemNumber(record) }), similarityBadge(record, lead), h('span', { class: 'spacer' }), detailsButton(record, ui)),
+    ),
+  );
+}
+
+/** A caption cluster: its caption once, with a count; expanded, every member. */
+export function clusterCard(group, ui) {
+  const { lead, count } = group;
+  const expanded = ui.expanded.has(group.key);
+  const membersId = `members-${group.clusterId}`;
+  const kind = group.allExact ? 'identical captions' : 'near-identical captions';
+  const toggle = h(
+    'button',
+    { class: 'btn btn-small', type: 'button', 'aria-expanded': String(expanded), 'aria-controls': membersId, on: { click: () => ui.toggle(group) } },
+    expanded ? 'Collapse' : `Show all ${count}`,
+  );
+  const numbers = group.records.map(itemNumber).join(', ');
+  const attrs = {
+    class: `card cluster${expanded ? ' expanded' : ''}`,
+    dataset: { clusterId: group.clusterId, itemIds: group.records.map((r) => r.id).join(' '), count: String(count) },
+    'aria-label': `Cluster of ${count} items with ${kind}: ${numbers}`,
+  };
+  const credits = new Set(group.records.map(creditLine));
+  const extra = [
+    group.lowConfidence ? h('span', { class: 'badge badge-warn', text: `${group.lowConfidence} low-confidence` }) : null,
+    credits.size > 1 ? h('span', { class: 'badge', text: plural(credits.size, 'credit') }) : null,
+  ];
+  if (!expanded) {
+    const photo = media(lead, ui, { alt: `Photo ${itemNumber(lead)}, first of ${count}: ${lead.caption.slice(0, 120)}` });
+    return h(
+      'article',
+      { ...attrs, class: `${attrs.class}${photo ? '' : ' caption-card'}` },
+      h('span', { class: 'count-badge', 'aria-hidden': 'true', text: `×${count}` }),
+      photo,
+      h(
+        'div',
+        { class: 'card-body' },
+        h('p', { class: 'cluster-tag', text: `${count} items · ${kind}` }),
+        h('p', { class: 'caption', text: lead.caption }),
+        creditBlock(lead),
+        h('div', { class: 'card-foot' }, h('span', { class: 'num', text: numbers }), extra, h('span', { class: 'spacer' }), toggle),
+      ),
+    );
+  }
+  return h(
+    'article',
+    attrs,
+    h(
+      'div',
+      { class: 'cluster-head' },
+      h(
+        'div',
+        { class: 'cluster-head-text' },
+        h('p', { class: 'cluster-tag', text: `${count} items · ${kind} · ${numbers}` }),
+        h('p', { class: 'caption', text: lead.caption }),
+        h('div', { class: 'card-foot' }, extra),
+      ),
+      toggle,
+    ),
+    h('div', { class: 'members', id: membersId, role: 'list', 'aria-label': `The ${count} items of this cluster` }, group.records.map((r) => memberWrap(memberCard(r, lead, ui)))),
+  );
+}
+
+function memberWrap(el) {
+  el.setAttribute('role', 'listitem');
+  return el;
+}
