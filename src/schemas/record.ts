@@ -70,6 +70,17 @@ export const catalogRecordSchema = z.object({
     .nullable(),
   renditions: z.array(renditionSchema),
   cluster: clusterRefSchema.nullable(),
+  /** The photo across resends: same pixels or same agency id means a new version, not a new photo. */
+  photo: z
+    .object({
+      id: z.string(),
+      version: z.number().int().positive(),
+      previousSha256: z.string().nullable(),
+      previousItemId: z.string().nullable(),
+    })
+    .nullable(),
+  /** Image and caption both near-identical to an earlier item's. */
+  probableResend: z.boolean(),
   error: recordErrorSchema.nullable(),
   processedAt: z.string(),
 });

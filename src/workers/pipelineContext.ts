@@ -3,6 +3,7 @@ import type { Config } from '../config';
 import type { Logger } from '../logger';
 import { CatalogStore } from '../adapters/redis/catalogStore';
 import { CaptionIndex } from '../adapters/redis/captionIndex';
+import { PhotoVersions } from '../adapters/redis/photoVersions';
 import { DataDir } from '../adapters/storage/dataDir';
 import { loadCreditRules, type CreditRules } from '../core/credits/rules';
 
@@ -14,6 +15,7 @@ export interface PipelineContext {
   data: DataDir;
   catalog: CatalogStore;
   captions: CaptionIndex;
+  photos: PhotoVersions;
   rules: CreditRules;
 }
 
@@ -25,6 +27,7 @@ export function createPipelineContext(config: Config, redis: Redis, logger: Logg
     data: new DataDir(config.dataDir),
     catalog: new CatalogStore(redis, config.prefix),
     captions: new CaptionIndex(redis, { prefix: `${config.prefix}:dedup`, threshold: config.dedupThreshold }),
+    photos: new PhotoVersions(redis, config.prefix),
     rules: loadCreditRules(config.creditRulesPath),
   };
 }

@@ -9,6 +9,7 @@ import { normalizeCredit } from '../core/credits/normalizeCredit';
 import { dhash64 } from '../core/dedup/phash';
 import { InputError, type ErrorCode } from '../core/errors';
 import { planRenditions } from '../core/images/planRenditions';
+import { pixelBytes } from '../core/images/pixelFingerprint';
 import { readImageMetadata, readMetadataBlocks } from '../core/metadata';
 import { buildRecord, mergeIptc } from '../core/records/buildRecord';
 import type { IptcFields } from '../schemas/feedItem';
@@ -69,6 +70,8 @@ function embeddedIptc(bytes: Buffer, probe: { format: string; xmp: Buffer | null
 interface ReadImage {
   bytes: Buffer;
   sha256: string;
+  /** Hash of the compressed pixels only: equal for a resend whose metadata alone changed. */
+  pixelSha256: string;
   probe: Awaited<ReturnType<typeof probeImage>>;
   iptc: IptcFields;
 }
@@ -79,11 +82,13 @@ async function readImage(ctx: PipelineContext, job: ItemJob, clock: StageClock):
   // An HTTP feed names its photos by URL: downloaded under the fetch limits (allow-list, timeout, size cap, retries).
   const bytes = isHttpUrl(file) ? await fetchImageBytes(file, ctx.config) : await readConfinedFile(job.root, file, ctx.config.maxFileBytes);
   const sha256 = createHash('sha256').update(bytes).digest('hex');
+  const pixels = pixelBytes(bytes);
+  const pixelSha256 = pixels === bytes ? sha256 : createHash('sha256').update(pixels).digest('hex');
   clock.lap('read');
   const probe = await probeImage(bytes, file, ctx.config.maxPixels);
   const iptc = mergeIptc(job.item.iptc, embeddedIptc(bytes, probe));
   clock.lap('metadata');
-  return { bytes, sha256, probe, iptc };
+  return { bytes, sha256, pixelSha256, probe, iptc };
 }
 
 /**
@@ -103,6 +108,9 @@ async function storeImage(
   const { bytes, sha256, probe } = img;
   const ext = probe.format === 'jpeg' ? 'jpg' : probe.format;
   const original = ctx.data.originalPath(sha256, ext);
+  // The original is copied while the photo renders, not before: the copy is I/O, rendering is CPU,
+  // and overlapped they keep the cores busy (docs/BENCHMARKS.md, "End to end"). It is awaited before
+  // renditions.json, so that file still means everything before it is whole.
   const originalStored = (async () => {
     if (!(await ctx.data.exists(original))) await ctx.data.writeAtomic(original, bytes);
   })();
@@ -172,9 +180,20 @@ export async function processItem(ctx: PipelineContext, job: ItemJob): Promise<I
   // The normalized credit is known before rendering, so it is what the renditions carry.
   const imageOutcome = img ? await storeImage(ctx, img, item.image!, credit.line, iptc.copyright ?? null, clock, job.itemId) : null;
   const cluster = cleaned.caption.trim() ? await ctx.captions.assign(job.itemId, cleaned.caption) : null;
+  let photo: CatalogRecord['photo'] = null;
+  let probableResend = false;
+  if (img && imageOutcome) {
+    const agencyRef = item.agencyId ?? iptc.transmissionReference ?? null;
+    photo = await ctx.photos.register({ itemId: job.itemId, sha256: img.sha256, pixelSha256: img.pixelSha256, agencyRef, phash: imageOutcome.image.phash });
+    if (cluster && cluster.canonicalId !== job.itemId) {
+      probableResend = await ctx.photos.isProbableResend(photo, imageOutcome.image.phash, cluster.canonicalId);
+    }
+  }
   await testPause(ctx, 'dedup', job.itemId);
   clock.lap('dedup');
   const record = buildRecord({
+    photo,
+    probableResend,
     id: job.itemId,
     batchId: job.batchId,
     item,

@@ -1,9 +1,8 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
-import * as net from 'node:net';
 import * as path from 'node:path';
-import { Redis } from 'ioredis';
 import { REPO_ROOT } from './testEnv';
+import { freePort, ping } from '../../src/adapters/redis/ensureRedis';
 
 /**
  * Real processes for fault tests: the built CLI (`node bin/photowire.js ...`, so `npm run build`
@@ -183,29 +182,9 @@ export async function waitUntil<T>(check: () => Promise<T | null | undefined | f
   }
 }
 
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.on('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const port = (srv.address() as net.AddressInfo).port;
-      srv.close(() => resolve(port));
-    });
-  });
-}
+export { freePort };
 
-async function answers(url: string): Promise<boolean> {
-  const r = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null, connectTimeout: 300, enableOfflineQueue: false });
-  r.on('error', () => undefined);
-  try {
-    await r.connect();
-    return (await r.ping()) === 'PONG';
-  } catch {
-    return false;
-  } finally {
-    r.disconnect();
-  }
-}
+const answers = (url: string) => ping(url, 300);
 
 /**
  * A private redis-server run as docker-compose runs it (AOF on, fsync every second, noeviction),

@@ -1,3 +1,4 @@
+import { loadHttpFeed } from '../../src/sources/http/loadHttpFeed';
 import { createHash } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import * as http from 'node:http';
@@ -195,18 +196,15 @@ describe('HTTP feeds (a local server on 127.0.0.1)', () => {
     }
   });
 
-  it('anything else is refused with a clear error: hosts off the list, JSON manifests by URL, photos on other hosts', async () => {
+  it('anything else is refused with a clear error: hosts off the list, photos on other hosts (JSON manifests by URL are read)', async () => {
     const s = new Scheduler(p.rt);
     try {
       await expect(s.upsert({ name: 'elsewhere', every: 60_000, source: `http://localhost:${agency.port}/feeds/g2.xml` })).rejects.toThrow(
         /schedule elsewhere: .*host localhost:\d+ is not in PHOTOWIRE_FETCH_ALLOW/,
       );
-      await s.upsert({ name: 'json-web', cron: '0 0 2 * * *', source: `${agency.base}/feeds/manifest.json` });
-      await expect(s.runner.run({ schedule: 'json-web', source: `${agency.base}/feeds/manifest.json`, trigger: 'manual' }, 'json-run')).rejects.toMatchObject({
-        code: 'FEED_UNKNOWN_FORMAT',
-      });
-      expect(await s.runner.runs.get('json-run')).toMatchObject({ state: 'failed', note: expect.stringContaining('JSON manifests are read from folders only') });
-      await s.remove('json-web');
+      // A JSON manifest by URL is a feed like the others: its image paths resolve against its URL.
+      const fed = await loadHttpFeed(`${agency.base}/feeds/manifest.json`, p.rt.config);
+      expect(fed.items.map((i) => [i.captionRaw, i.image, i.error])).toEqual([['x', `${agency.base}/feeds/photo.jpg`, undefined]]);
     } finally {
       await s.close();
     }

@@ -24,7 +24,8 @@ export class NoRedisError extends Error {
   }
 }
 
-async function ping(url: string, timeoutMs: number): Promise<boolean> {
+/** Does a Redis answer PING at `url` within the timeout (no retries, no queueing)? */
+export async function ping(url: string, timeoutMs: number): Promise<boolean> {
   const r = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null, connectTimeout: timeoutMs, enableOfflineQueue: false });
   r.on('error', () => undefined);
   try {
@@ -37,7 +38,7 @@ async function ping(url: string, timeoutMs: number): Promise<boolean> {
   }
 }
 
-function freePort(): Promise<number> {
+export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const srv = net.createServer();
     srv.unref();

@@ -1,8 +1,7 @@
-import * as path from 'node:path';
 import { z } from 'zod';
 import type { FeedItem, IptcFields } from '../../schemas/feedItem';
 import { iptcFieldsSchema } from '../../schemas/feedItem';
-import { confinePath } from './confinePath';
+import { resolveImageRef } from './xml/resolveImageRef';
 import { InputError } from '../errors';
 
 /**
@@ -63,12 +62,10 @@ function toItem(raw: unknown, file: string, position: number, line: number | und
     iptc,
   };
   if (m.image) {
-    try {
-      item.image = confinePath(path.dirname(file), m.image);
-    } catch (err) {
-      if (!(err instanceof InputError)) throw err;
-      item.error = { code: err.code, message: `${file}${line ? `:${line}` : ''}: item ${position + 1}: ${err.message}` };
-    }
+    // A path confined to the manifest's folder, or an http(s) URL (also when the manifest came by URL).
+    const resolved = resolveImageRef(file, m.image, false, `${file}${line ? `:${line}` : ''}: item ${position + 1}`);
+    item.image = resolved.image;
+    if (resolved.error) item.error = resolved.error;
   }
   return item;
 }

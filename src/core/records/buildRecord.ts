@@ -33,6 +33,8 @@ export interface RecordParts {
   image: CatalogRecord['image'];
   renditions: Rendition[];
   cluster: ClusterRef | null;
+  photo?: CatalogRecord['photo'];
+  probableResend?: boolean;
   error: RecordError | null;
   processedAt: string;
 }
@@ -72,6 +74,8 @@ export function buildRecord(p: RecordParts): CatalogRecord {
     image: p.image,
     renditions: p.renditions,
     cluster: p.cluster,
+    photo: p.photo ?? null,
+    probableResend: p.probableResend ?? false,
     error: p.error,
     processedAt: p.processedAt,
   };

@@ -12,8 +12,7 @@ export interface HttpFeed extends ParsedFeed {
 
 /**
  * Fetch a feed by URL and parse it like a local one. Image references resolve against the feed's
- * URL; an item may never point at a local file. JSON/NDJSON manifests are refused over HTTP: their
- * parser confines image paths to a local folder and cannot resolve them against a URL.
+ * URL; an item may never point at a local file.
  */
 export async function loadHttpFeed(url: string, config: Config): Promise<HttpFeed> {
   const fetched = await fetchBytes(url, fetchLimits(config, 'feed'));
@@ -21,9 +20,6 @@ export async function loadHttpFeed(url: string, config: Config): Promise<HttpFee
     throw new InputError('FEED_UNKNOWN_FORMAT', `${fetched.url}: is a photo, not a feed; an HTTP source is a NewsML-G2/NITF XML or CSV manifest whose items point at image URLs`);
   }
   const parsed = parseFeedBytes(fetched.bytes, fetched.url);
-  if (parsed.format === 'manifest-json' || parsed.format === 'manifest-ndjson') {
-    throw new InputError('FEED_UNKNOWN_FORMAT', `${fetched.url}: JSON manifests are read from folders only; over HTTP use NewsML-G2, NITF or a CSV manifest`);
-  }
   return { ...parsed, url: fetched.url, items: parsed.items.map((it) => onlyRemoteImages(it, fetched.url)) };
 }
 

@@ -37,6 +37,8 @@ export function record(position: number, over: Over = {}): CatalogRecord {
     image: null,
     renditions: [],
     cluster: null,
+    photo: null,
+    probableResend: false,
     error: null,
     processedAt: '2026-11-30T21:00:00.000Z',
     ...rest,
