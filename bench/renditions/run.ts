@@ -338,17 +338,26 @@ export async function main(argv: string[] = process.argv.slice(2)): Promise<void
   let sweep: unknown = null;
   if (args.sweep) {
     log(`\nSweep: photos in flight x libvips threads x libuv pool (${big.megapixels} MP, all ${args.cores} cores, ${args.rounds} rounds):`);
-    const settings: Array<{ inFlight: number; vipsThreads: number; uvThreads: number }> = [];
-    for (const inFlight of [1, 2, 3, 4]) settings.push({ inFlight, vipsThreads: 1, uvThreads: 4 });
-    settings.push({ inFlight: 1, vipsThreads: 2, uvThreads: 4 }, { inFlight: 2, vipsThreads: 2, uvThreads: 4 }, { inFlight: 2, vipsThreads: 1, uvThreads: 2 });
+    // `processes` > 1: that many photowire processes, each with `inFlight` photos (the CLI tools' way).
+    const settings: Array<{ processes: number; inFlight: number; vipsThreads: number; uvThreads: number }> = [];
+    for (const inFlight of [1, 2, 3, 4]) settings.push({ processes: 1, inFlight, vipsThreads: 1, uvThreads: 4 });
+    settings.push(
+      { processes: 1, inFlight: 1, vipsThreads: 2, uvThreads: 4 },
+      { processes: 1, inFlight: 2, vipsThreads: 2, uvThreads: 4 },
+      { processes: 1, inFlight: 2, vipsThreads: 1, uvThreads: 2 },
+      { processes: args.cores, inFlight: 1, vipsThreads: 1, uvThreads: 4 },
+    );
     const rows: Array<{ setting: (typeof settings)[number]; summary: Summary; runs: RunResult[] }> = [];
     const perSetting = new Map<string, RunResult[]>();
-    const key = (s: (typeof settings)[number]) => `${s.inFlight} in flight, ${s.vipsThreads} vips thread(s), UV_THREADPOOL_SIZE=${s.uvThreads}`;
+    const key = (s: (typeof settings)[number]) =>
+      `${s.processes > 1 ? `${s.processes} processes x ` : ''}${s.inFlight} in flight, ${s.vipsThreads} vips thread(s), UV_THREADPOOL_SIZE=${s.uvThreads}`;
     for (let r = 0; r < args.rounds; r++) {
       for (let i = 0; i < settings.length; i++) {
         const s = settings[(i + r) % settings.length];
-        const c = photowire(process.execPath, ['--vips-threads', String(s.vipsThreads)], 'photowire', key(s));
-        const res = await runner.run(c, big, { name: 'all cores', cpus: undefined, inFlight: s.inFlight }, { UV_THREADPOOL_SIZE: String(s.uvThreads) });
+        const one = photowire(process.execPath, ['--vips-threads', String(s.vipsThreads)], 'photowire', key(s));
+        const c: Competitor = s.processes > 1 ? { ...one, parallel: 'processes', lane: (files, out) => one.lane(files, out, s.inFlight) } : one;
+        const mode: Mode = { name: 'all cores', cpus: undefined, inFlight: s.processes > 1 ? s.processes : s.inFlight };
+        const res = await runner.run(c, big, mode, { UV_THREADPOOL_SIZE: String(s.uvThreads) });
         if (!perSetting.has(key(s))) perSetting.set(key(s), []);
         perSetting.get(key(s))!.push(res);
         log(`    round ${r + 1}/${args.rounds} ${key(s).padEnd(56)} ${res.error ? `FAILED: ${res.error}` : `${res.photosPerSecond.toFixed(2)} photos/s`}`);
@@ -358,7 +367,20 @@ export async function main(argv: string[] = process.argv.slice(2)): Promise<void
       const runs = perSetting.get(key(s))!;
       rows.push({ setting: s, summary: summarize(photowire(process.execPath, [], 'photowire', key(s)), runs), runs });
     }
-    log(formatTable(['photos in flight', 'vips threads', 'UV_THREADPOOL_SIZE', 'photos/s', 'CPU ms/photo', 'peak RSS MB'], rows.map((r) => [r.setting.inFlight, r.setting.vipsThreads, r.setting.uvThreads, fixed(r.summary.photosPerSecond, 2), fixed(r.summary.cpuMsPerPhoto, 0), fixed(r.summary.peakRssMb, 0)])));
+    log(
+      formatTable(
+        ['processes', 'photos in flight each', 'vips threads', 'UV_THREADPOOL_SIZE', 'photos/s', 'CPU ms/photo', 'peak RSS MB (sum)'],
+        rows.map((r) => [
+          r.setting.processes,
+          r.setting.inFlight,
+          r.setting.vipsThreads,
+          r.setting.uvThreads,
+          fixed(r.summary.photosPerSecond, 2),
+          fixed(r.summary.cpuMsPerPhoto, 0),
+          r.setting.processes > 1 ? `${fixed(r.summary.peakRssMb, 0)} (${fixed(r.summary.summedPeakRssMb, 0)})` : fixed(r.summary.peakRssMb, 0),
+        ]),
+      ),
+    );
     sweep = { megapixels: big.megapixels, photos: big.files.length, rows };
   }
 
