@@ -3,6 +3,7 @@
  *
  *   node dist-bench/bench/run.js [renditions|pipeline|dedup|all] [bench options...]
  *
+ * No name (or only options, e.g. `npm run bench -- --quick`) runs them all.
  * Each bench runs in its own node process, so one bench's heap and libvips state never colour the
  * next one's figures; options after the name go to that bench (`--quick` goes to every bench with `all`).
  */
@@ -18,7 +19,7 @@ const BENCHES: Record<string, string> = {
 
 function usage(): string {
   return [
-    'usage: node dist-bench/bench/run.js <bench|all> [options]',
+    'usage: node dist-bench/bench/run.js [bench|all] [options]   (no bench: all)',
     ...Object.entries(BENCHES).map(([name, about]) => `  ${name.padEnd(11)} ${about}`),
     '  all         every bench above, one after another',
     'options such as --quick are passed to the bench; each bench lists its own at the top of its run.ts',
@@ -46,13 +47,19 @@ function runOne(name: string, args: string[]): number {
 }
 
 function main(): number {
-  const [name, ...rest] = process.argv.slice(2);
-  if (!name || name === '--help' || name === '-h') {
+  const argv = process.argv.slice(2);
+  if (argv[0] === '--help' || argv[0] === '-h') {
     process.stdout.write(`${usage()}\n`);
-    return name ? 0 : 2;
+    return 0;
   }
+  const [name, ...rest] = argv[0] === undefined || argv[0].startsWith('-') ? ['all', ...argv] : argv;
   if (name === 'all') {
-    const shared = rest.filter((a) => SHARED_FLAGS.has(a));
+    const unknown = rest.filter((a) => !SHARED_FLAGS.has(a));
+    if (unknown.length) {
+      process.stderr.write(`with all benches only ${[...SHARED_FLAGS].join(', ')} is passed on; name one bench for ${unknown.join(' ')}\n${usage()}\n`);
+      return 2;
+    }
+    const shared = rest;
     let worst = 0;
     for (const b of Object.keys(BENCHES)) worst = Math.max(worst, runOne(b, shared));
     return worst;

@@ -7,7 +7,7 @@
  *   npm run bench:pipeline -- [--quick] [--photos N] [--rounds N] [--concurrency N[,N...]]
  *     [--captions 1000,10000] [--redis redis://127.0.0.1:6379] [--no-photos] [--no-captions]
  *
- * Needs `npm run build` (it runs bin/photowire.js) and a Redis: REDIS_URL or --redis, else the
+ * Needs `npm run build` (it runs bin/photowire.js; it warns when src/ is newer than dist/) and a Redis: REDIS_URL or --redis, else the
  * CLI's own private redis-server. Writes bench/results/pipeline-<timestamp>.json.
  */
 import * as fs from 'node:fs';
@@ -77,6 +77,16 @@ function readArgs(argv: string[]): Args {
     runPhotos: !values['no-photos'],
     runCaptions: !values['no-captions'],
   };
+}
+
+/** The latest modification time of any file under dir, to tell a stale build. */
+function newestSource(dir: string): number {
+  let newest = 0;
+  for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
+    const p = path.join(dir, e.name);
+    newest = Math.max(newest, e.isDirectory() ? newestSource(p) : fs.statSync(p).mtimeMs);
+  }
+  return newest;
 }
 
 async function reachable(url: string): Promise<boolean> {
@@ -346,11 +356,15 @@ export async function main(argv: string[] = process.argv.slice(2)): Promise<void
   const args = readArgs(argv);
   const started = new Date();
   const log = (s: string) => console.log(s);
-  if (!fs.existsSync(path.join(repoRoot(), 'dist', 'cli', 'main.js'))) throw new Error('photowire is not built: run `npm run build` first (this bench runs bin/photowire.js)');
+  const built = path.join(repoRoot(), 'dist', 'cli', 'main.js');
+  if (!fs.existsSync(built)) throw new Error('photowire is not built: run `npm run build` first (this bench runs bin/photowire.js)');
   const machine = machineInfo();
   const gnuTime = findGnuTime();
   log(`pipeline bench${args.quick ? ' (quick)' : ''}: ${machineLine(machine)}`);
+  if (args.quick) log('  --quick is a smoke run: with this few photos and items, process start-up weighs on every figure; do not quote them');
   for (const line of missingToolLines([gnuTime])) log(line);
+  const stale = newestSource(path.join(repoRoot(), 'src')) > fs.statSync(built).mtimeMs;
+  if (stale) log('  WARNING: src/ has changed since dist/ was built: `photowire run` below is the older build (run `npm run build`)');
   let redisUrl: string | null = args.redisUrl;
   if (redisUrl && !(await reachable(redisUrl))) {
     log(`  no Redis at ${redisUrl}: each run lets photowire start its own private redis-server (needs redis-server on PATH)`);

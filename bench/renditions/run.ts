@@ -280,6 +280,7 @@ export async function main(argv: string[] = process.argv.slice(2)): Promise<void
   const machine = machineInfo();
   const tools = { vipsthumbnail: findVipsthumbnail(), imagemagick: findImageMagick(), pillow: findPillow(), time: findGnuTime(), taskset: findTaskset() };
   log(`rendition bench${args.quick ? ' (quick)' : ''}: ${machineLine(machine)}`);
+  if (args.quick) log('  --quick is a smoke run: with this few photos and items, process start-up weighs on every figure; do not quote them');
   for (const t of Object.values(tools)) if (t.found && t.version) log(`  ${t.name}: ${t.version} (${t.path})`);
   for (const line of missingToolLines(Object.values(tools))) log(line);
   if (!tools.taskset.found) throw new Error('taskset is needed to pin the one-core runs (Debian package util-linux)');
