@@ -15,6 +15,7 @@ import * as path from 'node:path';
 import { parseArgs } from 'node:util';
 import { Redis } from 'ioredis';
 import { loadConfig } from '../../src/config';
+import { ping } from '../../src/adapters/redis/ensureRedis';
 import type { PhotoSet } from '../common/inputs';
 import { median, runMeasured, type Measured } from '../common/measure';
 import { removeDir, repoRoot, scratchDir } from '../common/paths';
@@ -89,18 +90,7 @@ function newestSource(dir: string): number {
   return newest;
 }
 
-async function reachable(url: string): Promise<boolean> {
-  const r = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null, connectTimeout: 1500, enableOfflineQueue: false });
-  r.on('error', () => undefined);
-  try {
-    await r.connect();
-    return (await r.ping()) === 'PONG';
-  } catch {
-    return false;
-  } finally {
-    r.disconnect();
-  }
-}
+const reachable = (url: string) => ping(url, 1500);
 
 /** Remove every key a run left under its private prefix (SCAN + UNLINK, never FLUSH). */
 async function deletePrefix(url: string, prefix: string): Promise<number> {
