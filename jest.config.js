@@ -4,6 +4,9 @@ module.exports = {
   transform: { '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.json' }] },
   testMatch: ['<rootDir>/test/**/*.test.ts'],
   moduleFileExtensions: ['ts', 'js', 'json'],
+  // A private redis-server when nothing answers on 6379 (README: `npm test` needs only redis-server on PATH).
+  globalSetup: '<rootDir>/test/globalSetup.ts',
+  globalTeardown: '<rootDir>/test/globalTeardown.ts',
   // Integration tests share one Redis and spawn real processes; run files one at a time in CI-sized boxes.
   maxWorkers: 2,
   testTimeout: 60000,

@@ -6,7 +6,8 @@ import { Redis } from 'ioredis';
 import { loadConfig, type Config } from '../../src/config';
 
 export const REPO_ROOT = path.resolve(__dirname, '../..');
-export const SHARED_DIR = process.env.PHOTOWIRE_SHARED_DIR ?? path.resolve(REPO_ROOT, '../shared');
+/** Copies of the team's shared material (test/fixtures/shared/ORIGIN.md); PHOTOWIRE_SHARED_DIR points elsewhere. */
+export const SHARED_DIR = process.env.PHOTOWIRE_SHARED_DIR ?? path.join(REPO_ROOT, 'test/fixtures/shared');
 export const SEED_GALLERY = path.join(SHARED_DIR, 'seeds/wire-gallery-2012.txt');
 export const WIRE_IMAGES = path.join(SHARED_DIR, 'fixtures/wire-images');
 export const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';

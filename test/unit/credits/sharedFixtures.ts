@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 
 /** The shared read-only material next to the repository (PHOTOWIRE_SHARED_DIR overrides). */
-export const SHARED_DIR = process.env.PHOTOWIRE_SHARED_DIR ?? path.resolve(__dirname, '../../../../shared');
+export const SHARED_DIR = process.env.PHOTOWIRE_SHARED_DIR ?? path.resolve(__dirname, '../../fixtures/shared');
 
 export interface DevCreditRow {
   line: number;
