@@ -20,9 +20,9 @@ export function repoRoot(): string {
   return dir;
 }
 
-/** The shared seed folder: PHOTOWIRE_SHARED_DIR, else ../shared next to the repository. */
+/** The shared seed folder: PHOTOWIRE_SHARED_DIR, else the copy in test/fixtures/shared (a clone has no ../shared). */
 export function sharedDir(): string {
-  return process.env.PHOTOWIRE_SHARED_DIR ?? path.resolve(repoRoot(), '..', 'shared');
+  return process.env.PHOTOWIRE_SHARED_DIR ?? path.join(repoRoot(), 'test', 'fixtures', 'shared');
 }
 
 /**
