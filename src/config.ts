@@ -28,6 +28,7 @@ const envSchema = z.object({
   PHOTOWIRE_FEED_ROOTS: z.string().min(1).optional(),
   PHOTOWIRE_UPLOAD_MAX_MB: intFromEnv(1, 100_000).default(512),
   PHOTOWIRE_API_RATE_LIMIT: intFromEnv(1, 1_000_000).default(600),
+  PHOTOWIRE_BOARD_WRITE: z.enum(['0', '1'], '0 or 1').default('0'),
   // Sources (hot folders, scheduled imports, HTTP feeds): see README "Sources".
   PHOTOWIRE_SETTLE_MS: intFromEnv(0, 86_400_000).default(5000),
   PHOTOWIRE_SCAN_MS: intFromEnv(100, 3_600_000).default(2000),
@@ -69,6 +70,8 @@ export interface Config {
   uploadMaxBytes: number;
   /** API requests per minute per client address. */
   apiRateLimit: number;
+  /** The queue board's destructive actions (pause, empty, clean, retry, remove); off by default. */
+  boardWrite: boolean;
   /** A dropped file is taken once its size and mtime have not changed for this long. */
   settleMs: number;
   /** How often hot folders are scanned. */
@@ -124,6 +127,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       .map((r) => path.resolve(r)),
     uploadMaxBytes: e.PHOTOWIRE_UPLOAD_MAX_MB * 1024 * 1024,
     apiRateLimit: e.PHOTOWIRE_API_RATE_LIMIT,
+    boardWrite: e.PHOTOWIRE_BOARD_WRITE === '1',
     settleMs: e.PHOTOWIRE_SETTLE_MS,
     scanMs: e.PHOTOWIRE_SCAN_MS,
     staleHours: e.PHOTOWIRE_STALE_HOURS,

@@ -7,6 +7,7 @@ import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, t
 import type { Runtime } from '../cli/runtime';
 import { QUEUES } from '../queues/definitions';
 import { healthSchema } from './apiSchemas';
+import { collectRoutes, matchedRoute, requestAccess } from './access';
 import { presentedToken, tokenMatches } from './auth';
 import { BatchOverviews } from './batchOverview';
 import { HttpError } from './httpError';
@@ -17,7 +18,7 @@ import { batchRoutes } from './routes/batches';
 import { clusterRoutes } from './routes/clusters';
 import { eventRoutes } from './routes/events';
 import { feedRoutes } from './routes/feeds';
-import { renditionRoutes } from './routes/renditions';
+import { RENDITION_ROUTE, renditionRoutes } from './routes/renditions';
 import { retryRoutes } from './routes/retry';
 
 export interface ServerOptions {
@@ -29,10 +30,11 @@ export interface ServerOptions {
   eventsIntervalMs?: number;
   /** API requests per minute per client (default PHOTOWIRE_API_RATE_LIMIT). */
   rateLimit?: number;
+  /** The queue board's pause, empty, clean, retry and remove (default PHOTOWIRE_BOARD_WRITE); off, the board only shows. */
+  boardWrite?: boolean;
 }
 
 export const DEFAULT_WEB_ROOT = path.resolve(__dirname, '../../web');
-const PROTECTED = /^\/(api|admin)(\/|$)/;
 // The page's own files only: bull-board's UI brings inline scripts of its own.
 const PAGE_CSP = "default-src 'self'; img-src 'self' blob: data:; style-src 'self'; script-src 'self'; connect-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
 
@@ -51,6 +53,8 @@ export async function buildServer(rt: Runtime, opts: ServerOptions = {}): Promis
     // Streams of server-sent events stay open; stop must not wait for them (they are ended in preClose).
     forceCloseConnections: true,
   });
+  // Before any route: every route is recorded with its access (src/server/access.ts).
+  collectRoutes(app);
   const docs = new ApiDocs();
   const queues = [
     new Queue(QUEUES.item, { connection: rt.redis, prefix: rt.config.prefix }),
@@ -60,9 +64,12 @@ export async function buildServer(rt: Runtime, opts: ServerOptions = {}): Promis
     await Promise.all(queues.map((q) => q.close()));
   });
 
+  const notFound = (req: FastifyRequest, reply: FastifyReply) => reply.code(404).send({ error: 'NOT_FOUND', message: `no route ${req.method} ${req.url.split('?')[0]}` });
   app.setErrorHandler((err: Error & { statusCode?: number; code?: string }, req, reply) => {
     closeIfBodyUnread(req, reply);
     if (err instanceof HttpError) return reply.code(err.status).send({ error: err.code, message: err.message });
+    // A path the page's file server refuses (`//x`, `/x/../y`, a backslash) names no file: not found, like any other.
+    if (err.code === 'FST_STATIC_FORBIDDEN_PATH') return notFound(req, reply);
     const status = err.statusCode ?? 500;
     if (status >= 500) {
       req.log.error({ err, url: req.url }, 'request failed');
@@ -70,18 +77,18 @@ export async function buildServer(rt: Runtime, opts: ServerOptions = {}): Promis
     }
     return reply.code(status).send({ error: status === 429 ? 'RATE_LIMITED' : (err.code ?? 'BAD_REQUEST'), message: err.message });
   });
-  app.setNotFoundHandler((req, reply) => reply.code(404).send({ error: 'NOT_FOUND', message: `no route ${req.method} ${req.url.split('?')[0]}` }));
+  app.setNotFoundHandler(notFound);
 
   app.addHook('onSend', async (req, reply, payload) => {
     reply.header('X-Content-Type-Options', 'nosniff');
     reply.header('Referrer-Policy', 'no-referrer');
-    if (!req.url.startsWith(QUEUE_BOARD_PATH) && String(reply.getHeader('content-type') ?? '').startsWith('text/html')) {
+    if (!isBoardRoute(req) && String(reply.getHeader('content-type') ?? '').startsWith('text/html')) {
       reply.header('Content-Security-Policy', PAGE_CSP);
     }
     return payload;
   });
   app.addHook('onResponse', async (req, reply) => {
-    if (req.url.startsWith('/api/renditions/')) return;
+    if (matchedRoute(req) === RENDITION_ROUTE) return;
     const level = reply.statusCode >= 500 ? 'error' : reply.statusCode >= 400 ? 'warn' : 'info';
     req.log[level]({ method: req.method, url: req.url, status: reply.statusCode, ms: Math.round(reply.elapsedTime) }, 'request');
   });
@@ -89,8 +96,9 @@ export async function buildServer(rt: Runtime, opts: ServerOptions = {}): Promis
   await app.register(fastifyRateLimit, {
     max: opts.rateLimit ?? rt.config.apiRateLimit,
     timeWindow: '1 minute',
-    // The page, its assets and the queue board are not the API; renditions opt out per route.
-    allowList: (req: FastifyRequest) => !req.url.startsWith('/api/'),
+    // Every route but the public ones (the page's files, /openapi.json, /healthz), decided on the
+    // route matched as the token is; renditions opt out per route (a grid loads hundreds).
+    allowList: (req: FastifyRequest) => requestAccess(req) === 'public',
     errorResponseBuilder: (_req, ctx) => ({ statusCode: 429, code: 'RATE_LIMITED', message: `too many requests: retry in ${ctx.after}` }),
   });
 
@@ -98,8 +106,8 @@ export async function buildServer(rt: Runtime, opts: ServerOptions = {}): Promis
   // and before any body is read (preParsing), so an unauthenticated upload is refused unread.
   if (token) {
     app.addHook('preParsing', async (req: FastifyRequest, reply: FastifyReply, payload) => {
-      if (!PROTECTED.test(req.url)) return payload;
-      const isBoard = req.url.startsWith(QUEUE_BOARD_PATH);
+      if (requestAccess(req) === 'public') return payload;
+      const isBoard = isBoardRoute(req);
       const given = presentedToken(req.headers.authorization, isBoard);
       if (given !== null && tokenMatches(given, token)) return payload;
       closeIfBodyUnread(req, reply);
@@ -137,9 +145,15 @@ export async function buildServer(rt: Runtime, opts: ServerOptions = {}): Promis
   });
   app.get('/openapi.json', async () => openapi);
 
-  await app.register(async (scope) => mountQueueBoard(scope, queues));
+  await app.register(async (scope) => mountQueueBoard(scope, queues, { write: opts.boardWrite ?? rt.config.boardWrite }));
   await app.register(fastifyStatic, { root: opts.webRoot ?? DEFAULT_WEB_ROOT, prefix: '/', decorateReply: false, index: ['index.html'] });
   return app;
+}
+
+/** Is this request for the queue board (by the route it matched, not by how its URL was spelled)? */
+function isBoardRoute(req: FastifyRequest): boolean {
+  const url = matchedRoute(req);
+  return url !== undefined && (url === QUEUE_BOARD_PATH || url.startsWith(QUEUE_BOARD_PATH + '/'));
 }
 
 /**

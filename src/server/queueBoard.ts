@@ -6,14 +6,30 @@ import type { FastifyInstance } from 'fastify';
 
 export const QUEUE_BOARD_PATH = '/admin/queues';
 
-/** bull-board's dashboard of the item and batch queues; the auth hook covers it like the API. */
-export async function mountQueueBoard(app: FastifyInstance, queues: Queue[]): Promise<void> {
+const READ_METHODS = new Set(['GET', 'HEAD']);
+
+/**
+ * bull-board's dashboard of the item and batch queues; the auth hook covers it like the API.
+ * Its destructive actions (pause, empty, clean, retry all, remove, obliterate, add) can close a
+ * batch with items never processed, so they are off unless `write` (PHOTOWIRE_BOARD_WRITE=1):
+ * the board is then read-only in its own UI, and every request that is not a read is refused
+ * here as well, by the route it matched, whatever bull-board adds in a later version.
+ */
+export async function mountQueueBoard(app: FastifyInstance, queues: Queue[], opts: { write: boolean }): Promise<void> {
   const adapter = new FastifyAdapter();
   createBullBoard({
-    queues: queues.map((q) => new BullMQAdapter(q)),
+    queues: queues.map((q) => new BullMQAdapter(q, { readOnlyMode: !opts.write })),
     serverAdapter: adapter,
     options: { uiConfig: { boardTitle: 'photowire queues' } },
   });
   adapter.setBasePath(QUEUE_BOARD_PATH);
+  if (!opts.write) {
+    // preHandler: after the token check (preParsing), so a caller without the token learns nothing.
+    app.addHook('preHandler', async (req, reply) => {
+      if (READ_METHODS.has(req.method)) return;
+      await reply.code(403).send({ error: 'BOARD_READ_ONLY', message: 'the queue board is read-only: set PHOTOWIRE_BOARD_WRITE=1 on the server to pause, empty, clean, retry or remove jobs there' });
+      return reply;
+    });
+  }
   await app.register(adapter.registerPlugin(), { prefix: QUEUE_BOARD_PATH });
 }

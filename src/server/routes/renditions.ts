@@ -7,6 +7,7 @@ import { notFound } from '../httpError';
 import type { ApiDocs } from '../openapi';
 
 const CONTENT_TYPES: Record<string, string> = { webp: 'image/webp', jpeg: 'image/jpeg', png: 'image/png' };
+export const RENDITION_ROUTE = '/api/renditions/:a/:b/:sha256/:file';
 const FILES = new Map(RENDITIONS.map((r) => [r.file, CONTENT_TYPES[r.format] ?? 'application/octet-stream']));
 
 /**
@@ -17,14 +18,14 @@ const FILES = new Map(RENDITIONS.map((r) => [r.file, CONTENT_TYPES[r.format] ?? 
 export function renditionRoutes(app: FastifyInstance, docs: ApiDocs, dataDir: string): void {
   docs.add({
     method: 'GET',
-    url: '/api/renditions/:a/:b/:sha256/:file',
+    url: RENDITION_ROUTE,
     summary: "A photo's thumbnail (WebP, 400 px) or preview (JPEG, 1600 px): the `renditions[].path` of a record, after /api/",
     tag: 'renditions',
     auth: true,
     responses: { 200: { description: 'the image, Cache-Control immutable', contentType: 'image/*' }, 404: { description: 'no such rendition', schema: apiErrorSchema } },
   });
   app.get<{ Params: { a: string; b: string; sha256: string; file: string } }>(
-    '/api/renditions/:a/:b/:sha256/:file',
+    RENDITION_ROUTE,
     { config: { rateLimit: false } },
     async (req, reply) => {
       const { a, b, sha256, file } = req.params;
