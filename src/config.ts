@@ -21,6 +21,7 @@ const envSchema = z.object({
   PHOTOWIRE_MAX_FEED_MB: intFromEnv(1, 10_000).default(64),
   PHOTOWIRE_DEDUP_THRESHOLD: z.coerce.number().gt(0).lte(1).optional(),
   PHOTOWIRE_CREDIT_RULES: z.string().min(1).optional(),
+  PHOTOWIRE_BOILERPLATE_RULES: z.string().min(1).optional(),
   PHOTOWIRE_ATTEMPTS: intFromEnv(1, 50).default(5),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).optional(),
   // The desk (photowire serve). A short token would fall to the brute force a rate limit only slows.
@@ -59,6 +60,8 @@ export interface Config {
   maxFeedBytes: number;
   dedupThreshold: number | undefined;
   creditRulesPath: string | undefined;
+  /** PHOTOWIRE_BOILERPLATE_RULES: wire-boilerplate rules added to the shipped ones (src/core/captions/BOILERPLATE.md). */
+  boilerplateRulesPath: string | undefined;
   attempts: number;
   /** Unset: each command picks its own (`run` keeps the terminal for progress and the summary). */
   logLevel: string | undefined;
@@ -118,6 +121,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     maxFeedBytes: e.PHOTOWIRE_MAX_FEED_MB * 1024 * 1024,
     dedupThreshold: e.PHOTOWIRE_DEDUP_THRESHOLD,
     creditRulesPath: e.PHOTOWIRE_CREDIT_RULES,
+    boilerplateRulesPath: e.PHOTOWIRE_BOILERPLATE_RULES,
     attempts: e.PHOTOWIRE_ATTEMPTS,
     logLevel: e.LOG_LEVEL,
     apiToken: e.PHOTOWIRE_API_TOKEN,

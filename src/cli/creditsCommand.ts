@@ -1,5 +1,6 @@
 import { createInterface } from 'node:readline';
 import { once } from 'node:events';
+import { loadBoilerplateRules, removedFileMarker } from '../core/captions/boilerplate';
 import { cleanCaption } from '../core/captions/cleanCaption';
 import { normalizeText } from '../core/captions/normalizeText';
 import { loadCreditRules } from '../core/credits/rules';
@@ -18,16 +19,17 @@ const SHORT_CREDIT_WORDS = 8;
 export async function runCreditsCommand(
   input: NodeJS.ReadableStream,
   output: NodeJS.WritableStream,
-  opts: { rulesPath?: string },
+  opts: { rulesPath?: string; boilerplatePath?: string },
 ): Promise<number> {
   const rules = loadCreditRules(opts.rulesPath);
+  const boilerplate = loadBoilerplateRules(opts.boilerplatePath);
   const lines = createInterface({ input, crlfDelay: Infinity });
   let low = 0;
   for await (const line of lines) {
     const text = line.replace(/^\uFEFF/, '');
     if (!text.trim() || text.trimStart().startsWith('#')) continue;
 
-    const cleaned = cleanCaption(text, { rules });
+    const cleaned = cleanCaption(text, { rules, boilerplate });
     const noCaptionLeft = cleaned.caption === '';
     const looksLikeCredit =
       cleaned.creditTail === null && normalizeText(text).split(' ').length <= SHORT_CREDIT_WORDS && !/[.!?]\s+\p{Lu}/u.test(text);
@@ -37,7 +39,10 @@ export async function runCreditsCommand(
       rules,
     );
     if (credit.confidence === 'low') low++;
-    const record = isCredit ? credit : { ...credit, caption: cleaned.caption };
+    // A caption also shows what the cleaner removed (credit, boilerplate, notes): the dry run of both rule files.
+    const fileMarker = !isCredit && removedFileMarker(cleaned.removed); // as the pipeline does (processItem)
+    const flagged = fileMarker ? { ...credit, flags: { ...credit.flags, file: true } } : credit;
+    const record = isCredit ? credit : { ...flagged, caption: cleaned.caption, removed: cleaned.removed };
     if (!output.write(JSON.stringify(record) + '\n')) await once(output, 'drain');
   }
   return low;

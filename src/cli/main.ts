@@ -31,7 +31,7 @@ function action<A extends unknown[]>(fn: (...args: A) => Promise<number>) {
       if (err instanceof ConfigError || err instanceof NoRedisError) {
         process.stderr.write(`photowire: ${err.message}\n`);
         process.exitCode = 2;
-      } else if (err instanceof Error && (err as { code?: string }).code?.startsWith('CREDIT_RULES')) {
+      } else if (err instanceof Error && /^(?:CREDIT|BOILERPLATE)_RULES/.test((err as { code?: string }).code ?? '')) {
         process.stderr.write(`photowire: ${err.message}\n`);
         process.exitCode = 2;
       } else {
@@ -107,6 +107,7 @@ program
   .description('dry-run the credit rules: raw credits or whole captions, one per line, from files or stdin; one JSON object per line out')
   .argument('[files...]')
   .option('--rules <file>', 'credit rules file that extends or overrides the shipped rules (default PHOTOWIRE_CREDIT_RULES)')
+  .option('--boilerplate <file>', 'wire-boilerplate rules file added to the shipped rules (default PHOTOWIRE_BOILERPLATE_RULES)')
   .action(action((files: string[], opts) => creditsCliCommand(files, opts)));
 
 program

@@ -5,6 +5,7 @@ import { CatalogStore } from '../adapters/redis/catalogStore';
 import { CaptionIndex } from '../adapters/redis/captionIndex';
 import { PhotoVersions } from '../adapters/redis/photoVersions';
 import { DataDir } from '../adapters/storage/dataDir';
+import { loadBoilerplateRules, type BoilerplateRules } from '../core/captions/boilerplate';
 import { loadCreditRules, type CreditRules } from '../core/credits/rules';
 
 /** What every worker needs, built once per process from the validated config. */
@@ -17,6 +18,7 @@ export interface PipelineContext {
   captions: CaptionIndex;
   photos: PhotoVersions;
   rules: CreditRules;
+  boilerplate: BoilerplateRules;
 }
 
 export function createPipelineContext(config: Config, redis: Redis, logger: Logger): PipelineContext {
@@ -29,5 +31,6 @@ export function createPipelineContext(config: Config, redis: Redis, logger: Logg
     captions: new CaptionIndex(redis, { prefix: `${config.prefix}:dedup`, threshold: config.dedupThreshold }),
     photos: new PhotoVersions(redis, config.prefix),
     rules: loadCreditRules(config.creditRulesPath),
+    boilerplate: loadBoilerplateRules(config.boilerplateRulesPath),
   };
 }

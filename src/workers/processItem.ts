@@ -4,6 +4,7 @@ import { performance } from 'node:perf_hooks';
 import { readConfinedFile } from '../adapters/storage/dataDir';
 import { fetchImageBytes, isHttpUrl } from '../sources/http/fetchUrl';
 import { probeImage, renderRenditions } from '../adapters/images/sharpImages';
+import { removedFileMarker } from '../core/captions/boilerplate';
 import { cleanCaption } from '../core/captions/cleanCaption';
 import { normalizeCredit } from '../core/credits/normalizeCredit';
 import { dhash64 } from '../core/dedup/phash';
@@ -162,7 +163,7 @@ export async function processItem(ctx: PipelineContext, job: ItemJob): Promise<I
   const img = item.image ? await readImage(ctx, job, clock) : null;
   const iptc = img ? img.iptc : item.iptc;
   const captionRaw = item.captionRaw !== '' ? item.captionRaw : (iptc.caption ?? '');
-  const cleaned = cleanCaption(captionRaw, { title: item.title, rules: ctx.rules });
+  const cleaned = cleanCaption(captionRaw, { title: item.title, rules: ctx.rules, boilerplate: ctx.boilerplate });
   const parsedCredit = normalizeCredit(
     {
       captionTail: cleaned.creditTail,
@@ -173,8 +174,8 @@ export async function processItem(ctx: PipelineContext, job: ItemJob): Promise<I
     },
     ctx.rules,
   );
-  // "File photo dated ..." sits in the caption body, not the credit tail, yet marks a file picture.
-  const fileMarker = cleaned.removed.some((r) => r.kind === 'file-marker');
+  // "FILE PHOTO:", "File photo dated ..." sit in the caption body, not the credit tail, yet mark a file picture.
+  const fileMarker = removedFileMarker(cleaned.removed);
   const credit = fileMarker ? { ...parsedCredit, flags: { ...parsedCredit.flags, file: true } } : parsedCredit;
   clock.lap('captionCredit');
   // The normalized credit is known before rendering, so it is what the renditions carry.
@@ -217,7 +218,7 @@ export function failedRecord(ctx: PipelineContext, job: ItemJob, error: RecordEr
   let cleaned;
   let credit;
   try {
-    cleaned = cleanCaption(captionRaw, { title: job.item.title, rules: ctx.rules });
+    cleaned = cleanCaption(captionRaw, { title: job.item.title, rules: ctx.rules, boilerplate: ctx.boilerplate });
     credit = normalizeCredit(
       {
         captionTail: cleaned.creditTail,

@@ -4,8 +4,10 @@ import { loadConfig } from '../../config';
 import { runCreditsCommand } from '../creditsCommand';
 
 /** Feed files (or stdin) through the credit rules without Redis: the operator's dry run. */
-export async function creditsCliCommand(files: string[], opts: { rules?: string }): Promise<number> {
-  const rulesPath = opts.rules ?? loadConfig().creditRulesPath;
+export async function creditsCliCommand(files: string[], opts: { rules?: string; boilerplate?: string }): Promise<number> {
+  const config = opts.rules === undefined || opts.boilerplate === undefined ? loadConfig() : null;
+  const rulesPath = opts.rules ?? config?.creditRulesPath;
+  const boilerplatePath = opts.boilerplate ?? config?.boilerplateRulesPath;
   let input: NodeJS.ReadableStream = process.stdin;
   if (files.length) {
     const joined = new PassThrough();
@@ -23,7 +25,7 @@ export async function creditsCliCommand(files: string[], opts: { rules?: string 
     })().catch((err) => joined.destroy(err));
     input = joined;
   }
-  const low = await runCreditsCommand(input, process.stdout, { rulesPath });
+  const low = await runCreditsCommand(input, process.stdout, { rulesPath, boilerplatePath });
   if (low > 0) process.stderr.write(`${low} line(s) gave a low-confidence credit\n`);
   return 0;
 }

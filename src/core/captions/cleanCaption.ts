@@ -1,4 +1,5 @@
 import { compileRules } from '../credits/compileRules';
+import { findBoilerplate, type BoilerplateRules } from './boilerplate';
 import { defaultCreditRules, type CreditRules } from '../credits/rules';
 import { disjoint, findCounterAndTitle, findNoise, type Removal } from './captionNoise';
 import { findCreditTailStart } from './findCreditTail';
@@ -24,6 +25,8 @@ export interface CleanCaptionOptions {
   title?: string;
   /** The credit rules in force (agency names start credit tails); the shipped defaults when omitted. */
   rules?: CreditRules;
+  /** The wire-boilerplate rules in force (boilerplate-rules.json); the shipped defaults when omitted. */
+  boilerplate?: BoilerplateRules;
 }
 
 /** Kinds that belong with the credit when they follow it, so the credit parser sees them. */
@@ -55,7 +58,8 @@ export function cleanCaption(raw: string, opts: CleanCaptionOptions = {}): Clean
 
   const framing = findCounterAndTitle(raw, masked, opts.title);
   const withoutFraming = blank(masked, framing);
-  const noise = disjoint([...framing, ...findNoise(withoutFraming)]);
+  // Boilerplate first: on the same span its rule's kind wins.
+  const noise = disjoint([...framing, ...findBoilerplate(withoutFraming, opts.boilerplate), ...findNoise(withoutFraming)]);
   const rest = blank(masked, noise);
 
   const tailStart = findCreditTailStart(rest, c);
