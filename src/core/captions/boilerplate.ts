@@ -132,6 +132,8 @@ interface CompiledMarker {
   rule: MarkerRule;
   /** Sticky for start/sentence rules (tried at one position), global for anywhere/bracket. */
   re: RegExp;
+  /** sentence rules: words that make the sentence caption text after all. */
+  except?: Set<string>;
 }
 
 export interface CompiledBoilerplate {
@@ -151,7 +153,10 @@ export function compileBoilerplate(rules: BoilerplateRules): CompiledBoilerplate
     const flags = rule.case === 'any' ? 'i' : '';
     const alts = alternatives(rule.phrases);
     if (rule.at === 'start') out.start.push({ rule, re: new RegExp(`(?:${alts})${WORD_END}`, `y${flags}`) });
-    else if (rule.at === 'sentence') out.sentence.push({ rule, re: new RegExp(`(?:${alts})${WORD_END}`, `y${flags}`) });
+    else if (rule.at === 'sentence') {
+      const except = new Set((rule.exceptWords ?? []).map((w) => w.toLowerCase()));
+      out.sentence.push({ rule, re: new RegExp(`(?:${alts})${WORD_END}`, `y${flags}`), except });
+    }
     else if (rule.at === 'anywhere') out.global.push({ rule, re: new RegExp(`(?<![A-Za-z0-9])(?:${alts})${WORD_END}(?: {0,3}\\.)?`, `g${flags}`) });
     else out.global.push({ rule, re: new RegExp(`\\( {0,3}(?:${alts})${WORD_END}[^()\\n]{0,300}\\)`, `g${flags}`) });
   }
@@ -294,6 +299,7 @@ export function findBoilerplate(masked: string, rules: BoilerplateRules = defaul
         if (masked.length - s > 240 || LOOKS_LIKE_CREDIT.test(masked.slice(s))) continue;
         end = masked.length;
       }
+      if (m.except?.size && masked.slice(s, end).toLowerCase().split(/[^\p{L}\p{N}'-]+/u).some((w) => m.except!.has(w))) continue;
       out.push({ start: s, end, kind: m.rule.kind });
     }
   }

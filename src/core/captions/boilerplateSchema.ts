@@ -58,6 +58,8 @@ export const markerRuleSchema = z
     separator: z.enum(['required', 'optional']).optional(),
     /** start only: an upper-case reason follows the marker and goes with it. */
     reason: z.boolean().optional(),
+    /** sentence only: a sentence holding one of these words is caption text ("Picture taken in 1969 shows ..."). */
+    exceptWords: z.array(z.string().regex(/^[\p{L}\p{N}'-]{1,40}$/u, 'one word')).optional(),
     /** Dry-run examples, checked by the tests and shown in BOILERPLATE.md. */
     examples: z.array(markerExampleSchema).optional(),
   })
@@ -66,6 +68,9 @@ export const markerRuleSchema = z
       for (const key of ['separator', 'reason'] as const) {
         if (r[key] !== undefined) ctx.addIssue({ code: 'custom', path: [key], message: `only a rule with "at": "start" takes "${key}"` });
       }
+    }
+    if (r.at !== 'sentence' && r.exceptWords !== undefined) {
+      ctx.addIssue({ code: 'custom', path: ['exceptWords'], message: 'only a rule with "at": "sentence" takes "exceptWords"' });
     }
     if (r.at !== 'anywhere') {
       r.phrases.forEach((p, i) => {

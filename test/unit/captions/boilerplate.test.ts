@@ -108,6 +108,8 @@ describe('wire boilerplate in captions', () => {
       'Filed photos of the fire are shown in Lisbon.',
       'Fans of the FILE band sing in Oslo.',
       'Picture perfect: the sun sets over Santorini, Greece.',
+      'Picture taken in 1969 shows astronaut Buzz Aldrin on the Moon.',
+      'Photo taken on Feb. 9, 2023 shows rescuers searching for survivors in Hatay, Turkey.',
     ]) {
       expect(clean(raw).caption).toBe(raw);
     }
