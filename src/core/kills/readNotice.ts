@@ -49,9 +49,18 @@ function strongest(hits: Hit<NoticeValue>[]): Hit<NoticeValue> | null {
   return best;
 }
 
-/** The heading a notes text starts with, after prefixes ("ADVISORY", "AP", "EDS NOTE") and ids. */
-function headingOf(c: CompiledRightsRules, text: string, tokens: readonly Token[], kind: RightsSourceKind): Hit<NoticeValue> | null {
+/**
+ * The heading a notes text starts with, after prefixes ("ADVISORY", "AP", "EDS NOTE") and ids
+ * ("ADVISORY: CPT101 WITHDRAWN"), with the ids passed on the way.
+ */
+function headingOf(
+  c: CompiledRightsRules,
+  text: string,
+  tokens: readonly Token[],
+  kind: RightsSourceKind,
+): { hit: Hit<NoticeValue>; ids: string[] } | null {
   const isId = (k: number) => idAt(text, tokens[k]) !== null;
+  const ids: string[] = [];
   let p = 0;
   while (p < tokens.length && p < HEADING_WINDOW) {
     const hits = c.notices.matchAt(tokens, p, kind, isId).filter((h) => h.pattern.value.type === 'heading');
@@ -62,11 +71,15 @@ function headingOf(c: CompiledRightsRules, text: string, tokens: readonly Token[
       return next !== undefined && (isId(h.to) || /[:\-\u2013\u2014]/.test(next.sep));
     });
     const best = strongest(valid);
-    if (best) return best;
+    if (best) return { hit: best, ids };
     const prefix = c.prefixes.longestAt(tokens, p);
     if (prefix) p = prefix.to;
-    else if (isId(p)) p++;
-    else break;
+    else if (isId(p)) {
+      const id = idAt(text, tokens[p])!;
+      ids.push(id);
+      const end = tokens[p].start + id.length;
+      while (p < tokens.length && tokens[p].start < end) p++;
+    } else break;
   }
   return null;
 }
@@ -77,7 +90,8 @@ function fromText(c: CompiledRightsRules, source: keyof typeof RIGHTS_SOURCES, t
   if (!text.trim()) return null;
   const tokens = tokenize(text);
   const isId = (k: number) => idAt(text, tokens[k]) !== null;
-  const heading = headingOf(c, text, tokens, kind);
+  const found = headingOf(c, text, tokens, kind);
+  const heading = found?.hit ?? null;
   const phrases = selectHits(c.notices.findAll(tokens, kind, isId).filter((h) => h.pattern.value.type === 'phrase'));
   const best = heading ?? strongest(phrases);
   if (!best || best.pattern.value.type === 'idContext') return null;
@@ -89,6 +103,7 @@ function fromText(c: CompiledRightsRules, source: keyof typeof RIGHTS_SOURCES, t
   const add = (xs: string[]) => {
     for (const x of xs) if (!ids.includes(x)) ids.push(x);
   };
+  if (found) add(found.ids);
   if (heading) add(idsAfter(text, tokens, heading.to).ids);
   for (const h of c.notices.findAll(tokens, kind, isId)) {
     if (h.pattern.value.type === 'idContext' || h === heading) add(idsAfter(text, tokens, h.to).ids);

@@ -144,6 +144,17 @@ function zoneAt(zones: NameTrie<Zone>, toks: DTok[], i: number): { zone: Zone; n
   return best;
 }
 
+/** "1000 ET", "5 P.M. EST", "17:00 GMT" starting at `i`: the index after it, or -1. */
+function alternateTime(zones: NameTrie<Zone>, toks: DTok[], i: number): number {
+  let j = i;
+  if (toks[j]?.t !== 'num' || toks[j].v.length > 4) return -1;
+  j++;
+  if (toks[j]?.t === 'sep' && (toks[j].v === ':' || toks[j].v === '.') && toks[j + 1]?.t === 'num') j += 2;
+  if (toks[j]?.t === 'word' && (toks[j].v === 'AM' || toks[j].v === 'PM')) j++;
+  const z = zoneAt(zones, toks, j);
+  return z ? z.next : -1;
+}
+
 /** "+0100", "-05:00", "+1" right after a zone or a time. */
 function offsetAt(toks: DTok[], i: number): { minutes: number; next: number } | null {
   const sign = toks[i];
@@ -205,6 +216,13 @@ export function readWireDate(window: string, opts: WireDateOptions): WireDate | 
     if (tk.t === 'sep') {
       if (tk.v === ';' || tk.v === '\n') break;
       if ((tk.v === '/' || tk.v === '(' || tk.v === '[') && timeSet() && (p.zone || p.y !== undefined || p.wd !== undefined)) {
+        // "1500 GMT/1000 ET", "1 P.M. ET (1700 GMT)": the same time in another zone; the first is kept.
+        const alt = p.zone ? alternateTime(opts.zones, toks, i + 1) : -1;
+        if (alt > 0) {
+          i = alt;
+          if (toks[i]?.t === 'sep' && (toks[i].v === ')' || toks[i].v === ']')) i++;
+          continue;
+        }
         // "(heure de Paris)", "(GMT)": a zone in brackets belongs to the time before it
         let k = i + 1;
         while (toks[k]?.t === 'word' && FILLERS.has((toks[k] as DTok).v) && k - i < 4) k++;

@@ -229,50 +229,65 @@ export function compilePhrase(phrase: string): Element[][] {
 }
 
 /**
- * Many patterns, indexed by their first word. At each token only the patterns that start with
- * that word (and those that start with a slot) are tried, each for at most its own length: the
- * cost is linear in the number of tokens.
+ * Many patterns, indexed by their first two words. At each token only the patterns that start
+ * with that word and the next (and those that start with a slot) are tried, each for at most its
+ * own length: the cost is linear in the number of tokens.
  */
 export class PhraseSet<T> {
+  /** Patterns whose first two elements are words, by "FIRST SECOND". */
+  private readonly byTwo = new Map<string, Pattern<T>[]>();
+  /** Other patterns starting with a word (one word long, or a slot second), by first word. */
   private readonly byWord = new Map<string, Pattern<T>[]>();
   private readonly slotFirst: Pattern<T>[] = [];
+  /** Every word a phrase of this set can start with. */
   readonly firstWords = new Set<string>();
 
   constructor(private readonly lex: Lexicon) {}
 
   add(phrase: string, value: T, opts: GroupOptions): void {
+    const push = (map: Map<string, Pattern<T>[]>, key: string, p: Pattern<T>) => {
+      let list = map.get(key);
+      if (!list) map.set(key, (list = []));
+      list.push(p);
+    };
     for (const elements of compilePhrase(phrase)) {
       const pattern: Pattern<T> = { elements, value, phrase, opts };
-      const first = elements[0];
-      if (first.kind === 'slot') this.slotFirst.push(pattern);
-      else {
-        for (const w of first.words) {
-          let list = this.byWord.get(w);
-          if (!list) this.byWord.set(w, (list = []));
-          list.push(pattern);
-          this.firstWords.add(w);
-        }
+      const [first, second] = elements;
+      if (first.kind === 'slot') {
+        this.slotFirst.push(pattern);
+        continue;
+      }
+      for (const w of first.words) {
+        this.firstWords.add(w);
+        if (second && second.kind === 'words') for (const w2 of second.words) push(this.byTwo, `${w} ${w2}`, pattern);
+        else push(this.byWord, w, pattern);
       }
     }
+  }
+
+  private candidates(tokens: readonly Token[], at: number, visit: (p: Pattern<T>) => void): void {
+    const w = tokens[at].norm;
+    const one = this.byWord.get(w);
+    if (one) for (const p of one) visit(p);
+    const next = tokens[at + 1];
+    if (next && !next.breakBefore && this.firstWords.has(w)) {
+      const two = this.byTwo.get(`${w} ${next.norm}`);
+      if (two) for (const p of two) visit(p);
+    }
+    for (const p of this.slotFirst) visit(p);
   }
 
   /** Every match starting at token `at`, for text of the given kind. */
   matchAt(tokens: readonly Token[], at: number, kind: RightsSourceKind, isId?: (t: number) => boolean): Hit<T>[] {
     const out: Hit<T>[] = [];
-    const candidates = this.byWord.get(tokens[at].norm);
-    if (candidates) for (const p of candidates) this.tryPattern(p, tokens, at, kind, out, isId);
-    for (const p of this.slotFirst) this.tryPattern(p, tokens, at, kind, out, isId);
+    if (at < tokens.length) this.candidates(tokens, at, (p) => this.tryPattern(p, tokens, at, kind, out, isId));
     return out;
   }
 
   /** Every match anywhere in the tokens. */
   findAll(tokens: readonly Token[], kind: RightsSourceKind, isId?: (t: number) => boolean): Hit<T>[] {
     const out: Hit<T>[] = [];
-    for (let at = 0; at < tokens.length; at++) {
-      const candidates = this.byWord.get(tokens[at].norm);
-      if (candidates) for (const p of candidates) this.tryPattern(p, tokens, at, kind, out, isId);
-      for (const p of this.slotFirst) this.tryPattern(p, tokens, at, kind, out, isId);
-    }
+    for (let at = 0; at < tokens.length; at++) this.candidates(tokens, at, (p) => this.tryPattern(p, tokens, at, kind, out, isId));
     return out;
   }
 
