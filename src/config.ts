@@ -22,6 +22,8 @@ const envSchema = z.object({
   PHOTOWIRE_DEDUP_THRESHOLD: z.coerce.number().gt(0).lte(1).optional(),
   PHOTOWIRE_CREDIT_RULES: z.string().min(1).optional(),
   PHOTOWIRE_BOILERPLATE_RULES: z.string().min(1).optional(),
+  // Rights, embargo and kill rules added to the shipped ones (docs/RIGHTS.md).
+  PHOTOWIRE_RIGHTS_RULES: z.string().min(1).optional(),
   PHOTOWIRE_ATTEMPTS: intFromEnv(1, 50).default(5),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).optional(),
   // The desk (photowire serve). A short token would fall to the brute force a rate limit only slows.
@@ -62,6 +64,8 @@ export interface Config {
   creditRulesPath: string | undefined;
   /** PHOTOWIRE_BOILERPLATE_RULES: wire-boilerplate rules added to the shipped ones (src/core/captions/BOILERPLATE.md). */
   boilerplateRulesPath: string | undefined;
+  /** A rights rules file extending src/core/rights/default-rules.json (docs/RIGHTS.md). */
+  rightsRulesPath: string | undefined;
   attempts: number;
   /** Unset: each command picks its own (`run` keeps the terminal for progress and the summary). */
   logLevel: string | undefined;
@@ -122,6 +126,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     dedupThreshold: e.PHOTOWIRE_DEDUP_THRESHOLD,
     creditRulesPath: e.PHOTOWIRE_CREDIT_RULES,
     boilerplateRulesPath: e.PHOTOWIRE_BOILERPLATE_RULES,
+    rightsRulesPath: e.PHOTOWIRE_RIGHTS_RULES,
     attempts: e.PHOTOWIRE_ATTEMPTS,
     logLevel: e.LOG_LEVEL,
     apiToken: e.PHOTOWIRE_API_TOKEN,

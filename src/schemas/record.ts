@@ -1,6 +1,9 @@
 import { z } from 'zod';
 import { creditSchema } from './credit';
 import { iptcFieldsSchema, itemSourceSchema } from './feedItem';
+import { killStatusSchema } from './notice';
+import { releaseSchema } from './release';
+import { rightsSchema } from './rights';
 
 export const RECORD_SCHEMA_VERSION = 1;
 
@@ -83,5 +86,11 @@ export const catalogRecordSchema = z.object({
   probableResend: z.boolean(),
   error: recordErrorSchema.nullable(),
   processedAt: z.string(),
+  /** Usage restrictions, markets out, advisories (docs/RIGHTS.md). Optional until the wiring wave sets them. */
+  rights: rightsSchema.optional(),
+  /** Embargo and expiry (docs/RIGHTS.md). Optional until the wiring wave sets them. */
+  release: releaseSchema.optional(),
+  /** active | killed | withdrawn | superseded, with killedAt, reason, notice. Optional until the wiring wave sets them. */
+  ...killStatusSchema.partial().shape,
 });
 export type CatalogRecord = z.infer<typeof catalogRecordSchema>;

@@ -197,6 +197,12 @@ function coveredByOtherRules(c: CompiledRightsRules, tokens: readonly Token[], k
   for (const h of [...c.release.findAll(tokens, kind), ...c.notices.findAll(tokens, kind)]) for (let k = h.from; k < h.to; k++) into.add(k);
 }
 
+/** Distinct texts, leaving out one that is the start of another (IIM's 256-byte cut of the XMP instructions). */
+function withoutCutCopies(texts: readonly string[]): string[] {
+  const unique = [...new Set(texts)];
+  return unique.filter((t) => !unique.some((o) => o !== t && o.length > t.length && o.startsWith(t)));
+}
+
 function plusStatus(value: string, prefix: 'MR' | 'PR'): string | null {
   const m = new RegExp(`(?:^|/)(${prefix}-[A-Z]{3})\\s*$`).exec(value.trim().slice(-80).toUpperCase());
   if (m) return m[1];
@@ -277,7 +283,7 @@ export function readRights(input: Pick<ItemRightsInput, 'texts'>, rules: RightsR
   }
 
   const terms = [...new Set(input.texts.filter((t) => USAGE_TERMS_SOURCES.has(t.source) && t.text.trim()).map((t) => t.text.trim()))];
-  const usageTerms = terms.length ? terms.join('\n') : restrictiveTexts.length ? [...new Set(restrictiveTexts)].join('\n') : null;
+  const usageTerms = terms.length ? withoutCutCopies(terms).join('\n') : restrictiveTexts.length ? withoutCutCopies(restrictiveTexts).join('\n') : null;
 
   return {
     restrictions: RESTRICTION_IDS.filter((id) => restrictions.has(id)),

@@ -1,3 +1,4 @@
+import countries from 'i18n-iso-countries';
 import { z } from 'zod';
 import { ADVISORY_IDS, RESTRICTION_IDS } from '../../schemas/rights';
 import { compilePhrase, PhraseError } from './phraseMatcher';
@@ -35,6 +36,11 @@ export const phraseGroupSchema = z.strictObject({
 export type PhraseGroup = z.infer<typeof phraseGroupSchema>;
 
 const nonEmpty = z.string().trim().min(1, 'must not be empty');
+const language = z.string().superRefine((l, ctx) => {
+  if (!countries.langs().includes(l)) {
+    ctx.addIssue({ code: 'custom', message: `"${l}" is not a language whose country names are known (e.g. "en", "de", "fr")` });
+  }
+});
 const groups = z.array(phraseGroupSchema);
 const zoneValue = z.string().superRefine((s, ctx) => {
   if (!zoneFromRule(s)) ctx.addIssue({ code: 'custom', message: `"${s}" is neither an offset such as "+01:00" nor an IANA time zone such as "Europe/London"` });
@@ -75,7 +81,7 @@ export const rightsRulesSchema = z.strictObject({
     /** More names of countries, keyed by ISO 3166-1 alpha-2 ("GB": ["BRITAIN"]). */
     countryAliases: z.record(z.string().regex(/^[A-Z]{2}$/, 'ISO 3166-1 alpha-2 codes such as "GB"'), z.array(nonEmpty)),
     /** Languages whose country names are known (i18n-iso-countries locale codes). */
-    countryNameLanguages: z.array(z.string().regex(/^[a-z]{2}$/)),
+    countryNameLanguages: z.array(language),
     /** Words that never name a market before "OUT" ("SOLD OUT", "WAY OUT"). */
     notAPlace: z.array(nonEmpty),
   }),
@@ -132,7 +138,7 @@ export const operatorRightsRulesSchema = z.strictObject({
       regions: z.record(nonEmpty, z.array(nonEmpty)).optional(),
       places: z.record(nonEmpty, z.array(nonEmpty)).optional(),
       countryAliases: z.record(z.string().regex(/^[A-Z]{2}$/), z.array(nonEmpty)).optional(),
-      countryNameLanguages: z.array(z.string().regex(/^[a-z]{2}$/)).optional(),
+      countryNameLanguages: z.array(language).optional(),
       notAPlace: z.array(nonEmpty).optional(),
     })
     .optional(),
