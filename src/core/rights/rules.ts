@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { ADVISORY_IDS, RESTRICTION_IDS } from '../../schemas/rights';
 import { JsonSyntaxError, lineAndColumn, parseJsonWithPositions, pathKey } from '../credits/jsonPositions';
 import defaults from './default-rules.json';
 import { compilePhrase } from './phraseMatcher';
@@ -120,8 +121,14 @@ function schemaError(file: string, text: string, positions: Map<string, number>,
   let path = issue.path.map((p) => (typeof p === 'symbol' ? String(p) : p));
   let reason = issue.message;
   if (issue.code === 'unrecognized_keys' && issue.keys?.length) {
+    const parent = path[path.length - 1];
     path = [...path, issue.keys[0]];
-    reason = 'unknown key (a misspelling?)';
+    reason =
+      parent === 'restrictions' && path.length === 2
+        ? `not a restriction id: the vocabulary is closed (${RESTRICTION_IDS.join(', ')})`
+        : parent === 'advisories' && path.length === 2
+          ? `not an advisory id: the vocabulary is closed (${ADVISORY_IDS.join(', ')})`
+          : 'unknown key (a misspelling?)';
   } else if (issue.code === 'invalid_type' && /received undefined/.test(issue.message)) {
     reason = 'required but missing';
   } else if (issue.code === 'invalid_key' || (issue.code === 'invalid_value' && path.length > 0)) {

@@ -90,7 +90,7 @@ describe('loadRightsRules', () => {
 
   it('refuses schema errors at the line of the offending key', () => {
     const cases: Array<[string, RegExp]> = [
-      ['{\n  "version": "d",\n  "restrictions": {\n    "no-smoking": []\n  }\n}', /line 4: restrictions\.no-smoking: /],
+      ['{\n  "version": "d",\n  "restrictions": {\n    "no-smoking": []\n  }\n}', /line 4: restrictions\.no-smoking: not a restriction id: the vocabulary is closed \(editorial-only, /],
       ['{\n  "version": "d",\n  "restrictons": {}\n}', /line 3: restrictons: unknown key \(a misspelling\?\)/],
       ['{\n  "version": "d",\n  "ignore": [\n    { "phrases": ["NO {countries} OUT"] }\n  ]\n}', /line 4: ignore\.0\.phrases\.0: phrase "NO \{countries\} OUT": unknown slot \{countries\}/],
       ['{\n  "version": "d",\n  "markets": {\n    "out": [ { "phrases": ["NO SALES"] } ]\n  }\n}', /line 4: markets\.out\.0\.phrases\.0: phrase "NO SALES" needs \{places\} or \{media\}/],
