@@ -1,6 +1,5 @@
-import { readFileSync } from 'node:fs';
+import { problemAt, readRulesFile, type RulesFileProblem } from '../rulesFile';
 import defaults from './default-rules.json';
-import { JsonSyntaxError, lineAndColumn, parseJsonWithPositions, pathKey } from './jsonPositions';
 import { creditRulesSchema, operatorRulesSchema, type CreditRules, type OperatorRules } from './rulesSchema';
 
 export type { CreditRules } from './rulesSchema';
@@ -45,55 +44,14 @@ export function loadCreditRules(path?: string): CreditRules {
   const base = defaultCreditRules();
   if (path === undefined || path === '') return base;
 
-  let text: string;
-  try {
-    text = readFileSync(path, 'utf8');
-  } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    throw new CreditRulesError('CREDIT_RULES_UNREADABLE', path, null, `cannot be read (${code ?? String(err)})`);
-  }
-
-  let json;
-  try {
-    json = parseJsonWithPositions(text);
-  } catch (err) {
-    if (err instanceof JsonSyntaxError) {
-      const { line, column } = lineAndColumn(text, err.offset);
-      throw new CreditRulesError('CREDIT_RULES_INVALID', path, line, `not valid JSON: ${err.message}`, column);
-    }
-    throw err;
-  }
-
-  const op = operatorRulesSchema.safeParse(json.value);
-  if (!op.success) throw schemaError(path, text, json.positions, op.error.issues[0]);
+  const toError = (p: RulesFileProblem) =>
+    new CreditRulesError(p.kind === 'unreadable' ? 'CREDIT_RULES_UNREADABLE' : 'CREDIT_RULES_INVALID', path, p.line, p.reason, p.column);
+  const file = readRulesFile(path, toError);
+  const op = operatorRulesSchema.safeParse(file.value);
+  if (!op.success) throw toError(problemAt(file, op.error.issues[0]));
   const merged = creditRulesSchema.safeParse(mergeRules(base, op.data));
-  if (!merged.success) throw schemaError(path, text, json.positions, merged.error.issues[0]);
+  if (!merged.success) throw toError(problemAt(file, merged.error.issues[0]));
   return merged.data;
-}
-
-interface Issue {
-  code: string;
-  path: PropertyKey[];
-  message: string;
-  keys?: string[];
-}
-
-/** A schema problem reported at the line of the offending key (a missing key: at its parent's line). */
-function schemaError(file: string, text: string, positions: Map<string, number>, issue: Issue): CreditRulesError {
-  let path = issue.path.map((p) => (typeof p === 'symbol' ? String(p) : p));
-  let reason = issue.message;
-  if (issue.code === 'unrecognized_keys' && issue.keys?.length) {
-    path = [...path, issue.keys[0]];
-    reason = 'unknown key (a misspelling?)';
-  } else if (issue.code === 'invalid_type' && /received undefined/.test(issue.message)) {
-    reason = 'required but missing';
-  }
-  let line: number | null = null;
-  for (let n = path.length; n >= 0 && line === null; n--) {
-    const at = positions.get(pathKey(path.slice(0, n)));
-    if (at !== undefined) line = lineAndColumn(text, at).line;
-  }
-  return new CreditRulesError('CREDIT_RULES_INVALID', file, line, `${path.join('.') || '(top level)'}: ${reason}`);
 }
 
 function union(a: readonly string[], b: readonly string[] | undefined): string[] {

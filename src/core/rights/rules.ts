@@ -1,6 +1,5 @@
-import { readFileSync } from 'node:fs';
 import { ADVISORY_IDS, RESTRICTION_IDS } from '../../schemas/rights';
-import { JsonSyntaxError, lineAndColumn, parseJsonWithPositions, pathKey } from '../credits/jsonPositions';
+import { problemAt, readRulesFile, type RulesFileProblem, type RulesIssue } from '../rulesFile';
 import defaults from './default-rules.json';
 import { compilePhrase } from './phraseMatcher';
 import {
@@ -29,13 +28,6 @@ export class RightsRulesError extends Error {
 
 const DEFAULT_RULES_NAME = 'src/core/rights/default-rules.json (shipped with photowire)';
 
-interface Issue {
-  code: string;
-  path: PropertyKey[];
-  message: string;
-  keys?: string[];
-}
-
 /** Groups whose phrases must each hold one of the given slots. */
 const SLOT_REQUIRED: Array<{ path: string[]; slots: string[] }> = [
   { path: ['markets', 'out'], slots: ['places', 'media'] },
@@ -44,8 +36,8 @@ const SLOT_REQUIRED: Array<{ path: string[]; slots: string[] }> = [
 ];
 
 /** Problems zod cannot see: a market phrase without a {places} slot names no market. */
-function slotIssues(rules: unknown): Issue[] {
-  const issues: Issue[] = [];
+function slotIssues(rules: unknown): RulesIssue[] {
+  const issues: RulesIssue[] = [];
   for (const { path, slots } of SLOT_REQUIRED) {
     let node: unknown = rules;
     for (const key of path) node = node && typeof node === 'object' ? (node as Record<string, unknown>)[key] : undefined;
@@ -90,56 +82,25 @@ export function loadRightsRules(path?: string): RightsRules {
   const base = defaultRightsRules();
   if (path === undefined || path === '') return base;
 
-  let text: string;
-  try {
-    text = readFileSync(path, 'utf8');
-  } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    throw new RightsRulesError('RIGHTS_RULES_UNREADABLE', path, null, `cannot be read (${code ?? String(err)})`);
-  }
-  let json;
-  try {
-    json = parseJsonWithPositions(text);
-  } catch (err) {
-    if (err instanceof JsonSyntaxError) {
-      const { line, column } = lineAndColumn(text, err.offset);
-      throw new RightsRulesError('RIGHTS_RULES_INVALID', path, line, `not valid JSON: ${err.message}`, column);
-    }
-    throw err;
-  }
-  const op = operatorRightsRulesSchema.safeParse(json.value);
-  if (!op.success) throw schemaError(path, text, json.positions, op.error.issues[0]);
+  const toError = (p: RulesFileProblem) =>
+    new RightsRulesError(p.kind === 'unreadable' ? 'RIGHTS_RULES_UNREADABLE' : 'RIGHTS_RULES_INVALID', path, p.line, p.reason, p.column);
+  const file = readRulesFile(path, toError);
+  const fail = (issue: RulesIssue) => toError(problemAt(file, issue, closedVocabulary));
+  const op = operatorRightsRulesSchema.safeParse(file.value);
+  if (!op.success) throw fail(op.error.issues[0]);
   const opSlots = slotIssues(op.data);
-  if (opSlots.length) throw schemaError(path, text, json.positions, opSlots[0]);
+  if (opSlots.length) throw fail(opSlots[0]);
   const merged = rightsRulesSchema.safeParse(mergeRightsRules(base, op.data));
-  if (!merged.success) throw schemaError(path, text, json.positions, merged.error.issues[0]);
+  if (!merged.success) throw fail(merged.error.issues[0]);
   return merged.data;
 }
 
-/** A schema problem reported at the line of the offending key (a missing key: at its parent's line). */
-function schemaError(file: string, text: string, positions: Map<string, number>, issue: Issue): RightsRulesError {
-  let path = issue.path.map((p) => (typeof p === 'symbol' ? String(p) : p));
-  let reason = issue.message;
-  if (issue.code === 'unrecognized_keys' && issue.keys?.length) {
-    const parent = path[path.length - 1];
-    path = [...path, issue.keys[0]];
-    reason =
-      parent === 'restrictions' && path.length === 2
-        ? `not a restriction id: the vocabulary is closed (${RESTRICTION_IDS.join(', ')})`
-        : parent === 'advisories' && path.length === 2
-          ? `not an advisory id: the vocabulary is closed (${ADVISORY_IDS.join(', ')})`
-          : 'unknown key (a misspelling?)';
-  } else if (issue.code === 'invalid_type' && /received undefined/.test(issue.message)) {
-    reason = 'required but missing';
-  } else if (issue.code === 'invalid_key' || (issue.code === 'invalid_value' && path.length > 0)) {
-    reason = `${issue.message}`;
-  }
-  let line: number | null = null;
-  for (let n = path.length; n >= 0 && line === null; n--) {
-    const at = positions.get(pathKey(path.slice(0, n)));
-    if (at !== undefined) line = lineAndColumn(text, at).line;
-  }
-  return new RightsRulesError('RIGHTS_RULES_INVALID', file, line, `${path.join('.') || '(top level)'}: ${reason}`);
+/** Restriction and advisory ids are a closed vocabulary: an unknown one is named as such. */
+function closedVocabulary(parent: ReadonlyArray<string | number>): string | null {
+  if (parent.length !== 1) return null;
+  if (parent[0] === 'restrictions') return `not a restriction id: the vocabulary is closed (${RESTRICTION_IDS.join(', ')})`;
+  if (parent[0] === 'advisories') return `not an advisory id: the vocabulary is closed (${ADVISORY_IDS.join(', ')})`;
+  return null;
 }
 
 function union(a: readonly string[], b: readonly string[] | undefined): string[] {

@@ -6,6 +6,7 @@ import { catalogRecordSchema } from '../../../src/schemas/record';
 import { releaseSchema } from '../../../src/schemas/release';
 import { rightsSchema } from '../../../src/schemas/rights';
 import { tokenize } from '../../../src/core/rights/tokens';
+import { record as recordAt } from '../web/records';
 
 const input = {
   texts: [
@@ -14,42 +15,7 @@ const input = {
   referenceTime: '2024-03-05T12:00:00Z',
 };
 
-const record = {
-  schemaVersion: 1,
-  id: 'b-0001',
-  batchId: 'b',
-  source: { file: 'f', position: 0, format: 'jpeg' },
-  agencyId: 'LON805',
-  agencyVersion: null,
-  title: null,
-  caption: '',
-  captionRaw: '',
-  captionRemoved: [],
-  headline: null,
-  credit: {
-    raw: { captionTail: null, byline: [], creditLine: null, source: null, copyright: null },
-    creators: [],
-    agency: null,
-    distributor: null,
-    partners: [],
-    flags: { file: false, pool: false, handout: false, mandatory: false, restrictions: [], supplierRef: null },
-    line: null,
-    confidence: 'low',
-    rule: null,
-    rulesVersion: 't',
-  },
-  dateCreated: null,
-  location: null,
-  keywords: [],
-  iptc: {},
-  image: null,
-  renditions: [],
-  cluster: null,
-  photo: null,
-  probableResend: false,
-  error: null,
-  processedAt: '2026-12-01T00:00:00.000Z',
-};
+const record = recordAt(0, { agencyId: 'LON805' });
 
 describe('schemas', () => {
   it('validate what the readers return', () => {
