@@ -1,6 +1,7 @@
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { z } from 'zod';
+import { describeHidden, maskUrlCredentials } from './core/secrets';
 
 const intFromEnv = (min: number, max: number) => z.coerce.number().int().min(min).max(max);
 
@@ -103,6 +104,15 @@ export class ConfigError extends Error {
   }
 }
 
+/** Variables whose value is a secret: a configuration error names them but never shows them. */
+const SECRET_VARS = new Set(['PHOTOWIRE_API_TOKEN', 'AWS_SECRET_ACCESS_KEY', 'AWS_SESSION_TOKEN']);
+
+/** A bad value as a configuration error shows it: secrets hidden, URL passwords masked. */
+function shown(name: string, value: string | undefined): string {
+  if (SECRET_VARS.has(name)) return describeHidden(value);
+  return value === undefined ? 'unset' : JSON.stringify(maskUrlCredentials(value));
+}
+
 /** Read and validate the environment once; every bad variable is named in one error. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const picked = Object.fromEntries(
@@ -110,9 +120,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   );
   const parsed = envSchema.safeParse(picked);
   if (!parsed.success) {
-    throw new ConfigError(
-      parsed.error.issues.map((i) => `${String(i.path[0])}=${JSON.stringify(picked[String(i.path[0])])}: ${i.message}`),
-    );
+    throw new ConfigError(parsed.error.issues.map((i) => `${String(i.path[0])}=${shown(String(i.path[0]), picked[String(i.path[0])])}: ${i.message}`));
   }
   const e = parsed.data;
   return {

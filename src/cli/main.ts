@@ -1,6 +1,10 @@
-import { Command, InvalidArgumentError } from 'commander';
+import { Command, CommanderError, InvalidArgumentError } from 'commander';
+import { readFileSync } from 'node:fs';
+import * as path from 'node:path';
 import { ConfigError } from '../config';
 import { NoRedisError } from '../adapters/redis/ensureRedis';
+import { maskSecrets } from '../core/secrets';
+import { UsageError } from './usageError';
 import { runCommand } from './commands/run';
 import { ingestCommand } from './commands/ingest';
 import { workerCommand } from './commands/worker';
@@ -22,31 +26,54 @@ const positiveInt = (v: string) => {
   return n;
 };
 
+/** Exit codes: 0 ok, 1 an item or feed failed (or a bug), 2 configuration, Redis or usage. */
+function exitCodeOf(err: unknown): number {
+  if (err instanceof ConfigError || err instanceof NoRedisError || err instanceof UsageError) return 2;
+  if (err instanceof Error && /^(?:CREDIT|BOILERPLATE|RIGHTS)_RULES/.test((err as { code?: string }).code ?? '')) return 2;
+  return 1;
+}
+
+/** One clear message (secrets masked); the stack only for what is not a known failure, and only at LOG_LEVEL=debug. */
+function report(err: unknown): void {
+  const known = exitCodeOf(err) === 2;
+  const message = err instanceof Error ? err.message : String(err);
+  let text = `photowire: ${message}\n`;
+  if (err instanceof UsageError && err.hint) text += `hint: ${err.hint}\n`;
+  if (!known) {
+    const debug = process.env.LOG_LEVEL === 'debug' || process.env.LOG_LEVEL === 'trace';
+    text += debug && err instanceof Error && err.stack ? `${err.stack}\n` : 'this looks like a bug in photowire: run again with LOG_LEVEL=debug for the details, and report them\n';
+  }
+  process.stderr.write(maskSecrets(text));
+}
+
 /** Run a command and exit with its code; known failures print one clear message, not a stack. */
 function action<A extends unknown[]>(fn: (...args: A) => Promise<number>) {
   return async (...args: A) => {
     try {
       process.exitCode = await fn(...args);
     } catch (err) {
-      if (err instanceof ConfigError || err instanceof NoRedisError) {
-        process.stderr.write(`photowire: ${err.message}\n`);
-        process.exitCode = 2;
-      } else if (err instanceof Error && /^(?:CREDIT|BOILERPLATE)_RULES/.test((err as { code?: string }).code ?? '')) {
-        process.stderr.write(`photowire: ${err.message}\n`);
-        process.exitCode = 2;
-      } else {
-        process.stderr.write(`photowire: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
-        process.exitCode = 1;
-      }
+      report(err);
+      process.exitCode = exitCodeOf(err);
     }
   };
+}
+
+function packageVersion(): string {
+  try {
+    return (JSON.parse(readFileSync(path.join(__dirname, '../../package.json'), 'utf8')) as { version: string }).version;
+  } catch {
+    return 'unknown';
+  }
 }
 
 const program = new Command();
 program
   .name('photowire')
   .description('Press-photo wire ingestion: feeds in, normalized catalog records and renditions out.')
-  .showHelpAfterError();
+  .version(packageVersion(), '-V, --version', 'print the version')
+  // Usage mistakes (an unknown option, `--concurrency abc`) exit 2, like a bad setting, with one hint line.
+  .exitOverride()
+  .showHelpAfterError('hint: `photowire --help` lists the commands, `photowire <command> --help` its options');
 
 program
   .command('run')
@@ -62,6 +89,7 @@ program
   .description('enqueue feeds for running workers')
   .argument('<paths...>', 'feeds to enqueue')
   .option('--wait', 'wait for the batches to finish and print their summaries')
+  .option('--recreate', 'with --wait: re-create a batch from its feed if its ledger vanishes (Redis restarted without its data)')
   .option('--json', 'print JSON on stdout')
   .action(action((paths: string[], opts) => ingestCommand(paths, opts)));
 
@@ -190,6 +218,11 @@ program
   .action(action((opts) => serveCommand({ host: opts.host, port: opts.port, workers: opts.withWorkers, concurrency: opts.concurrency })));
 
 program.parseAsync(process.argv).catch((err) => {
-  process.stderr.write(`photowire: ${err instanceof Error ? err.message : String(err)}\n`);
-  process.exitCode = 2;
+  if (err instanceof CommanderError) {
+    // Commander has printed its message (and the hint); help and --version are not failures.
+    process.exitCode = err.exitCode === 0 ? 0 : 2;
+    return;
+  }
+  report(err);
+  process.exitCode = exitCodeOf(err);
 });

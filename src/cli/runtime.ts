@@ -3,7 +3,7 @@ import type { Redis } from 'ioredis';
 import { loadConfig, type Config } from '../config';
 import { createLogger, type Logger } from '../logger';
 import { createRedis } from '../adapters/redis/connection';
-import { ensureRedis, type RedisHandle } from '../adapters/redis/ensureRedis';
+import { describeRedis, ensureRedis, type RedisHandle } from '../adapters/redis/ensureRedis';
 import { createPipelineContext, type PipelineContext } from '../workers/pipelineContext';
 import { createItemWorker } from '../workers/itemWorker';
 import { createBatchWorker } from '../workers/batchWorker';
@@ -25,7 +25,7 @@ export class Runtime {
     const config = opts.config ?? loadConfig();
     const logger = createLogger(config.logLevel ?? opts.defaultLogLevel ?? 'info');
     const handle = await ensureRedis(config.redisUrl, { allowPrivate: opts.allowPrivateRedis });
-    if (handle.private) logger.info({ url: handle.url }, 'started a private redis-server for this run (stopped on exit)');
+    if (handle.private) logger.info({ redis: describeRedis(handle) }, 'started a private redis-server for this run');
     const redis = createRedis(handle.url, { name: 'photowire' });
     try {
       const ctx = createPipelineContext(config, redis, logger);

@@ -4,8 +4,10 @@ import * as net from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { Redis } from 'ioredis';
+import { maskUrlCredentials } from '../../core/secrets';
 
 export interface RedisHandle {
+  /** The URL to connect with: may hold a password, so never print it; print `describeRedis(handle)`. */
   url: string;
   /** True when photowire started its own throw-away redis-server. */
   private: boolean;
@@ -13,29 +15,47 @@ export interface RedisHandle {
 }
 
 export class NoRedisError extends Error {
-  constructor(detail: string) {
+  /** `hint: false` when the Redis was named by REDIS_URL: installing one would not help. */
+  constructor(detail: string, opts: { hint?: boolean } = {}) {
     super(
-      `${detail}\nphotowire needs Redis 7 (or newer). Any of these works:\n` +
-        `  - set REDIS_URL=redis://host:6379 to use a Redis you already run;\n` +
-        `  - start one on this machine: \`docker compose up -d redis\`, or \`sudo apt-get install redis-server\` (Debian/Ubuntu), or \`brew install redis && brew services start redis\` (macOS);\n` +
-        `  - or just put \`redis-server\` on PATH: \`photowire run\` then starts a private one for the run.`,
+      opts.hint === false
+        ? detail
+        : `${detail}\nphotowire needs Redis 7 (or newer). Any of these works:\n` +
+            `  - set REDIS_URL=redis://host:6379 to use a Redis you already run;\n` +
+            `  - start one on this machine: \`docker compose up -d redis\`, or \`sudo apt-get install redis-server\` (Debian/Ubuntu), or \`brew install redis && brew services start redis\` (macOS);\n` +
+            `  - or just put \`redis-server\` on PATH: \`photowire run\` then starts a private one for the run.`,
     );
     this.name = 'NoRedisError';
   }
 }
 
-/** Does a Redis answer PING at `url` within the timeout (no retries, no queueing)? */
-export async function ping(url: string, timeoutMs: number): Promise<boolean> {
+/** What a Redis said when asked: it answered, it refused the credentials, or nothing answered. */
+export type ProbeResult = { ok: true } | { ok: false; auth: boolean; reason: string };
+
+const AUTH_FAILURE = /NOAUTH|WRONGPASS|invalid (?:username-password|password)|Authentication required|AUTH failed/i;
+
+/** Ask a Redis for PING within the timeout, and say why not when it does not answer. */
+export async function probe(url: string, timeoutMs: number): Promise<ProbeResult> {
   const r = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null, connectTimeout: timeoutMs, enableOfflineQueue: false });
-  r.on('error', () => undefined);
+  let lastError = '';
+  r.on('error', (err: Error) => (lastError = err.message));
   try {
     await r.connect();
-    return (await r.ping()) === 'PONG';
-  } catch {
-    return false;
+    if ((await r.ping()) === 'PONG') return { ok: true };
+    return { ok: false, auth: false, reason: 'it did not answer PING' };
+  } catch (err) {
+    // ioredis rejects with "Connection is closed." and reports the cause (ECONNREFUSED, WRONGPASS) as an error event.
+    const message = lastError || (err as Error).message;
+    if (AUTH_FAILURE.test(message) || AUTH_FAILURE.test((err as Error).message)) return { ok: false, auth: true, reason: message };
+    return { ok: false, auth: false, reason: message || 'no answer' };
   } finally {
     r.disconnect();
   }
+}
+
+/** Does a Redis answer PING at `url` within the timeout (no retries, no queueing)? */
+export async function ping(url: string, timeoutMs: number): Promise<boolean> {
+  return (await probe(url, timeoutMs)).ok;
 }
 
 export function freePort(): Promise<number> {
@@ -107,11 +127,24 @@ export async function startPrivateRedis(binary = onPath('redis-server')): Promis
 export async function ensureRedis(redisUrl: string | undefined, opts: { allowPrivate: boolean }): Promise<RedisHandle> {
   const none = async () => undefined;
   if (redisUrl) {
-    if (await ping(redisUrl, 3000)) return { url: redisUrl, private: false, stop: none };
-    throw new NoRedisError(`REDIS_URL=${redisUrl} does not answer.`);
+    const answer = await probe(redisUrl, 3000);
+    if (answer.ok) return { url: redisUrl, private: false, stop: none };
+    const shown = maskUrlCredentials(redisUrl);
+    if (answer.auth) {
+      throw new NoRedisError(`REDIS_URL=${shown}: Redis refused the credentials (wrong password or user name). Check the password in REDIS_URL.`, { hint: false });
+    }
+    throw new NoRedisError(
+      `REDIS_URL=${shown} does not answer (${maskUrlCredentials(answer.reason)}). Check that Redis runs there and that this machine can reach it, or unset REDIS_URL to use one on 127.0.0.1:6379.`,
+      { hint: false },
+    );
   }
   const local = 'redis://127.0.0.1:6379';
   if (await ping(local, 500)) return { url: local, private: false, stop: none };
   if (!opts.allowPrivate) throw new NoRedisError('REDIS_URL is not set and nothing answers on 127.0.0.1:6379.');
   return startPrivateRedis();
+}
+
+/** Which Redis a command uses, as it may be printed: credentials masked. */
+export function describeRedis(handle: Pick<RedisHandle, 'url' | 'private'>): string {
+  return handle.private ? `a private redis-server at ${handle.url} (stopped on exit)` : `Redis at ${maskUrlCredentials(handle.url)}`;
 }

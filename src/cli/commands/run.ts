@@ -1,4 +1,6 @@
+import { describeRedis } from '../../adapters/redis/ensureRedis';
 import { ingestPaths } from '../ingestPaths';
+import { UsageError } from '../usageError';
 import { formatFeedError, formatSummary } from '../printSummary';
 import { Runtime } from '../runtime';
 import { waitForBatches } from '../waitForBatches';
@@ -16,6 +18,9 @@ export interface RunOptions {
  * Exit code 0 when every item is ok, 1 when any item or feed failed.
  */
 export async function runCommand(paths: string[], opts: RunOptions): Promise<number> {
+  if (paths.length === 0 && !opts.sample) {
+    throw new UsageError('run: nothing to run: give one or more feeds, or --sample', 'photowire run path/to/feed [more feeds...]   or   photowire run --sample');
+  }
   // Per-item log lines would bury the progress bar and summary: `run` logs warnings and errors only unless LOG_LEVEL says otherwise.
   const rt = await Runtime.open({ allowPrivateRedis: true, defaultLogLevel: 'warn' });
   let interrupted = 0;
@@ -31,8 +36,12 @@ export async function runCommand(paths: string[], opts: RunOptions): Promise<num
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
   try {
-    if (rt.redisHandle.private && !opts.json) {
-      process.stderr.write(`no Redis on 127.0.0.1:6379 and no REDIS_URL: using a private redis-server at ${rt.redisHandle.url} for this run (records stay in ${rt.config.dataDir}/batches)\n`);
+    if (!opts.json) {
+      process.stderr.write(
+        rt.redisHandle.private
+          ? `no Redis on 127.0.0.1:6379 and no REDIS_URL: using ${describeRedis(rt.redisHandle)} for this run (records stay in ${rt.config.dataDir}/batches)\n`
+          : `using ${describeRedis(rt.redisHandle)}${rt.config.redisUrl ? ' (REDIS_URL)' : ''}\n`,
+      );
     }
     const feeds = [...paths];
     if (opts.sample) {
@@ -40,7 +49,6 @@ export async function runCommand(paths: string[], opts: RunOptions): Promise<num
       if (!opts.json) process.stderr.write(`sample feed: ${sample.feeds.join(', ')}\n`);
       feeds.push(...sample.feeds);
     }
-    if (feeds.length === 0) throw new Error('nothing to run: give one or more feed paths, or --sample');
     await rt.startWorkers(opts.concurrency);
     const outcomes = await ingestPaths(rt, feeds);
     const ids = outcomes.filter((o) => o.batchId).map((o) => o.batchId!);

@@ -1,5 +1,6 @@
 import { InvalidArgumentError } from 'commander';
 import { Runtime } from '../runtime';
+import { UsageError } from '../usageError';
 import { startServer } from '../../server/startServer';
 
 export interface ServeOptions {
@@ -26,6 +27,10 @@ export async function serveCommand(opts: ServeOptions): Promise<number> {
     server = await startServer(rt, { host: opts.host, port: opts.port });
   } catch (err) {
     await rt.close();
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'EADDRINUSE') throw new UsageError(`serve: port ${opts.port} on ${opts.host} is already in use`, 'stop what listens there, or choose another port: photowire serve --port 8081 (0 picks a free one)');
+    if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND') throw new UsageError(`serve: cannot listen on ${opts.host}: no such address on this machine`, 'use --host 127.0.0.1 (this machine only) or an address this machine has');
+    if (code === 'EACCES') throw new UsageError(`serve: not allowed to listen on port ${opts.port}`, 'ports below 1024 need privileges: use e.g. --port 8080');
     throw err;
   }
   const { app, url } = server;

@@ -1,10 +1,11 @@
+import { describeRedis } from '../../adapters/redis/ensureRedis';
 import { Runtime } from '../runtime';
 
 /** A long-running worker process: SIGTERM finishes in-flight jobs, a second signal forces exit. */
 export async function workerCommand(opts: { concurrency?: number }): Promise<number> {
   const rt = await Runtime.open({ allowPrivateRedis: false });
   await rt.startWorkers(opts.concurrency);
-  rt.logger.info({ concurrency: opts.concurrency ?? rt.config.concurrency, redis: rt.redisHandle.url, dataDir: rt.config.dataDir }, 'worker ready');
+  rt.logger.info({ concurrency: opts.concurrency ?? rt.config.concurrency, redis: describeRedis(rt.redisHandle), dataDir: rt.config.dataDir }, 'worker ready');
   return new Promise((resolve) => {
     let signals = 0;
     const stop = (sig: string) => {
