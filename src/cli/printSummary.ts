@@ -1,6 +1,7 @@
 import * as path from 'node:path';
 import type { BatchSummary } from '../workers/summarizeBatch';
 import type { IngestOutcome } from './ingestPaths';
+import { plural } from './plural';
 
 const rel = (p: string) => {
   const r = path.relative(process.cwd(), p);
@@ -11,10 +12,10 @@ const rel = (p: string) => {
 export function formatSummary(s: BatchSummary): string {
   const lines = [
     `batch ${s.batchId}  (${s.format}, ${rel(s.feed)})  ${s.state}`,
-    `  ${s.items} items: ${s.ok} ok, ${s.failed} failed${s.pending ? `, ${s.pending} pending` : ''}` +
-      ` · ${s.photos} photos, ${s.captionOnly} caption-only` +
-      ` · ${s.distinctCaptions} distinct captions in ${s.clusters} clusters (${s.duplicates} near-duplicates)` +
-      ` · ${s.lowConfidenceCredits} low-confidence credits` +
+    `  ${plural(s.items, 'item')}: ${s.ok} ok, ${s.failed} failed${s.pending ? `, ${s.pending} pending` : ''}` +
+      ` · ${plural(s.photos, 'photo')}, ${s.captionOnly} caption-only` +
+      ` · ${plural(s.distinctCaptions, 'distinct caption')} in ${plural(s.clusters, 'cluster')} (${plural(s.duplicates, 'near-duplicate')})` +
+      ` · ${plural(s.lowConfidenceCredits, 'low-confidence credit')}` +
       (s.durationMs !== null ? ` · ${(s.durationMs / 1000).toFixed(1)} s` : ''),
     `  records:    ${rel(s.records)}`,
     `  renditions: ${rel(s.renditions)}`,
