@@ -3,7 +3,7 @@ export type XmlFlavor = 'newsml-g2' | 'nitf';
 /** Namespace of the IPTC News Architecture, shared by every NewsML-G2 item type. */
 export const NEWSML_G2_NAMESPACE = 'http://iptc.org/std/nar/2006-10-01/';
 const NITF_NAMESPACE_PREFIX = 'http://iptc.org/std/nitf/';
-const G2_ROOTS = new Set(['newsMessage', 'newsItem', 'packageItem']);
+const G2_ROOTS = new Set(['newsMessage', 'newsItem', 'packageItem', 'groupSet', 'knowledgeItem', 'conceptItem', 'planningItem', 'catalogItem']);
 
 /**
  * Which wire XML a text is, from its root element and namespace (never its file name).

@@ -14,3 +14,10 @@ export function compact<T extends object>(value: T): T {
   for (const [key, field] of Object.entries(value)) if (field !== undefined) out[key] = field;
   return out as T;
 }
+
+/** A one-line field (headline, title) with the line breaks and indentation of pretty-printed XML collapsed to single spaces, as captions are normalised. */
+export function oneLine(value: string | undefined): string | undefined {
+  if (value === undefined) return undefined;
+  const collapsed = value.replace(/\s+/g, ' ').trim();
+  return collapsed === '' ? undefined : collapsed;
+}

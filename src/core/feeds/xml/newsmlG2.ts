@@ -1,71 +1,214 @@
 import { InputError } from '../../errors';
 import type { FeedItem, IptcFields } from '../../../schemas/feedItem';
 import { cityFromDateline } from './datelineCity';
-import { compact, isString, nonEmpty } from './fields';
-import { resolveImageRef } from './resolveImageRef';
+import { compact, isString, nonEmpty, oneLine } from './fields';
+import { resolveImageRef, type ResolvedImage } from './resolveImageRef';
 import { parseXmlSafely } from './safeXml';
-import { attr, attrText, childElements, firstChild, path, qcodeCode, text, type XmlElement } from './xmlTree';
+import { ConceptIndex, readPlace } from './g2Place';
+import type { SkippedItem, WireXmlResult } from './wireXmlResult';
+import { attr, attrText, childElements, descendants, firstChild, path, qcodeCode, text, type XmlElement } from './xmlTree';
+
+export interface NewsmlG2Options {
+  /**
+   * The text of an item file a package refers to by href (already confined to the feed's folder
+   * or URL), or null when it is not there. Without it, such pictures are listed as skipped.
+   */
+  readRef?: (resolved: string) => string | null;
+  /**
+   * Whether a file inside the feed's folder exists. When it does, a rendition whose href is a
+   * remote URL but whose residref names a file beside the feed is read from there (Reuters'
+   * binaries delivered next to their XML are named by residref).
+   */
+  localFile?: (resolved: string) => boolean;
+}
 
 /**
  * NewsML-G2 picture items → FeedItems, following the IPTC mapping between photo metadata and
- * NewsML-G2. Accepts a newsMessage (items under itemSet) or a single newsItem. Only picture
- * and graphic items become FeedItems (itemClass ninat:picture / ninat:graphic, or no itemClass
- * but an image rendition); text, video and package items of the same message are not photos
- * and are skipped. `source.position` is the item's index among all newsItems of the message,
- * so it stays stable whatever was skipped.
+ * NewsML-G2. Accepts a newsMessage (every item under itemSet), or a single newsItem, packageItem,
+ * groupSet, knowledgeItem/conceptItem/planningItem as the root. Only picture and graphic items
+ * become FeedItems (itemClass ninat:/icls: picture or graphic, any case, by qcode or uri, or no
+ * itemClass but an image rendition); text, video, audio, packages and concepts are returned as
+ * skipped, by kind, with their guid. A package's itemRefs to pictures are taken from the same
+ * message (by residref = guid), or through their href (an image, or an item file `readRef`
+ * gives); else they are listed as skipped with the reason.
+ *
+ * `source.position` is the item's index among all items of the message (whatever was skipped),
+ * so it stays stable; pictures reached only through a package's href come after them.
  */
-export function parseNewsmlG2(xml: string, feedPath: string): FeedItem[] {
+export function readNewsmlG2(xml: string, feedPath: string, options: NewsmlG2Options = {}): WireXmlResult {
   const root = parseXmlSafely(xml, feedPath);
-  let newsItems: XmlElement[];
-  if (root.local === 'newsItem') newsItems = [root];
-  else if (root.local === 'newsMessage') newsItems = childElements(root, 'itemSet').flatMap((set) => childElements(set, 'newsItem'));
+  let entries: XmlElement[];
+  if (root.local === 'newsMessage') entries = childElements(root, 'itemSet').flatMap((set) => childElements(set));
+  else if (ROOT_ITEMS.has(root.local)) entries = [root];
   else {
-    throw new InputError('FEED_UNKNOWN_FORMAT', `${feedPath}: root element <${root.name}> is not a NewsML-G2 newsMessage or newsItem`);
+    throw new InputError('FEED_UNKNOWN_FORMAT', `${feedPath}: root element <${root.name}> is not a NewsML-G2 newsMessage, newsItem or packageItem`);
   }
 
   const items: FeedItem[] = [];
-  const firstSeen = new Map<string, number>();
-  newsItems.forEach((newsItem, position) => {
-    if (!isPicture(newsItem)) return;
-    const item = readPictureItem(newsItem, position, feedPath);
-    if (item.agencyId !== undefined) {
-      const earlier = firstSeen.get(item.agencyId);
-      if (earlier === undefined) firstSeen.set(item.agencyId, position);
-      else if (!item.error) {
-        item.error = {
-          code: 'ITEM_DUPLICATE_ID',
-          message: `${itemLabel(feedPath, newsItem, position)}: guid ${item.agencyId} was already used by newsItem ${earlier} of this message`,
-        };
-      }
+  const skipped: SkippedItem[] = [];
+  const refs: Array<{ ref: XmlElement; packageLabel: string }> = [];
+  const inMessage = new Map<string, string>(); // guid → kind
+  entries.forEach((entry, position) => {
+    const kind = entryKind(entry);
+    const guid = attrText(entry, 'guid');
+    if (guid !== undefined && !inMessage.has(guid)) inMessage.set(guid, kind);
+    const label = itemLabel(entry, position);
+    if (kind === 'picture') {
+      items.push(readPictureItem(entry, position, feedPath, label, options));
+      return;
     }
-    items.push(item);
+    skipped.push({ kind, label, reason: kind === 'unknown' ? 'an item with neither an itemClass nor an image rendition' : `${/^[aeiou]/.test(kind) ? 'an' : 'a'} ${kind} item, not a picture` });
+    if (kind === 'package') for (const ref of descendants(entry, 'itemRef')) if (isPictureRef(ref)) refs.push({ ref, packageLabel: label });
   });
-  return items;
+
+  let next = entries.length;
+  const taken = new Set<string>();
+  for (const { ref, packageLabel } of refs) {
+    const residref = attrText(ref, 'residref');
+    const href = attrText(ref, 'href');
+    const key = residref ?? href ?? '';
+    if (taken.has(key)) continue;
+    taken.add(key);
+    if (residref !== undefined && inMessage.has(residref)) {
+      const kind = inMessage.get(residref);
+      if (kind === 'picture') continue; // taken as an item of this message
+    }
+    const refLabel = `${packageLabel}: itemRef ${JSON.stringify(residref ?? href)} at line ${ref.line}`;
+    const outcome = takeRef(ref, residref, href, feedPath, next, refLabel, options);
+    if ('reason' in outcome) skipped.push({ kind: 'picture', label: refLabel, reason: outcome.reason });
+    else {
+      items.push(outcome.item);
+      next++;
+    }
+  }
+
+  markDuplicates(items, feedPath);
+  return { items, skipped };
 }
 
-const PICTURE_CLASSES = new Set(['picture', 'graphic']);
-
-function isPicture(newsItem: XmlElement): boolean {
-  const itemClass = qcodeCode(attr(path(newsItem, 'itemMeta', 'itemClass'), 'qcode'));
-  if (itemClass !== undefined) return PICTURE_CLASSES.has(itemClass.toLowerCase());
-  return imageRenditions(newsItem).length > 0;
+/** The FeedItems of a NewsML-G2 document (skipped items and package references aside). */
+export function parseNewsmlG2(xml: string, feedPath: string): FeedItem[] {
+  return readNewsmlG2(xml, feedPath).items;
 }
 
-function itemLabel(feedPath: string, newsItem: XmlElement, position: number): string {
-  const guid = attrText(newsItem, 'guid');
-  return `${feedPath}: newsItem ${position}${guid ? ` (${guid})` : ''} at line ${newsItem.line}`;
+const ROOT_ITEMS = new Set(['newsItem', 'packageItem', 'groupSet', 'knowledgeItem', 'conceptItem', 'planningItem', 'catalogItem', 'conceptSet']);
+const PICTURE_CLASSES = new Set(['picture', 'graphic', 'photo', 'image']);
+const CLASS_KINDS: Record<string, string> = { composite: 'package', animated: 'video', video: 'video', audio: 'audio', text: 'text', graphic: 'picture' };
+
+/** The code of an itemClass (qcode `ninat:Picture`, `icls:picture`, or uri `http://cv.iptc.org/newscodes/ninature/picture`), lower-cased. */
+function classCode(itemClass: XmlElement | undefined): string | undefined {
+  const qcode = attrText(itemClass, 'qcode');
+  if (qcode !== undefined) return (qcodeCode(qcode) ?? qcode).trim().toLowerCase();
+  const uri = attrText(itemClass, 'uri');
+  if (uri !== undefined) return uri.replace(/\/+$/, '').split(/[/#:]/).pop()?.toLowerCase();
+  return undefined;
 }
 
-function readPictureItem(newsItem: XmlElement, position: number, feedPath: string): FeedItem {
+function entryKind(entry: XmlElement): string {
+  switch (entry.local) {
+    case 'newsItem': {
+      const code = classCode(path(entry, 'itemMeta', 'itemClass'));
+      if (code !== undefined) return PICTURE_CLASSES.has(code) ? 'picture' : (CLASS_KINDS[code] ?? code);
+      if (imageRenditions(entry).length > 0) return 'picture';
+      const contentSet = firstChild(entry, 'contentSet');
+      return firstChild(contentSet, 'inlineXML') || firstChild(contentSet, 'inlineData') ? 'text' : 'unknown';
+    }
+    case 'packageItem':
+    case 'groupSet':
+      return 'package';
+    case 'knowledgeItem':
+    case 'conceptItem':
+    case 'catalogItem':
+    case 'conceptSet':
+      return 'concept';
+    case 'planningItem':
+      return 'planning';
+    default:
+      return entry.local;
+  }
+}
+
+/** An itemRef to a picture: its itemClass says so, or its contenttype is an image. */
+function isPictureRef(ref: XmlElement): boolean {
+  const code = classCode(firstChild(ref, 'itemClass'));
+  if (code !== undefined) return PICTURE_CLASSES.has(code);
+  return (attr(ref, 'contenttype') ?? '').trim().toLowerCase().startsWith('image/');
+}
+
+const IMAGE_NAME = /\.(?:jpe?g|png|tiff?|webp|gif|heic)$/i;
+
+/** A picture a package refers to but this message does not carry: through its href, or why not. */
+function takeRef(
+  ref: XmlElement,
+  residref: string | undefined,
+  href: string | undefined,
+  feedPath: string,
+  position: number,
+  label: string,
+  options: NewsmlG2Options,
+): { item: FeedItem } | { reason: string } {
+  if (href === undefined) return { reason: 'a picture the package refers to, neither in this message nor given an href' };
+  const resolved = resolveImageRef(feedPath, href, true, label);
+  if (resolved.error || resolved.image === null) return { reason: resolved.error?.message ?? 'its href is empty' };
+  const contenttype = (attr(ref, 'contenttype') ?? '').trim().toLowerCase();
+  if (contenttype.startsWith('image/') || (!contenttype && IMAGE_NAME.test(href.split(/[?#]/)[0]))) {
+    const caption = text(firstChild(ref, 'description'));
+    const item: FeedItem = {
+      source: { file: feedPath, position, line: ref.line, format: 'newsml-g2' },
+      captionRaw: caption ?? '',
+      iptc: compact({ caption, headline: oneLine(text(firstChild(ref, 'title'))) }),
+      image: resolved.image,
+    };
+    if (residref !== undefined) item.agencyId = residref;
+    const version = attrText(ref, 'version');
+    if (version !== undefined) item.agencyVersion = version;
+    return { item };
+  }
+  const body = options.readRef?.(resolved.image) ?? null;
+  if (body === null) return { reason: `its item file ${resolved.image} is not in the feed's folder${options.readRef ? '' : ' (referenced item files are not fetched for this feed)'}` };
+  let found: FeedItem[];
+  try {
+    found = readNewsmlG2(body, resolved.image).items;
+  } catch (err) {
+    return { reason: `its item file ${resolved.image} could not be read: ${(err as Error).message}` };
+  }
+  const match = found.find((it) => residref === undefined || it.agencyId === residref) ?? (found.length === 1 ? found[0] : undefined);
+  if (!match) return { reason: `its item file ${resolved.image} holds no picture${residref ? ` with guid ${residref}` : ''}` };
+  return { item: { ...match, source: { ...match.source, position } } };
+}
+
+/** A repeated guid in one message is ITEM_DUPLICATE_ID on the later item only. */
+function markDuplicates(items: FeedItem[], feedPath: string): void {
+  const firstSeen = new Map<string, number>();
+  for (const item of items) {
+    if (item.agencyId === undefined) continue;
+    const earlier = firstSeen.get(item.agencyId);
+    if (earlier === undefined) firstSeen.set(item.agencyId, item.source.position);
+    else if (!item.error) {
+      item.error = {
+        code: 'ITEM_DUPLICATE_ID',
+        message: `${feedPath}: item ${item.source.position} at line ${item.source.line ?? '?'}: guid ${item.agencyId} was already used by newsItem ${earlier} of this message`,
+      };
+    }
+  }
+}
+
+function itemLabel(entry: XmlElement, position: number): string {
+  const guid = attrText(entry, 'guid');
+  return `${entry.local} ${position}${guid ? ` (${guid})` : ''} at line ${entry.line}`;
+}
+
+function readPictureItem(newsItem: XmlElement, position: number, feedPath: string, label: string, options: NewsmlG2Options): FeedItem {
   const contentMeta = firstChild(newsItem, 'contentMeta');
   const itemMeta = firstChild(newsItem, 'itemMeta');
   const caption = pickCaption(contentMeta);
-  const place = readLocated(firstChild(contentMeta, 'located'));
+  const concepts = new ConceptIndex(childElements(newsItem, 'assert'));
+  const place = readPlace(pickLocation(contentMeta, concepts), concepts);
   if (place.city === undefined) place.city = cityFromDateline(text(firstChild(contentMeta, 'dateline')));
 
   const iptc: IptcFields = compact({
     caption,
-    headline: text(firstChild(contentMeta, 'headline')),
+    headline: oneLine(text(firstChild(contentMeta, 'headline'))),
     byline: nonEmpty(readByline(contentMeta)),
     credit: text(firstChild(contentMeta, 'creditline')),
     source: readSource(contentMeta),
@@ -79,8 +222,8 @@ function readPictureItem(newsItem: XmlElement, position: number, feedPath: strin
     writer: readWriter(contentMeta),
   });
 
-  const label = itemLabel(feedPath, newsItem, position);
-  const resolved = resolveImageRef(feedPath, attr(pickRendition(newsItem), 'href'), true, label);
+  const rendition = pickRendition(newsItem);
+  const resolved = localByResidref(rendition, feedPath, options) ?? resolveImageRef(feedPath, attr(rendition, 'href'), true, `${feedPath}: ${label}`);
   const item: FeedItem = {
     source: { file: feedPath, position, line: newsItem.line, format: 'newsml-g2' },
     captionRaw: caption ?? '',
@@ -93,6 +236,40 @@ function readPictureItem(newsItem: XmlElement, position: number, feedPath: strin
   if (version !== undefined) item.agencyVersion = version;
   if (resolved.error) item.error = resolved.error;
   return item;
+}
+
+const REMOTE = /^https?:\/\//i;
+
+/** The rendition's file beside a local feed, named by its residref (as sent, or with `:` and `/` as `_`), when it exists. */
+function localByResidref(rendition: XmlElement | undefined, feedPath: string, options: NewsmlG2Options): ResolvedImage | undefined {
+  const residref = attrText(rendition, 'residref');
+  const href = attrText(rendition, 'href');
+  if (!options.localFile || residref === undefined || REMOTE.test(feedPath) || (href !== undefined && !REMOTE.test(href))) return undefined;
+  for (const name of new Set([residref, residref.replace(/[:/\\]/g, '_')])) {
+    if (name.includes('/') || name.includes('\\') || name.startsWith('.')) continue;
+    const local = resolveImageRef(feedPath, name, false, feedPath);
+    if (local.image !== null && !local.error && options.localFile(local.image)) return local;
+  }
+  return undefined;
+}
+
+const GEO_TYPE = /^(?:cpttype:5|cpnat:geoarea|cpnat:poi|loctype:|geoprop:)/i;
+
+/**
+ * The concept that says where the photo was taken: the first `located` that names a place, else
+ * (Reuters) the first `subject` whose type or facet is geographic (cptType:5, cpnat:geoArea,
+ * cpnat:poi, loctype:*).
+ */
+function pickLocation(contentMeta: XmlElement | undefined, concepts: ConceptIndex): XmlElement | undefined {
+  const located = childElements(contentMeta, 'located');
+  const named = located.find((l) => Object.keys(readPlace(l, concepts)).length > 0);
+  if (named) return named;
+  if (located.length > 0) return located[0];
+  return childElements(contentMeta, 'subject').find((s) => {
+    const codes = [attr(s, 'type') ?? '', ...childElements(s, 'facet').map((f) => attr(f, 'qcode') ?? '')];
+    if (!codes.some((c) => GEO_TYPE.test(c.trim()))) return false;
+    return Object.keys(readPlace(s, concepts)).length > 0;
+  });
 }
 
 /** The description whose role is a caption (drol:caption), else one without a role. */
@@ -130,7 +307,8 @@ function readByline(contentMeta: XmlElement | undefined): string[] {
 function readSource(contentMeta: XmlElement | undefined): string | undefined {
   if (!contentMeta) return undefined;
   const sources = childElements(contentMeta, 'infoSource');
-  const byRole = sources.find((s) => roles(s).includes('source'));
+  // cRole:source (IPTC), isrol:contentSource (dpa); not the original provider.
+  const byRole = sources.find((s) => roles(s).some((r) => r === 'source' || r === 'contentsource') && conceptName(s) !== undefined);
   return conceptName(byRole ?? sources.find((s) => attr(s, 'role') === undefined));
 }
 
@@ -165,56 +343,12 @@ function readKeywords(contentMeta: XmlElement | undefined): string[] {
   const words = [
     ...childElements(contentMeta, 'keyword').map((k) => text(k)),
     // Subjects sent only as codes (medtop:20000849) are not words a user searches for.
-    ...childElements(contentMeta, 'subject').map((s) => text(firstChild(s, 'name'))),
+    // Geographic subjects (Reuters' cptType:5 places) are the location, not keywords.
+    ...childElements(contentMeta, 'subject')
+      .filter((s) => !GEO_TYPE.test((attr(s, 'type') ?? '').trim()))
+      .map((s) => text(firstChild(s, 'name'))),
   ].filter(isString);
   return [...new Set(words)];
-}
-
-type Place = Pick<IptcFields, 'city' | 'state' | 'country' | 'countryCode'>;
-
-/**
- * Where the photo was taken. The located concept names the place; its type says whether that
- * is a city, a region or a country (no type: a city, as the IPTC mapping reads located/name),
- * and its broader concepts or POIDetails address give the rest.
- */
-function readLocated(located: XmlElement | undefined): Place {
-  const place: Place = {};
-  if (!located) return place;
-  const assign = (concept: XmlElement, fallback: keyof Place | undefined): void => {
-    const name = conceptName(concept);
-    const kind = (qcodeCode(attr(concept, 'type')) ?? '').toLowerCase();
-    const slot: keyof Place | undefined = kind.includes('country')
-      ? 'country'
-      : /adminarea|state|province|region/.test(kind)
-        ? 'state'
-        : /city|town|village|locality/.test(kind)
-          ? 'city'
-          : fallback;
-    if (slot && name !== undefined && place[slot] === undefined) place[slot] = name;
-    if (slot === 'country' && place.countryCode === undefined) place.countryCode = isoCountryCode(attr(concept, 'qcode'));
-  };
-
-  const address = path(located, 'POIDetails', 'address');
-  if (address) {
-    const locality = text(path(address, 'locality', 'name'));
-    const area = text(path(address, 'area', 'name'));
-    const country = firstChild(address, 'country');
-    if (locality !== undefined) place.city = locality;
-    if (area !== undefined) place.state = area;
-    if (country) {
-      place.country = conceptName(country);
-      place.countryCode = isoCountryCode(attr(country, 'qcode'));
-    }
-  }
-  assign(located, 'city');
-  for (const broader of childElements(located, 'broader')) assign(broader, undefined);
-  return compact(place);
-}
-
-function isoCountryCode(qcode: string | undefined): string | undefined {
-  if (!qcode || !/^iso3166/i.test(qcode)) return undefined;
-  const code = qcodeCode(qcode)?.trim();
-  return code && /^[A-Za-z]{2,3}$/.test(code) ? code.toUpperCase() : undefined;
 }
 
 /** Image renditions that can be fetched or read: remoteContent with an href and an image (or no) content type. */
@@ -225,23 +359,32 @@ function imageRenditions(newsItem: XmlElement): XmlElement[] {
   });
 }
 
-/** rnd:highRes when the provider marks one, else the rendition with the most pixels, then the largest file. */
+const HIGH_RENDITION = /^(?:highres|hires|original|print|baseimage|highdef|full|master)\b/;
+const LOW_RENDITION = /^(?:thumb|thumbnail|preview|viewimage|web|small|lowres|lowdef|icon)\b/;
+
+/**
+ * rnd:highRes / original / Reuters' rend:baseImage when the provider marks one, else the
+ * rendition with the most pixels, then the largest file; a thumbnail or preview only when there
+ * is nothing else (Reuters sends BASEIMAGE, VIEWIMAGE and THUMBNAIL of each picture).
+ */
 function pickRendition(newsItem: XmlElement): XmlElement | undefined {
   const renditions = imageRenditions(newsItem);
-  const isHighRes = (rc: XmlElement): boolean => (qcodeCode(attr(rc, 'rendition')) ?? '').toLowerCase() === 'highres';
-  const pool = renditions.some(isHighRes) ? renditions.filter(isHighRes) : renditions;
-  const num = (rc: XmlElement, name: string): number => {
-    const value = Number(attr(rc, name));
+  const name = (rc: XmlElement): string => (qcodeCode(attr(rc, 'rendition')) ?? '').trim().toLowerCase();
+  const rank = (rc: XmlElement): number => (HIGH_RENDITION.test(name(rc)) ? 2 : LOW_RENDITION.test(name(rc)) ? 0 : 1);
+  const num = (rc: XmlElement, attrName: string): number => {
+    const value = Number(attr(rc, attrName));
     return Number.isFinite(value) && value > 0 ? value : 0;
   };
+  const better = (rc: XmlElement, best: XmlElement): boolean => {
+    const high = Number(rank(rc) === 2) - Number(rank(best) === 2);
+    if (high !== 0) return high > 0;
+    const pixels = num(rc, 'width') * num(rc, 'height') - num(best, 'width') * num(best, 'height');
+    if (pixels !== 0) return pixels > 0;
+    const size = num(rc, 'size') - num(best, 'size');
+    if (size !== 0) return size > 0;
+    return rank(rc) > rank(best);
+  };
   let best: XmlElement | undefined;
-  for (const rc of pool) {
-    if (!best) best = rc;
-    else {
-      const pixels = num(rc, 'width') * num(rc, 'height');
-      const bestPixels = num(best, 'width') * num(best, 'height');
-      if (pixels > bestPixels || (pixels === bestPixels && num(rc, 'size') > num(best, 'size'))) best = rc;
-    }
-  }
+  for (const rc of renditions) if (!best || better(rc, best)) best = rc;
   return best;
 }

@@ -43,7 +43,7 @@ describe('detectXmlFlavor', () => {
 
 describe('parseWireXml', () => {
   it('dispatches by content, not by file name', () => {
-    const items = parseWireXml(fixture('nitf-picture.xml'), path.join(FIXTURES, 'misnamed.g2.xml'));
+    const { items } = parseWireXml(fixture('nitf-picture.xml'), path.join(FIXTURES, 'misnamed.g2.xml'));
     expect(items.map((i) => i.source.format)).toEqual(['nitf']);
   });
 
