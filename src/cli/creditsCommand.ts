@@ -5,6 +5,7 @@ import { cleanCaption } from '../core/captions/cleanCaption';
 import { normalizeText } from '../core/captions/normalizeText';
 import { loadCreditRules } from '../core/credits/rules';
 import { normalizeCredit } from '../core/credits/normalizeCredit';
+import type { Credit } from '../schemas/credit';
 
 /** A line with no credit found is still read as a credit when it is this short and has no sentence in it. */
 const SHORT_CREDIT_WORDS = 8;
@@ -19,12 +20,16 @@ const SHORT_CREDIT_WORDS = 8;
 export async function runCreditsCommand(
   input: NodeJS.ReadableStream,
   output: NodeJS.WritableStream,
-  opts: { rulesPath?: string; boilerplatePath?: string },
+  opts: { rulesPath?: string; boilerplatePath?: string; table?: boolean },
 ): Promise<number> {
   const rules = loadCreditRules(opts.rulesPath);
   const boilerplate = loadBoilerplateRules(opts.boilerplatePath);
   const lines = createInterface({ input, crlfDelay: Infinity });
   let low = 0;
+  const write = async (text: string) => {
+    if (!output.write(text)) await once(output, 'drain');
+  };
+  if (opts.table) await write(creditTableHeader());
   for await (const line of lines) {
     const text = line.replace(/^\uFEFF/, '');
     if (!text.trim() || text.trimStart().startsWith('#')) continue;
@@ -43,7 +48,37 @@ export async function runCreditsCommand(
     const fileMarker = !isCredit && removedFileMarker(cleaned.removed); // as the pipeline does (processItem)
     const flagged = fileMarker ? { ...credit, flags: { ...credit.flags, file: true } } : credit;
     const record = isCredit ? credit : { ...flagged, caption: cleaned.caption, removed: cleaned.removed };
-    if (!output.write(JSON.stringify(record) + '\n')) await once(output, 'drain');
+    await write(opts.table ? creditTableRow(text, flagged) : JSON.stringify(record) + '\n');
   }
   return low;
+}
+
+/** Column widths of the terminal table: input, creator, agency, distributor, line, confidence. */
+const COLUMNS: Array<[string, number]> = [
+  ['input', 34],
+  ['creator', 22],
+  ['agency', 16],
+  ['distributor', 14],
+  ['house line', 30],
+  ['conf.', 5],
+];
+
+function cell(text: string, width: number): string {
+  const chars = [...text.replace(/\s+/g, ' ').trim()];
+  const fitted = chars.length > width ? chars.slice(0, width - 1).join('') + '…' : chars.join('');
+  return fitted + ' '.repeat(Math.max(0, width - [...fitted].length));
+}
+
+export function creditTableHeader(): string {
+  return COLUMNS.map(([name, w]) => cell(name, w)).join('  ').trimEnd() + '\n' + COLUMNS.map(([, w]) => '-'.repeat(w)).join('  ') + '\n';
+}
+
+/** One readable row per input; flags (pool, handout, file, mandatory, restrictions) on a second line when set. */
+export function creditTableRow(input: string, credit: Credit): string {
+  const values = [input, credit.creators.join(', ') || '-', credit.agency ?? '-', credit.distributor ?? '-', credit.line ?? '-', credit.confidence];
+  let row = values.map((v, i) => cell(v, COLUMNS[i][1])).join('  ').trimEnd() + '\n';
+  const f = credit.flags;
+  const flags = [f.pool && 'pool', f.handout && 'handout', f.file && 'file', f.mandatory && 'mandatory credit', ...f.restrictions].filter(Boolean);
+  if (flags.length) row += `${' '.repeat(COLUMNS[0][1] + 2)}flags: ${flags.join(', ')}\n`;
+  return row;
 }

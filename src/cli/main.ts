@@ -30,6 +30,8 @@ const positiveInt = (v: string) => {
 function exitCodeOf(err: unknown): number {
   if (err instanceof ConfigError || err instanceof NoRedisError || err instanceof UsageError) return 2;
   if (err instanceof Error && /^(?:CREDIT|BOILERPLATE|RIGHTS)_RULES/.test((err as { code?: string }).code ?? '')) return 2;
+  // A wait that gave up on a vanished ledger or a silent Redis (src/sources/waitForBatch.ts).
+  if ((err as { code?: string } | null)?.code === 'LEDGER_LOST') return 2;
   return 1;
 }
 
@@ -132,8 +134,9 @@ program
 
 program
   .command('credits')
-  .description('dry-run the credit rules: raw credits or whole captions, one per line, from files or stdin; one JSON object per line out')
+  .description('dry-run the credit rules: raw credits or whole captions, one per line, from files or stdin; a table on a terminal, one JSON object per line when piped or with --json')
   .argument('[files...]')
+  .option('--json', 'one JSON object per line, also on a terminal')
   .option('--rules <file>', 'credit rules file that extends or overrides the shipped rules (default PHOTOWIRE_CREDIT_RULES)')
   .option('--boilerplate <file>', 'wire-boilerplate rules file added to the shipped rules (default PHOTOWIRE_BOILERPLATE_RULES)')
   .action(action((files: string[], opts) => creditsCliCommand(files, opts)));

@@ -4,7 +4,7 @@ import { loadConfig } from '../../config';
 import { runCreditsCommand } from '../creditsCommand';
 
 /** Feed files (or stdin) through the credit rules without Redis: the operator's dry run. */
-export async function creditsCliCommand(files: string[], opts: { rules?: string; boilerplate?: string }): Promise<number> {
+export async function creditsCliCommand(files: string[], opts: { rules?: string; boilerplate?: string; json?: boolean }): Promise<number> {
   const config = opts.rules === undefined || opts.boilerplate === undefined ? loadConfig() : null;
   const rulesPath = opts.rules ?? config?.creditRulesPath;
   const boilerplatePath = opts.boilerplate ?? config?.boilerplateRulesPath;
@@ -25,7 +25,9 @@ export async function creditsCliCommand(files: string[], opts: { rules?: string;
     })().catch((err) => joined.destroy(err));
     input = joined;
   }
-  const low = await runCreditsCommand(input, process.stdout, { rulesPath, boilerplatePath });
+  // A person at a terminal reads a table; a pipe or --json gets one JSON object per line.
+  const table = !opts.json && !!process.stdout.isTTY;
+  const low = await runCreditsCommand(input, process.stdout, { rulesPath, boilerplatePath, table });
   if (low > 0) process.stderr.write(`${low} line(s) gave a low-confidence credit\n`);
   return 0;
 }
