@@ -17,7 +17,15 @@ function slug(name: string): string {
 
 /**
  * A batch id from the feed's absolute path and a digest of its content: re-dropping the same
- * feed lands on the same batch (nothing is taken twice); a changed feed gets a new one.
+ * feed lands on the same batch (nothing is taken twice); a changed feed gets a new one. The
+ * content digest is, exactly:
+ * - a text feed (manifest, XML, gallery text): the SHA-256 of its bytes;
+ * - a single photo: `photoDigest`, the SHA-256 of its bytes (size and mtime only past 1 GiB);
+ * - a folder (of photos, or a feed bundled with its photos): `folderDigest`, over each taken
+ *   file's path relative to the folder and the SHA-256 of its bytes, in name order;
+ * - a scheduled run: the schedule, the run id and each file taken with its size and mtime.
+ * Mtimes play no part for photos and folders: the same bytes dropped again with a new mtime (a
+ * copy, a re-send) land on the same batch. Measured cost of hashing: src/adapters/feeds/hashFile.ts.
  */
 export function batchIdFor(feedPath: string, contentDigest: string): string {
   const h = createHash('sha256').update(path.resolve(feedPath)).update('\0').update(contentDigest).digest('hex');
@@ -27,4 +35,20 @@ export function batchIdFor(feedPath: string, contentDigest: string): string {
 /** An item id from its batch and position: stable across retries and re-drops. */
 export function itemIdFor(batchId: string, position: number): string {
   return `${batchId}-${String(position + 1).padStart(4, '0')}`;
+}
+
+/** The content digest of a single photo: its SHA-256, or (null: too big to hash) its size and mtime. */
+export function photoDigest(sha256: string | null, size: number, mtimeMs: number): string {
+  return sha256 !== null ? `sha256:${sha256}` : `file:${size}:${mtimeMs}`;
+}
+
+/**
+ * The content digest of a folder: each file's relative path and SHA-256 (or size and mtime when
+ * it was not hashed: too big, or refused unread), in name order.
+ */
+export function folderDigest(files: Array<{ rel: string; sha256: string | null; size: number; mtimeMs: number }>): string {
+  const sorted = [...files].sort((a, b) => (a.rel < b.rel ? -1 : a.rel > b.rel ? 1 : 0));
+  const h = createHash('sha256').update('folder\n');
+  for (const f of sorted) h.update(`${f.rel}\0${f.sha256 ?? `file:${f.size}:${f.mtimeMs}`}\n`);
+  return h.digest('hex');
 }

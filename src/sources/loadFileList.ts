@@ -1,3 +1,4 @@
+import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { loadFeed, type LoadedFeed } from '../adapters/feeds/loadFeed';
 import { isInputError } from '../core/errors';
@@ -16,15 +17,42 @@ export function standaloneImages(imageFiles: string[], referenced: Set<string>):
  * one item each, text feeds (manifests, XML, gallery text) contribute their items. A file that
  * cannot be read becomes an item carrying its error, so the run's ledger accounts for it; a file
  * that is no feed at all (a README) is a warning.
+ * Symlinks (listFolder lists them, never follows them): one whose real path leaves `root`'s real
+ * path becomes an item failed with PATH_OUTSIDE_FEED (nothing behind it is read); a symlinked
+ * folder inside is a warning (never entered); a symlinked file inside is read like any file.
+ * Special files (FIFOs, sockets, devices) are warnings, never opened.
  * Positions are renumbered across the batch: records are keyed by position.
  */
-export async function loadFileList(root: string, files: string[], maxFeedBytes: number, batchId: string): Promise<LoadedFeed> {
+export async function loadFileList(root: string, files: string[], maxFeedBytes: number, batchId: string, opts: { signal?: AbortSignal } = {}): Promise<LoadedFeed> {
   const parts: Array<{ photo: string | null; items: FeedItem[] }> = [];
   const warnings: string[] = [];
   const articles: string[] = [];
+  const realRoot = await fs.realpath(root);
+  const refused = (file: string, code: string, message: string) => parts.push({ photo: null, items: [{ source: { file, position: 0, format: 'unreadable' }, captionRaw: '', iptc: {}, image: null, error: { code, message } }] });
   for (const file of files) {
+    opts.signal?.throwIfAborted();
+    const own = await fs.lstat(file).catch(() => null);
+    if (own?.isSymbolicLink()) {
+      const target = await fs.readlink(file).catch(() => '?');
+      const real = await fs.realpath(file).catch(() => null);
+      if (real === null) {
+        warnings.push(`${file}: skipped, a symlink to ${target}, which does not exist`);
+        continue;
+      }
+      if (real !== realRoot && !real.startsWith(realRoot + path.sep)) {
+        refused(file, 'PATH_OUTSIDE_FEED', `${file} is a symlink to ${real}, outside the folder ${realRoot}: never followed, nothing behind it read`);
+        continue;
+      }
+      if ((await fs.stat(real)).isDirectory()) {
+        warnings.push(`${file}: skipped, a symlinked folder (to ${target}) is never followed`);
+        continue;
+      }
+    } else if (own && !own.isFile()) {
+      warnings.push(`${file}: skipped, not a regular file (${own.isFIFO() ? 'a FIFO' : own.isSocket() ? 'a socket' : own.isDirectory() ? 'a folder' : 'a device'})`);
+      continue;
+    }
     try {
-      const feed = await loadFeed(file, maxFeedBytes);
+      const feed = await loadFeed(file, maxFeedBytes, opts);
       warnings.push(...feed.warnings);
       if (feed.article) articles.push(feed.article);
       parts.push({ photo: feed.format === 'image' ? file : null, items: feed.items });
@@ -35,7 +63,7 @@ export async function loadFileList(root: string, files: string[], maxFeedBytes: 
         warnings.push(`${file}: skipped, not a feed or photo photowire reads`);
         continue;
       }
-      parts.push({ photo: null, items: [{ source: { file, position: 0, format: 'unreadable' }, captionRaw: '', iptc: {}, image: null, error: { code: err.code, message: err.message } }] });
+      refused(file, err.code, err.message);
     }
   }
   const referenced = new Set(

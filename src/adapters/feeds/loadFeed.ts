@@ -8,8 +8,10 @@ import { detectTextFeed, hasImageExtension, sniffImage } from '../../core/feeds/
 import { parseCsvManifest } from '../../core/feeds/csvManifest';
 import { detectXmlFlavor } from '../../core/feeds/xml/detectXmlFlavor';
 import { parseWireXml } from '../../core/feeds/xml/parseWireXml';
-import { batchIdFor } from '../../core/ids';
+import { batchIdFor, folderDigest, photoDigest } from '../../core/ids';
 import type { FeedItem } from '../../schemas/feedItem';
+import { sha256File } from './hashFile';
+import { walkFolder } from './walkFolder';
 
 export interface LoadedFeed {
   batchId: string;
@@ -26,7 +28,12 @@ export interface LoadedFeed {
 
 const TEXT_FEED_FORMATS = 'a JPEG (or PNG/TIFF/WebP) with IPTC/XMP, a folder of them, an NDJSON/JSON/CSV manifest, NewsML-G2 or NITF XML, or gallery text with "(N of M)" counters';
 
-export async function loadFeed(input: string, maxFeedBytes: number): Promise<LoadedFeed> {
+export interface LoadOptions {
+  /** Stops a folder walk or a photo's hashing (the watcher or scheduler stopping). */
+  signal?: AbortSignal;
+}
+
+export async function loadFeed(input: string, maxFeedBytes: number, opts: LoadOptions = {}): Promise<LoadedFeed> {
   const feedPath = path.resolve(input);
   let st;
   try {
@@ -34,15 +41,15 @@ export async function loadFeed(input: string, maxFeedBytes: number): Promise<Loa
   } catch (err) {
     throw new InputError('FEED_UNREADABLE', `${feedPath}: ${(err as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file or folder' : (err as Error).message}`);
   }
-  if (st.isDirectory()) return loadFolder(feedPath);
+  if (st.isDirectory()) return loadFolder(feedPath, opts.signal);
   if (!st.isFile()) throw new InputError('FEED_UNREADABLE', `${feedPath}: not a file or folder`);
   if (st.size > maxFeedBytes && !hasImageExtension(feedPath)) {
     throw new InputError('FEED_TOO_LARGE', `${feedPath}: ${(st.size / 1048576).toFixed(1)} MB is over the feed cap (PHOTOWIRE_MAX_FEED_MB)`);
   }
 
-  // A single photo is a feed of one; its bytes are hashed by the item worker, so the batch id uses size and mtime.
-  const singlePhoto = (): LoadedFeed => ({
-    batchId: batchIdFor(feedPath, `file:${st.size}:${st.mtimeMs}`),
+  // A single photo is a feed of one; its batch id comes from its path and bytes (src/core/ids.ts).
+  const singlePhoto = async (): Promise<LoadedFeed> => ({
+    batchId: batchIdFor(feedPath, photoDigest(st.size <= HASH_MAX_BYTES ? await sha256File(feedPath, opts.signal) : null, st.size, st.mtimeMs)),
     feedPath,
     root: path.dirname(feedPath),
     format: 'image',
@@ -51,7 +58,7 @@ export async function loadFeed(input: string, maxFeedBytes: number): Promise<Loa
     warnings: [],
   });
   const head = await readHead(feedPath, 16);
-  if (sniffImage(head) || (hasImageExtension(feedPath) && st.size > maxFeedBytes)) return singlePhoto();
+  if (sniffImage(head) || (hasImageExtension(feedPath) && st.size > maxFeedBytes)) return await singlePhoto();
 
   const bytes = await fs.readFile(feedPath);
   const digest = createHash('sha256').update(bytes).digest('hex');
@@ -62,7 +69,7 @@ export async function loadFeed(input: string, maxFeedBytes: number): Promise<Loa
     // An empty or broken `photo.jpg` given on its own (an HTML error page saved under the photo's
     // name, say) is a photo that failed, not a mystery feed: its item says why (IMAGE_CORRUPT
     // "the file is empty", IMAGE_UNSUPPORTED "not an image format").
-    if (isInputError(err) && (err.code === 'FEED_UNKNOWN_FORMAT' || err.code === 'FEED_MALFORMED') && hasImageExtension(feedPath)) return singlePhoto();
+    if (isInputError(err) && (err.code === 'FEED_UNKNOWN_FORMAT' || err.code === 'FEED_MALFORMED') && hasImageExtension(feedPath)) return await singlePhoto();
     throw err;
   }
 }
@@ -143,41 +150,89 @@ function imageItem(file: string, position: number): FeedItem {
 const SKIP_DIRS = new Set(['processed', 'failed', 'node_modules']);
 
 /**
- * A folder of photos: every image file below it (by content or extension), in name order.
- * Other files are listed as warnings, not silently dropped. Symlinks are not followed here;
- * the item worker refuses any that point outside the folder.
+ * Photos over this size are not hashed for their batch id (size and mtime stand in: the item
+ * fails IMAGE_TOO_LARGE anyway unless PHOTOWIRE_MAX_FILE_MB is raised past it).
  */
-async function loadFolder(root: string): Promise<LoadedFeed> {
-  const files: string[] = [];
+export const HASH_MAX_BYTES = 1 << 30;
+
+const inside = (p: string, root: string) => p === root || p.startsWith(root + path.sep);
+
+/**
+ * A folder of photos: every image file below it (by content or extension), in name order.
+ * Everything else is listed as a warning naming the file and why, never dropped without a word:
+ * other files, hidden (dot) files and folders, special files (FIFOs, sockets, devices: never
+ * opened), the `processed`/`failed` folders of a hot folder, symlinked folders (never entered, so
+ * `a -> .` cannot loop). A symlinked photo whose real path leaves the folder is an item failed
+ * with PATH_OUTSIDE_FEED, its bytes never read. The walk is bounded (walkFolder).
+ */
+async function loadFolder(root: string, signal?: AbortSignal): Promise<LoadedFeed> {
+  const found: Array<{ file: string; error: { code: 'PATH_OUTSIDE_FEED'; message: string } | null }> = [];
   const warnings: string[] = [];
-  async function walk(dir: string): Promise<void> {
-    const entries = (await fs.readdir(dir, { withFileTypes: true })).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-    for (const e of entries) {
-      if (e.name.startsWith('.')) continue;
-      const full = path.join(dir, e.name);
-      if (e.isDirectory()) {
-        if (!SKIP_DIRS.has(e.name)) await walk(full);
-      } else if (e.isFile() || e.isSymbolicLink()) {
-        if (hasImageExtension(e.name) || (e.isFile() && sniffImage(await readHead(full, 16)))) files.push(full);
-        else warnings.push(`${full}: skipped, not an image (a folder feed takes image files only)`);
+  const realRoot = await fs.realpath(root);
+  await walkFolder(
+    root,
+    async (e) => {
+      if (e.name.startsWith('.')) {
+        warnings.push(`${e.abs}: skipped, a hidden ${e.kind === 'dir' ? 'folder' : 'file'} (its name starts with a dot)`);
+        return false;
       }
-    }
+      if (e.kind === 'dir') {
+        if (!SKIP_DIRS.has(e.name)) return true;
+        warnings.push(`${e.abs}: skipped, a folder named ${e.name} is never read as part of a feed`);
+        return false;
+      }
+      if (e.kind === 'other') {
+        warnings.push(`${e.abs}: skipped, not a regular file (${e.special})`);
+        return;
+      }
+      if (e.kind === 'symlink') {
+        const real = await fs.realpath(e.abs).catch(() => null);
+        const target = await fs.readlink(e.abs).catch(() => '?');
+        if (real === null) {
+          warnings.push(`${e.abs}: skipped, a symlink to ${target}, which does not exist`);
+          return;
+        }
+        const st = await fs.stat(real);
+        if (st.isDirectory()) {
+          warnings.push(`${e.abs}: skipped, a symlinked folder (to ${target}) is never followed`);
+          return;
+        }
+        if (!hasImageExtension(e.name)) {
+          warnings.push(`${e.abs}: skipped, not an image (a folder feed takes image files only)`);
+          return;
+        }
+        if (!inside(real, realRoot)) {
+          found.push({ file: e.abs, error: { code: 'PATH_OUTSIDE_FEED', message: `${e.abs} is a symlink to ${real}, outside the feed folder ${realRoot}: not read` } });
+          return;
+        }
+        if (!st.isFile()) {
+          warnings.push(`${e.abs}: skipped, a symlink to something that is not a regular file`);
+          return;
+        }
+        found.push({ file: e.abs, error: null });
+        return;
+      }
+      if (hasImageExtension(e.name) || sniffImage(await readHead(e.abs, 16))) found.push({ file: e.abs, error: null });
+      else warnings.push(`${e.abs}: skipped, not an image (a folder feed takes image files only)`);
+    },
+    { signal },
+  );
+  // Folder identity: each photo's relative path and the SHA-256 of its bytes (src/core/ids.ts).
+  const entries: Array<{ rel: string; sha256: string | null; size: number; mtimeMs: number }> = [];
+  for (const f of found) {
+    // A refused link is described by itself (lstat), never by what it points to.
+    const st = await (f.error ? fs.lstat(f.file) : fs.stat(f.file)).catch(() => null);
+    const hashable = f.error === null && st !== null && st.size <= HASH_MAX_BYTES;
+    entries.push({ rel: path.relative(root, f.file), sha256: hashable ? await sha256File(f.file, signal) : null, size: st?.size ?? -1, mtimeMs: st?.mtimeMs ?? -1 });
   }
-  await walk(root);
-  // Folder identity: names, sizes and mtimes. Hashing every photo here would read each one twice.
-  const h = createHash('sha256');
-  for (const f of files) {
-    const s = await fs.lstat(f);
-    h.update(`${path.relative(root, f)}\0${s.size}\0${s.mtimeMs}\n`);
-  }
-  const batchId = batchIdFor(root, h.digest('hex'));
-  if (files.length === 0) warnings.push(`${root}: the folder holds no image files`);
+  const batchId = batchIdFor(root, folderDigest(entries));
+  if (found.length === 0) warnings.push(`${root}: the folder holds no image files`);
   return {
     batchId,
     feedPath: root,
     root,
     format: 'image-folder',
-    items: files.map((f, i) => imageItem(f, i)),
+    items: found.map((f, i) => (f.error ? { ...imageItem(f.file, i), image: null, error: f.error } : imageItem(f.file, i))),
     article: null,
     warnings,
   };

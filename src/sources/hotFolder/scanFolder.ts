@@ -1,62 +1,76 @@
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
+import { isInputError } from '../../core/errors';
+import { walkFolder } from '../../adapters/feeds/walkFolder';
 import { isTempNameInsideFolder, markedName, roleOf } from './names';
 import type { EntryObservation, ScanListing } from './settle';
 
 /**
  * What is in a folder feed right now: file count, total size, newest mtime (folders included,
  * so a file added or removed shows), and whether an upload is still going on inside it.
+ * Symlinks are not followed (a link counts by its own lstat: `a -> .` cannot loop the walk), and
+ * the walk is bounded (WALK_MAX_ENTRIES, WALK_MAX_DEPTH): past them the signature stops growing
+ * and says so, the folder settles and its loader refuses it with FEED_TOO_LARGE naming it.
  */
-async function folderSignature(dir: string): Promise<{ signature: string; incomplete: boolean }> {
+async function folderSignature(dir: string, signal?: AbortSignal): Promise<{ signature: string; incomplete: boolean }> {
   let count = 0;
   let bytes = 0;
   let newest = 0;
   let incomplete = false;
-  async function walk(d: string): Promise<void> {
-    let entries;
-    try {
-      entries = await fs.readdir(d, { withFileTypes: true });
-    } catch {
-      incomplete = true; // being moved or deleted under us: look again next scan
-      return;
-    }
-    for (const e of entries) {
-      if (isTempNameInsideFolder(e.name)) incomplete = true;
-      const full = path.join(d, e.name);
-      let st;
-      try {
-        st = await fs.stat(full);
-      } catch {
-        continue;
-      }
-      newest = Math.max(newest, st.mtimeMs);
-      if (st.isDirectory()) await walk(full);
-      else {
-        count++;
-        bytes += st.size;
-      }
-    }
-  }
-  const top = await fs.stat(dir);
+  let over = '';
+  const top = await fs.lstat(dir);
   newest = top.mtimeMs;
-  await walk(dir);
-  return { signature: `${count}:${bytes}:${newest}`, incomplete };
+  try {
+    await walkFolder(
+      dir,
+      async (e) => {
+        if (isTempNameInsideFolder(e.name)) incomplete = true;
+        let st;
+        try {
+          st = await fs.lstat(e.abs);
+        } catch {
+          return false;
+        }
+        newest = Math.max(newest, st.mtimeMs);
+        if (e.kind !== 'dir') {
+          count++;
+          bytes += st.size;
+        }
+      },
+      {
+        signal,
+        // Being moved or deleted under us: look again next scan.
+        onUnreadable: () => {
+          incomplete = true;
+        },
+      },
+    );
+  } catch (err) {
+    if (!isInputError(err)) throw err;
+    over = ':over-limit';
+  }
+  return { signature: `${count}:${bytes}:${newest}${over}`, incomplete };
 }
 
-/** Observe one entry of a hot folder; null when it is gone. */
-export async function observeEntry(dir: string, name: string): Promise<EntryObservation | null> {
+/**
+ * Observe one entry of a hot folder; null when it is gone. The entry itself is never followed: a
+ * symlink is a `link` (refused when taken), whatever it points to.
+ */
+export async function observeEntry(dir: string, name: string, signal?: AbortSignal): Promise<EntryObservation | null> {
   const full = path.join(dir, name);
   let st;
   try {
-    st = await fs.stat(full);
+    st = await fs.lstat(full);
   } catch {
     return null;
   }
+  if (st.isSymbolicLink()) return { name, kind: 'link', signature: `${st.size}:${st.mtimeMs}`, ino: st.ino, incomplete: false };
   if (st.isDirectory()) {
     try {
-      const f = await folderSignature(full);
+      const f = await folderSignature(full, signal);
       return { name, kind: 'dir', signature: f.signature, ino: st.ino, incomplete: f.incomplete };
-    } catch {
+    } catch (err) {
+      if (signal?.aborted) throw err;
       return null;
     }
   }
@@ -65,17 +79,17 @@ export async function observeEntry(dir: string, name: string): Promise<EntryObse
 }
 
 /** One scan of a hot folder's top level: candidates, temp-named entries and markers. */
-export async function scanHotFolder(dir: string): Promise<ScanListing> {
+export async function scanHotFolder(dir: string, signal?: AbortSignal): Promise<ScanListing> {
   const listing: ScanListing = { candidates: [], temps: [], marked: new Set() };
   for (const e of await fs.readdir(dir, { withFileTypes: true })) {
-    const isDir = e.isDirectory();
+    const isDir = e.isDirectory(); // a symlink to a folder is not a folder here: it is refused when taken
     const role = roleOf(e.name, isDir);
     if (role === 'reserved') continue;
     if (role === 'marker') {
       listing.marked.add(markedName(e.name));
       continue;
     }
-    const obs = await observeEntry(dir, e.name);
+    const obs = await observeEntry(dir, e.name, signal);
     if (!obs) continue;
     if (role === 'temp') listing.temps.push(obs);
     else listing.candidates.push(obs);

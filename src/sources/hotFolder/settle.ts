@@ -5,8 +5,9 @@
 
 export interface EntryObservation {
   name: string;
-  kind: 'file' | 'dir';
-  /** Size and mtime of a file; file count, total size and newest mtime of everything below a folder. */
+  /** `link`: a symlink, never followed (the watcher refuses it with PATH_OUTSIDE_FEED). */
+  kind: 'file' | 'dir' | 'link';
+  /** Size and mtime of a file or link; file count, total size and newest mtime of everything below a folder. */
   signature: string;
   /** The inode, to recognise a rename from a temp name; 0 when the file system gives none. */
   ino: number;

@@ -3,8 +3,8 @@ import { EventEmitter } from 'node:events';
 import { existsSync, watch as fsWatch, promises as fs, type FSWatcher } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { loadFeed } from '../../adapters/feeds/loadFeed';
-import { isInputError } from '../../core/errors';
+import { loadFeed, type LoadedFeed } from '../../adapters/feeds/loadFeed';
+import { InputError, isInputError } from '../../core/errors';
 import { enqueueFeed } from '../../queues/enqueueFeed';
 import { summarizeBatch } from '../../workers/summarizeBatch';
 import { Lease } from '../lease';
@@ -84,6 +84,8 @@ export class Watcher extends EventEmitter {
   /** Per hot folder: feed file → (its signature, the top-level entries holding the photos it names). */
   private readonly refCache = new Map<string, Map<string, { signature: string; holders: string[] }>>();
   private loop: Promise<void> | null = null;
+  /** Aborted by stop(): a scan or a load walking a big folder ends at once instead of finishing first. */
+  private readonly stopping = new AbortController();
   private running = false;
   private wake: (() => void) | null = null;
   private abandon = false;
@@ -156,7 +158,7 @@ export class Watcher extends EventEmitter {
   async scanOnce(): Promise<void> {
     for (const dir of this.dirs) {
       try {
-        const listing = await scanHotFolder(dir);
+        const listing = await scanHotFolder(dir, this.stopping.signal);
         const step = settleStep(this.states.get(dir) ?? emptySettleState(), listing, Date.now(), this.settleMs);
         this.states.set(dir, step.state);
         const references = await this.references(dir, listing.candidates);
@@ -172,6 +174,7 @@ export class Watcher extends EventEmitter {
         }
         await this.touchSource(dir, null);
       } catch (err) {
+        if (this.stopping.signal.aborted) break;
         this.rt.logger.warn({ err, dir }, 'hot folder: scan failed; trying again at the next scan');
       }
       this.emit('scan', dir);
@@ -228,6 +231,30 @@ export class Watcher extends EventEmitter {
     return out;
   }
 
+  /**
+   * Read a taken entry as a feed. A symlink is refused (PATH_OUTSIDE_FEED), wherever it points: a
+   * hot folder takes what was dropped into it, never what a link names (`ln -s /elsewhere
+   * hot/innocent-folder` would otherwise pass every check made against the link's own real path).
+   * An entry whose real path is not directly in the hot folder's real path (swapped for a link
+   * since the scan) is refused the same way, and the items of every entry are confined to the hot
+   * folder's real path, not the entry's.
+   */
+  private async loadEntry(dir: string, entry: EntryObservation, signal: AbortSignal): Promise<LoadedFeed> {
+    const file = path.join(dir, entry.name);
+    const maxFeedBytes = this.rt.config.maxFeedBytes;
+    const refuse = (why: string) =>
+      new InputError('PATH_OUTSIDE_FEED', `${file}: ${why}; a hot folder takes only the files and folders dropped into it, never what a symlink points to`);
+    if (entry.kind === 'link') {
+      const target = await fs.readlink(file).catch(() => null);
+      throw refuse(`a symlink${target !== null ? ` to ${target}` : ''}`);
+    }
+    const realDir = await fs.realpath(dir);
+    const real = await fs.realpath(file);
+    if (real !== path.join(realDir, entry.name)) throw refuse(`resolves to ${real}, not an entry of the hot folder ${realDir} (a symlink)`);
+    const feed = entry.kind === 'dir' ? await loadDropFolder(file, maxFeedBytes, { signal }) : await loadFeed(file, maxFeedBytes, { signal });
+    return { ...feed, root: realDir };
+  }
+
   /** Is `holder` also named by another feed still in the hot folder? */
   private namedByAnotherFeed(dir: string, holder: string, feed: string): boolean {
     for (const [name, ref] of this.refCache.get(dir) ?? []) {
@@ -245,7 +272,7 @@ export class Watcher extends EventEmitter {
     let release = true;
     try {
       // Seen complete before the claim: still the same now? (Another watcher may have moved it, or it changed.)
-      const now = await observeEntry(dir, entry.name);
+      const now = await observeEntry(dir, entry.name, signal);
       if (!now || now.signature !== entry.signature) return;
       const lost = new AbortController();
       lease.keepAlive(() => {
@@ -255,7 +282,7 @@ export class Watcher extends EventEmitter {
       const { config, ctx } = this.rt;
       let feed;
       try {
-        feed = entry.kind === 'dir' ? await loadDropFolder(file, config.maxFeedBytes) : await loadFeed(file, config.maxFeedBytes);
+        feed = await this.loadEntry(dir, entry, signal);
       } catch (err) {
         if (!isInputError(err)) throw err;
         const error = { code: err.code, message: err.message };
@@ -332,6 +359,7 @@ export class Watcher extends EventEmitter {
   async stop(opts: { abandon?: boolean } = {}): Promise<void> {
     this.running = false;
     this.abandon = opts.abandon ?? false;
+    this.stopping.abort(new Error('watcher stopping'));
     this.wake?.();
     for (const w of this.fsWatchers) w.close();
     this.fsWatchers.length = 0;

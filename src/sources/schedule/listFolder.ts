@@ -1,5 +1,6 @@
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
+import { walkFolder } from '../../adapters/feeds/walkFolder';
 import { InputError } from '../../core/errors';
 import { markedName, roleOf } from '../hotFolder/names';
 import type { ListedFile } from './selectFiles';
@@ -8,13 +9,19 @@ export interface FolderListing {
   files: ListedFile[];
   /** Absolute paths announced complete by a `<name>.done` marker. */
   marked: Set<string>;
+  /** Entries left out because their name starts with a dot (temp names of rsync, `.DS_Store`, `.git`). */
+  hidden: string[];
 }
 
 /**
- * Every file below a scheduled folder, with size and mtime. Temp names, markers, dot folders and
- * the `processed`/`failed` folders of a hot folder are left out.
+ * Every file below a scheduled folder (or a folder dropped into a hot folder), with size and
+ * mtime. Temp names, markers, dot folders and the `processed`/`failed` folders of a hot folder are
+ * left out. Symlinks are never followed (a symlinked folder is not entered: `a -> .` cannot loop)
+ * but are listed, as are special files, so that whoever reads the files (loadFileList) refuses
+ * or names them: a link leaving the folder fails with PATH_OUTSIDE_FEED. The walk is bounded
+ * (FEED_TOO_LARGE naming the folder past WALK_MAX_ENTRIES or WALK_MAX_DEPTH) and stops on `signal`.
  */
-export async function listFolder(root: string): Promise<FolderListing> {
+export async function listFolder(root: string, opts: { signal?: AbortSignal } = {}): Promise<FolderListing> {
   try {
     if (!(await fs.stat(root)).isDirectory()) throw new InputError('FEED_UNREADABLE', `${root}: not a folder`);
   } catch (err) {
@@ -24,22 +31,21 @@ export async function listFolder(root: string): Promise<FolderListing> {
   }
   const files: ListedFile[] = [];
   const marked = new Set<string>();
-  async function walk(dir: string): Promise<void> {
-    for (const e of await fs.readdir(dir, { withFileTypes: true })) {
-      const full = path.join(dir, e.name);
-      let st;
-      try {
-        st = await fs.stat(full);
-      } catch {
-        continue; // gone since readdir, or a dangling symlink
-      }
-      const role = roleOf(e.name, st.isDirectory());
-      if (role === 'marker') marked.add(path.join(dir, markedName(e.name)));
-      if (role !== 'candidate') continue;
-      if (st.isDirectory()) await walk(full);
-      else if (st.isFile()) files.push({ abs: full, rel: path.relative(root, full), size: st.size, mtimeMs: st.mtimeMs });
-    }
-  }
-  await walk(root);
-  return { files, marked };
+  const hidden: string[] = [];
+  await walkFolder(
+    root,
+    async (e) => {
+      const role = roleOf(e.name, e.kind === 'dir');
+      if (role === 'marker') marked.add(path.join(path.dirname(e.abs), markedName(e.name)));
+      if (e.name.startsWith('.')) hidden.push(e.abs);
+      if (role !== 'candidate') return false;
+      if (e.kind === 'dir') return true;
+      // A link's size and mtime are its target's when there is one, so a photo changed behind a link is new again.
+      const st = await (e.kind === 'symlink' ? fs.stat(e.abs).catch(() => fs.lstat(e.abs)) : fs.lstat(e.abs)).catch(() => null);
+      if (!st) return; // gone since readdir
+      files.push({ abs: e.abs, rel: e.rel, size: st.size, mtimeMs: st.mtimeMs });
+    },
+    { signal: opts.signal },
+  );
+  return { files, marked, hidden };
 }
