@@ -17,12 +17,32 @@ export function iimDateToIso(date: string): string | undefined {
   return `${y}-${mo}-${d}`;
 }
 
-/** HHMMSS[±HHMM] -> HH:MM:SS[±HH:MM]; undefined if not a time. */
+export interface IimTime {
+  /** HH:MM:SS[.fff][±HH:MM], or undefined when the time itself is not valid. */
+  iso?: string;
+  /** What was wrong, when something was dropped. */
+  problem?: string;
+}
+
+/**
+ * HHMMSS[.fff][±HHMM] -> HH:MM:SS[.fff][±HH:MM]. Fractions of a second (some writers put
+ * "135926.054-0600") are kept. A zone no place uses (over 14 hours, or minutes other than
+ * 00, 30 or 45, e.g. "-1057") is dropped with a problem, keeping the local time.
+ */
+export function readIimTime(time: string): IimTime {
+  const m = /^(\d{2}):?(\d{2}):?(\d{2})([.,]\d+)?(?:([+-])(\d{2}):?(\d{2}))?$/.exec(time.trim());
+  if (!m) return { problem: 'is not HHMMSS±HHMM' };
+  const [, h, mi, s, frac, sign, tzh, tzm] = m;
+  if (Number(h) > 23 || Number(mi) > 59 || Number(s) > 60) return { problem: 'is not a time of day' };
+  const local = `${h}:${mi}:${s}${frac ? `.${frac.slice(1)}` : ''}`;
+  if (!sign) return { iso: local };
+  if (Number(tzh) > 14 || !['00', '30', '45'].includes(tzm)) return { iso: local, problem: `has an impossible time zone ${sign}${tzh}:${tzm}; the time is kept without it` };
+  return { iso: `${local}${sign}${tzh}:${tzm}` };
+}
+
+/** HHMMSS[.fff][±HHMM] -> HH:MM:SS[.fff][±HH:MM]; undefined if not a time (see readIimTime). */
 export function iimTimeToIso(time: string): string | undefined {
-  const m = /^(\d{2}):?(\d{2}):?(\d{2})(?:([+-]\d{2}):?(\d{2}))?$/.exec(time);
-  if (!m) return undefined;
-  const [, h, mi, s, tzh, tzm] = m;
-  return `${h}:${mi}:${s}${tzh ? `${tzh}:${tzm}` : ''}`;
+  return readIimTime(time).iso;
 }
 
 /** A time only makes sense on a full date. */

@@ -52,6 +52,7 @@ export const NS = {
   photoshop: 'http://ns.adobe.com/photoshop/1.0/',
   iptcCore: 'http://iptc.org/std/Iptc4xmpCore/1.0/xmlns/',
   xmpNote: 'http://ns.adobe.com/xmp/note/',
+  iptcExt: 'http://iptc.org/std/Iptc4xmpExt/2008-02-29/',
 } as const;
 
 export type XmpShape = 'text' | 'langAlt' | 'list';

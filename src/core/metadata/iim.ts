@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { IptcFields } from '../../schemas/feedItem';
-import { iimDateToIso, iimTimeToIso, joinIsoDateTime } from './dates';
+import { iimDateToIso, joinIsoDateTime, readIimTime } from './dates';
 import {
   IIM_CODED_CHARACTER_SET,
   IIM_DATE_CREATED,
@@ -147,8 +147,9 @@ export function parseIimDatasets(block: Uint8Array, warnings: string[]): IimBloc
     const isoDate = iimDateToIso(date);
     if (isoDate === undefined) warnings.push(`IIM 2:55 Date Created ${JSON.stringify(date)} is not a CCYYMMDD date; ignored`);
     else {
-      const isoTime = time === undefined || time === '' ? undefined : iimTimeToIso(time);
-      if (time && isoTime === undefined) warnings.push(`IIM 2:60 Time Created ${JSON.stringify(time)} is not HHMMSS±HHMM; date kept without it`);
+      const read = time === undefined || time === '' ? {} : readIimTime(time);
+      const isoTime = read.iso;
+      if (read.problem) warnings.push(`IIM 2:60 Time Created ${JSON.stringify(time)} ${read.problem}${isoTime === undefined ? '; date kept without it' : ''}`);
       fields.dateCreated = joinIsoDateTime(isoDate, isoTime);
     }
   }

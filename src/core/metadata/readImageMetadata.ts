@@ -1,9 +1,13 @@
 import type { IptcFields } from '../../schemas/feedItem';
 import { parseIim, parseIimDatasets, type IimBlock, type IimDataset } from './iim';
 import { MARKER, scanJpeg, type JpegSegment } from './jpegSegments';
-import { mergeIimXmp } from './mergeIimXmp';
+import { exifFieldsFromTiff, readExifBlock } from './exifFields';
+import { mergeIimXmp, type DigestState } from './mergeIimXmp';
 import { IRB_IPTC, IRB_IPTC_DIGEST, PHOTOSHOP_HEADER, irbStart, readIrbResources, startsWithAscii } from './photoshopIrb';
+import { isPng, readPngChunks } from './pngChunks';
 import { decodeXmpBytes } from './textCodecs';
+import { TIFF_TAG, readTiff } from './tiffIfd';
+import { isWebp, readWebpChunks } from './webpChunks';
 import { finishXmpValues, readXmpPacket, type XmpValues } from './xmp';
 
 export interface ImageMetadata {
@@ -20,36 +24,107 @@ export interface ImageMetadata {
 }
 
 export interface ImageMetadataBySource extends ImageMetadata {
-  bySource: { iim: IptcFields; xmp: IptcFields };
+  /** What each source says on its own; `exif` holds only the four fields MWG reads from EXIF. */
+  bySource: { iim: IptcFields; xmp: IptcFields; exif: IptcFields };
+  /** The IPTC digest check that decided between IIM and XMP (mergeIimXmp.ts). */
+  digest: DigestState;
 }
 
 export const XMP_APP1_HEADER = 'http://ns.adobe.com/xap/1.0/\0';
 export const XMP_EXT_APP1_HEADER = 'http://ns.adobe.com/xmp/extension/\0';
 
 /**
- * Read IPTC IIM and XMP from a JPEG without decoding it and without copying it: only the
- * segments before the start of scan are looked at. Anything that is not a JPEG gives empty
+ * Read IPTC IIM, XMP and the EXIF caption/artist/copyright/date from a JPEG, TIFF (either
+ * byte order), PNG or WebP without decoding it: a pure function of the bytes, so a photo
+ * that cannot be decoded still gives its caption and credit. Other formats give empty
  * fields and a warning. Never throws on damaged input.
  */
 export function readImageMetadata(bytes: Uint8Array): ImageMetadata {
   return withoutSources(readImageMetadataBySource(bytes));
 }
 
-/** Also what IIM and XMP say on their own, before the merge: for diagnostics and tests. */
+/** Also what IIM, XMP and EXIF say on their own, before the merge: for diagnostics and tests. */
 export function readImageMetadataBySource(bytes: Uint8Array): ImageMetadataBySource {
+  if (isPng(bytes)) return readPng(bytes);
+  if (isWebp(bytes)) return readWebp(bytes);
+  const tiff = readTiff(bytes, 'TIFF');
+  if (tiff) return readTiffFile(tiff);
   const scan = scanJpeg(bytes);
   if (!scan.isJpeg) {
     return {
       iptc: {},
       raw: { iim: [], xmp: null },
-      warnings: ['not a JPEG (no SOI marker): no IPTC/XMP read from it'],
-      bySource: { iim: {}, xmp: {} },
+      warnings: ['not a JPEG, TIFF, PNG or WebP: no IPTC/XMP read from it'],
+      bySource: { iim: {}, xmp: {}, exif: {} },
+      digest: 'no-iim',
     };
   }
   const warnings = [...scan.warnings];
   const app13 = readApp13(bytes, scan.segments, warnings);
   const xmp = readApp1Xmp(bytes, scan.segments, warnings);
-  return assemble(app13.iim, app13.storedDigest, xmp, warnings);
+  const exif = readApp1Exif(bytes, scan.segments, warnings);
+  return assemble(app13.iim, app13.storedDigest, xmp, warnings, exif);
+}
+
+function readApp1Exif(buf: Uint8Array, segments: JpegSegment[], warnings: string[]): IptcFields {
+  // the first EXIF APP1 is the standard one (MWG strict mode ignores others)
+  const seg = segments.find((s) => s.marker === MARKER.APP1 && startsWithAscii(buf, s.payloadStart, 'Exif\0'));
+  if (!seg) return {};
+  return readExifBlock(buf.subarray(seg.payloadStart, seg.end), `EXIF APP1 at byte ${seg.start}`, warnings);
+}
+
+/** TIFF: IIM in tag 33723, the Photoshop IRB (IPTC digest, maybe IIM too) in 34377, XMP in 700, EXIF in IFD0. */
+function readTiffFile(tiff: NonNullable<ReturnType<typeof readTiff>>): ImageMetadataBySource {
+  const warnings = [...tiff.warnings];
+  let iim: IimBlock | undefined;
+  let storedDigest: string | undefined;
+  const irb = tiff.ifd0.get(TIFF_TAG.Photoshop);
+  let irbIim: Uint8Array | undefined;
+  if (irb) {
+    for (const r of readIrbResources(irb.bytes, 0, warnings, 'TIFF Photoshop tag 34377')) {
+      if (r.id === IRB_IPTC_DIGEST && storedDigest === undefined) storedDigest = Buffer.from(r.data).toString('hex');
+      if (r.id === IRB_IPTC && irbIim === undefined) irbIim = r.data;
+    }
+  }
+  const iptcTag = tiff.ifd0.get(TIFF_TAG.IPTC)?.bytes ?? irbIim;
+  if (iptcTag && iptcTag.length > 0) {
+    const blockWarnings: string[] = [];
+    iim = parseIimDatasets(iptcTag, blockWarnings);
+    warnings.push(...blockWarnings.map((w) => `TIFF IPTC tag 33723: ${w}`));
+  }
+  const xmpTag = tiff.ifd0.get(TIFF_TAG.XMP);
+  const xmp = readPackets(xmpTag ? [decodeXmpBytes(xmpTag.bytes)] : [], undefined, warnings);
+  return assemble(iim, storedDigest, xmp, warnings, exifFieldsFromTiff(tiff));
+}
+
+function readPng(bytes: Uint8Array): ImageMetadataBySource {
+  const png = readPngChunks(bytes);
+  const warnings = [...png.warnings];
+  let iim: IimBlock | undefined;
+  let storedDigest: string | undefined;
+  for (const irb of png.irb) {
+    const start = irbStart(irb) >= 0 ? irbStart(irb) : 0;
+    for (const r of readIrbResources(irb, start, warnings, 'PNG raw profile 8bim')) {
+      if (r.id === IRB_IPTC_DIGEST && storedDigest === undefined) storedDigest = Buffer.from(r.data).toString('hex');
+      if (r.id === IRB_IPTC && !iim) iim = parseIimDatasets(r.data, warnings);
+    }
+  }
+  if (!iim && png.iptc.length > 0) {
+    iim = parseIim(png.iptc[0]);
+    warnings.push(...iim.warnings.map((w) => `PNG raw profile iptc: ${w}`));
+    storedDigest ??= digestFromIrb(png.iptc[0]);
+  }
+  const xmp = readPackets(png.xmp, undefined, warnings);
+  const exif = png.exif.length > 0 ? readExifBlock(png.exif[0], 'PNG EXIF', warnings) : {};
+  return assemble(iim, storedDigest, xmp, warnings, exif);
+}
+
+function readWebp(bytes: Uint8Array): ImageMetadataBySource {
+  const webp = readWebpChunks(bytes);
+  const warnings = [...webp.warnings];
+  const xmp = readPackets(webp.xmp, undefined, warnings);
+  const exif = webp.exif.length > 0 ? readExifBlock(webp.exif[0], 'WebP EXIF', warnings) : {};
+  return assemble(undefined, undefined, xmp, warnings, exif);
 }
 
 /**
@@ -61,7 +136,7 @@ export function readMetadataBlocks(blocks: { iptc?: Uint8Array | null; xmp?: Uin
   let iim: IimBlock | undefined;
   let storedDigest: string | undefined;
   if (blocks.iptc && blocks.iptc.length > 0) {
-    iim = parseIim(blocks.iptc);
+    iim = parseIim(unswapWords(blocks.iptc));
     warnings.push(...iim.warnings);
     storedDigest = digestFromIrb(blocks.iptc);
   }
@@ -73,6 +148,17 @@ export function readMetadataBlocks(blocks: { iptc?: Uint8Array | null; xmp?: Uin
   return withoutSources(assemble(iim, storedDigest, xmp, warnings));
 }
 
+/**
+ * libvips copies a big-endian TIFF's IPTC tag (LONGs) with every 4-byte word swapped: the
+ * block then starts "?? ?? ?? 1C" instead of "1C ...". Put the bytes back in file order.
+ */
+export function unswapWords(block: Uint8Array): Uint8Array {
+  if (block[0] === 0x1c || block.length < 4 || block[3] !== 0x1c || startsWithAscii(block, 0, '8BIM') || irbStart(block) >= 0) return block;
+  const out = Buffer.from(block);
+  for (let i = 0; i + 4 <= out.length; i += 4) out.set([block[i + 3], block[i + 2], block[i + 1], block[i]], i);
+  return out;
+}
+
 function withoutSources(r: ImageMetadataBySource): ImageMetadata {
   return { iptc: r.iptc, raw: r.raw, warnings: r.warnings };
 }
@@ -82,17 +168,19 @@ interface XmpRead {
   texts: string[];
 }
 
-function assemble(iim: IimBlock | undefined, storedDigest: string | undefined, xmp: XmpRead, warnings: string[]): ImageMetadataBySource {
-  if (iim && storedDigest && iim.datasets.length > 0 && storedDigest !== iim.digest) {
-    warnings.push('IPTCDigest is not current: the XMP may be out of sync with the IIM (IIM is used)');
-  }
+function assemble(iim: IimBlock | undefined, storedDigest: string | undefined, xmp: XmpRead, warnings: string[], exif: IptcFields = {}): ImageMetadataBySource {
+  let digest: DigestState = 'no-iim';
+  if (iim && iim.datasets.length > 0) digest = storedDigest === undefined ? 'no-digest' : storedDigest === iim.digest ? 'current' : 'stale';
+  if (digest === 'stale') warnings.push('IPTCDigest is not current: the IIM was edited after the XMP was written (IIM is used, as MWG says)');
   const finished = finishXmpValues(xmp.values);
   warnings.push(...finished.warnings);
+  const merged = mergeIimXmp(iim, finished.fields, { digest, exif, warnings });
   return {
-    iptc: mergeIimXmp(iim, finished.fields),
+    iptc: merged,
     raw: { iim: iim?.datasets ?? [], xmp: xmp.texts.length > 0 ? xmp.texts.join('\n') : null },
     warnings,
-    bySource: { iim: iim?.iptc ?? {}, xmp: finished.fields },
+    bySource: { iim: iim?.iptc ?? {}, xmp: finished.fields, exif },
+    digest,
   };
 }
 

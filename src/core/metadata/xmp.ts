@@ -65,13 +65,19 @@ export function readXmpPacket(xml: string): XmpPacketResult {
   }
   const result: XmpPacketResult = { values, warnings };
   let sawRdf = false;
+  const shown: LocationShown = {};
   forEachElement(tree, new Map([['xml', NS.xml]]), (el) => {
     if (el.ns !== NS.rdf || el.local !== 'RDF') return true;
     sawRdf = true;
-    readRdf(el.children, el.scope, result);
+    readRdf(el.children, el.scope, result, shown);
     return false; // readRdf has handled what is inside
   });
   if (!sawRdf) warnings.push('XMP packet has no rdf:RDF element; nothing read');
+  // MWG reads city, state and country from Iptc4xmpExt:LocationShown first, photoshop:* after
+  for (const [field, list] of Object.entries(shown) as Array<[IptcFieldName, string[]]>) {
+    const kept = list.filter((v) => v !== '');
+    if (kept.length > 0) values[field] = kept.join(', ');
+  }
   return result;
 }
 
@@ -96,16 +102,46 @@ export function finishXmpValues(values: XmpValues): { fields: IptcFields; warnin
   return { fields: fields as IptcFields, warnings };
 }
 
-function readRdf(nodes: XmlNode[], scope: Scope, out: XmpPacketResult): void {
+type LocationShown = Partial<Record<IptcFieldName, string[]>>;
+const LOCATION_PARTS: Record<string, IptcFieldName> = { City: 'city', ProvinceState: 'state', CountryName: 'country' };
+
+function readRdf(nodes: XmlNode[], scope: Scope, out: XmpPacketResult, shown: LocationShown): void {
   for (const node of nodes) {
     const el = asElement(node, scope);
     if (!el) continue;
     // Descriptions are normally direct children of rdf:RDF; any typed node works the same way.
-    readDescription(el.children, el.attrs, el.scope, out);
+    readDescription(el.children, el.attrs, el.scope, out, shown);
   }
 }
 
-function readDescription(children: XmlNode[], attrs: Record<string, string>, scope: Scope, out: XmpPacketResult): void {
+/** Iptc4xmpExt:LocationShown: a Bag of structures (attributes, parseType="Resource" or rdf:Description). */
+function readLocationShown(el: Element, shown: LocationShown): void {
+  for (const c of el.children) {
+    const bag = asElement(c, el.scope);
+    if (!bag || bag.ns !== NS.rdf) continue;
+    for (const l of bag.children) {
+      const li = asElement(l, bag.scope);
+      if (!li || li.ns !== NS.rdf || li.local !== 'li') continue;
+      const structs: Array<{ attrs: Record<string, string>; children: XmlNode[]; scope: Scope }> = [li];
+      for (const x of li.children) {
+        const d = asElement(x, li.scope);
+        if (d && d.ns === NS.rdf && d.local === 'Description') structs.push(d);
+      }
+      for (const st of structs) {
+        for (const [attr, raw] of Object.entries(st.attrs)) {
+          const q = resolve(attr, st.scope, false);
+          if (q?.ns === NS.iptcExt && LOCATION_PARTS[q.local]) (shown[LOCATION_PARTS[q.local]] ??= []).push(unescapeXml(raw));
+        }
+        for (const x of st.children) {
+          const f = asElement(x, st.scope);
+          if (f?.ns === NS.iptcExt && LOCATION_PARTS[f.local]) (shown[LOCATION_PARTS[f.local]] ??= []).push(textOf(f.children));
+        }
+      }
+    }
+  }
+}
+
+function readDescription(children: XmlNode[], attrs: Record<string, string>, scope: Scope, out: XmpPacketResult, shown: LocationShown): void {
   // shorthand form: photoshop:City="London" on the rdf:Description itself
   for (const [attr, raw] of Object.entries(attrs)) {
     const q = resolve(attr, scope, false);
@@ -115,6 +151,10 @@ function readDescription(children: XmlNode[], attrs: Record<string, string>, sco
   for (const node of children) {
     const el = asElement(node, scope);
     if (!el) continue;
+    if (el.ns === NS.iptcExt && el.local === 'LocationShown') {
+      readLocationShown(el, shown);
+      continue;
+    }
     const value = readPropertyValue(el.children, el.attrs, el.scope);
     if (value) handleProperty(el.ns, el.local, value, out);
   }

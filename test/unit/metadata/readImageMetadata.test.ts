@@ -14,7 +14,7 @@ describe('readImageMetadata on input that is not a JPEG', () => {
     const r = readImageMetadata(bytes);
     expect(r.iptc).toEqual({});
     expect(r.raw).toEqual({ iim: [], xmp: null });
-    expect(r.warnings.join()).toMatch(/not a JPEG/);
+    expect(r.warnings.join()).toMatch(/not a JPEG|PNG: chunk "IHDR" at byte 8 is cut off/);
   });
 });
 

@@ -4,7 +4,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import sharp from 'sharp';
 import expected from '../../fixtures/exiftool/expected.json';
-import { EXIFTOOL_ARGS, mapExiftoolJson } from '../../fixtures/exiftool/mapExiftool';
+import { EXIFTOOL_ARGS, EXIFTOOL_MWG_ARGS, mapExiftoolJson } from '../../fixtures/exiftool/mapExiftool';
 import { buildIimBlock, buildXmpPacket, insertIptcIntoJpeg, insertXmpIntoJpeg, readImageMetadataBySource } from '../../../src/core/metadata';
 import { UTF8_DECLARATION, WIRE_IMAGES, app13, ds, irbResource, seg, wireImageNames, xmpPacket } from './helpers';
 
@@ -16,16 +16,25 @@ const title = exiftoolVersion
 const maybe = exiftoolVersion ? describe : describe.skip;
 
 function exiftool(files: string[]) {
-  return mapExiftoolJson(execFileSync('exiftool', [...EXIFTOOL_ARGS, ...files], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 }));
+  const run = (args: string[]) => execFileSync('exiftool', [...args, ...files], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+  return mapExiftoolJson(run(EXIFTOOL_ARGS), run(EXIFTOOL_MWG_ARGS));
 }
 
 function compare(file: string, want: ReturnType<typeof exiftool>[string]): void {
   const got = readImageMetadataBySource(fs.readFileSync(file));
-  expect({ file: path.basename(file), iim: got.bySource.iim, xmp: got.bySource.xmp, merged: got.iptc }).toEqual({
+  const { mwg: _mwg, ...rest } = want;
+  expect({ file: path.basename(file), iim: got.bySource.iim, xmp: got.bySource.xmp, exif: got.bySource.exif, digest: got.digest, merged: got.iptc }).toEqual({
     file: path.basename(file),
-    ...want,
+    ...rest,
   });
 }
+
+const imagesIn = (dir: string) =>
+  fs
+    .readdirSync(dir)
+    .filter((f) => /\.(jpe?g|tiff?|png|webp)$/i.test(f))
+    .sort()
+    .map((f) => path.join(dir, f));
 
 maybe(title, () => {
   it('agrees with ExifTool on every wire-image fixture', () => {
@@ -33,6 +42,16 @@ maybe(title, () => {
     const live = exiftool(names.map((n) => path.join(WIRE_IMAGES, n)));
     expect(Object.keys(live).sort()).toEqual(names);
     for (const name of names) compare(path.join(WIRE_IMAGES, name), live[name]);
+  });
+
+  it.each([
+    ['real-wire', path.resolve(__dirname, '../../fixtures/real-wire/images')],
+    ['generated', path.resolve(__dirname, '../../fixtures/real-wire/generated')],
+  ])('agrees with ExifTool on every %s image (TIFF, PNG, JPEG)', (_label, dir) => {
+    const files = imagesIn(dir);
+    const live = exiftool(files);
+    expect(Object.keys(live)).toHaveLength(files.length);
+    for (const file of files) compare(file, live[path.basename(file)]);
   });
 
   it('has a committed expected.json that is still what this ExifTool says', () => {

@@ -1,0 +1,119 @@
+import { inflateSync } from 'node:zlib';
+import { decodeCp1252, decodeUtf8 } from './textCodecs';
+
+/**
+ * The metadata a PNG carries in its own chunks, read from the bytes (libvips ignores the
+ * text chunks): XMP in iTXt "XML:com.adobe.xmp" (before or after the image data), and the
+ * hex "Raw profile type iptc / xmp / 8bim / exif / APP1" text chunks ImageMagick and digiKam
+ * write, plus the eXIf chunk. Every chunk up to IEND is looked at; CRCs are not checked
+ * (ExifTool does not refuse a bad one either).
+ */
+
+export const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+
+export interface PngMetadataBlocks {
+  /** IIM, or a Photoshop IRB holding it, in the order found. */
+  iptc: Uint8Array[];
+  /** Photoshop IRBs ("Raw profile type 8bim"): may hold IIM and the IPTC digest. */
+  irb: Uint8Array[];
+  xmp: string[];
+  exif: Uint8Array[];
+  warnings: string[];
+}
+
+// a zTXt/iTXt may not inflate to more than this (a small chunk must not become gigabytes)
+const MAX_INFLATED = 16 * 1024 * 1024;
+
+export function isPng(buf: Uint8Array): boolean {
+  return buf.length >= 8 && PNG_SIGNATURE.every((b, i) => buf[i] === b);
+}
+
+export function readPngChunks(buf: Uint8Array): PngMetadataBlocks {
+  const out: PngMetadataBlocks = { iptc: [], irb: [], xmp: [], exif: [], warnings: [] };
+  const view = new DataView(buf.buffer, buf.byteOffset, buf.byteLength);
+  let pos = 8;
+  while (pos + 8 <= buf.length) {
+    const len = view.getUint32(pos);
+    const type = Buffer.from(buf.subarray(pos + 4, pos + 8)).toString('latin1');
+    const start = pos + 8;
+    if (start + len > buf.length) {
+      out.warnings.push(`PNG: chunk ${JSON.stringify(type)} at byte ${pos} is cut off (file truncated); metadata after it is not read`);
+      break;
+    }
+    const data = buf.subarray(start, start + len);
+    const where = `PNG ${type} chunk at byte ${pos}`;
+    if (type === 'tEXt' || type === 'zTXt' || type === 'iTXt') readTextChunk(type, data, where, out);
+    else if (type === 'eXIf') out.exif.push(data);
+    else if (type === 'IEND') break;
+    pos = start + len + 4;
+  }
+  return out;
+}
+
+function readTextChunk(type: string, data: Uint8Array, where: string, out: PngMetadataBlocks): void {
+  const nul = data.indexOf(0);
+  if (nul < 0) {
+    out.warnings.push(`${where}: no keyword terminator; ignored`);
+    return;
+  }
+  const keyword = decodeCp1252(data.subarray(0, nul));
+  let text: string | undefined;
+  if (type === 'tEXt') text = decodeCp1252(data.subarray(nul + 1));
+  else if (type === 'zTXt') {
+    const bytes = inflate(data.subarray(nul + 2), where, out.warnings);
+    if (bytes) text = decodeCp1252(bytes);
+  } else {
+    const compressed = data[nul + 1] === 1;
+    const langEnd = data.indexOf(0, nul + 3);
+    const transEnd = langEnd < 0 ? -1 : data.indexOf(0, langEnd + 1);
+    if (transEnd < 0) {
+      out.warnings.push(`${where}: iTXt header is damaged; ignored`);
+      return;
+    }
+    const body = data.subarray(transEnd + 1);
+    const bytes = compressed ? inflate(body, where, out.warnings) : body;
+    if (bytes) text = decodeUtf8(bytes);
+  }
+  if (text === undefined) return;
+  if (keyword === 'XML:com.adobe.xmp') {
+    out.xmp.push(text);
+    return;
+  }
+  const raw = /^Raw profile type (\w+)$/i.exec(keyword);
+  if (!raw) return;
+  const kind = raw[1].toLowerCase();
+  const bytes = decodeRawProfile(text, where, out.warnings);
+  if (!bytes) return;
+  if (kind === 'iptc') out.iptc.push(bytes);
+  else if (kind === '8bim') out.irb.push(bytes);
+  else if (kind === 'xmp') out.xmp.push(decodeUtf8(bytes));
+  else if (kind === 'exif') out.exif.push(bytes);
+  else if (kind === 'app1') {
+    // ImageMagick stores an XMP (or EXIF) APP1 segment body here
+    const head = Buffer.from(bytes.subarray(0, 29)).toString('latin1');
+    if (head.startsWith('http://ns.adobe.com/xap/1.0/\0')) out.xmp.push(decodeUtf8(bytes.subarray(29)));
+    else if (head.startsWith('Exif\0\0')) out.exif.push(bytes);
+  }
+}
+
+/** ImageMagick's raw profile: "\n<name>\n<spaces><decimal length>\n<hex digits over many lines>". */
+export function decodeRawProfile(text: string, where: string, warnings: string[]): Uint8Array | undefined {
+  const m = /^\s*\S+\s*\n\s*(\d+)\s*\n([\s\S]*)$/.exec(text);
+  if (!m) {
+    warnings.push(`${where}: raw profile header is not "<name> <length>"; ignored`);
+    return undefined;
+  }
+  const length = Number(m[1]);
+  const hex = m[2].replace(/[^0-9a-fA-F]/g, '');
+  if (hex.length < length * 2) warnings.push(`${where}: raw profile declares ${length} bytes but holds ${Math.floor(hex.length / 2)}; the bytes there are read`);
+  return Buffer.from(hex.slice(0, Math.min(hex.length - (hex.length % 2), length * 2)), 'hex');
+}
+
+function inflate(bytes: Uint8Array, where: string, warnings: string[]): Buffer | undefined {
+  try {
+    return inflateSync(bytes, { maxOutputLength: MAX_INFLATED });
+  } catch (err) {
+    warnings.push(`${where}: compressed text could not be inflated (${(err as Error).message}); ignored`);
+    return undefined;
+  }
+}
