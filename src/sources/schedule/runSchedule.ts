@@ -62,7 +62,7 @@ export class ScheduleRunner {
       // A job that comes back after its run was finished by someone else (a stalled job after a crash) does nothing.
       const previous = await this.runs.get(runId);
       if (previous && previous.state !== 'running') return { state: 'already-ran', runId };
-      const next = await this.prepare(job, runId);
+      const next = await this.prepare(job, runId, stop.signal);
       if (!next) return { state: 'empty', runId };
       await this.complete(job.schedule, next, stop.signal);
       return { state: 'done', runId };
@@ -81,7 +81,7 @@ export class ScheduleRunner {
    * Choose what is new and record it as the pending run (null when there is nothing: the run is
    * recorded as empty). Only call with the schedule's lock held.
    */
-  async prepare(job: ScheduleJob, runId: string): Promise<PendingRun | null> {
+  async prepare(job: ScheduleJob, runId: string, signal?: AbortSignal): Promise<PendingRun | null> {
     const { config, logger } = this.rt;
     const name = job.schedule;
     const run = newRun({ id: runId, schedule: name, source: job.source, trigger: runTrigger(job.trigger), startedAt: new Date() });
@@ -104,14 +104,14 @@ export class ScheduleRunner {
         const batchId = batchIdFor(http.url, runDigest(name, runId, commit));
         feed = { batchId, feedPath: http.url, root: http.url, format: http.format, items: fresh.map((f) => f.item), article: http.article, warnings: http.warnings };
       } else {
-        const listing = await listFolder(job.source);
+        const listing = await listFolder(job.source, { signal });
         const sel = selectFiles(listing.files, listing.marked, cursor, now, config.settleMs);
         prune = prunableKeys(cursor, new Set(listing.files.map((f) => f.abs)), now, CURSOR_RETENTION_MS);
         commit = sel.take.map((f) => ({ key: f.abs, signature: fileSignature(f) }));
         if (sel.young.length) leftover = `${sel.young.length} file(s) still being written, left for the next run: ${sel.young.map((f) => f.rel).join(', ')}`;
         if (sel.take.length === 0) nothing = `nothing new since the last run${leftover ? `; ${leftover}` : ''}`;
         const batchId = batchIdFor(job.source, runDigest(name, runId, commit));
-        feed = sel.take.length ? await loadFileList(job.source, sel.take.map((f) => f.abs), config.maxFeedBytes, batchId) : emptyFeed(batchId, job.source);
+        feed = sel.take.length ? await loadFileList(job.source, sel.take.map((f) => f.abs), config.maxFeedBytes, batchId, { signal }) : emptyFeed(batchId, job.source);
       }
       if (nothing !== null) {
         await this.runs.save(finishRun(run, 'empty', new Date(), { note: nothing }));
