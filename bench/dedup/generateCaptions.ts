@@ -27,10 +27,10 @@ export function prng(seed: number): () => number {
   };
 }
 
-const FIRST = 'Julian Sarah John Maria Ahmed Li Olga Pedro Fatima Kenji Amara Lucas Ingrid Tomasz Aisha Diego Hannah Ravi Chloe Mateo Yusuf Elena Kwame Sofia Arjun Nadia Oliver Mei Samuel Leila Viktor Grace Hugo Zara Ibrahim Anna Carlos Emily Omar Lena Daniel Priya Felix Noor Marco Alice Jamal Ruth Stefan Yara Luis Isabel Tariq Helen Andre Maya Pavel Julia Kofi Eva'.split(' ');
-const LAST = 'Assange Saunders Pilger Correa Hague Phillips Smith Garcia Okafor Tanaka Novak Rossi Silva Haddad Kowalski Jensen Murphy Nguyen Schmidt Dubois Moreau Costa Ivanova Mensah Khan Patel Larsen Petrov Romero Fischer Yilmaz Hoffmann Brennan Castillo Lindqvist Moretti Adeyemi Sato Kaminski Ortega Bauer Duarte Farouk Horvat Lambert Nakamura Quinn Reyes Suzuki Torres Varga Weber Zhou Abbott Barros Cohen Delgado Eriksen Ferreira'.split(' ');
-const ROLES = 'WikiLeaks founder|Prime Minister|opposition leader|Foreign Secretary|tennis player|Chelsea striker|chief executive|singer|actor|President|Home Secretary|activist|lawyer|climate campaigner|Olympic champion|Mayor|union leader|former minister|novelist|film director|party leader|Health Secretary|defence lawyer|human rights lawyer|football manager|entrepreneur|journalist|ambassador|bishop|general secretary'.split('|');
-const SUBJECTS: Array<[string, string]> = [
+export const FIRST = 'Julian Sarah John Maria Ahmed Li Olga Pedro Fatima Kenji Amara Lucas Ingrid Tomasz Aisha Diego Hannah Ravi Chloe Mateo Yusuf Elena Kwame Sofia Arjun Nadia Oliver Mei Samuel Leila Viktor Grace Hugo Zara Ibrahim Anna Carlos Emily Omar Lena Daniel Priya Felix Noor Marco Alice Jamal Ruth Stefan Yara Luis Isabel Tariq Helen Andre Maya Pavel Julia Kofi Eva'.split(' ');
+export const LAST = 'Assange Saunders Pilger Correa Hague Phillips Smith Garcia Okafor Tanaka Novak Rossi Silva Haddad Kowalski Jensen Murphy Nguyen Schmidt Dubois Moreau Costa Ivanova Mensah Khan Patel Larsen Petrov Romero Fischer Yilmaz Hoffmann Brennan Castillo Lindqvist Moretti Adeyemi Sato Kaminski Ortega Bauer Duarte Farouk Horvat Lambert Nakamura Quinn Reyes Suzuki Torres Varga Weber Zhou Abbott Barros Cohen Delgado Eriksen Ferreira'.split(' ');
+export const ROLES = 'WikiLeaks founder|Prime Minister|opposition leader|Foreign Secretary|tennis player|Chelsea striker|chief executive|singer|actor|President|Home Secretary|activist|lawyer|climate campaigner|Olympic champion|Mayor|union leader|former minister|novelist|film director|party leader|Health Secretary|defence lawyer|human rights lawyer|football manager|entrepreneur|journalist|ambassador|bishop|general secretary'.split('|');
+export const SUBJECTS: Array<[string, string]> = [
   ['A supporter of {who}', 'Supporters of {who}'],
   ['A police officer', 'Police officers'],
   ['A protester', 'Protesters'],
@@ -52,7 +52,7 @@ const SUBJECTS: Array<[string, string]> = [
   ['A relative of {who}', 'Relatives of {who}'],
   ['A commuter', 'Commuters'],
 ];
-const VERBS: Array<[string, string]> = [
+export const VERBS: Array<[string, string]> = [
   ['stands outside', 'stand outside'],
   ['gathers outside', 'gather outside'],
   ['waits outside', 'wait outside'],
@@ -68,16 +68,16 @@ const VERBS: Array<[string, string]> = [
   ['queues outside', 'queue outside'],
   ['lays flowers outside', 'lay flowers outside'],
 ];
-const BUILDINGS = 'the Embassy of Ecuador|the Ecuadorian Embassy|the High Court|the Supreme Court|the Houses of Parliament|City Hall|the Royal Courts of Justice|the Old Bailey|Downing Street|the Foreign Office|the central police station|the national stadium|the town hall|the cathedral|the main railway station|the European Parliament|the Ministry of Defence|the presidential palace|the county court|the magistrates court|the national museum|the university campus|the central hospital|the party headquarters|the trade union offices'.split('|');
-const CITIES = 'London|Paris|Berlin|Madrid|Rome|Lisbon|Dublin|Brussels|Amsterdam|Vienna|Warsaw|Prague|Budapest|Athens|Stockholm|Oslo|Copenhagen|Helsinki|Quito|Lima|Bogota|Caracas|Santiago|Buenos Aires|Sao Paulo|Mexico City|Toronto|Chicago|Boston|Seattle|Sydney|Melbourne|Auckland|Tokyo|Seoul|Manila|Jakarta|Mumbai|Delhi|Karachi|Cairo|Nairobi|Lagos|Accra|Johannesburg|Cape Town|Istanbul|Ankara|Kyiv|Riga|Vilnius|Tallinn|Zagreb|Belgrade|Sofia|Bucharest|Geneva|Zurich|Munich|Hamburg'.split('|');
+export const BUILDINGS = 'the Embassy of Ecuador|the Ecuadorian Embassy|the High Court|the Supreme Court|the Houses of Parliament|City Hall|the Royal Courts of Justice|the Old Bailey|Downing Street|the Foreign Office|the central police station|the national stadium|the town hall|the cathedral|the main railway station|the European Parliament|the Ministry of Defence|the presidential palace|the county court|the magistrates court|the national museum|the university campus|the central hospital|the party headquarters|the trade union offices'.split('|');
+export const CITIES = 'London|Paris|Berlin|Madrid|Rome|Lisbon|Dublin|Brussels|Amsterdam|Vienna|Warsaw|Prague|Budapest|Athens|Stockholm|Oslo|Copenhagen|Helsinki|Quito|Lima|Bogota|Caracas|Santiago|Buenos Aires|Sao Paulo|Mexico City|Toronto|Chicago|Boston|Seattle|Sydney|Melbourne|Auckland|Tokyo|Seoul|Manila|Jakarta|Mumbai|Delhi|Karachi|Cairo|Nairobi|Lagos|Accra|Johannesburg|Cape Town|Istanbul|Ankara|Kyiv|Riga|Vilnius|Tallinn|Zagreb|Belgrade|Sofia|Bucharest|Geneva|Zurich|Munich|Hamburg'.split('|');
 const AREAS = 'central|north|south|east|west|downtown|old town|northern|southern|eastern'.split('|');
-const DAYS = 'Monday Tuesday Wednesday Thursday Friday Saturday Sunday'.split(' ');
-const MONTHS = 'January February March April May June July August September October November December'.split(' ');
-const COUNTRIES = 'Sweden|Ecuador|the United States|Britain|France|Germany|Spain|Italy|Brazil|Mexico|Japan|India|Kenya|Nigeria|Australia|Canada|Poland|Ukraine|Turkey|Greece|Norway|Chile|Peru|Egypt|South Africa|Ireland|Portugal|Austria|Belgium|Denmark'.split('|');
+export const DAYS = 'Monday Tuesday Wednesday Thursday Friday Saturday Sunday'.split(' ');
+export const MONTHS = 'January February March April May June July August September October November December'.split(' ');
+export const COUNTRIES = 'Sweden|Ecuador|the United States|Britain|France|Germany|Spain|Italy|Brazil|Mexico|Japan|India|Kenya|Nigeria|Australia|Canada|Poland|Ukraine|Turkey|Greece|Norway|Chile|Peru|Egypt|South Africa|Ireland|Portugal|Austria|Belgium|Denmark'.split('|');
 // Story sentences: {a|b|c} picks one alternative; {P} the story's person, {ORG}/{PLACE}/{EVENT}
 // story-specific invented names, so two stories share phrasing but rarely whole sentences, as
 // on a real wire (a story's own captions share their background paragraph, handled by families).
-const STORY: string[] = [
+export const STORY: string[] = [
   '{P} {faces|is facing|has been charged with} {crime} {charges |allegations |}in {C}, which {P2} {has denied|denies|rejects}.',
   'The {diplomatic|political|legal} row between {C} and {C2} over {P} {deepened|escalated|worsened} after {ORG} said it would {seek to extradite|try to deport|move against} {X}.',
   '{Authorities|Officials|Prosecutors} in {PLACE} have accused {ORG} of {threatening to enter|planning to raid|trying to close} the {building|embassy|offices} to {seize|detain|question} {P}.',
@@ -121,14 +121,14 @@ function inventedName(r: () => number): string {
   return w[0].toUpperCase() + w.slice(1);
 }
 
-interface StoryCast {
+export interface StoryCast {
   who: string;
   org: string;
   place: string;
   event: string;
 }
 
-function storyCast(r: () => number, who: string): StoryCast {
+export function storyCast(r: () => number, who: string): StoryCast {
   return {
     who,
     org: `${inventedName(r)} ${pick(r, ORG_KINDS)}`,
@@ -143,7 +143,7 @@ const CREDITS = [
   (r: () => number) => `(Photo by ${pick(r, FIRST)} ${pick(r, LAST)}/Getty Images) (credit:Getty)`,
 ];
 
-function pick<T>(r: () => number, xs: readonly T[]): T {
+export function pick<T>(r: () => number, xs: readonly T[]): T {
   return xs[Math.floor(r() * xs.length)];
 }
 
@@ -155,7 +155,7 @@ function date(r: () => number): string {
   return `${pick(r, DAYS)}, ${pick(r, MONTHS)} ${1 + Math.floor(r() * 28)}, ${2008 + Math.floor(r() * 17)}`;
 }
 
-function fill(r: () => number, template: string, who: string, cast?: StoryCast): string {
+export function fill(r: () => number, template: string, who: string, cast?: StoryCast): string {
   const x = r() < 0.5 ? 'him' : 'her';
   // The story's names first, so that alternatives such as "{a|b {ORG}}" hold no braces.
   const t = template

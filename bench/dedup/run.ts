@@ -16,7 +16,7 @@ import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import { Redis } from 'ioredis';
 import { CaptionIndex } from '../../src/adapters/redis/captionIndex';
-import { DEFAULT_DEDUP_THRESHOLD, LSH_BANDS, LSH_ROWS, SHINGLE_WORDS } from '../../src/core/dedup/params';
+import { INDEX_JACCARD_THRESHOLD, LSH_BANDS, LSH_ROWS, SHINGLE_WORDS } from '../../src/core/dedup/params';
 import { ReferenceClusterer } from '../../src/core/dedup/referenceClusterer';
 import { generateCaptions, prng, seedVariants, type VariantKind } from './generateCaptions';
 import { scoreClustering, samePartition, type Scores } from './scoring';
@@ -40,7 +40,7 @@ function readArgs(): Args {
       concurrency: { type: 'string', default: '64' },
       quality: { type: 'string', default: '8000' },
       redis: { type: 'string', default: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379' },
-      threshold: { type: 'string', default: process.env.PHOTOWIRE_DEDUP_THRESHOLD ?? String(DEFAULT_DEDUP_THRESHOLD) },
+      threshold: { type: 'string', default: process.env.PHOTOWIRE_DEDUP_THRESHOLD ?? String(INDEX_JACCARD_THRESHOLD) },
       'skip-quality': { type: 'boolean', default: false },
       'skip-scale': { type: 'boolean', default: false },
       'no-exact-memory': { type: 'boolean', default: false },
@@ -142,7 +142,7 @@ async function quality(args: Args, prefixBase: string) {
   const labels = new Map(set.map((x) => [x.id, x.family]));
 
   const t0 = performance.now();
-  const brute = new ReferenceClusterer(args.threshold);
+  const brute = new ReferenceClusterer(args.threshold, { measure: 'jaccard' }); // what the index implements
   const bruteMap = new Map<string, string>();
   for (const x of set) bruteMap.set(x.id, brute.assign(x.id, x.cleaned)?.id ?? `none:${x.id}`);
   const bruteMs = performance.now() - t0;

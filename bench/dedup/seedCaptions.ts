@@ -26,18 +26,24 @@ export function sharedDir(): string {
 }
 
 /**
- * The seed partition as the desk sees it (labels for the quality bench): 01/03/07 identical, 02 and
- * 11 the same caption with "Masked supporters", 04/05 and 08/09 identical, 34/35 the same caption
- * in the plural, 36/38 the same caption with a clause moved. Every other item is its own caption:
- * 08/09 and 10 share 01's background paragraph but show other people (police, media), and 33 and
- * 37 describe other photos than 34-36.
+ * The seed gallery under issue 12's meaning: a cluster is the same caption text however resent,
+ * whichever photo it is on. The issue names 01/02/03/07/08/09/10/11 (one background paragraph,
+ * the subject line changed), 04/05, and 33-38 (one paragraph, subject lines changed). The rest is
+ * the same rule applied to the pairs the issue does not name: the same day's background
+ * paragraph behind another subject line is the same caption: 12-15 (May 30, "Britain's Supreme
+ * Court ruled..."), 24-26 (December 5), 32 with 33-38 (June 22), 40/41 (June 21), and 19/20/22/30
+ * (Getty's "Mr Assange is appearing in court for his final [UK] appeal..." on February 1 and 2:
+ * word for word the same text but for the date, "whistle-bowing" and "UK"). Another paragraph is
+ * another caption (16 and 12, 21 and 23, 17 and 18).
  */
 export const SEED_SAME_CAPTION: readonly (readonly string[])[] = [
-  ['01', '02', '03', '07', '11'],
+  ['01', '02', '03', '07', '08', '09', '10', '11'],
   ['04', '05'],
-  ['08', '09'],
-  ['34', '35'],
-  ['36', '38'],
+  ['12', '13', '14', '15'],
+  ['19', '20', '22', '30'],
+  ['24', '25', '26'],
+  ['32', '33', '34', '35', '36', '37', '38'],
+  ['40', '41'],
 ];
 
 export function seedLabel(n: string): string {

@@ -1,6 +1,7 @@
 import type { ClusterRef } from '../../schemas/record';
 import { signCaption, type CaptionSignature } from './signature';
-import { intersectionSize } from './similarity';
+import { CONTAINMENT_DISCOUNT, MAX_EXTRA_SHINGLES, MIN_CONTAINED_SHINGLES } from './params';
+import { captionSimilarity, intersectionSize } from './similarity';
 
 /** A verified comparison of a caption with one cluster's canonical caption. */
 export interface Scored {
@@ -30,23 +31,59 @@ export function pickCluster(scored: readonly Scored[], threshold: number): Score
   return best;
 }
 
+/** The caption-similarity rule: the most similar cluster at or above the threshold, ties to the smallest id. */
+export function pickBySimilarity<T extends { clusterId: string; similarity: number }>(scored: readonly T[], threshold: number): T | null {
+  let best: T | null = null;
+  for (const s of scored) {
+    if (s.similarity < threshold) continue;
+    if (best === null || s.similarity > best.similarity || (s.similarity === best.similarity && s.clusterId < best.clusterId)) best = s;
+  }
+  return best;
+}
+
+export interface ReferenceOptions {
+  /**
+   * 'caption' (default): captionSimilarity() with the members' extra shingles, issue 12's meaning.
+   * 'jaccard': bigram Jaccard with the canonical only, what the Redis index still implements
+   * (the bench checks the index against it).
+   */
+  measure?: 'caption' | 'jaccard';
+  discount?: number;
+  minContained?: number;
+  maxExtra?: number;
+}
+
 interface RefCluster {
   id: string;
   canonicalId: string;
   shingles: Uint32Array;
+  /** Shingles members added to the canonical's (at most maxExtra, first come first kept). */
+  extra: Set<number>;
   members: string[];
 }
 
 /**
- * Brute-force clustering with exactly the index's semantics: every caption is compared with every
- * canonical caption, no LSH. The bench scores the Redis index against it; tests use it to state
- * what the seed's partition is.
+ * Brute-force clustering, no LSH: every caption is compared with every cluster. With
+ * measure 'jaccard' it has exactly the Redis index's semantics and the bench scores the index
+ * against it; with 'caption' (the default) it is the oracle of issue 12's meaning, which the
+ * labelled set measures (bench/dedup/measure.ts) and the tests use to state the seed's partition.
  */
 export class ReferenceClusterer {
   private readonly clusters = new Map<string, RefCluster>();
   private readonly byItem = new Map<string, ClusterRef | null>();
+  private readonly opts: Required<ReferenceOptions>;
 
-  constructor(readonly threshold: number) {}
+  constructor(
+    readonly threshold: number,
+    opts: ReferenceOptions = {},
+  ) {
+    this.opts = {
+      measure: opts.measure ?? 'caption',
+      discount: opts.discount ?? CONTAINMENT_DISCOUNT,
+      minContained: opts.minContained ?? MIN_CONTAINED_SHINGLES,
+      maxExtra: opts.maxExtra ?? MAX_EXTRA_SHINGLES,
+    };
+  }
 
   assign(itemId: string, cleanedCaption: string): ClusterRef | null {
     const known = this.byItem.get(itemId);
@@ -64,24 +101,55 @@ export class ReferenceClusterer {
       exact.members.push(itemId);
       return { id: exact.id, canonicalId: exact.canonicalId, similarity: 1, exact: true };
     }
-    const scored: Scored[] = [];
-    for (const c of this.clusters.values()) {
-      const inter = intersectionSize(c.shingles, sig.shingles);
-      scored.push({ clusterId: c.id, inter, union: c.shingles.length + sig.shingles.length - inter });
+    let best: { clusterId: string; similarity: number } | null = null;
+    if (this.opts.measure === 'jaccard') {
+      const scored: Scored[] = [];
+      for (const c of this.clusters.values()) {
+        const inter = intersectionSize(c.shingles, sig.shingles);
+        scored.push({ clusterId: c.id, inter, union: c.shingles.length + sig.shingles.length - inter });
+      }
+      const b = pickCluster(scored, this.threshold);
+      best = b === null ? null : { clusterId: b.clusterId, similarity: b.inter / b.union };
+    } else {
+      const scored: Array<{ clusterId: string; similarity: number }> = [];
+      for (const c of this.clusters.values()) {
+        const inter = intersectionSize(c.shingles, sig.shingles);
+        let interAll = inter;
+        if (c.extra.size > 0) for (const h of sig.shingles) if (c.extra.has(h)) interAll++;
+        const similarity = captionSimilarity({ inter, interAll, canonical: c.shingles.length, caption: sig.shingles.length }, this.opts.discount, this.opts.minContained);
+        scored.push({ clusterId: c.id, similarity });
+      }
+      best = pickBySimilarity(scored, this.threshold);
     }
-    const best = pickCluster(scored, this.threshold);
     if (best !== null) {
       const c = this.clusters.get(best.clusterId)!;
       c.members.push(itemId);
-      return { id: c.id, canonicalId: c.canonicalId, similarity: best.inter / best.union, exact: false };
+      if (this.opts.measure === 'caption') this.remember(c, sig.shingles);
+      return { id: c.id, canonicalId: c.canonicalId, similarity: best.similarity, exact: false };
     }
     const id = this.clusters.has(sig.clusterId) ? sig.altClusterId : sig.clusterId;
-    this.clusters.set(id, { id, canonicalId: itemId, shingles: sig.shingles, members: [itemId] });
+    this.clusters.set(id, { id, canonicalId: itemId, shingles: sig.shingles, extra: new Set(), members: [itemId] });
     return { id, canonicalId: itemId, similarity: 1, exact: true };
+  }
+
+  /** Keep the member's shingles the canonical lacks, in caption order of hash, up to maxExtra. */
+  private remember(c: RefCluster, shingles: Uint32Array): void {
+    let i = 0;
+    for (const h of shingles) {
+      if (c.extra.size >= this.opts.maxExtra) return;
+      while (i < c.shingles.length && c.shingles[i] < h) i++;
+      if (i < c.shingles.length && c.shingles[i] === h) continue;
+      c.extra.add(h);
+    }
   }
 
   /** The partition so far: cluster id -> member item ids in arrival order. */
   partition(): Map<string, string[]> {
     return new Map([...this.clusters.values()].map((c) => [c.id, [...c.members]]));
+  }
+
+  /** The canonical caption's item id of a cluster (for diffs against it). */
+  canonicalOf(clusterId: string): string | undefined {
+    return this.clusters.get(clusterId)?.canonicalId;
   }
 }

@@ -1,6 +1,6 @@
 import { candidateProbability, lshBands, minhashSignature } from '../../../src/core/dedup/minhash';
 import { matchTokens } from '../../../src/core/dedup/normalize';
-import { LSH_BANDS, LSH_ROWS, DEFAULT_DEDUP_THRESHOLD } from '../../../src/core/dedup/params';
+import { LSH_BANDS, LSH_ROWS, DEFAULT_DEDUP_THRESHOLD, INDEX_JACCARD_THRESHOLD } from '../../../src/core/dedup/params';
 import { shingleHashes } from '../../../src/core/dedup/shingles';
 import { intersectionSize, jaccard } from '../../../src/core/dedup/similarity';
 
@@ -94,8 +94,8 @@ describe('MinHash and LSH bands', () => {
     expect(bands(text).filter((b, i) => b.hi === other[i].hi && b.lo === other[i].lo).length).toBe(0);
   });
 
-  it('finds a pair at the default threshold as a candidate with probability >= 0.999', () => {
-    expect(candidateProbability(DEFAULT_DEDUP_THRESHOLD, LSH_BANDS, LSH_ROWS)).toBeGreaterThanOrEqual(0.999);
+  it('finds a pair at the index threshold (Jaccard 0.94) as a candidate with probability >= 0.999', () => {
+    expect(candidateProbability(INDEX_JACCARD_THRESHOLD, LSH_BANDS, LSH_ROWS)).toBeGreaterThanOrEqual(0.999);
     expect(candidateProbability(0.3, LSH_BANDS, LSH_ROWS)).toBeLessThan(0.001);
   });
 
