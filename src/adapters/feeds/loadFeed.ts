@@ -8,8 +8,10 @@ import { detectTextFeed, hasImageExtension, sniffImage } from '../../core/feeds/
 import { parseCsvManifest } from '../../core/feeds/csvManifest';
 import { detectXmlFlavor } from '../../core/feeds/xml/detectXmlFlavor';
 import { parseWireXml } from '../../core/feeds/xml/parseWireXml';
+import { countSkipped, skippedWarnings } from '../../core/feeds/xml/wireXmlResult';
 import { batchIdFor, folderDigest, photoDigest } from '../../core/ids';
 import type { FeedItem } from '../../schemas/feedItem';
+import { localWireXmlOptions } from './wireXmlRefs';
 import { sha256File } from './hashFile';
 import { walkFolder } from './walkFolder';
 
@@ -24,6 +26,8 @@ export interface LoadedFeed {
   /** Gallery article text or similar batch-level text that is not a caption. */
   article: string | null;
   warnings: string[];
+  /** Items of the feed that are not photos, by kind (`{ text: 1, video: 1 }`); listed in `warnings` too. */
+  skipped?: Record<string, number>;
 }
 
 const TEXT_FEED_FORMATS = 'a JPEG (or PNG/TIFF/WebP) with IPTC/XMP, a folder of them, an NDJSON/JSON/CSV manifest, NewsML-G2 or NITF XML, or gallery text with "(N of M)" counters';
@@ -74,7 +78,7 @@ export async function loadFeed(input: string, maxFeedBytes: number, opts: LoadOp
   }
 }
 
-export type ParsedFeed = Pick<LoadedFeed, 'format' | 'items' | 'article' | 'warnings'>;
+export type ParsedFeed = Pick<LoadedFeed, 'format' | 'items' | 'article' | 'warnings' | 'skipped'>;
 
 /**
  * Parse the bytes of a text feed (not a photo). `feedPath` names the feed in messages and is what
@@ -111,8 +115,9 @@ export function parseFeedBytes(bytes: Buffer, feedPath: string): ParsedFeed {
     }
     case 'xml': {
       // parseWireXml refuses unknown XML itself, after a safe parse (a hostile file is reported as refused).
-      const items = parseWireXml(text, feedPath);
-      return { ...base, format: detectXmlFlavor(text) ?? 'xml', items };
+      // Items that are not pictures (text, video, packages) are counted and listed, never dropped without a word.
+      const wire = parseWireXml(text, feedPath, /^https?:\/\//i.test(feedPath) ? {} : localWireXmlOptions(feedPath));
+      return { ...base, format: detectXmlFlavor(text) ?? 'xml', items: wire.items, warnings: skippedWarnings(feedPath, wire.skipped), skipped: countSkipped(wire.skipped) };
     }
     default:
       throw new InputError('FEED_UNKNOWN_FORMAT', `${feedPath}: not a feed photowire reads (expected ${TEXT_FEED_FORMATS})`);
