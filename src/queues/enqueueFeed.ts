@@ -1,6 +1,6 @@
 import type { FlowProducer } from 'bullmq';
 import type { LoadedFeed } from '../adapters/feeds/loadFeed';
-import type { CatalogStore } from '../adapters/redis/catalogStore';
+import type { CatalogStore, CreateOutcome } from '../adapters/redis/catalogStore';
 import { itemIdFor } from '../core/ids';
 import type { BatchJob, ItemJob } from '../schemas/jobs';
 import { JOBS, QUEUES, batchJobOptions, itemJobOptions, jobIds } from './definitions';
@@ -9,6 +9,8 @@ export interface EnqueueResult {
   batchId: string;
   /** false when this feed (same path, same content) was taken before. */
   created: boolean;
+  /** `repaired`: a partial ledger (a crash of an older version, Redis that lost its data) was completed from the feed. */
+  ledger: CreateOutcome;
   expected: number;
 }
 
@@ -21,7 +23,7 @@ export async function enqueueFeed(
   deps: { catalog: CatalogStore; flow: FlowProducer; prefix: string; attempts: number },
   feed: LoadedFeed,
 ): Promise<EnqueueResult> {
-  const created = await deps.catalog.createBatch({
+  const { created, outcome } = await deps.catalog.createBatch({
     id: feed.batchId,
     feed: feed.feedPath,
     format: feed.format,
@@ -30,11 +32,13 @@ export async function enqueueFeed(
     article: feed.article,
   });
   const ledger = await deps.catalog.getBatch(feed.batchId);
-  if (ledger?.state === 'done') return { batchId: feed.batchId, created, expected: ledger.expected };
+  if (ledger?.state === 'done') return { batchId: feed.batchId, created, ledger: outcome, expected: ledger.expected };
 
-  const children = feed.items.map((item, position) => {
-    const itemId = itemIdFor(feed.batchId, position);
-    const data: ItemJob = { batchId: feed.batchId, itemId, root: feed.root, item };
+  // The index in feed.items (dense, 0..expected-1) names the item and keys its record; the item's
+  // place in the feed stays in item.source.position (a NewsML-G2 picture after a text item is 1).
+  const children = feed.items.map((item, index) => {
+    const itemId = itemIdFor(feed.batchId, index);
+    const data: ItemJob = { batchId: feed.batchId, itemId, index, root: feed.root, item };
     return { name: JOBS.processItem, queueName: QUEUES.item, data, opts: { ...itemJobOptions(deps.attempts), jobId: jobIds.item(itemId) } };
   });
   const data: BatchJob = { batchId: feed.batchId };
@@ -45,5 +49,5 @@ export async function enqueueFeed(
     opts: { ...batchJobOptions(deps.attempts), jobId: jobIds.batch(feed.batchId) },
     children,
   });
-  return { batchId: feed.batchId, created, expected: feed.items.length };
+  return { batchId: feed.batchId, created, ledger: outcome, expected: feed.items.length };
 }

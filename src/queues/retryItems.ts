@@ -3,7 +3,7 @@ import { Job, Queue, type FlowJob, type FlowProducer } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { Config } from '../config';
 import { loadFeed } from '../adapters/feeds/loadFeed';
-import type { FailedItem } from '../adapters/redis/catalogStore';
+import { batchIndexOf, type FailedItem } from '../adapters/redis/catalogStore';
 import { isInputError } from '../core/errors';
 import { itemJobSchema, type BatchJob, type ItemJob } from '../schemas/jobs';
 import type { PipelineContext } from '../workers/pipelineContext';
@@ -83,7 +83,7 @@ export async function retryItems(rt: RetryDeps, id: string): Promise<RetryOutcom
       if (!payload) {
         // The job is gone (cleaned from the queue board): rebuild the item from the feed, if it still reads the same.
         feedItems ??= reloadFeedItems(rt, batchId, ledger.feed);
-        payload = (await feedItems).get(f.position);
+        payload = (await feedItems).get(f.index ?? f.position);
         if (!payload) {
           out.skipped.push({ itemId: f.itemId, reason: `its job is gone and ${ledger.feed} no longer has this item: ingest the feed again` });
           continue;
@@ -142,18 +142,22 @@ function claimKey(prefix: string, f: FailedItem): string {
   return `${prefix}:retry:${f.itemId}:${f.at}`;
 }
 
+/** The feed's items by batch index, for failed items whose job is gone; only items that are still the same item. */
 async function reloadFeedItems(rt: RetryDeps, batchId: string, feedPath: string): Promise<Map<number, ItemJob>> {
-  const byPosition = new Map<number, ItemJob>();
-  const records = new Map((await rt.ctx.catalog.getRecords(batchId)).map((r) => [r.source.position, r]));
+  const byIndex = new Map<number, ItemJob>();
+  const records = new Map((await rt.ctx.catalog.getRecords(batchId)).map((r) => [batchIndexOf(r), r]));
   try {
     const feed = await loadFeed(feedPath, rt.config.maxFeedBytes);
-    feed.items.forEach((item, position) => {
-      // Only an item that still sits where the record says it came from is the same item.
-      if (records.get(position)?.source.file !== item.source.file) return;
-      byPosition.set(position, { batchId, itemId: records.get(position)!.id, root: feed.root, item });
+    feed.items.forEach((item, index) => {
+      const record = records.get(index);
+      if (!record) return;
+      // The same content (same batch id) is the same items; otherwise only an item that still sits
+      // where the record says it came from is the same item.
+      if (feed.batchId !== batchId && record.source.file !== item.source.file) return;
+      byIndex.set(index, { batchId, itemId: record.id, index, root: feed.root, item });
     });
   } catch (err) {
     if (!isInputError(err)) throw err;
   }
-  return byPosition;
+  return byIndex;
 }

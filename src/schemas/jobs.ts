@@ -5,6 +5,12 @@ import { feedItemSchema } from './feedItem';
 export const itemJobSchema = z.object({
   batchId: z.string().min(1),
   itemId: z.string().min(1),
+  /**
+   * The item's index in its batch, 0..expected-1 and dense: the key of its record and of its item
+   * id. Not `item.source.position`, the item's place in the feed (a NewsML-G2 picture after a text
+   * item is position 1, index 0). Optional for jobs queued before it existed (derived from itemId).
+   */
+  index: z.number().int().nonnegative().optional(),
   /** Images of this item must resolve inside this folder (the feed's folder). */
   root: z.string().min(1),
   item: feedItemSchema,

@@ -22,11 +22,22 @@ export const captionPartSchema = z.object({
   text: z.string(),
 });
 
+/** A member's word-level differences from its cluster's canonical caption (src/core/dedup/wordDiff.ts). */
+export const clusterDiffSchema = z.object({
+  /** Runs in canonical order: at word `at` of the canonical (split on spaces), `deleted` became `inserted`. */
+  edits: z.array(z.object({ at: z.number().int().nonnegative(), deleted: z.string(), inserted: z.string() })),
+  /** Runs left out to keep the record small. */
+  more: z.number().int().nonnegative(),
+});
+export type ClusterDiff = z.infer<typeof clusterDiffSchema>;
+
 export const clusterRefSchema = z.object({
   id: z.string(),
   canonicalId: z.string(),
   similarity: z.number().min(0).max(1),
   exact: z.boolean(),
+  /** Against the canonical caption; absent for exact duplicates and the canonical itself. */
+  diff: clusterDiffSchema.optional(),
 });
 export type ClusterRef = z.infer<typeof clusterRefSchema>;
 
@@ -38,6 +49,8 @@ export const catalogRecordSchema = z.object({
   schemaVersion: z.literal(RECORD_SCHEMA_VERSION),
   id: z.string(),
   batchId: z.string(),
+  /** The item's index in its batch (0..items-1, dense; records are stored and exported by it). `source.position` is its place in the feed. */
+  index: z.number().int().nonnegative().optional(),
   source: itemSourceSchema,
   agencyId: z.string().nullable(),
   agencyVersion: z.string().nullable(),

@@ -12,6 +12,8 @@ export interface BatchSummary {
   ok: number;
   failed: number;
   pending: number;
+  /** done, every item counted (ok + failed = items) and records.ndjson written whole: nothing to look into but the failures. */
+  complete: boolean;
   photos: number;
   captionOnly: number;
   distinctCaptions: number;
@@ -62,6 +64,7 @@ export async function summarizeBatch(ctx: PipelineContext, batchId: string): Pro
     ok: ledger.ok,
     failed: ledger.failed,
     pending: Math.max(0, ledger.expected - ledger.ok - ledger.failed),
+    complete: ledger.state === 'done' && ledger.ok + ledger.failed === ledger.expected && !ledger.exportError,
     photos,
     captionOnly,
     distinctCaptions: captions.size,

@@ -21,7 +21,10 @@ export interface BatchLedger {
 
 export interface FailedItem {
   itemId: string;
+  /** The item's place in the feed (`source.position`), as printed (`#3`). */
   position: number;
+  /** The item's index in its batch (0..expected-1); absent in failures recorded before it existed. */
+  index?: number;
   source: string;
   code: string;
   message: string;
@@ -31,8 +34,30 @@ export interface FailedItem {
 
 /**
  * Mark one item's outcome and store its record in one step. Counters move only when the item's
- * state changes, so a retried or re-run item is never counted twice.
+ * state changes, so a retried or re-run item is never counted twice. A ledger that is not there
+ * (Redis restarted without its data while the item was in flight) is not invented from counters:
+ * the record and state are kept, and CREATE_BATCH counts them when the batch is created again.
+ *
+ * KEYS[1] ledger hash, KEYS[2] item states (itemId -> ok|failed), KEYS[3] records (index -> JSON),
+ * KEYS[4] failures (itemId -> JSON)
+ * ARGV[1] itemId, ARGV[2] ok|failed, ARGV[3] the item's batch index, ARGV[4] record JSON,
+ * ARGV[5] failure JSON ('' when ok)
+ * Returns the item's previous state ('' when none).
  */
+/**
+ * Append a warning to a ledger's JSON list unless it is already there.
+ * KEYS[1] ledger hash; ARGV[1] the warning. Returns 1 when added, 0 otherwise (no ledger, or a duplicate).
+ */
+const ADD_WARNING = `
+local raw = redis.call('HGET', KEYS[1], 'warnings')
+if not raw then return 0 end
+local list = cjson.decode(raw)
+for _, w in ipairs(list) do if w == ARGV[1] then return 0 end end
+list[#list + 1] = ARGV[1]
+redis.call('HSET', KEYS[1], 'warnings', cjson.encode(list))
+return 1
+`;
+
 const MARK_ITEM = `
 local prev = redis.call('HGET', KEYS[2], ARGV[1])
 redis.call('HSET', KEYS[2], ARGV[1], ARGV[2])
@@ -42,6 +67,7 @@ if ARGV[2] == 'failed' then
 else
   redis.call('HDEL', KEYS[4], ARGV[1])
 end
+if redis.call('HEXISTS', KEYS[1], 'id') == 0 then return prev or '' end
 if prev ~= ARGV[2] then
   if prev then redis.call('HINCRBY', KEYS[1], prev, -1) end
   redis.call('HINCRBY', KEYS[1], ARGV[2], 1)
@@ -50,9 +76,92 @@ if redis.call('HGET', KEYS[1], 'state') == 'queued' then redis.call('HSET', KEYS
 return prev or ''
 `;
 
+/**
+ * Create a batch's ledger whole, in one step, or repair a partial one. A ledger missing any of
+ * its fields (a crash between two writes of an older version left one holding only its id; Redis
+ * lost its data and an in-flight item wrote into the empty database) gets the missing fields
+ * from the feed, keeps the ones it has, and its ok/failed counts recounted from the item states
+ * it holds, so re-ingesting never ends `done` with items missing from the counts.
+ *
+ * KEYS[1] ledger hash, KEYS[2] batch index (sorted set), KEYS[3] item states (itemId -> ok|failed)
+ * ARGV[1] batch id, ARGV[2] feed, ARGV[3] format, ARGV[4] createdAt (ISO), ARGV[5] createdAt (ms),
+ * ARGV[6] expected, ARGV[7] warnings JSON, ARGV[8] article ('' for none)
+ * Returns 'created', 'repaired' or 'exists'.
+ */
+const CREATE_BATCH = `
+local fields = { 'id', 'feed', 'format', 'createdAt', 'state', 'expected', 'ok', 'failed', 'warnings', 'article' }
+local missing = false
+for _, f in ipairs(fields) do
+  if redis.call('HEXISTS', KEYS[1], f) == 0 then missing = true end
+end
+if not missing then
+  redis.call('ZADD', KEYS[2], 'NX', ARGV[5], ARGV[1])
+  return 'exists'
+end
+local had = redis.call('EXISTS', KEYS[1]) == 1
+local ok, failed = 0, 0
+local states = redis.call('HVALS', KEYS[3])
+for _, v in ipairs(states) do
+  if v == 'ok' then ok = ok + 1 elseif v == 'failed' then failed = failed + 1 end
+end
+redis.call('HSET', KEYS[1], 'id', ARGV[1], 'ok', ok, 'failed', failed)
+redis.call('HSETNX', KEYS[1], 'feed', ARGV[2])
+redis.call('HSETNX', KEYS[1], 'format', ARGV[3])
+redis.call('HSETNX', KEYS[1], 'createdAt', ARGV[4])
+redis.call('HSETNX', KEYS[1], 'expected', ARGV[6])
+redis.call('HSETNX', KEYS[1], 'warnings', ARGV[7])
+redis.call('HSETNX', KEYS[1], 'article', ARGV[8])
+local state = redis.call('HGET', KEYS[1], 'state')
+if not state or state == 'done' then
+  -- A batch without its counts cannot have been closed truthfully: it runs again.
+  redis.call('HSET', KEYS[1], 'state', (ok + failed > 0) and 'running' or 'queued')
+  redis.call('HDEL', KEYS[1], 'finishedAt')
+end
+redis.call('ZADD', KEYS[2], 'NX', ARGV[5], ARGV[1])
+return had and 'repaired' or 'created'
+`;
+
+/**
+ * Close a ledger, only when every item is counted: ok + failed = expected. A ledger that is gone
+ * (Redis lost its data) is not re-created as a hash holding only `state: done`.
+ *
+ * KEYS[1] ledger hash
+ * ARGV[1] finishedAt (ISO), ARGV[2] export error ('' leaves it, '-' clears it, else sets it)
+ * Returns 'done', 'gone', or 'short:<ok>:<failed>:<expected>' (the ledger is left open).
+ */
+const FINISH_BATCH = `
+if redis.call('HEXISTS', KEYS[1], 'id') == 0 then return 'gone' end
+if ARGV[2] == '-' then redis.call('HDEL', KEYS[1], 'exportError')
+elseif ARGV[2] ~= '' then redis.call('HSET', KEYS[1], 'exportError', ARGV[2]) end
+local ok = tonumber(redis.call('HGET', KEYS[1], 'ok') or '0')
+local failed = tonumber(redis.call('HGET', KEYS[1], 'failed') or '0')
+local expected = tonumber(redis.call('HGET', KEYS[1], 'expected') or '0')
+if ok + failed < expected then return 'short:' .. ok .. ':' .. failed .. ':' .. expected end
+redis.call('HSET', KEYS[1], 'state', 'done', 'finishedAt', ARGV[1])
+return 'done'
+`;
+
 type RedisWithScripts = Redis & {
   pwMarkItem(k1: string, k2: string, k3: string, k4: string, ...args: string[]): Promise<string>;
+  pwCreateBatch(k1: string, k2: string, k3: string, ...args: string[]): Promise<string>;
+  pwFinishBatch(k1: string, ...args: string[]): Promise<string>;
 };
+
+export type CreateOutcome = 'created' | 'repaired' | 'exists';
+export type FinishOutcome = { state: 'done' } | { state: 'gone' } | { state: 'short'; ok: number; failed: number; expected: number };
+
+const ITEM_SUFFIX = /-(\d{4,})$/;
+
+/**
+ * The batch index of an item: the record's own `index`, else read back from its id, which
+ * `itemIdFor(batchId, index)` builds from it (records of versions before `index` existed).
+ */
+export function batchIndexOf(record: Pick<CatalogRecord, 'id' | 'batchId' | 'index'>): number {
+  if (record.index !== undefined) return record.index;
+  const m = record.id.startsWith(`${record.batchId}-`) ? ITEM_SUFFIX.exec(record.id) : null;
+  if (!m) throw new Error(`record ${record.id} of batch ${record.batchId} has no index and its id does not name one`);
+  return Number(m[1]) - 1;
+}
 
 /** Batches, their ledgers and their records, in Redis under the configured prefix. */
 export class CatalogStore {
@@ -62,6 +171,8 @@ export class CatalogStore {
     private readonly prefix: string,
   ) {
     if (!('pwMarkItem' in redis)) redis.defineCommand('pwMarkItem', { numberOfKeys: 4, lua: MARK_ITEM });
+    if (!('pwCreateBatch' in redis)) redis.defineCommand('pwCreateBatch', { numberOfKeys: 3, lua: CREATE_BATCH });
+    if (!('pwFinishBatch' in redis)) redis.defineCommand('pwFinishBatch', { numberOfKeys: 1, lua: FINISH_BATCH });
     this.redis = redis as RedisWithScripts;
   }
 
@@ -73,28 +184,27 @@ export class CatalogStore {
     return { ledger: b, items: `${b}:items`, records: `${b}:records`, errors: `${b}:errors` };
   }
 
-  /** Create the ledger once; returns false when the batch already exists (a re-dropped feed). */
-  async createBatch(l: { id: string; feed: string; format: string; expected: number; warnings: string[]; article: string | null }): Promise<boolean> {
+  /**
+   * Create the ledger in one atomic step (CREATE_BATCH), or repair a partial one from the feed.
+   * `created` is false when a whole ledger was already there (a re-dropped feed).
+   */
+  async createBatch(l: { id: string; feed: string; format: string; expected: number; warnings: string[]; article: string | null }): Promise<{ created: boolean; outcome: CreateOutcome }> {
     const keys = this.batchKeys(l.id);
-    const created = await this.redis.hsetnx(keys.ledger, 'id', l.id);
-    if (!created) return false;
     const now = new Date();
-    await this.redis
-      .multi()
-      .hset(keys.ledger, {
-        feed: l.feed,
-        format: l.format,
-        createdAt: now.toISOString(),
-        state: 'queued',
-        expected: String(l.expected),
-        ok: '0',
-        failed: '0',
-        warnings: JSON.stringify(l.warnings),
-        article: l.article ?? '',
-      })
-      .zadd(this.k('batches'), now.getTime(), l.id)
-      .exec();
-    return true;
+    const outcome = (await this.redis.pwCreateBatch(
+      keys.ledger,
+      this.k('batches'),
+      keys.items,
+      l.id,
+      l.feed,
+      l.format,
+      now.toISOString(),
+      String(now.getTime()),
+      String(l.expected),
+      JSON.stringify(l.warnings),
+      l.article ?? '',
+    )) as CreateOutcome;
+    return { created: outcome !== 'exists', outcome };
   }
 
   async getBatch(batchId: string): Promise<BatchLedger | null> {
@@ -122,10 +232,13 @@ export class CatalogStore {
 
   async markItem(record: CatalogRecord, failure: { error: RecordError; attempts: number } | null): Promise<void> {
     const keys = this.batchKeys(record.batchId);
+    const index = batchIndexOf(record);
+    const stored: CatalogRecord = { ...record, index };
     const failed: FailedItem | null = failure
       ? {
           itemId: record.id,
           position: record.source.position,
+          index,
           source: record.source.line ? `${record.source.file}:${record.source.line}` : record.source.file,
           code: failure.error.code,
           message: failure.error.message,
@@ -140,23 +253,32 @@ export class CatalogStore {
       keys.errors,
       record.id,
       failure ? 'failed' : 'ok',
-      String(record.source.position),
-      JSON.stringify(record),
+      String(index),
+      JSON.stringify(stored),
       failed ? JSON.stringify(failed) : '',
     );
   }
 
   /**
-   * Close the ledger. `exportError` says records.ndjson or summary.json could not be written
-   * (null clears an earlier one, undefined leaves it as it is): the batch is over either way, so
-   * nobody waits forever on a full disk.
+   * Close the ledger, if every item is counted (FINISH_BATCH). `exportError` says records.ndjson
+   * or summary.json could not be written, or were written short (null clears an earlier one,
+   * undefined leaves it as it is): the batch is over either way, so nobody waits forever on a full
+   * disk. A ledger short of items stays open and the caller is told.
    */
-  async finishBatch(batchId: string, exportError?: string | null): Promise<void> {
+  async finishBatch(batchId: string, exportError?: string | null): Promise<FinishOutcome> {
     const key = this.batchKeys(batchId).ledger;
-    const tx = this.redis.multi().hset(key, { state: 'done', finishedAt: new Date().toISOString() });
-    if (exportError) tx.hset(key, 'exportError', exportError);
-    else if (exportError === null) tx.hdel(key, 'exportError');
-    await tx.exec();
+    const out = await this.redis.pwFinishBatch(key, new Date().toISOString(), exportError ? exportError : exportError === null ? '-' : '');
+    if (out === 'done' || out === 'gone') return { state: out };
+    const [, ok, failed, expected] = out.split(':').map(Number);
+    return { state: 'short', ok, failed, expected };
+  }
+
+  /**
+   * A warning added to the ledger once (the finalizer's findings, the metadata reader's per file);
+   * no-op on a ledger that is gone. One atomic step: items of a batch add theirs concurrently.
+   */
+  async addWarning(batchId: string, warning: string): Promise<void> {
+    await this.redis.eval(ADD_WARNING, 1, this.batchKeys(batchId).ledger, warning);
   }
 
   /** Failed items went back in the queue: the batch runs again until its retry's finalize job closes it. */
@@ -169,15 +291,21 @@ export class CatalogStore {
    * Records in feed order, a chunk at a time: a 100,000-item batch is never held in memory whole
    * (finalize and summaries run on workers next to photos being rendered).
    */
-  async *iterateRecords(batchId: string, expected: number, chunk = 500): AsyncGenerator<CatalogRecord> {
+  async *iterateRecords(batchId: string, expected: number, opts: { chunk?: number; onMissing?: (index: number) => void } = {}): AsyncGenerator<CatalogRecord> {
     const key = this.batchKeys(batchId).records;
+    const chunk = opts.chunk ?? 500;
     for (let from = 0; from < expected; from += chunk) {
       const fields = Array.from({ length: Math.min(chunk, expected - from) }, (_, i) => String(from + i));
-      for (const v of await this.redis.hmget(key, ...fields)) if (v !== null) yield JSON.parse(v) as CatalogRecord;
+      const values = await this.redis.hmget(key, ...fields);
+      for (let i = 0; i < values.length; i++) {
+        const v = values[i];
+        if (v !== null) yield JSON.parse(v) as CatalogRecord;
+        else opts.onMissing?.(from + i);
+      }
     }
   }
 
-  /** Positions that have a record (ok or failed). */
+  /** Batch indexes (0..expected-1) that have a record (ok or failed). */
   async recordPositions(batchId: string): Promise<Set<number>> {
     return new Set((await this.redis.hkeys(this.batchKeys(batchId).records)).map(Number));
   }
@@ -194,6 +322,6 @@ export class CatalogStore {
     const h = await this.redis.hgetall(this.batchKeys(batchId).errors);
     return Object.values(h)
       .map((v) => JSON.parse(v) as FailedItem)
-      .sort((a, b) => a.position - b.position);
+      .sort((a, b) => (a.index ?? a.position) - (b.index ?? b.position));
   }
 }
