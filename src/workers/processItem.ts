@@ -13,6 +13,7 @@ import { planRenditions } from '../core/images/planRenditions';
 import { pixelBytes } from '../core/images/pixelFingerprint';
 import { readImageMetadata, readMetadataBlocks } from '../core/metadata';
 import { buildRecord, mergeIptc } from '../core/records/buildRecord';
+import { capFields } from '../core/records/fieldCaps';
 import type { IptcFields } from '../schemas/feedItem';
 import type { ItemJob } from '../schemas/jobs';
 import type { CatalogRecord, RecordError, Rendition } from '../schemas/record';
@@ -163,14 +164,17 @@ export async function processItem(ctx: PipelineContext, job: ItemJob): Promise<I
   const img = item.image ? await readImage(ctx, job, clock) : null;
   const iptc = img ? img.iptc : item.iptc;
   const captionRaw = item.captionRaw !== '' ? item.captionRaw : (iptc.caption ?? '');
-  const cleaned = cleanCaption(captionRaw, { title: item.title, rules: ctx.rules, boilerplate: ctx.boilerplate });
+  // Parsers see each field cut to its cap (docs/RELIABILITY.md, attack 4); the record keeps them whole.
+  const capped = capFields({ captionRaw, title: item.title, iptc }, { file: item.source.file, item: job.itemId });
+  for (const w of capped.warnings) ctx.logger.warn({ file: w.file, itemId: w.item, field: w.field, length: w.length, cap: w.cap, code: w.code }, w.message);
+  const cleaned = cleanCaption(capped.captionRaw, { title: capped.title, rules: ctx.rules, boilerplate: ctx.boilerplate });
   const parsedCredit = normalizeCredit(
     {
       captionTail: cleaned.creditTail,
-      byline: iptc.byline ?? [],
-      creditLine: iptc.credit ?? null,
-      source: iptc.source ?? null,
-      copyright: iptc.copyright ?? null,
+      byline: capped.iptc.byline ?? [],
+      creditLine: capped.iptc.credit ?? null,
+      source: capped.iptc.source ?? null,
+      copyright: capped.iptc.copyright ?? null,
     },
     ctx.rules,
   );
@@ -218,14 +222,15 @@ export function failedRecord(ctx: PipelineContext, job: ItemJob, error: RecordEr
   let cleaned;
   let credit;
   try {
-    cleaned = cleanCaption(captionRaw, { title: job.item.title, rules: ctx.rules, boilerplate: ctx.boilerplate });
+    const capped = capFields({ captionRaw, title: job.item.title, iptc: job.item.iptc }, { file: job.item.source.file, item: job.itemId });
+    cleaned = cleanCaption(capped.captionRaw, { title: capped.title, rules: ctx.rules, boilerplate: ctx.boilerplate });
     credit = normalizeCredit(
       {
         captionTail: cleaned.creditTail,
-        byline: job.item.iptc.byline ?? [],
-        creditLine: job.item.iptc.credit ?? null,
-        source: job.item.iptc.source ?? null,
-        copyright: job.item.iptc.copyright ?? null,
+        byline: capped.iptc.byline ?? [],
+        creditLine: capped.iptc.credit ?? null,
+        source: capped.iptc.source ?? null,
+        copyright: capped.iptc.copyright ?? null,
       },
       ctx.rules,
     );

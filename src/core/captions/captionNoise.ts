@@ -21,12 +21,19 @@ const DATE_WORDS =
 export function findCounterAndTitle(raw: string, masked: string, title?: string): Removal[] {
   const out: Removal[] = [];
   const firstText = masked.search(/\S/);
+  // One pass: the last line break before each counter and the last text of the caption are
+  // tracked, not searched again per counter (that was quadratic in the number of counters).
+  let lastText = masked.length - 1;
+  while (lastText >= 0 && /\s/.test(masked[lastText])) lastText--;
+  let scanned = 0;
+  let lineStart = 0;
   for (const m of masked.matchAll(COUNTER)) {
     out.push({ start: m.index, end: m.index + m[0].length, kind: 'counter' });
-    const lineStart = raw.lastIndexOf('\n', m.index - 1) + 1;
+    for (; scanned < m.index; scanned++) if (raw[scanned] === '\n') lineStart = scanned + 1;
     const onFirstLine = firstText >= lineStart;
-    const captionFollows = masked.slice(m.index + m[0].length).trim() !== '';
-    if (onFirstLine && captionFollows && masked.slice(lineStart, m.index).trim() !== '') {
+    const captionFollows = lastText >= m.index + m[0].length;
+    // On the first line, text before the counter means the caption's first text comes before it.
+    if (onFirstLine && captionFollows && firstText < m.index) {
       out.push({ start: lineStart, end: m.index, kind: 'title' });
     }
   }
@@ -48,12 +55,14 @@ export function findNoise(masked: string): Removal[] {
       if (m[0].trim()) out.push({ start: m.index, end: m.index + m[0].length, kind, capitalizeNext });
     }
   };
-  add(/\(\s*credit\s*:[^)]*\)/gi, 'publisher-suffix');
-  add(/\((?:[^()]*?\s-\s*)?Tags:[^)]*\)/g, 'tags');
+  // Repetitions are bounded where a start could otherwise scan to the end of the caption and
+  // fail, once per start (test/unit/credits/linearity.test.ts).
+  add(/\(\s*credit\s*:[^)]{0,300}\)/gi, 'publisher-suffix');
+  add(/\((?:[^()]{0,300}?\s-\s*)?Tags:[^)]{0,500}\)/g, 'tags');
   add(/\bTPX IMAGES OF THE DAY\b\.?/g, 'editor-note');
   add(/\bTEMPLATE OUT\b\.?/g, 'editor-note');
   add(/\bSEARCH\s+"[^"]*"\s+FOR\s+[A-Z ]+\.?/g, 'editor-note');
-  add(/\bPICTURE TAKEN\b[^a-z]*?(?:\.(?=\s|$)|$)/g, 'editor-note');
+  add(/\bPICTURE TAKEN\b[^a-z]{0,500}?(?:\.(?=\s|$)|$)/g, 'editor-note');
   for (const m of masked.matchAll(/\bATTENTION\s+EDITORS?\b[^a-z]*/g)) {
     let text = m[0];
     // The note is in capitals; stop at its last full stop when ordinary text follows it.
@@ -67,7 +76,7 @@ export function findNoise(masked: string): Removal[] {
   add(/\(\s*(?:FILES?|FILE PHOTO|FILE PIC(?:TURE)?|ARCHIVES?)\s*\)\s*/g, 'file-marker');
   add(/^\s*FILE(?:\s+PHOTO)?\s*(?::|\s[-–—])\s*/g, 'file-marker');
   add(new RegExp(`\\bFile\\s+(?:photo|picture|pic|image)\\s+dated\\s+${DATE_WORDS},?(?:\\s+(?:of|showing|shows)\\b)?\\s*`, 'gi'), 'file-marker', true);
-  add(/\bPRESS ASSOCIATION Photo\.?(?:\s*(?:Issue|Picture) date:?[^\n]*?\d{4}\.?)?/g, 'file-marker');
+  add(/\bPRESS ASSOCIATION Photo\.?(?:\s*(?:Issue|Picture) date:?[^\n]{0,200}?\d{4}\.?)?/g, 'file-marker');
   add(/(?:\bEditorial use only\.?\s*)?\bRESTRICTIONS:.*$/gi, 'restrictions');
   return out;
 }

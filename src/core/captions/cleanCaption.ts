@@ -92,26 +92,52 @@ export function cleanCaption(raw: string, opts: CleanCaptionOptions = {}): Clean
 
 /** The kept text between removals, joined so that no space is left before punctuation. */
 function assemble(masked: string, removals: Removal[]): string {
-  let out = '';
-  let pos = 0;
+  // Pieces in an array and only their ends looked at: re-trimming and re-testing the whole text
+  // joined so far at every removal was quadratic in the number of removals (test/unit/credits/linearity.test.ts).
+  const pieces: string[] = [];
   let capitalize = false;
+  const trimLast = () => {
+    if (pieces.length) pieces[pieces.length - 1] = pieces[pieces.length - 1].trimEnd();
+  };
   const append = (piece: string) => {
     let p = piece.replace(/ {2,}/g, ' ');
-    if (!p.trim()) return;
+    if (!/\S/.test(p)) return;
     if (capitalize) {
       p = p.replace(/^(\s*)(\p{Ll})/u, (_m, sp: string, ch: string) => sp + ch.toUpperCase());
       capitalize = false;
     }
-    if (out === '') out = p.trimStart();
-    else if (/^\s*[,.;:!?)\]]/.test(p)) out = out.trimEnd() + p.trimStart();
-    else out = out.trimEnd() + ' ' + p.trimStart();
+    if (pieces.length === 0) pieces.push(p.trimStart());
+    else if (/^\s*[,.;:!?)\]]/.test(p)) {
+      trimLast();
+      pieces.push(p.trimStart());
+    } else {
+      trimLast();
+      pieces.push(' ' + p.trimStart());
+    }
   };
+  /** The last few characters kept, spaces trimmed: enough to see a sentence end. */
+  const ending = () => (pieces.length > 1 ? pieces[pieces.length - 2].slice(-4) : '') + (pieces.length ? pieces[pieces.length - 1].slice(-8) : '');
+  let pos = 0;
   for (const r of removals) {
     append(masked.slice(pos, r.start));
-    if (r.capitalizeNext && (out.trim() === '' || /[.!?]["')]?\s*$/.test(out))) capitalize = true;
+    if (r.capitalizeNext && (pieces.length === 0 || /[.!?]["')]?$/.test(ending().trimEnd()))) capitalize = true;
     pos = r.end;
   }
   append(masked.slice(pos));
   // A separator the credit leaned on ("... in London. -", "... |") has nothing left to separate.
-  return out.replace(/(?:\s+[-–—|/]+)+\s*$/, '').trim();
+  return dropTrailingSeparators(pieces.join('')).trim();
+}
+
+/** "... in London. - |" -> "... in London.": runs of " -", " |", " /" at the end, by hand (linear). */
+function dropTrailingSeparators(s: string): string {
+  let end = s.length;
+  for (;;) {
+    let j = end;
+    while (j > 0 && /\s/.test(s[j - 1])) j--;
+    const sepEnd = j;
+    while (j > 0 && '-–—|/'.includes(s[j - 1])) j--;
+    if (j === sepEnd || j === 0 || !/\s/.test(s[j - 1])) return s.slice(0, end);
+    while (j > 0 && /\s/.test(s[j - 1])) j--;
+    end = j;
+  }
 }

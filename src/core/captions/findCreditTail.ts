@@ -68,8 +68,12 @@ export function findCreditTailStart(text: string, c: CompiledRules): number {
   // still removed from the caption and gives a low-confidence credit.
   for (const strict of [true, false]) {
     for (const start of ordered) {
-      const tail = text.slice(start, end).trim();
-      if (!tail || tail.length > 400) continue;
+      // Length first, without copying: slicing every candidate to the end was quadratic in the
+      // number of sentence starts (test/unit/credits/linearity.test.ts).
+      let from = start;
+      while (from < end && /\s/.test(text[from])) from++;
+      if (from >= end || end - from > 400) continue;
+      const tail = text.slice(from, end);
       const marked = candidates.get(start)!;
       // Without a label, a credit is a chain of names and organisations: "Tim Ireland/REX Shutterstock".
       const chain = /[/©]|\svia\s/i.test(tail);

@@ -103,12 +103,15 @@ interface DatelineHit {
   iso: string | null;
 }
 
-const PLACE_WORD = "\\p{Lu}[\\p{Lu}.'-]*";
-const PLACE = `${PLACE_WORD}(?:\\s+${PLACE_WORD})*`;
+// Bounded: a place word of at most 30 characters, a place of at most 6 words, at most 3 spaces
+// between them. Unbounded, "AB. AB. AB. ..." made every capital start a place running to the end
+// of the caption, quadratic (test/unit/credits/linearity.test.ts).
+const PLACE_WORD = "\\p{Lu}[\\p{Lu}.'-]{0,30}";
+const PLACE = `${PLACE_WORD}(?:\\s{1,3}${PLACE_WORD}){0,5}`;
 
 /** Getty's "LONDON, ENGLAND - MAY 30:" anywhere, or Corbis's "01 Apr 2015, Akron, Ohio, USA ---" at the start. */
 function findDateline(text: string): DatelineHit | null {
-  const getty = new RegExp(`(?:^|(?<=[\\s.:;)]))(${PLACE}(?:\\s*,\\s*${PLACE}){0,2})\\s+[-–—]+\\s+${MONTH_UPPER}\\s+(\\d{1,2})(?:,\\s*(\\d{4}))?\\s*:`, 'u').exec(text);
+  const getty = new RegExp(`(?:^|(?<=[\\s.:;)]))(${PLACE}(?:\\s{0,3},\\s{0,3}${PLACE}){0,2})\\s{1,3}[-–—]{1,3}\\s{1,3}${MONTH_UPPER}\\s{1,3}(\\d{1,2})(?:,\\s*(\\d{4}))?\\s*:`, 'u').exec(text);
   if (getty) {
     const [, place, mon, day, year] = getty;
     const month = monthOf(mon);

@@ -79,12 +79,14 @@ export function compileRules(rules: CreditRules): CompiledRules {
     poolWords: upperSet(rules.flagWords.pool),
     handoutWords: upperSet(rules.flagWords.handout),
     restrictionPhrases: phrases.length ? new RegExp(`(?<![\\p{L}\\d])(?:${phrases.join('|')})(?![\\p{L}\\d])`, 'giu') : null,
-    placeOut: new RegExp(`(?<![\\p{L}\\d])(${places.length ? `${places.join('|')}|` : ''}[A-Z][A-Z'.-]+)\\s+OUT(?![\\p{L}\\d])`, 'gu'),
+    // A place is at most 40 characters: unbounded, "A-A-A-..." made every letter after a hyphen
+    // start a scan to the end of the text (test/unit/credits/linearity.test.ts).
+    placeOut: new RegExp(`(?<![\\p{L}\\d])(${places.length ? `${places.join('|')}|` : ''}[A-Z][A-Z'.-]{1,40})\\s+OUT(?![\\p{L}\\d])`, 'gu'),
     particles: new Set(rules.nameCasing.particles.map((p) => p.toLowerCase())),
     distributorIds: new Set(Object.keys(rules.distributors)),
     exceptions: new Map(Object.entries(rules.nameCasing.exceptions).map(([k, v]) => [k.toUpperCase(), v])),
     agencyFirst: new RegExp(
-      `(?<![\\p{L}\\d/])(?:THE\\s+)?(?:${starterAlt})(?:-[\\p{L}]+)?(?:\\s*\\/|\\s+(?:PHOTO|FOTO|IMAGES|PICTURES)\\s*\\/|\\s+(?:PHOTO|FOTO)\\s+(?=\\p{Lu}))`,
+      `(?<![\\p{L}\\d/])(?:THE\\s+)?(?:${starterAlt})(?:-[\\p{L}]{1,30})?(?:\\s*\\/|\\s+(?:PHOTO|FOTO|IMAGES|PICTURES)\\s*\\/|\\s+(?:PHOTO|FOTO)\\s+(?=\\p{Lu}))`,
       'giu',
     ),
   };

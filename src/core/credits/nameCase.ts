@@ -9,12 +9,40 @@ function capitalizeRuns(s: string): string {
   return s.replace(/\p{L}[\p{L}'’]*/gu, (run) => run[0].toUpperCase() + run.slice(1).toLowerCase());
 }
 
-function casePart(part: string, c: CompiledRules): string {
-  const exception = c.exceptions.get(part.toUpperCase());
-  if (exception) return exception;
+/** A letter and an apostrophe followed by a letter, at a position: the "O'" of O'BRIEN. */
+const LETTER_APOSTROPHE = /(\p{L})(['’])(?=\p{L})/uy;
+
+const longest = new WeakMap<CompiledRules, number>();
+function longestException(c: CompiledRules): number {
+  let n = longest.get(c);
+  if (n === undefined) {
+    n = 0;
+    for (const k of c.exceptions.keys()) n = Math.max(n, k.length);
+    longest.set(c, n);
+  }
+  return n;
+}
+
+function casePart(whole: string, c: CompiledRules): string {
   // O'BRIEN, D'ALESSANDRO: the letter before the apostrophe and the one after it are capitals.
-  const apos = /^(\p{L})(['’])(\p{L}.*)$/u.exec(part);
-  if (apos) return apos[1].toUpperCase() + apos[2] + casePart(apos[3], c);
+  // A loop, not a recursion on the rest of the word: "O'O'O'..." copied the rest at each level.
+  let prefix = '';
+  let at = 0;
+  for (;;) {
+    // Exceptions are looked up only once the rest is short enough to be one.
+    if (whole.length - at <= longestException(c)) {
+      const exception = c.exceptions.get(whole.slice(at).toUpperCase());
+      if (exception) return prefix + exception;
+    }
+    LETTER_APOSTROPHE.lastIndex = at;
+    const apos = LETTER_APOSTROPHE.exec(whole);
+    if (!apos) return prefix + caseWord(at === 0 ? whole : whole.slice(at));
+    prefix += apos[1].toUpperCase() + apos[2];
+    at += apos[0].length;
+  }
+}
+
+function caseWord(part: string): string {
   // MCKAY -> McKay. "Mac" is ambiguous (MACHADO, MACRON): those names live in the exceptions.
   const mc = /^MC(\p{L}{2,})$/u.exec(part.toUpperCase());
   if (mc) return 'Mc' + capitalizeRuns(mc[1]);

@@ -1,5 +1,6 @@
 import type { CreditFlags } from '../../schemas/credit';
 import { normalizeText } from '../captions/normalizeText';
+import { charSet, trimEndWhere, trimStartWhere } from '../captions/trimRuns';
 import { lookupOrg, type CompiledRules, type OrgRef } from './compileRules';
 import { displayCaseName } from './nameCase';
 
@@ -62,6 +63,15 @@ function titleCasePlace(s: string): string {
   return s.toLowerCase().replace(/(^|[\s-])(\p{L})/gu, (_m, sep: string, ch: string) => sep + ch.toUpperCase());
 }
 
+const LEADING_SEPARATORS = charSet('-–—|,;:.', true);
+const TRAILING_SEPARATORS = charSet('-–—|,;:', true);
+const LABEL_LEAD = charSet('-–—|:.(', true);
+const LABEL_TRAIL = charSet(')', true);
+const PIECE_LEAD = charSet('"\'([', true);
+const PIECE_TRAIL = charSet('"\')]', true);
+const NOT_WORD = (ch: string) => !/[\p{L}\d]/u.test(ch);
+const NOT_WORD_OR_DOT = (ch: string) => ch !== '.' && !/[\p{L}\d]/u.test(ch);
+
 /**
  * Take out what is not the credit chain itself: publisher suffixes, Reuters tags, editors'
  * notes, supplier references, MANDATORY CREDIT and usage restrictions. Flags are set as found.
@@ -70,8 +80,10 @@ function stripNotes(s: string, c: CompiledRules, flags: CreditFlags): { text: st
   // A © lost to a wrong character set: U+FFFD, "Â©" (UTF-8 read as Latin-1), a lone "?".
   let t = s.replace(/\uFFFD|Â©|(?<=^|[\s:(])\?(?=\s)/g, '©');
   let quoted: string | null = null;
-  t = t.replace(/\(\s*credit\s*:[^)]*\)/gi, ' ');
-  t = t.replace(/\((?:[^()]*?\s-\s*)?Tags:[^)]*\)/g, ' ');
+  // Bounded repetitions: an unclosed "(credit:" or "(Tags:" repeated would otherwise make every
+  // start scan to the end of the text (test/unit/credits/linearity.test.ts).
+  t = t.replace(/\(\s*credit\s*:[^)]{0,300}\)/gi, ' ');
+  t = t.replace(/\((?:[^()]{0,300}?\s-\s*)?Tags:[^)]{0,500}\)/g, ' ');
   t = t.replace(/\bTPX IMAGES OF THE DAY\b/g, ' ').replace(/\bTEMPLATE OUT\b/g, ' ');
   // AFP handout notes quote the credit to print: MANDATORY CREDIT "AFP PHOTO / US NAVY".
   const q = /MANDATORY\s+CREDIT\s*:?\s*"([^"]+)"/i.exec(t);
@@ -95,13 +107,16 @@ function stripNotes(s: string, c: CompiledRules, flags: CreditFlags): { text: st
   t = collectRestrictions(t, c, flags);
   t = t.replace(/\ball rights reserved\b\.?/gi, ' ');
   // What the notes leave behind: doubled separators, stray asterisks, dangling punctuation.
+  // Runs of spaces are collapsed first: /\s+\.+/ tried from every space of a long run of them
+  // (left where a long list of "X OUT" was taken out) rescans the run, quadratic.
   t = t
     .replace(/\*+/g, ' ')
+    .replace(/\s{2,}/g, ' ')
     .replace(/\s+\.+(?=\s|$)/g, ' ')
     .replace(/\(\s*\)/g, ' ')
     .replace(/\s+([-–—|,;])(?:\s*[-–—|,;])+\s+/g, ' $1 ')
-    .replace(/ {2,}/g, ' ')
-    .replace(/^[\s\-–—|,;:.]+|[\s\-–—|,;:]+$/g, '');
+    .replace(/ {2,}/g, ' ');
+  t = trimEndWhere(trimStartWhere(t, LEADING_SEPARATORS), TRAILING_SEPARATORS);
   return { text: t, quoted };
 }
 
@@ -140,7 +155,7 @@ const LABELS: Array<[RegExp, string]> = [
 ];
 
 function stripLabels(s: string, flags: CreditFlags): { text: string; label: string | null } {
-  let t = s.replace(/^[\s\-–—|:.(]+/, '').replace(/[\s)]+$/, '');
+  let t = trimEndWhere(trimStartWhere(s, LABEL_LEAD), LABEL_TRAIL);
   let label: string | null = null;
   for (let guard = 0; guard < 6; guard++) {
     let matched = false;
@@ -168,6 +183,14 @@ function undouble(s: string): string {
   return s;
 }
 
+/** "Leon Neal." -> "Leon Neal": a final full stop after a word of three letters or more (not "A." or "Jr."-like initials). */
+function dropFinalStop(s: string): string {
+  if (!s.endsWith('.')) return s;
+  // Three letters before the stop, by code point: /(\p{L}{3,})\.$/ retried every start of a long word.
+  const before = Array.from(s.slice(Math.max(0, s.length - 7), -1)).slice(-3);
+  return before.length === 3 && before.every((ch) => /\p{L}/u.test(ch)) ? s.slice(0, -1) : s;
+}
+
 type Piece =
   | { kind: 'person'; names: string[] }
   | { kind: 'org'; org: OrgRef }
@@ -180,7 +203,7 @@ function isOrgLike(tokens: string[], c: CompiledRules): boolean {
   if (tokens.length === 1) return true;
   if (/^(?:The|THE)$/.test(tokens[0])) return true;
   return tokens.some((t) => {
-    const w = t.toLowerCase().replace(/^[^\p{L}\d]+|[^\p{L}\d.]+$/gu, '');
+    const w = trimEndWhere(trimStartWhere(t.toLowerCase(), NOT_WORD), NOT_WORD_OR_DOT);
     return c.orgWords.has(w) || c.orgWords.has(w.replace(/\.$/, '')) || /\.(?:com|net|org|co\.uk|de|fr)$/.test(w);
   });
 }
@@ -201,7 +224,7 @@ function isPersonLike(tokens: string[], c: CompiledRules): boolean {
  * the photographer's place, so a single capitalized word there is a one-word name, not an organisation.
  */
 function classifyPiece(raw: string, c: CompiledRules, flags: CreditFlags, afterAgency = false): Piece {
-  const text = undouble(raw.replace(/^["'([\s]+|["')\]\s]+$/g, '').trim()).replace(/(\p{L}{3,})\.$/u, '$1');
+  const text = dropFinalStop(undouble(trimEndWhere(trimStartWhere(raw, PIECE_LEAD), PIECE_TRAIL).trim()));
   if (!text) return { kind: 'placeholder' };
   const upper = text.toUpperCase().replace(/\s+/g, ' ');
   if (c.placeholders.has(upper)) return { kind: 'placeholder' };
@@ -220,7 +243,9 @@ function classifyPiece(raw: string, c: CompiledRules, flags: CreditFlags, afterA
   const org = lookupOrg(c, text);
   if (org) return { kind: 'org', org };
   // A sentence end inside ("the Supreme Court. Photo credit: Yui Mok") is caption text, not a name.
-  if (/\p{Ll}{3,}[.!?]\s+\p{Lu}/u.test(text)) return { kind: 'unknown', text };
+  // The three letters are a fixed-length lookbehind, not a repetition the engine retries from
+  // every letter of a long word (/\p{Ll}{3,}[.!?]/ was quadratic on 10,000 "ł").
+  if (/(?<=\p{Ll}{3})[.!?]\s+\p{Lu}/u.test(text)) return { kind: 'unknown', text };
 
   const tokens = text.split(/\s+/);
   const lowerTokens = tokens.map((t) => t.toLowerCase());
@@ -364,10 +389,20 @@ function parsePart(part: string, c: CompiledRules): PartResult {
         break;
     }
   };
-  for (const p of splitPieces(left, c)) take(p, false);
-  for (const p of splitPieces(right.replace(/\s+via\s+/gi, '/'), c)) take(p, true);
+  const pieces = [...splitPieces(left, c).map((p) => [p, false] as const), ...splitPieces(right.replace(/\s+via\s+/gi, '/'), c).map((p) => [p, true] as const)];
+  for (const [p, via] of pieces.slice(0, MAX_PIECES)) take(p, via);
+  // Past the bound, what is left is not a credit chain: kept, unread, so the credit is checked.
+  if (pieces.length > MAX_PIECES) res.unknown.push(pieces.slice(MAX_PIECES).map(([p]) => p).join(' / '));
   return res;
 }
+
+/**
+ * Bounds on what one credit is read as: a chain has a handful of pieces ("LEON NEAL/AFP/GettyImages")
+ * and a credit a few parts (the text, a bracket or two). A text with thousands of them is not a
+ * credit; reading each piece would cost time for nothing (test/unit/credits/linearity.test.ts).
+ */
+const MAX_PIECES = 32;
+const MAX_PARTS = 16;
 
 /** Top-level parts of a credit: the text outside brackets, each bracketed group, "---" sections. */
 function splitParts(s: string): string[] {
@@ -429,7 +464,8 @@ export function parseCreditText(input: string, c: CompiledRules): ParsedCredit {
     for (const p of splitParts(text)) parts.push({ text: p, preferred: false });
   }
 
-  const results = parts.map((p) => ({ ...parsePart(p.text, c), preferred: p.preferred }));
+  const results = parts.slice(0, MAX_PARTS).map((p) => ({ ...parsePart(p.text, c), preferred: p.preferred }));
+  if (parts.length > MAX_PARTS) results[results.length - 1].unknown.push(parts.slice(MAX_PARTS).map((p) => p.text).join(' '));
   for (const r of results) mergeFlags(flags, r.flags);
 
   const hasOrgs = (r: PartResult) => r.orgs.length > 0 || r.pools.length > 0 || r.client !== null;
