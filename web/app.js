@@ -17,6 +17,8 @@ const state = {
   selectedId: null,
   detail: null,
   records: [],
+  /** itemId -> failure (code, retrying, retryable) of the selected batch. */
+  failureIndex: new Map(),
   loadSeq: 0,
 };
 
@@ -58,33 +60,49 @@ function loadImage(img, url, opts = {}) {
 }
 
 // ---- toasts --------------------------------------------------------------------------------
-const toast = h('div', { class: 'visually-hidden', role: 'status', 'aria-live': 'polite' });
+// One visible line at the bottom (a retry queued, its outcome) that screen readers also hear.
+const toast = h('div', { class: 'toast', id: 'toast', role: 'status', 'aria-live': 'polite', hidden: true });
 document.body.append(toast);
-function announce(text) {
+let toastTimer = null;
+function announce(text, ms = 8000) {
   toast.textContent = text;
+  toast.hidden = false;
+  clearTimeout(toastTimer);
+  toastTimer = setTimeout(() => (toast.hidden = true), ms);
 }
 
 // ---- retry ----------------------------------------------------------------------------------
 const retrying = new Set();
+/** How each retry started from this page ended: shown on its card and announced. */
+const outcomes = new Map();
 async function retry(path, label) {
   try {
     const { body } = await api.post(path, {});
-    for (const id of [...body.retried, ...body.pending]) retrying.add(id);
+    for (const id of [...body.retried, ...body.pending]) {
+      retrying.add(id);
+      outcomes.delete(id);
+    }
     const skipped = body.skipped.map((s) => `${s.itemId}: ${s.reason}`);
-    announce(`${label}: ${plural(body.retried.length, 'item')} queued again${body.pending.length ? `, ${body.pending.length} already queued` : ''}${skipped.length ? `. Not retried: ${skipped.join('; ')}` : ''}`);
-    if (skipped.length) window.alert(`Not retried:\n${skipped.join('\n')}`);
+    announce(`${label}: ${plural(body.retried.length, 'item')} queued again${body.pending.length ? `, ${body.pending.length} already queued` : ''}${skipped.length ? `. Not retried: ${skipped.join('; ')}` : ''}`, skipped.length ? 15000 : 8000);
     view.render(state.detail, state.records);
     scheduleReload(300);
   } catch (err) {
-    announce(`Retry failed: ${err.message}`);
-    window.alert(`Retry failed: ${err.message}`);
+    announce(`Retry failed: ${err.message}`, 15000);
   }
+}
+
+/** Failures the feed itself caused (bad line, invalid item, path outside the folder) cannot be retried. */
+function retryable(record) {
+  const f = state.failureIndex?.get(record.id);
+  return f ? f.retryable !== false : true;
 }
 
 const ui = {
   loadImage,
   expanded: new Set(),
   retrying,
+  outcomes,
+  retryable,
   open: (record) => {
     renderDetails($('#details-title'), $('#details-body'), record, ui);
     dialogs.details.showModal();
@@ -183,11 +201,24 @@ async function loadBatch(id, { quiet = false } = {}) {
     if (seq !== state.loadSeq) return;
     // A retry is over when its item is ok again, or has failed again with nothing in flight.
     const inFlight = new Set(detail.failures.filter((f) => f.retrying).map((f) => f.itemId));
+    const ended = [];
     for (const itemId of [...retrying]) {
       const r = records.find((x) => x.id === itemId);
-      if (!r || !r.error || (!inFlight.has(itemId) && detail.state === 'done')) retrying.delete(itemId);
+      if (!r || !r.error || (!inFlight.has(itemId) && detail.state === 'done')) {
+        retrying.delete(itemId);
+        if (r) {
+          outcomes.set(itemId, r.error ? 'failed-again' : 'ok');
+          ended.push(r);
+        }
+      }
     }
     for (const f of inFlight) retrying.add(f);
+    if (ended.length) {
+      const ok = ended.filter((r) => !r.error).length;
+      const again = ended.length - ok;
+      announce(`Retry finished: ${plural(ok, 'item')} ok${again ? `, ${again} failed again (${ended.filter((r) => r.error).map((r) => r.error.code).join(', ')})` : ''}`);
+    }
+    state.failureIndex = new Map(detail.failures.map((f) => [f.itemId, f]));
     state.detail = detail;
     state.records = records;
     view.render(detail, records);

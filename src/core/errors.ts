@@ -37,3 +37,24 @@ export class InputError extends Error {
 export function isInputError(err: unknown): err is InputError {
   return err instanceof InputError;
 }
+
+/**
+ * Codes that say the feed itself is bad at an item (a line that is not JSON, an invalid or
+ * duplicate item, a path outside the folder) or the feed as a whole: a retry reads the same feed
+ * and fails the same way, so the desk offers "fix the feed and drop it again" instead of Retry.
+ */
+export const FEED_LEVEL_CODES: ReadonlySet<string> = new Set<ErrorCode>([
+  'FEED_UNREADABLE',
+  'FEED_UNKNOWN_FORMAT',
+  'FEED_MALFORMED',
+  'FEED_TOO_LARGE',
+  'XML_ENTITY_REFUSED',
+  'ITEM_DUPLICATE_ID',
+  'ITEM_INVALID',
+  'PATH_OUTSIDE_FEED',
+]);
+
+/** Can `photowire retry` (or the desk's Retry) change this failure's outcome? */
+export function retryCanHelp(code: string): boolean {
+  return !FEED_LEVEL_CODES.has(code);
+}

@@ -23,6 +23,7 @@ export const failedItemSchema = z
     attempts: z.number().int().nonnegative(),
     at: z.string(),
     retrying: z.boolean().describe('a retry of this item is queued or running'),
+    retryable: z.boolean().describe('false when the feed itself is bad at this item (bad line, invalid or duplicate item, path outside the folder): retry would fail the same way; fix the feed and drop it again'),
   })
   .meta({ id: 'FailedItem' });
 

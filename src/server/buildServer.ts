@@ -59,6 +59,7 @@ export async function buildServer(rt: Runtime, opts: ServerOptions = {}): Promis
   const queues = [
     new Queue(QUEUES.item, { connection: rt.redis, prefix: rt.config.prefix }),
     new Queue(QUEUES.batch, { connection: rt.redis, prefix: rt.config.prefix }),
+    new Queue(QUEUES.schedule, { connection: rt.redis, prefix: rt.config.prefix }),
   ];
   app.addHook('onClose', async () => {
     await Promise.all(queues.map((q) => q.close()));

@@ -31,5 +31,19 @@ export async function mountQueueBoard(app: FastifyInstance, queues: Queue[], opt
       return reply;
     });
   }
+  // bull-board's page links a web font from the internet; a newsroom's ops network is often closed,
+  // so the board's HTML leaves out every stylesheet or script from another origin (it falls back to
+  // the system font). Checked by test/browser/queueBoard.test.ts, which refuses every off-host request.
+  app.addHook('onSend', async (_req, reply, payload) => {
+    if (typeof payload !== 'string' || !String(reply.getHeader('content-type') ?? '').includes('text/html')) return payload;
+    return withoutExternalAssets(payload);
+  });
   await app.register(adapter.registerPlugin(), { prefix: QUEUE_BOARD_PATH });
+}
+
+/** `<link href="https://...">` and `<script src="https://...">` removed; same-origin assets kept. */
+export function withoutExternalAssets(html: string): string {
+  return html
+    .replace(/<link\b[^>]{0,2000}?\bhref="(?:https?:)?\/\/[^"]{0,2000}"[^>]{0,2000}>/gi, '')
+    .replace(/<script\b[^>]{0,2000}?\bsrc="(?:https?:)?\/\/[^"]{0,2000}"[^>]{0,2000}>\s{0,100}<\/script>/gi, '');
 }

@@ -131,3 +131,69 @@ export function itemNumber(record) {
   if (s.counter) return `#${String(s.counter).padStart(2, '0')}`;
   return `#${s.position + 1}`;
 }
+
+/** "batch-0012" -> { batchId: "batch", number: 12 }; null for what is not an item id. */
+export function parseItemId(itemId) {
+  const m = /^(.+)-(\d{4,})$/.exec(String(itemId ?? ''));
+  return m ? { batchId: m[1], number: Number(m[2]) } : null;
+}
+
+/** "resend of #12 (batch afp-night-3f2a…)" when the record is a probable resend of an earlier item; null otherwise. */
+export function resendLabel(record) {
+  if (!record.probableResend) return null;
+  // probableResend compares the photo with its caption cluster's canonical item (photoVersions.isProbableResend).
+  const prev = parseItemId(record.cluster?.canonicalId ?? record.photo?.previousItemId);
+  if (!prev) return 'resend of an earlier photo';
+  return prev.batchId === record.batchId ? `resend of #${prev.number}` : `resend of #${prev.number} (batch ${prev.batchId})`;
+}
+
+/** The batch of an earlier night whose cluster this caption joined; null when the cluster began in this batch. */
+export function earlierClusterBatch(record) {
+  const canonical = parseItemId(record.cluster?.canonicalId);
+  return canonical && canonical.batchId !== record.batchId ? canonical.batchId : null;
+}
+
+const RESTRICTION_LABELS = {
+  'editorial-only': 'Editorial use only',
+  'no-sales': 'No sales',
+  'no-archive': 'No archives',
+  'one-time-use': 'One-time use',
+  'mandatory-credit': 'Mandatory credit',
+  'no-magazines': 'No magazines',
+  'no-books': 'No books',
+  'no-tv': 'No TV',
+  'no-internet': 'No internet',
+  handout: 'Handout',
+  pool: 'Pool',
+  'third-party-supplied': 'Third-party supplied',
+  'model-release-missing': 'No model release',
+};
+
+/**
+ * What a person must check before publishing, as short labels: usage restrictions and markets
+ * out (the rights record when there is one, else the credit's flags), handout, pool, mandatory credit.
+ */
+export function restrictionLabels(record) {
+  const out = [];
+  const add = (label) => {
+    if (label && !out.includes(label)) out.push(label);
+  };
+  const rights = record.rights;
+  for (const r of rights?.restrictions ?? []) add(RESTRICTION_LABELS[r] ?? r);
+  for (const m of rights?.outMarkets ?? []) add(`OUT: ${typeof m === 'string' ? m : (m.name ?? m.text ?? '')}`);
+  const f = record.credit?.flags;
+  if (f) {
+    if (f.mandatory) add('Mandatory credit');
+    if (f.handout) add('Handout');
+    if (f.pool) add('Pool');
+    for (const r of f.restrictions ?? []) add(r);
+  }
+  return out;
+}
+
+/** A thumbnail smaller than the card is shown at its own size, never blown up into a blur. */
+export function thumbSize(record, cardWidth = 400) {
+  const r = (record.renditions ?? []).find((x) => x.name === 'thumb');
+  if (!r) return null;
+  return { width: r.width, height: r.height, small: r.width < cardWidth * 0.75 };
+}

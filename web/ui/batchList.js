@@ -113,12 +113,24 @@ export class BatchList {
   }
 }
 
+/** The first line of a run's note, cut to a sidebar's width: the reason, not the whole story. */
+export function shortNote(note, max = 90) {
+  const first = String(note ?? '').split('\n')[0].trim();
+  return first.length > max ? `${first.slice(0, max - 1)}…` : first;
+}
+
 function runRow(r) {
-  return h(
-    'div',
-    { class: 'run-row' },
-    h('span', { class: 'run-tag', text: r.schedule === 'watch' ? 'hot folder' : r.schedule }),
-    ` ${clockTime(r.startedAt)} · ${STATE_NAMES[r.state] ?? r.state}${r.note ? `: ${r.note}` : ''}`,
-    r.items ? ` · ${plural(r.items, 'item')}` : '',
-  );
+  const tag = h('span', { class: 'run-tag', text: r.schedule === 'watch' ? 'hot folder' : r.schedule });
+  const head = [tag, ` ${clockTime(r.startedAt)} · ${STATE_NAMES[r.state] ?? r.state}`];
+  if (r.state === 'failed' && r.note) {
+    // One line with the reason; the whole note, the source and the run on click.
+    return h(
+      'details',
+      { class: 'run-row is-failed', dataset: { runId: r.id } },
+      h('summary', {}, head, `: ${shortNote(r.note)}`),
+      h('p', { class: 'run-note', text: r.note }),
+      h('p', { class: 'run-source' }, 'Source: ', h('code', { text: r.source })),
+    );
+  }
+  return h('div', { class: 'run-row', dataset: { runId: r.id } }, head, r.note ? `: ${shortNote(r.note)}` : '', r.items ? ` · ${plural(r.items, 'item')}` : '');
 }

@@ -82,7 +82,8 @@ export class BatchView {
     const took = d.finishedAt ? formatDuration(Date.parse(d.finishedAt) - Date.parse(d.createdAt)) : null;
     const stats = recordStats(this.records);
     const tile = (value, label, cls = '') => h('li', { class: `tile ${cls}` }, h('div', { class: 'tile-value', text: formatCount(value) }), h('div', { class: 'tile-label', text: label }));
-    const failedNow = this.records.filter((r) => r.error && !this.ui.retrying.has(r.id)).length;
+    // Only what a retry can change: feed-level failures need the feed fixed and dropped again.
+    const failedNow = this.records.filter((r) => r.error && !this.ui.retrying.has(r.id) && (!this.ui.retryable || this.ui.retryable(r))).length;
     const { el: bar, widths } = progressBar(d, `Progress of ${name}`, this.widths);
     this.widths = widths;
     setChildren(

@@ -1,6 +1,6 @@
 // Cards of the batch grid: a photo, a caption-only item, a failed item, a caption cluster.
 
-import { creditLine, errorLabel, feedName, itemNumber, plural, rawCreditText, renditionUrl } from '../lib/format.js';
+import { creditLine, earlierClusterBatch, errorLabel, feedName, itemNumber, plural, rawCreditText, renditionUrl, resendLabel, restrictionLabels, thumbSize } from '../lib/format.js';
 import { h } from './dom.js';
 
 /**
@@ -10,15 +10,35 @@ import { h } from './dom.js';
  *   retry(record)         retry a failed item
  *   toggle(group)         expand or collapse a cluster
  *   retrying: Set<itemId> items whose retry is queued
+ *   retryable(record)     false when the feed itself is bad at the item: retry cannot help
+ *   outcomes: Map<itemId, 'ok' | 'failed-again'>  how a retry from this page ended
  *   expanded: Set<groupKey>
  */
 
 function media(record, ui, { alt }) {
   const url = renditionUrl(record, 'thumb');
   if (!url) return null;
-  const img = h('img', { class: 'thumb', alt, width: 400, height: 267, decoding: 'async' });
+  // A photo smaller than the card is shown at its own size on a plain ground, not stretched into a blur.
+  const size = thumbSize(record);
+  const img = h('img', { class: `thumb${size?.small ? ' thumb-small' : ''}`, alt, width: size?.width ?? 400, height: size?.height ?? 267, decoding: 'async' });
   ui.loadImage(img, url);
-  return h('button', { class: 'card-media', type: 'button', 'aria-label': `Open ${itemNumber(record)} in full`, on: { click: () => ui.open(record) } }, img);
+  return h(
+    'button',
+    { class: `card-media${size?.small ? ' is-small' : ''}`, type: 'button', 'aria-label': `Open ${itemNumber(record)} in full`, on: { click: () => ui.open(record) } },
+    img,
+    size?.small ? h('span', { class: 'size-tag', text: `${size.width}×${size.height} px` }) : null,
+  );
+}
+
+/** What a person must see before publishing or trusting the item: restrictions, resends, clusters of earlier nights. */
+function noticeBadges(record, ui) {
+  const out = restrictionLabels(record).map((label) => h('span', { class: 'badge badge-restrict', title: 'A usage restriction sent with the photo: check it before publishing', text: label }));
+  const resend = resendLabel(record);
+  if (resend) out.push(h('span', { class: 'badge badge-resend', title: `Image and caption near-identical to ${record.cluster?.canonicalId ?? record.photo?.previousItemId}`, text: resend }));
+  const earlier = earlierClusterBatch(record);
+  if (earlier) out.push(h('span', { class: 'badge badge-earlier', title: `The same caption arrived before, in batch ${earlier} (${record.cluster.canonicalId})`, text: `caption seen before (batch ${earlier})` }));
+  if (ui.outcomes?.get(record.id) === 'ok') out.push(h('span', { class: 'badge badge-ok', role: 'status', text: 'Retried: ok' }));
+  return out.length ? h('div', { class: 'notices' }, out) : null;
 }
 
 function creditBlock(record) {
@@ -35,19 +55,24 @@ function detailsButton(record, ui) {
 
 function failedCard(record, ui) {
   const retrying = ui.retrying.has(record.id);
-  const retry = h(
-    'button',
-    { class: 'btn btn-small btn-danger', type: 'button', disabled: retrying, on: { click: () => ui.retry(record) } },
-    retrying ? 'Retry queued' : 'Retry',
-    h('span', { class: 'visually-hidden', text: ` ${itemNumber(record)}` }),
-  );
+  const canRetry = ui.retryable ? ui.retryable(record) : true;
+  const againAfterRetry = ui.outcomes?.get(record.id) === 'failed-again';
+  // A feed-level failure (bad line, invalid or duplicate item, path outside the folder) fails the same way on retry.
+  const retry = canRetry
+    ? h(
+        'button',
+        { class: 'btn btn-small btn-danger', type: 'button', disabled: retrying, on: { click: () => ui.retry(record) } },
+        retrying ? 'Retry queued' : againAfterRetry ? 'Retry again' : 'Retry',
+        h('span', { class: 'visually-hidden', text: ` ${itemNumber(record)}` }),
+      )
+    : h('span', { class: 'fix-feed', title: 'Retrying reads the same feed and would fail the same way', text: 'Fix the feed and drop it again' });
   return h(
     'article',
-    { class: 'card is-failed', dataset: { itemId: record.id, state: retrying ? 'retrying' : 'failed' }, 'aria-label': `${itemNumber(record)}, failed` },
+    { class: 'card is-failed', dataset: { itemId: record.id, state: retrying ? 'retrying' : againAfterRetry ? 'failed-again' : 'failed', retryable: String(canRetry) }, 'aria-label': `${itemNumber(record)}, failed` },
     h(
       'div',
       { class: 'card-body' },
-      h('div', { class: 'fail-head' }, h('span', { class: 'fail-icon', 'aria-hidden': 'true', text: '!' }), `Failed · ${errorLabel(record.error.code)}`),
+      h('div', { class: 'fail-head' }, h('span', { class: 'fail-icon', 'aria-hidden': 'true', text: '!' }), `${againAfterRetry ? 'Failed again after retry' : 'Failed'} · ${errorLabel(record.error.code)}`),
       h('p', { class: 'fail-msg', text: record.error.message }),
       record.caption ? h('p', { class: 'caption', text: record.caption }) : null,
       h(
@@ -78,6 +103,7 @@ export function itemCard(record, ui) {
       photo ? null : h('span', { class: 'kind-tag', text: 'Caption only' }),
       h('p', { class: 'caption', text: record.caption || record.title || '(no caption)' }),
       creditBlock(record),
+      noticeBadges(record, ui),
       h('div', { class: 'card-foot' }, h('span', { class: 'num', text: itemNumber(record) }), h('span', { class: 'spacer' }), detailsButton(record, ui)),
     ),
   );
@@ -103,6 +129,7 @@ function memberCard(record, lead, ui) {
       // An identical caption was shown once above; only a differing one is repeated.
       sameCaption ? null : h('p', { class: 'caption', text: record.caption }),
       creditBlock(record),
+      noticeBadges(record, ui),
       h('div', { class: 'card-foot' }, h('span', { class: 'num', text: itemNumber(record) }), similarityBadge(record, lead), h('span', { class: 'spacer' }), detailsButton(record, ui)),
     ),
   );
@@ -130,6 +157,9 @@ export function clusterCard(group, ui) {
     group.lowConfidence ? h('span', { class: 'badge badge-warn', text: `${group.lowConfidence} low-confidence` }) : null,
     credits.size > 1 ? h('span', { class: 'badge', text: plural(credits.size, 'credit') }) : null,
   ];
+  // Restrictions of members other than the lead must not hide behind the collapsed card.
+  const restricted = group.records.filter((r) => r !== lead && restrictionLabels(r).length > 0).length;
+  if (restricted) extra.push(h('span', { class: 'badge badge-restrict', text: `${restricted} more with restrictions` }));
   if (!expanded) {
     const photo = media(lead, ui, { alt: `Photo ${itemNumber(lead)}, first of ${count}: ${lead.caption.slice(0, 120)}` });
     return h(
@@ -143,6 +173,7 @@ export function clusterCard(group, ui) {
         h('p', { class: 'cluster-tag', text: `${count} items · ${kind}` }),
         h('p', { class: 'caption', text: lead.caption }),
         creditBlock(lead),
+        noticeBadges(lead, ui),
         h('div', { class: 'card-foot' }, h('span', { class: 'num', text: numbers }), extra, h('span', { class: 'spacer' }), toggle),
       ),
     );

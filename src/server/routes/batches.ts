@@ -2,6 +2,7 @@ import { Job, type Queue } from 'bullmq';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import type { PipelineContext } from '../../workers/pipelineContext';
+import { retryCanHelp } from '../../core/errors';
 import { jobIds } from '../../queues/definitions';
 import { PENDING_JOB_STATES } from '../../queues/retryItems';
 import { batchDetailSchema, batchIdParam, batchListQuery, batchListSchema, recordPageSchema, recordQuerySchema } from '../apiSchemas';
@@ -59,7 +60,7 @@ export function batchRoutes(app: FastifyInstance, docs: ApiDocs, deps: { ctx: Pi
         ...found.overview,
         warningList: found.ledger.warnings,
         article: found.ledger.article,
-        failures: failures.map((f) => ({ ...f, retrying: retrying.has(f.itemId) })),
+        failures: failures.map((f) => ({ ...f, retrying: retrying.has(f.itemId), retryable: retryCanHelp(f.code) })),
       };
     },
   );

@@ -1,0 +1,49 @@
+import type { CatalogRecord } from '../../../src/schemas/record';
+import { loadWebModule } from './loadWebModule';
+import { record } from './records';
+
+const f = loadWebModule<{
+  resendLabel(r: CatalogRecord): string | null;
+  earlierClusterBatch(r: CatalogRecord): string | null;
+  restrictionLabels(r: CatalogRecord): string[];
+  thumbSize(r: CatalogRecord): { width: number; height: number; small: boolean } | null;
+}>('lib/format.js');
+const list = loadWebModule<{ shortNote(note: string, max?: number): string }>('ui/batchList.js');
+
+describe('what a card must show on its face', () => {
+  it('names the item a probable resend repeats, and its batch when that was another night', () => {
+    // The same bytes again are the same photo (version 1, no previous item): the cluster's canonical item is what it repeats.
+    const photo = { id: 'p1', version: 1, previousSha256: null, previousItemId: null };
+    const cluster = (canonicalId: string) => ({ id: 'c1', canonicalId, similarity: 1, exact: true });
+    expect(f.resendLabel(record(0, { probableResend: true, photo, cluster: cluster('batch-abc-0012') }))).toBe('resend of #12');
+    expect(f.resendLabel(record(0, { probableResend: true, photo, cluster: cluster('afp-night-0123456789ab-0003') }))).toBe('resend of #3 (batch afp-night-0123456789ab)');
+    expect(f.resendLabel(record(0, { probableResend: true, photo: { ...photo, version: 2, previousItemId: 'batch-abc-0004' } }))).toBe('resend of #4');
+    expect(f.resendLabel(record(0, { probableResend: false, photo, cluster: cluster('batch-abc-0012') }))).toBeNull();
+  });
+
+  it('says when a caption joined a cluster that began in an earlier batch', () => {
+    expect(f.earlierClusterBatch(record(1, { cluster: { id: 'c1', canonicalId: 'older-batch-0001', similarity: 0.97, exact: false } }))).toBe('older-batch');
+    expect(f.earlierClusterBatch(record(1, { cluster: { id: 'c1', canonicalId: 'batch-abc-0001', similarity: 1, exact: true } }))).toBeNull();
+  });
+
+  it('lists restrictions from the rights record and the credit flags, once each', () => {
+    const r = record(2, {
+      credit: { flags: { file: false, pool: true, handout: true, mandatory: true, restrictions: ['Netherlands OUT'], supplierRef: null } },
+      rights: { restrictions: ['one-time-use', 'no-archive', 'handout'], outMarkets: [{ name: 'Canada', kind: 'country', code: 'CA', raw: 'CANADA' }] } as unknown as CatalogRecord['rights'],
+    });
+    expect(f.restrictionLabels(r)).toEqual(['One-time use', 'No archives', 'Handout', 'OUT: Canada', 'Mandatory credit', 'Pool', 'Netherlands OUT']);
+    expect(f.restrictionLabels(record(3))).toEqual([]);
+  });
+
+  it('keeps a tiny photo at its size', () => {
+    const rendition = (w: number, h: number) => [{ name: 'thumb' as const, path: 'r/t.webp', width: w, height: h, format: 'webp', bytes: 10 }];
+    expect(f.thumbSize(record(4, { renditions: rendition(48, 32) }))).toEqual({ width: 48, height: 32, small: true });
+    expect(f.thumbSize(record(4, { renditions: rendition(400, 267) }))?.small).toBe(false);
+    expect(f.thumbSize(record(4))).toBeNull();
+  });
+
+  it('cuts a hot-folder failure to its first line', () => {
+    expect(list.shortNote('gallery.xml: FEED_MALFORMED: line 3 is not XML\nmore detail\n')).toBe('gallery.xml: FEED_MALFORMED: line 3 is not XML');
+    expect(list.shortNote('x'.repeat(200), 20)).toHaveLength(20);
+  });
+});
