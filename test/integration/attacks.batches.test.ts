@@ -8,6 +8,7 @@ import { waitForBatches } from '../../src/cli/waitForBatches';
 import { QUEUES } from '../../src/queues/definitions';
 import { retryItems } from '../../src/queues/retryItems';
 import type { CatalogRecord } from '../../src/schemas/record';
+import { finalizeBatch } from '../../src/workers/batchWorker';
 import type { BatchSummary } from '../../src/workers/summarizeBatch';
 import { tinyJpeg } from '../helpers/corpus';
 import { expectBatchWhole } from '../helpers/integrity';
@@ -108,6 +109,30 @@ describe('createBatch is one step that repairs a partial ledger (attack 5)', () 
     // Before: the counters started at 0 and the re-run items (already "ok") never moved them: done with 4 expected, 0 ok.
     expect(await p.rt.ctx.catalog.getBatch(batchId)).toMatchObject({ state: 'done', expected: 4, ok: 4, failed: 0 });
     expect(lines(p.config.dataDir, batchId)).toHaveLength(4);
+  });
+});
+
+describe('the finalizer checks records.ndjson against the ledger (issue 11)', () => {
+  let p: TestPipeline;
+  const dir = makeTmpDir('finalize-check');
+  afterAll(async () => {
+    await p?.close();
+    removeDir(dir);
+  });
+
+  it('a record missing at finalize (its job completed) is not a silent short records.ndjson: the item is failed and says why', async () => {
+    p = await TestPipeline.start();
+    const feed = writeManifest(dir, 'check.ndjson', 3, 'Check');
+    const [o] = await p.ingest([feed]);
+    const batchId = o.batchId!;
+    // Redis lost one record after it was written (its item state and completed job remain).
+    await p.rt.redis.hdel(`${p.config.prefix}:batch:${batchId}:records`, '1');
+    await finalizeBatch(p.rt.ctx, batchId);
+    // Before: records.ndjson had 2 lines and the ledger still said done, 3 ok.
+    const records = lines(p.config.dataDir, batchId);
+    expect(records.map((r) => r.index)).toEqual([0, 1, 2]);
+    expect(records[1].error).toMatchObject({ code: 'WORKER_LOST', message: expect.stringMatching(/its job completed but its record is missing/) });
+    expect(await p.rt.ctx.catalog.getBatch(batchId)).toMatchObject({ state: 'done', expected: 3, ok: 2, failed: 1 });
   });
 });
 
