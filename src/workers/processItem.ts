@@ -11,7 +11,7 @@ import { dhash64 } from '../core/dedup/phash';
 import { InputError, type ErrorCode } from '../core/errors';
 import { planRenditions } from '../core/images/planRenditions';
 import { pixelBytes } from '../core/images/pixelFingerprint';
-import { readImageMetadata, readMetadataBlocks } from '../core/metadata';
+import { metadataContainer, readImageMetadata, readMetadataBlocks } from '../core/metadata';
 import { buildRecord, mergeIptc } from '../core/records/buildRecord';
 import { capFields } from '../core/records/fieldCaps';
 import type { IptcFields } from '../schemas/feedItem';
@@ -63,10 +63,16 @@ export interface ImageOutcome {
   rendered: boolean;
 }
 
-/** Embedded IPTC/XMP: our own reader for JPEG (exiftool-exact), the blocks sharp finds for other formats. */
-function embeddedIptc(bytes: Buffer, probe: { format: string; xmp: Buffer | null; iptc: Buffer | null }): IptcFields {
-  if (probe.format === 'jpeg') return readImageMetadata(bytes).iptc;
-  return readMetadataBlocks({ iptc: probe.iptc ?? undefined, xmp: probe.xmp ?? undefined }).iptc;
+/**
+ * What the reader found in a photo's bytes, by the job it was read for: a photo that then fails
+ * to decode keeps its caption, by-line and copyright in its failed record (failedRecord below).
+ */
+const metadataRead = new WeakMap<ItemJob, IptcFields>();
+
+/** The job as failedRecord sees it: the feed's IPTC completed by what the photo itself said, if it was read. */
+function withMetadataRead(job: ItemJob): ItemJob {
+  const embedded = metadataRead.get(job);
+  return embedded ? { ...job, item: { ...job.item, iptc: mergeIptc(job.item.iptc, embedded) } } : job;
 }
 
 interface ReadImage {
@@ -78,6 +84,16 @@ interface ReadImage {
   iptc: IptcFields;
 }
 
+// a damaged photo can give many; the batch shows the first ones and how many more there were
+const MAX_READER_WARNINGS = 10;
+
+/** The reader's warnings (an IPTC block it could not read, a bad date) go to the batch, naming the file. */
+async function addReaderWarnings(ctx: PipelineContext, job: ItemJob, file: string, warnings: string[]): Promise<void> {
+  const shown = warnings.slice(0, MAX_READER_WARNINGS);
+  if (warnings.length > shown.length) shown.push(`${warnings.length - shown.length} more metadata warnings not listed`);
+  for (const w of shown) await ctx.catalog.addWarning(job.batchId, `${file}: ${w}`);
+}
+
 /** Read the photo (confined, size-capped), hash it, check its header and read its embedded metadata. */
 async function readImage(ctx: PipelineContext, job: ItemJob, clock: StageClock): Promise<ReadImage> {
   const file = job.item.image!;
@@ -87,8 +103,20 @@ async function readImage(ctx: PipelineContext, job: ItemJob, clock: StageClock):
   const pixels = pixelBytes(bytes);
   const pixelSha256 = pixels === bytes ? sha256 : createHash('sha256').update(pixels).digest('hex');
   clock.lap('read');
+  // Metadata first, from the bytes alone (JPEG, TIFF either byte order, PNG, WebP; src/core/metadata):
+  // a photo that cannot be decoded still has its caption and credit read.
+  const ownReader = metadataContainer(bytes) !== undefined;
+  const own = ownReader ? readImageMetadata(bytes) : undefined;
+  if (own) {
+    metadataRead.set(job, own.iptc);
+    await addReaderWarnings(ctx, job, file, own.warnings);
+  }
+  clock.lap('metadata');
   const probe = await probeImage(bytes, file, ctx.config.maxPixels);
-  const iptc = mergeIptc(job.item.iptc, embeddedIptc(bytes, probe));
+  // GIF, HEIF, AVIF: the XMP/IPTC blocks libvips found
+  const meta = own ?? readMetadataBlocks({ iptc: probe.iptc ?? undefined, xmp: probe.xmp ?? undefined });
+  if (!own) await addReaderWarnings(ctx, job, file, meta.warnings);
+  const iptc = mergeIptc(job.item.iptc, meta.iptc);
   clock.lap('metadata');
   return { bytes, sha256, pixelSha256, probe, iptc };
 }
@@ -217,7 +245,8 @@ export async function processItem(ctx: PipelineContext, job: ItemJob): Promise<I
 }
 
 /** The record of an item that failed: everything known about it, and why. Raw input is kept. */
-export function failedRecord(ctx: PipelineContext, job: ItemJob, error: RecordError): CatalogRecord {
+export function failedRecord(ctx: PipelineContext, queued: ItemJob, error: RecordError): CatalogRecord {
+  const job = withMetadataRead(queued);
   const captionRaw = job.item.captionRaw !== '' ? job.item.captionRaw : (job.item.iptc.caption ?? '');
   let cleaned;
   let credit;
@@ -241,7 +270,7 @@ export function failedRecord(ctx: PipelineContext, job: ItemJob, error: RecordEr
   return buildRecord({
     id: job.itemId,
     batchId: job.batchId,
-    item: job.item,
+    item: queued.item,
     iptc: job.item.iptc,
     captionRaw,
     cleaned,

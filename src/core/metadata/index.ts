@@ -1,4 +1,4 @@
-export { readImageMetadata, readImageMetadataBySource, readMetadataBlocks, type ImageMetadata, type ImageMetadataBySource } from './readImageMetadata';
+export { metadataContainer, readImageMetadata, readImageMetadataBySource, readMetadataBlocks, type ImageMetadata, type ImageMetadataBySource } from './readImageMetadata';
 export { parseIim, type IimBlock, type IimDataset } from './iim';
 export { readXmpFields } from './xmp';
 export { mergeIimXmp } from './mergeIimXmp';

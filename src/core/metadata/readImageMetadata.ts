@@ -6,7 +6,7 @@ import { mergeIimXmp, type DigestState } from './mergeIimXmp';
 import { IRB_IPTC, IRB_IPTC_DIGEST, PHOTOSHOP_HEADER, irbStart, readIrbResources, startsWithAscii } from './photoshopIrb';
 import { isPng, readPngChunks } from './pngChunks';
 import { decodeXmpBytes } from './textCodecs';
-import { TIFF_TAG, readTiff } from './tiffIfd';
+import { TIFF_TAG, isTiff, readTiff } from './tiffIfd';
 import { isWebp, readWebpChunks } from './webpChunks';
 import { finishXmpValues, readXmpPacket, type XmpValues } from './xmp';
 
@@ -41,6 +41,14 @@ export const XMP_EXT_APP1_HEADER = 'http://ns.adobe.com/xmp/extension/\0';
  */
 export function readImageMetadata(bytes: Uint8Array): ImageMetadata {
   return withoutSources(readImageMetadataBySource(bytes));
+}
+
+/** The containers readImageMetadata reads itself; for others (GIF, HEIF, AVIF) use readMetadataBlocks on a decoder's blocks. */
+export function metadataContainer(bytes: Uint8Array): 'jpeg' | 'tiff' | 'png' | 'webp' | undefined {
+  if (isPng(bytes)) return 'png';
+  if (isWebp(bytes)) return 'webp';
+  if (isTiff(bytes)) return 'tiff';
+  return scanJpeg(bytes.subarray(0, 4)).isJpeg ? 'jpeg' : undefined;
 }
 
 /** Also what IIM, XMP and EXIF say on their own, before the merge: for diagnostics and tests. */
