@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, renameSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { loadConfig } from '../../src/config';
@@ -163,6 +163,33 @@ describe('hot folders and folder walks under attack (real processes, real symlin
     expect(readFileSync(path.join(outside, 'secret.jpg')).equals(outsidePhoto)).toBe(true);
     await expectNothingFromOutside(rt, dataDir);
     expect(await allBatches(rt)).toEqual([]);
+    expect((await terminate(w)).code).toBe(0);
+  });
+
+  it('a FIFO, a symlinked processed/ and a link planted under an .error.json name: nothing opened, nothing moved or written outside', async () => {
+    const { hot, spawn } = await setup();
+    const outside2 = path.join(path.dirname(hot), 'elsewhere2');
+    mkdirSync(outside2);
+    symlinkSync(outside2, path.join(hot, 'processed'));
+    const failedDir = path.join(hot, 'failed', today());
+    mkdirSync(failedDir, { recursive: true });
+    symlinkSync(path.join(outside2, 'planted.json'), path.join(failedDir, 'bad.json.error.json'));
+    expect(spawnSync('mkfifo', [path.join(hot, 'pipe.jpg')]).status).toBe(0);
+    writeFileSync(path.join(hot, 'bad.json'), '{"caption": "not closed"');
+    const w = await startWatcher(spawn, hot);
+    writeFileSync(path.join(hot, 'photo.jpg'), await syntheticPhoto({ width: 500, height: 400, seed: 907 }));
+
+    const inFailed = (name: string) => JSON.parse(readFileSync(path.join(failedDir, `${name}.error.json`), 'utf8'));
+    await waitUntil(async () => existsSync(path.join(failedDir, 'pipe.jpg.error.json')), NORMAL_MS, `pipe.jpg refused (watcher stderr:\n${w.tail()})`);
+    expect(inFailed('pipe.jpg')).toMatchObject({ code: 'FEED_UNREADABLE', message: expect.stringContaining('pipe.jpg: not a regular file or folder (a FIFO)') });
+    await waitUntil(async () => existsSync(path.join(failedDir, 'processed.error.json')), NORMAL_MS, 'the processed symlink refused');
+    expect(inFailed('processed')).toMatchObject({ code: 'PATH_OUTSIDE_FEED' });
+    // The planted link keeps its name; the report goes beside it under a free one.
+    await waitUntil(async () => existsSync(path.join(failedDir, 'bad-2.json.error.json')), NORMAL_MS, 'bad.json refused');
+    expect(inFailed('bad-2.json')).toMatchObject({ code: 'FEED_MALFORMED' });
+    await waitUntil(async () => existsSync(path.join(hot, 'processed', today(), 'photo.jpg')), NORMAL_MS, 'photo.jpg in a real processed/');
+    expect(lstatSync(path.join(hot, 'processed')).isDirectory()).toBe(true);
+    expect(readdirSync(outside2)).toEqual([]);
     expect((await terminate(w)).code).toBe(0);
   });
 

@@ -74,7 +74,7 @@ export async function observeEntry(dir: string, name: string, signal?: AbortSign
       return null;
     }
   }
-  if (!st.isFile()) return null;
+  if (!st.isFile()) return { name, kind: 'special', signature: `${st.mode}:${st.mtimeMs}`, ino: st.ino, incomplete: false };
   return { name, kind: 'file', signature: `${st.size}:${st.mtimeMs}`, ino: st.ino, incomplete: false };
 }
 

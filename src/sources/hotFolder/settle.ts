@@ -5,8 +5,11 @@
 
 export interface EntryObservation {
   name: string;
-  /** `link`: a symlink, never followed (the watcher refuses it with PATH_OUTSIDE_FEED). */
-  kind: 'file' | 'dir' | 'link';
+  /**
+   * `link`: a symlink, never followed (the watcher refuses it with PATH_OUTSIDE_FEED); `special`:
+   * a FIFO, socket or device, never opened (refused with FEED_UNREADABLE).
+   */
+  kind: 'file' | 'dir' | 'link' | 'special';
   /** Size and mtime of a file or link; file count, total size and newest mtime of everything below a folder. */
   signature: string;
   /** The inode, to recognise a rename from a temp name; 0 when the file system gives none. */

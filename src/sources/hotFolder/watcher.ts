@@ -248,6 +248,11 @@ export class Watcher extends EventEmitter {
       const target = await fs.readlink(file).catch(() => null);
       throw refuse(`a symlink${target !== null ? ` to ${target}` : ''}`);
     }
+    if (entry.kind === 'special') {
+      const st = await fs.lstat(file);
+      const what = st.isFIFO() ? 'a FIFO' : st.isSocket() ? 'a socket' : 'a device';
+      throw new InputError('FEED_UNREADABLE', `${file}: not a regular file or folder (${what}); never opened`);
+    }
     const realDir = await fs.realpath(dir);
     const real = await fs.realpath(file);
     if (real !== path.join(realDir, entry.name)) throw refuse(`resolves to ${real}, not an entry of the hot folder ${realDir} (a symlink)`);
