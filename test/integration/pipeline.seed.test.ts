@@ -55,6 +55,14 @@ describe('photowire run on the seed gallery (real Redis)', () => {
     expect(records[3].cluster!.id).not.toBe(a.cluster!.id);
   });
 
+  it('keeps on each member the words that differ from its canonical caption (cluster.diff)', () => {
+    expect(records[0].cluster!.diff).toBeUndefined();
+    expect(records[2].cluster!.diff).toBeUndefined(); // 03: word for word 01
+    expect(records[10].cluster).toMatchObject({ canonicalId: records[0].id, exact: false });
+    // "A masked supporter of Julian Assange" -> "Masked supporters of Julian Assange"
+    expect(records[10].cluster!.diff).toEqual({ edits: [{ at: 0, deleted: 'A', inserted: '' }, { at: 2, deleted: 'supporter', inserted: 'supporters' }], more: 0 });
+  });
+
   it('writes records.ndjson when the batch completes, equal to export', async () => {
     const file = path.join(p.config.dataDir, 'batches', batchId, 'records.ndjson');
     const lines = readFileSync(file, 'utf8').trim().split('\n');

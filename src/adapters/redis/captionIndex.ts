@@ -5,6 +5,7 @@ import { hashString32 } from '../../core/dedup/hash32';
 import type { BandKey } from '../../core/dedup/minhash';
 import { INDEX_JACCARD_THRESHOLD, LSH_BANDS, LSH_ROWS, SHINGLE_WORDS, SIGNATURE_VERSION } from '../../core/dedup/params';
 import { signCaption, type CaptionSignature } from '../../core/dedup/signature';
+import { wordDiff } from '../../core/dedup/wordDiff';
 import { ASSIGN_CAPTION_LUA } from './captionIndexScript';
 
 /**
@@ -48,7 +49,7 @@ export interface ClusterInfo {
   members: ClusterMember[];
 }
 
-type AssignReply = [string, string, number, number, number, 'created' | 'joined' | 'known'];
+type AssignReply = [string, string, number, number, number, 'created' | 'joined' | 'known', string?];
 type RedisWithDedup = Redis & {
   photowireAssignCaption(...keysAndArgs: Array<string | Buffer | number>): Promise<AssignReply>;
 };
@@ -127,7 +128,7 @@ export class CaptionIndex {
   }
 
   private async send(itemId: string, cleanedCaption: string, sig: CaptionSignature): Promise<ClusterRef> {
-    const [id, canonicalId, inter, union, exact] = await this.redis.photowireAssignCaption(
+    const [id, canonicalId, inter, union, exact, , canonicalCaption] = await this.redis.photowireAssignCaption(
       this.itemKey(itemId),
       this.sizesKey(),
       this.base,
@@ -141,7 +142,10 @@ export class CaptionIndex {
       this.bucketCapacity,
       this.packBands(sig.bands),
     );
-    return { id, canonicalId, similarity: inter / union, exact: exact === 1 };
+    const ref: ClusterRef = { id, canonicalId, similarity: inter / union, exact: exact === 1 };
+    // What differs from the canonical caption, word by word (issue 12): small, kept on the record.
+    if (exact !== 1 && typeof canonicalCaption === 'string') ref.diff = wordDiff(canonicalCaption, cleanedCaption);
+    return ref;
   }
 
   /** A cluster with its canonical caption and members, or null if no such cluster exists. */

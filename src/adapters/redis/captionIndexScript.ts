@@ -21,7 +21,8 @@
  *
  * Cluster key c:<id> (string): u32 n (big-endian) | n x 4-byte shingles | u16 len | canonical
  * item id | caption. Bucket field value: concatenated raw 8-byte cluster ids, oldest first.
- * Reply: { clusterId, canonicalId, inter, union, exact (0|1), 'created'|'joined'|'known' }.
+ * Reply: { clusterId, canonicalId, inter, union, exact (0|1), 'created'|'joined'|'known'
+ * [, canonical caption when joined or known and not exact: the adapter diffs against it] }.
  * The join rule mirrors pickCluster() in src/core/dedup/referenceClusterer.ts.
  */
 export const ASSIGN_CAPTION_LUA = `
@@ -35,12 +36,20 @@ local function canonicalOf(v)
   return string.sub(v, p + 2, p + 1 + len)
 end
 
+local function captionOf(v)
+  local n = struct.unpack('>I4', v, 1)
+  local p = 5 + 4 * n
+  local len = struct.unpack('>I2', v, p)
+  return string.sub(v, p + 2 + len)
+end
+
 local prev = redis.call('HGET', KEYS[1], item)
 if prev then
   local cid, e, inter, union = string.match(prev, '^(%x+)|(%d)|(%d+)|(%d+)$')
   local v = redis.call('GET', base .. 'c:' .. cid)
   if not v then return redis.error_reply('ERR photowire dedup: item ' .. item .. ' points at missing cluster ' .. cid) end
-  return { cid, canonicalOf(v), tonumber(inter), tonumber(union), tonumber(e), 'known' }
+  if e == '1' then return { cid, canonicalOf(v), tonumber(inter), tonumber(union), 1, 'known' } end
+  return { cid, canonicalOf(v), tonumber(inter), tonumber(union), 0, 'known', captionOf(v) }
 end
 
 local sh = ARGV[6]
@@ -64,7 +73,8 @@ local function join(cid, v, inter, union, e)
   local len = redis.call('RPUSH', base .. 'm:' .. cid, item)
   redis.call('ZADD', KEYS[2], len + 1, cid)
   redis.call('HSET', KEYS[1], item, cid .. '|' .. e .. '|' .. inter .. '|' .. union)
-  return { cid, canonicalOf(v), inter, union, e, 'joined' }
+  if e == 1 then return { cid, canonicalOf(v), inter, union, e, 'joined' } end
+  return { cid, canonicalOf(v), inter, union, e, 'joined', captionOf(v) }
 end
 
 local exactId = ARGV[3]
