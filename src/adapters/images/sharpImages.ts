@@ -48,7 +48,32 @@ function damage(bytes: Buffer): string {
   if (png && bytes.lastIndexOf('IEND', undefined, 'latin1') === -1) {
     return 'the file is cut short (no PNG end chunk), as after an interrupted download or copy';
   }
-  return 'the image data is damaged';
+  return 'the file is structurally broken (it is not cut short: its image data is damaged)';
+}
+
+/**
+ * libvips repeats itself: one damaged JPEG gives the same "Corrupt JPEG data" line several times,
+ * spread over lines with "VipsJpeg:"/"vips2jpeg:" prefixes and a trailing "load failed" line.
+ * Keep the first distinct reason, once, and say how many more lines there were.
+ */
+export function libvipsReason(message: string): string {
+  const seen = new Set<string>();
+  const reasons: string[] = [];
+  const header = /^Input (?:buffer|file) has corrupt header:\s*/i.exec(message);
+  const body = header ? message.slice(header[0].length) : message;
+  for (const raw of body.split(/\r?\n/)) {
+    const line = raw.trim().replace(/^(?:vips\w*|Vips\w*)\s*:\s*/i, '').trim();
+    if (!line || /^(?:\w+load(?:_buffer)?: )?(?:load|read) failed$|^source input is empty$/i.test(line)) continue;
+    const key = line.toLowerCase().replace(/\d+/g, '#');
+    if (seen.has(key)) continue;
+    seen.add(key);
+    reasons.push(line);
+  }
+  const lead = header ? 'corrupt header' : '';
+  if (reasons.length === 0) return lead || (message.trim().split(/\r?\n/)[0] ?? '');
+  const first = lead ? `${lead}: ${reasons[0]}` : reasons[0];
+  const more = reasons.length - 1;
+  return more > 0 ? `${first} (and ${more} more decoder ${more === 1 ? 'error' : 'errors'})` : first;
 }
 
 function decodeError(err: unknown, label: string, bytes: Buffer): InputError {
@@ -59,7 +84,7 @@ function decodeError(err: unknown, label: string, bytes: Buffer): InputError {
   if (/unsupported image format/i.test(msg)) {
     return new InputError('IMAGE_UNSUPPORTED', `${label}: not an image format photowire reads (${msg})`);
   }
-  return new InputError('IMAGE_CORRUPT', `${label}: the image could not be decoded: ${damage(bytes)} (libvips: ${msg})`);
+  return new InputError('IMAGE_CORRUPT', `${label}: the image could not be decoded: ${damage(bytes)} (libvips: ${libvipsReason(msg)})`);
 }
 
 /**
