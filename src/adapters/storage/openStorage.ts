@@ -1,0 +1,23 @@
+import { LocalDirStorage } from './localStorage';
+import { S3Storage, type S3StorageOptions } from './s3Storage';
+import { parseStorageConfig, type StorageConfig } from './storageConfig';
+import type { StoragePort } from './storagePort';
+
+/**
+ * The storage the environment names (PHOTOWIRE_STORAGE, see storageConfig.ts), checked: a folder
+ * that cannot be written, a missing bucket or refused credentials throw StorageConfigError
+ * (a ConfigError: the CLI exits 2) before any item is taken.
+ */
+export async function openStorage(
+  cfg: StorageConfig = parseStorageConfig(),
+  opts: S3StorageOptions & { urlBase?: string } = {},
+): Promise<StoragePort> {
+  const port: StoragePort = cfg.kind === 'local' ? new LocalDirStorage(cfg.root, { urlBase: opts.urlBase }) : new S3Storage(cfg, opts);
+  try {
+    await port.open();
+  } catch (err) {
+    await port.close().catch(() => undefined);
+    throw err;
+  }
+  return port;
+}
