@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { sourcedTextSchema } from './rights';
 
 /**
  * Metadata as an agency sent it, in IPTC terms. Every field is optional: feeds carry
@@ -26,6 +27,33 @@ export const iptcFieldsSchema = z.object({
 });
 export type IptcFields = z.infer<typeof iptcFieldsSchema>;
 
+/**
+ * What a wire format says about rights, release and status beyond the IPTC fields (docs/RIGHTS.md
+ * "What the wiring passes in"): read by src/workers/itemRights.ts. Values exactly as received.
+ */
+export const wireFieldsSchema = z.object({
+  /** Rights texts the IPTC fields do not hold (NewsML-G2 usageTerms, NITF doc.rights ...). */
+  texts: z.array(sourcedTextSchema).optional(),
+  newsml: z
+    .object({ guid: z.string(), version: z.string(), pubStatus: z.string(), embargoed: z.string(), signals: z.array(z.string()) })
+    .partial()
+    .optional(),
+  nitf: z
+    .object({
+      docId: z.string(),
+      managementStatus: z.string(),
+      managementDocIdref: z.string(),
+      managementIdrefStatus: z.string(),
+      dateRelease: z.string(),
+      dateExpire: z.string(),
+    })
+    .partial()
+    .optional(),
+  /** When the item was sent (NewsML-G2 versionCreated/sent, NITF date.issue), as written. */
+  sent: z.string().optional(),
+});
+export type WireFields = z.infer<typeof wireFieldsSchema>;
+
 /** Where an item came from inside its feed. */
 export const itemSourceSchema = z.object({
   file: z.string(), // path of the feed file the item was read from
@@ -49,6 +77,8 @@ export const feedItemSchema = z.object({
   title: z.string().optional(), // gallery title line or feed title (not the caption)
   iptc: iptcFieldsSchema.default({}),
   image: z.string().nullable(),
+  /** Rights, release and status fields of NewsML-G2 and NITF items (optional: other feeds have none). */
+  wire: wireFieldsSchema.optional(),
   /** A problem found while parsing this item; the item still becomes a record carrying it. */
   error: z.object({ code: z.string(), message: z.string() }).optional(),
 });

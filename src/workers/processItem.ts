@@ -19,6 +19,7 @@ import type { ItemJob } from '../schemas/jobs';
 import type { CatalogRecord, RecordError, Rendition } from '../schemas/record';
 import type { PipelineContext } from './pipelineContext';
 import { testPause } from './testPause';
+import { itemRights } from './itemRights';
 
 /** Milliseconds spent in each part of the item stage; logged with "item done" (the pipeline bench reads them). */
 export interface StageTimings {
@@ -82,6 +83,8 @@ interface ReadImage {
   pixelSha256: string;
   probe: Awaited<ReturnType<typeof probeImage>>;
   iptc: IptcFields;
+  /** The raw IIM datasets and XMP text, for rights and release fields IptcFields has no place for. */
+  raw: { iim: Array<{ record: number; dataset: number; value: string }>; xmp: string | null };
 }
 
 // a damaged photo can give many; the batch shows the first ones and how many more there were
@@ -118,7 +121,7 @@ async function readImage(ctx: PipelineContext, job: ItemJob, clock: StageClock):
   if (!own) await addReaderWarnings(ctx, job, file, meta.warnings);
   const iptc = mergeIptc(job.item.iptc, meta.iptc);
   clock.lap('metadata');
-  return { bytes, sha256, pixelSha256, probe, iptc };
+  return { bytes, sha256, pixelSha256, probe, iptc, raw: meta.raw };
 }
 
 /**
@@ -209,6 +212,8 @@ export async function processItem(ctx: PipelineContext, job: ItemJob): Promise<I
   // "FILE PHOTO:", "File photo dated ..." sit in the caption body, not the credit tail, yet mark a file picture.
   const fileMarker = removedFileMarker(cleaned.removed);
   const credit = fileMarker ? { ...parsedCredit, flags: { ...parsedCredit.flags, file: true } } : parsedCredit;
+  // Rights, embargo and notices (issue 16): src/workers/itemRights.ts
+  const rr = itemRights(ctx, { item, iptc, raw: img?.raw, captionRaw, cleaned, credit });
   clock.lap('captionCredit');
   // The normalized credit is known before rendering, so it is what the renditions carry.
   const imageOutcome = img ? await storeImage(ctx, img, item.image!, credit.line, iptc.copyright ?? null, clock, job.itemId) : null;
@@ -239,6 +244,8 @@ export async function processItem(ctx: PipelineContext, job: ItemJob): Promise<I
     cluster,
     error: null,
     processedAt: new Date().toISOString(),
+    rights: rr.rights,
+    release: rr.release,
   });
   clock.lap('record');
   return { record, rendered: imageOutcome?.rendered ?? false, timings: clock.rounded() };

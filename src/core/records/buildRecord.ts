@@ -1,5 +1,8 @@
 import type { Credit } from '../../schemas/credit';
 import type { FeedItem, IptcFields } from '../../schemas/feedItem';
+import type { KillStatus } from '../../schemas/notice';
+import type { Release } from '../../schemas/release';
+import type { Rights } from '../../schemas/rights';
 import { RECORD_SCHEMA_VERSION, type CatalogRecord, type ClusterRef, type Rendition, type RecordError } from '../../schemas/record';
 
 /**
@@ -37,6 +40,11 @@ export interface RecordParts {
   probableResend?: boolean;
   error: RecordError | null;
   processedAt: string;
+  /** Restrictions, markets, advisories (docs/RIGHTS.md); a file-photo advisory also sets credit.flags.file. */
+  rights?: Rights;
+  release?: Release;
+  /** A kill or correction already known when the record is built (kill on arrival); active otherwise. */
+  status?: Partial<KillStatus>;
 }
 
 const orNull = (s: string | undefined | null) => (s === undefined || s === null || s.trim() === '' ? null : s);
@@ -54,6 +62,8 @@ export function buildRecord(p: RecordParts): CatalogRecord {
     dateline: dl?.text ?? null,
   };
   const hasLocation = Object.values(location).some((v) => v !== null);
+  // "EDS NOTE: A FILE PHOTO" in the instructions marks a file picture as the caption's "FILE PHOTO:" does.
+  const credit = p.rights?.advisories.includes('file-photo') && !p.credit.flags.file ? { ...p.credit, flags: { ...p.credit.flags, file: true } } : p.credit;
   return {
     schemaVersion: RECORD_SCHEMA_VERSION,
     id: p.id,
@@ -66,7 +76,7 @@ export function buildRecord(p: RecordParts): CatalogRecord {
     captionRaw: p.captionRaw,
     captionRemoved: cleaned.removed,
     headline: orNull(iptc.headline),
-    credit: p.credit,
+    credit,
     dateCreated: orNull(iptc.dateCreated) ?? cleaned.dateCreated,
     location: hasLocation ? location : null,
     keywords: iptc.keywords ?? [],
@@ -78,5 +88,12 @@ export function buildRecord(p: RecordParts): CatalogRecord {
     probableResend: p.probableResend ?? false,
     error: p.error,
     processedAt: p.processedAt,
+    ...(p.rights ? { rights: p.rights } : {}),
+    ...(p.release ? { release: p.release } : {}),
+    status: p.status?.status ?? 'active',
+    killedAt: p.status?.killedAt ?? null,
+    reason: p.status?.reason ?? null,
+    notice: p.status?.notice ?? null,
+    supersededBy: p.status?.supersededBy ?? null,
   };
 }

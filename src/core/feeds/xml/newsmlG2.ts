@@ -6,6 +6,7 @@ import { resolveImageRef, type ResolvedImage } from './resolveImageRef';
 import { parseXmlSafely } from './safeXml';
 import { ConceptIndex, readPlace } from './g2Place';
 import type { SkippedItem, WireXmlResult } from './wireXmlResult';
+import { newsmlWireFields } from './wireRights';
 import { attr, attrText, childElements, descendants, firstChild, path, qcodeCode, text, type XmlElement } from './xmlTree';
 
 export interface NewsmlG2Options {
@@ -234,6 +235,8 @@ function readPictureItem(newsItem: XmlElement, position: number, feedPath: strin
   const version = attrText(newsItem, 'version');
   if (guid !== undefined) item.agencyId = guid;
   if (version !== undefined) item.agencyVersion = version;
+  const wire = newsmlWireFields(newsItem); // rights, embargo, pubStatus (issue 16)
+  if (wire) item.wire = wire;
   if (resolved.error) item.error = resolved.error;
   return item;
 }

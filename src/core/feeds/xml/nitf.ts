@@ -6,6 +6,7 @@ import { resolveImageRef } from './resolveImageRef';
 import { parseXmlSafely } from './safeXml';
 import type { SkippedItem, WireXmlResult } from './wireXmlResult';
 import { attr, attrText, childElements, descendants, firstChild, path, rawText, text, type XmlElement } from './xmlTree';
+import { nitfWireFields } from './wireRights';
 
 /**
  * NITF → FeedItems: one per `<media media-type="image">` in the body, in document order.
@@ -47,6 +48,7 @@ export function readNitf(xml: string, feedPath: string): WireXmlResult {
     .map((m) => ({ kind: mediaType(m), label: `${docLabel}: ${mediaType(m)} media at line ${m.line}`, reason: `${mediaType(m)} media, not a picture` }));
   if (images.length === 0 && !photoOnly) skipped.unshift({ kind: 'text', label: docLabel, reason: 'a text story without image media' });
 
+  const wire = nitfWireFields(docdata);
   const items = images.map((m, position) => {
     const caption = text(firstChild(m, 'media-caption'));
     const iptc: IptcFields = compact({ ...shared, caption, ...readMediaCredit(m, shared) });
@@ -62,6 +64,7 @@ export function readNitf(xml: string, feedPath: string): WireXmlResult {
       item.agencyId = images.length === 1 ? docId : `${docId}#${attrText(m, 'id') ?? position + 1}`;
     }
     if (version !== undefined) item.agencyVersion = version;
+    if (wire) item.wire = wire; // rights, embargo, management-status (issue 16)
     if (resolved.error) item.error = resolved.error;
     return item;
   });

@@ -1,0 +1,48 @@
+import { readItemRights, type ItemRights } from '../core/rights/itemRightsInput';
+import { loadRightsRules, type RightsRules } from '../core/rights/rules';
+import type { Credit } from '../schemas/credit';
+import type { FeedItem, IptcFields } from '../schemas/feedItem';
+import type { PipelineContext } from './pipelineContext';
+
+const rulesByPath = new Map<string, RightsRules>();
+
+/** The rights rules in force for this process (PHOTOWIRE_RIGHTS_RULES over the shipped ones), loaded once. */
+export function rightsRulesOf(ctx: Pick<PipelineContext, 'config'>): RightsRules {
+  const key = ctx.config.rightsRulesPath ?? '';
+  let rules = rulesByPath.get(key);
+  if (!rules) {
+    rules = loadRightsRules(key || undefined);
+    rulesByPath.set(key, rules);
+  }
+  return rules;
+}
+
+/**
+ * Rights, embargo/expiry and any kill or correction notice of one item, from every text it
+ * carries: the feed's wire fields, the photo's IIM and XMP, the caption's notes (issue 16).
+ */
+export function itemRights(
+  ctx: Pick<PipelineContext, 'config'>,
+  p: {
+    item: FeedItem;
+    iptc: IptcFields;
+    raw?: { iim: ReadonlyArray<{ record: number; dataset: number; value: string }>; xmp: string | null };
+    captionRaw: string;
+    cleaned: { removed: ReadonlyArray<{ kind: string; text: string }>; creditTail: string | null };
+    credit: Credit;
+  },
+): ItemRights {
+  return readItemRights(
+    {
+      item: p.item,
+      iptc: p.iptc,
+      iim: p.raw?.iim,
+      xmp: p.raw?.xmp,
+      captionRaw: p.captionRaw,
+      removed: p.cleaned.removed,
+      creditTail: p.cleaned.creditTail,
+      agency: p.credit.agency,
+    },
+    rightsRulesOf(ctx),
+  );
+}
