@@ -74,7 +74,8 @@ export function findCreditTailStart(text: string, c: CompiledRules): number {
       while (from < end && /\s/.test(text[from])) from++;
       if (from >= end || end - from > 400) continue;
       const tail = text.slice(from, end);
-      const marked = candidates.get(start)!;
+      // "U.S. Navy photo by X" at a sentence start: an organisation's own label.
+      const marked = candidates.get(start)! || /^\S.{0,120}?\s(?:photo(?:graph)?|picture|image)s?\s+by\s/i.test(tail);
       // Without a label, a credit is a chain of names and organisations: "Tim Ireland/REX Shutterstock".
       const chain = /[/©]|\svia\s/i.test(tail);
       // "(AP Photo)", "(Getty Images)": a bracket holding nothing but an agency the rules know.

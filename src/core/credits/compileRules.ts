@@ -22,6 +22,14 @@ export interface CompiledRules {
   distributorIds: Set<string>;
   /** An agency alias followed by "/" (optionally "PHOTO /"): where an agency-first credit starts. */
   agencyFirst: RegExp;
+  /** "Bild: ", "Fotó : ": a credit label in another language, at the start. */
+  labelPrefix: RegExp | null;
+  /** A rank or rate at the start of a name ("Photographer's Mate 3rd Class "), bounded, anchored. */
+  rankPrefix: RegExp | null;
+  /** "(AW)", "(AW/SW)", "(RELEASE)": brackets to drop. */
+  ignoredBrackets: RegExp | null;
+  governmentWords: Set<string>;
+  stockSites: Set<string>;
 }
 
 const cache = new WeakMap<CreditRules, CompiledRules>();
@@ -70,6 +78,12 @@ export function compileRules(rules: CreditRules): CompiledRules {
     .map((s) => escapeRe(s).replace(/\s+/g, '\\s+'))
     .join('|');
 
+  const alt = (xs: readonly string[] | undefined) =>
+    [...(xs ?? [])].sort((a, b) => b.length - a.length).map((p) => escapeRe(p).replace(/\s+/g, '\\s{1,3}')).join('|');
+  const labels = alt(rules.labelWords);
+  const ranks = alt(rules.ranks);
+  const brackets = alt(rules.ignoredBrackets);
+
   const compiled: CompiledRules = {
     rules,
     orgs,
@@ -85,6 +99,15 @@ export function compileRules(rules: CreditRules): CompiledRules {
     particles: new Set(rules.nameCasing.particles.map((p) => p.toLowerCase())),
     distributorIds: new Set(Object.keys(rules.distributors)),
     exceptions: new Map(Object.entries(rules.nameCasing.exceptions).map(([k, v]) => [k.toUpperCase(), v])),
+    labelPrefix: labels ? new RegExp(`^(?:${labels})\\s{0,3}:\\s{0,3}`, 'iu') : null,
+    // Up to three ranks in a row ("Chief Mass Communication Specialist", "Lt. Col."), each with an
+    // optional class ("3rd Class"): bounded, so a long text costs nothing more.
+    rankPrefix: ranks
+      ? new RegExp(`^(?:(?:${ranks})(?:\\s{1,3}(?:1st|2nd|3rd|first|second|third)\\s{1,3}class)?\\s{1,3}){1,3}`, 'iu')
+      : null,
+    ignoredBrackets: brackets ? new RegExp(`\\(\\s{0,3}(?:${brackets})(?:\\s{0,3}[/,]\\s{0,3}(?:${brackets})){0,4}\\s{0,3}\\)`, 'giu') : null,
+    governmentWords: new Set((rules.governmentWords ?? []).map((w) => w.toLowerCase())),
+    stockSites: new Set(rules.stockSites ?? []),
     agencyFirst: new RegExp(
       `(?<![\\p{L}\\d/])(?:THE\\s+)?(?:${starterAlt})(?:-[\\p{L}]{1,30})?(?:\\s*\\/|\\s+(?:PHOTO|FOTO|IMAGES|PICTURES)\\s*\\/|\\s+(?:PHOTO|FOTO)\\s+(?=\\p{Lu}))`,
       'giu',

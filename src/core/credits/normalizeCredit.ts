@@ -106,7 +106,12 @@ export function normalizeCredit(input: CreditInput, rules: CreditRules): Credit 
     },
     creators,
     agency: agency ? (agency.id ?? agency.name) : null,
-    distributor: distributor ? distributorName(rules, distributor) : null,
+    // A stock site (Dreamstime, iStock, Alamy...) is who distributes the contributor's picture.
+    distributor: distributor
+      ? distributorName(rules, distributor)
+      : agency?.id && c.stockSites.has(agency.id)
+        ? distributorName(rules, agency)
+        : null,
     partners: partners.filter((p, i) => partners.findIndex((q) => sameOrg(p, q)) === i).map((p) => orgName(rules, p)),
     flags,
     line: houseLine(rules, creators, agency, distributor, client),

@@ -92,6 +92,8 @@ function stripNotes(s: string, c: CompiledRules, flags: CreditFlags): { text: st
     flags.mandatory = true;
     t = t.slice(0, q.index) + ' ' + t.slice(q.index + q[0].length);
   }
+  // "(AW)", "(AW/SW)" after a Navy rate, "(RELEASE)" after a handout: not names, not partners.
+  if (c.ignoredBrackets) t = t.replace(c.ignoredBrackets, ' ');
   t = t.replace(/\(\s*(\d{5,}[a-z]{0,4})\s*\)/gi, (_m, ref: string) => {
     flags.supplierRef ??= ref;
     return ' ';
@@ -154,7 +156,7 @@ const LABELS: Array<[RegExp, string]> = [
   [/^(?:©|\(c\)|copyright)\s*(?:©\s*)?(?:\d{4}\s*)?/i, 'copyright'],
 ];
 
-function stripLabels(s: string, flags: CreditFlags): { text: string; label: string | null } {
+function stripLabels(s: string, flags: CreditFlags, c: CompiledRules): { text: string; label: string | null } {
   let t = trimEndWhere(trimStartWhere(s, LABEL_LEAD), LABEL_TRAIL);
   let label: string | null = null;
   for (let guard = 0; guard < 6; guard++) {
@@ -170,6 +172,13 @@ function stripLabels(s: string, flags: CreditFlags): { text: string; label: stri
         matched = true;
         break;
       }
+    }
+    // "Bild:", "Fotó:", "Kuva:": the rules' label words in other languages.
+    const other = c.labelPrefix?.exec(t);
+    if (!matched && other && other[0].length > 0) {
+      t = t.slice(other[0].length);
+      label ??= 'labelled';
+      matched = true;
     }
     if (!matched) break;
   }
@@ -242,6 +251,13 @@ function classifyPiece(raw: string, c: CompiledRules, flags: CreditFlags, afterA
   }
   const org = lookupOrg(c, text);
   if (org) return { kind: 'org', org };
+  // "Photographer's Mate 3rd Class Elizabeth Thompson", "Staff Sgt. Jane Roe": the rank is not the name.
+  const rank = c.rankPrefix?.exec(text);
+  if (rank && rank[0].length < text.length) {
+    const rest = text.slice(rank[0].length);
+    const restTokens = rest.split(/\s+/);
+    if (isPersonLike(restTokens, c) && !isOrgLike(restTokens, c)) return { kind: 'person', names: [displayCaseName(rest, c)] };
+  }
   // A sentence end inside ("the Supreme Court. Photo credit: Yui Mok") is caption text, not a name.
   // The three letters are a fixed-length lookbehind, not a repetition the engine retries from
   // every letter of a long word (/\p{Ll}{3,}[.!?]/ was quadratic on 10,000 "ł").
@@ -291,7 +307,11 @@ function classifyPiece(raw: string, c: CompiledRules, flags: CreditFlags, afterA
   if (isOrgLike(tokens, c)) {
     if (tokens.length === 1 && !/\p{Lu}/u.test(text)) return { kind: 'unknown', text };
     // "Russian Defense Ministry Press Service photo": the organisation, without the word "photo".
-    return { kind: 'org', org: { id: null, name: text.replace(/\s+(?:photos?|pictures?)$/i, '') } };
+    const name = text.replace(/\s+(?:photos?|pictures?)$/i, '');
+    // "U.S. Navy", "Ministry of Defence": a government body's own picture is a handout.
+    const spaced = ` ${name.toLowerCase().replace(/\s+/g, ' ')} `;
+    for (const w of c.governmentWords) if (spaced.includes(` ${w} `)) flags.handout = true;
+    return { kind: 'org', org: { id: null, name } };
   }
   if (isPersonLike(tokens, c)) return { kind: 'person', names: [displayCaseName(text, c)] };
   return { kind: 'unknown', text };
@@ -330,6 +350,12 @@ function splitPieces(s: string, c: CompiledRules): string[] {
           continue;
         }
       }
+      // "U.S. Navy photo by X": an organisation, then who took it.
+      const orgPhotoBy = /^(\S.{0,120}?)\s+(?:photo(?:graph)?|picture|image)s?\s+by\s+(\S.*)$/iu.exec(p);
+      if (orgPhotoBy && isOrgLike(orgPhotoBy[1].split(/\s+/), c) && orgPhotoBy[1].split(/\s+/).length > 1) {
+        out.push(orgPhotoBy[1], orgPhotoBy[2]);
+        continue;
+      }
       // "BELGA PHOTO NICOLAS MAETERLINCK": agency, the word PHOTO, the photographer, no slash.
       const photoWord = /^(.+?)\s+(?:PHOTO|FOTO|Photo)\s+(\S.*)$/u.exec(p);
       if (photoWord && lookupOrg(c, photoWord[1]) && !lookupOrg(c, p)) {
@@ -344,7 +370,7 @@ function splitPieces(s: string, c: CompiledRules): string[] {
 
 function parsePart(part: string, c: CompiledRules): PartResult {
   const flags = emptyFlags();
-  const { text, label } = stripLabels(part, flags);
+  const { text, label } = stripLabels(part, flags, c);
   const res: PartResult = { label, creators: [], orgs: [], client: null, pools: flags.pool ? [POOL] : [], flags, unknown: [], shape: '' };
   if (!text) return res;
 

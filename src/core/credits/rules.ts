@@ -94,6 +94,11 @@ export function mergeRules(base: CreditRules, op: OperatorRules): unknown {
       phrases: union(base.restrictions.phrases, op.restrictions?.phrases),
       multiWordPlaces: union(base.restrictions.multiWordPlaces, op.restrictions?.multiWordPlaces),
     },
+    labelWords: union(base.labelWords ?? [], op.labelWords),
+    ranks: union(base.ranks ?? [], op.ranks),
+    ignoredBrackets: union(base.ignoredBrackets ?? [], op.ignoredBrackets),
+    governmentWords: union(base.governmentWords ?? [], op.governmentWords),
+    stockSites: union(base.stockSites ?? [], op.stockSites),
     nameCasing: {
       particles: union(base.nameCasing.particles, op.nameCasing?.particles),
       exceptions: { ...base.nameCasing.exceptions, ...op.nameCasing?.exceptions },

@@ -60,6 +60,16 @@ export const creditRulesSchema = z
       /** Places of more than one word, so "NEW ZEALAND OUT" is not read as "ZEALAND OUT". */
       multiWordPlaces: z.array(nonEmpty),
     }),
+    /** Words that label a credit in other languages, before a colon ("Bild:", "Fotó:", "Kuva:"). */
+    labelWords: z.array(nonEmpty).optional(),
+    /** Military and government ranks and rates before a name ("Staff Sgt.", "Photographer's Mate"); never part of it. */
+    ranks: z.array(nonEmpty).optional(),
+    /** Bracketed words that are neither a name nor an organisation: warfare qualifications ("AW"), "RELEASE". */
+    ignoredBrackets: z.array(nonEmpty).optional(),
+    /** Words that make an organisation a government or military body: its pictures are handouts ("U.S. Navy photo"). */
+    governmentWords: z.array(nonEmpty).optional(),
+    /** Agency ids of stock sites: the site is the distributor, the contributor the creator. */
+    stockSites: z.array(agencyId).optional(),
     nameCasing: z.strictObject({
       /** Lower-cased inside a name ("KOEN VAN WEEL" -> "Koen van Weel"). */
       particles: z.array(nonEmpty),
@@ -110,5 +120,10 @@ export const operatorRulesSchema = z.strictObject({
   nameCasing: z
     .strictObject({ particles: z.array(nonEmpty).optional(), exceptions: z.record(nonEmpty, nonEmpty).optional() })
     .optional(),
+  labelWords: z.array(nonEmpty).optional(),
+  ranks: z.array(nonEmpty).optional(),
+  ignoredBrackets: z.array(nonEmpty).optional(),
+  governmentWords: z.array(nonEmpty).optional(),
+  stockSites: z.array(agencyId).optional(),
 });
 export type OperatorRules = z.infer<typeof operatorRulesSchema>;

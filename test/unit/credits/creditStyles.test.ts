@@ -129,7 +129,8 @@ const ROWS: Row[] = [
   ['dpa/picture alliance via Getty Images', [], 'DPA', 'Getty Images'],
   ['(AP Photo/Libkos)', ['Libkos'], 'AP', null],
   ['(AP Photo/Patrick Semansky, Pool File)', ['Patrick Semansky'], 'AP', null, ['file', 'pool']],
-  ['(Russian Defense Ministry Press Service photo via AP)', [], 'Russian Defense Ministry Press Service', 'AP'],
+  // Issue 11: a government body's own picture is a handout (rules 2026.12.1 governmentWords).
+  ['(Russian Defense Ministry Press Service photo via AP)', [], 'Russian Defense Ministry Press Service', 'AP', ['handout']],
   ['(Satellite image ©2023 Maxar Technologies via AP)', [], 'Maxar Technologies', 'AP'],
   ['(Photo by Kevin Winter/Getty Images for dcp)', ['Kevin Winter'], 'GETTY', null],
   ['(Dave Chidley/The Canadian Press via AP)', ['Dave Chidley'], 'CP', 'AP'],
