@@ -1,3 +1,4 @@
+import type { PreviewRights } from '../core/metadata/previewRights';
 import { readItemRights, type ItemRights } from '../core/rights/itemRightsInput';
 import { loadRightsRules, type RightsRules } from '../core/rights/rules';
 import type { Credit } from '../schemas/credit';
@@ -45,4 +46,12 @@ export function itemRights(
     },
     rightsRulesOf(ctx),
   );
+}
+
+/** What the preview's IPTC/XMP carry: the longest Special Instructions read (XMP keeps what IIM cuts), the usage terms. */
+export function previewRightsOf(rr: ItemRights, creditLine: string | null, copyright: string | null): PreviewRights {
+  const instructions = rr.input.texts
+    .filter((t) => t.source === 'xmp:photoshop:Instructions' || t.source === 'iptc:specialInstructions' || t.source === 'newsml:edNote' || t.source === 'nitf:ed-msg')
+    .sort((a, b) => b.text.length - a.text.length)[0];
+  return { specialInstructions: instructions?.text ?? null, usageTerms: rr.rights.usageTerms, creditLine, copyright };
 }

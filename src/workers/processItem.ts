@@ -19,7 +19,8 @@ import type { ItemJob } from '../schemas/jobs';
 import type { CatalogRecord, RecordError, Rendition } from '../schemas/record';
 import type { PipelineContext } from './pipelineContext';
 import { testPause } from './testPause';
-import { itemRights } from './itemRights';
+import { itemRights, previewRightsOf } from './itemRights';
+import type { PreviewRights } from '../core/metadata/previewRights';
 
 /** Milliseconds spent in each part of the item stage; logged with "item done" (the pipeline bench reads them). */
 export interface StageTimings {
@@ -137,6 +138,7 @@ async function storeImage(
   copyright: string | null,
   clock: StageClock,
   itemId: string,
+  previewRights?: PreviewRights,
 ): Promise<ImageOutcome> {
   const { bytes, sha256, probe } = img;
   const ext = probe.format === 'jpeg' ? 'jpg' : probe.format;
@@ -156,7 +158,7 @@ async function storeImage(
   if (!stored) {
     const plan = planRenditions({ creditLine, copyright });
     clock.lap('store');
-    const out = await renderRenditions(bytes, label, plan, ctx.config.maxPixels);
+    const out = await renderRenditions(bytes, label, plan, ctx.config.maxPixels, previewRights);
     clock.lap('renditions');
     const renditions: Rendition[] = [];
     for (const r of out.renditions) {
@@ -216,7 +218,7 @@ export async function processItem(ctx: PipelineContext, job: ItemJob): Promise<I
   const rr = itemRights(ctx, { item, iptc, raw: img?.raw, captionRaw, cleaned, credit });
   clock.lap('captionCredit');
   // The normalized credit is known before rendering, so it is what the renditions carry.
-  const imageOutcome = img ? await storeImage(ctx, img, item.image!, credit.line, iptc.copyright ?? null, clock, job.itemId) : null;
+  const imageOutcome = img ? await storeImage(ctx, img, item.image!, credit.line, iptc.copyright ?? null, clock, job.itemId, previewRightsOf(rr, credit.line, iptc.copyright ?? null)) : null;
   const cluster = cleaned.caption.trim() ? await ctx.captions.assign(job.itemId, cleaned.caption) : null;
   let photo: CatalogRecord['photo'] = null;
   let probableResend = false;

@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { copyFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { TestPipeline } from '../helpers/pipeline';
@@ -48,5 +49,19 @@ describe('rights and release on the records of the wire images', () => {
     expect(byFile('corbis.jpg').rights!.outMarkets.map((m) => m.code)).toEqual(['FI']);
     expect(byFile('Bush-dog.jpg').rights!.restrictions).toEqual([]);
     expect(byFile('Bush-dog.jpg').release!.embargoUntil).toBeNull();
+  });
+
+  it("the preview's IPTC and XMP carry the Special Instructions and usage terms (read back with exiftool)", () => {
+    const r = byFile('GAC103-thumb.jpg');
+    const preview = path.join(p.config.dataDir, r.renditions.find((x) => x.name === 'preview')!.path);
+    const [tags] = JSON.parse(
+      execFileSync('exiftool', ['-j', '-IPTC:SpecialInstructions', '-XMP-photoshop:Instructions', '-XMP-xmpRights:UsageTerms', '-IPTC:Credit', '-XMP-dc:Rights', preview], { encoding: 'utf8' }),
+    ) as Array<Record<string, string>>;
+    expect(tags.SpecialInstructions).toMatch(/^HANDOUT PHOTO; ONE TIME USE ONLY; NO ARCHIVES/);
+    expect(tags.Instructions).toMatch(/^HANDOUT PHOTO; ONE TIME USE ONLY; NO ARCHIVES.*14 DAYS FROM THE TIME OF TRANSMISSION$/);
+    expect(tags.UsageTerms).toBe(r.rights!.usageTerms);
+    expect(tags.Credit).toBe(r.credit.line!.slice(0, 32));
+    const reuters = path.join(p.config.dataDir, byFile('reuters-LYNXMPEA6F0MS-thumb.jpg').renditions.find((x) => x.name === 'preview')!.path);
+    expect(execFileSync('exiftool', ['-s3', '-IPTC:SpecialInstructions', reuters], { encoding: 'utf8' })).toMatch(/SALESOUT|NARCH|EUO/);
   });
 });

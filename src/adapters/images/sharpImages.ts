@@ -1,6 +1,7 @@
 import sharp, { type Metadata } from 'sharp';
 import { InputError } from '../../core/errors';
 import type { RenditionPlan } from '../../core/images/planRenditions';
+import { embedPreviewRights, type PreviewRights } from '../../core/metadata/previewRights';
 
 // libvips threads per image add little for JPEG decode; throughput comes from images in flight
 // (worker concurrency), so each image gets one libvips thread and the cache is off to bound RSS.
@@ -159,6 +160,8 @@ export async function renderRenditions(
   label: string,
   plan: RenditionPlan,
   maxPixels: number,
+  /** Special Instructions and usage terms the preview's IPTC/XMP carry (issue 16). */
+  previewRights?: PreviewRights,
 ): Promise<RenderResult> {
   let base: RawPixels;
   try {
@@ -190,6 +193,8 @@ export async function renderRenditions(
     .grayscale()
     .raw()
     .toBuffer();
-  const renditions = await Promise.all(plan.renditions.map((r) => encoded.get(r.name)!));
+  const renditions = (await Promise.all(plan.renditions.map((r) => encoded.get(r.name)!))).map((r) =>
+    r.name === 'preview' && r.format === 'jpeg' && previewRights ? { ...r, data: embedPreviewRights(r.data, previewRights) } : r,
+  );
   return { renditions, gray9x8: new Uint8Array(gray.buffer, gray.byteOffset, 72) };
 }
