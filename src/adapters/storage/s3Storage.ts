@@ -72,7 +72,9 @@ export class S3Storage implements StoragePort {
       retryMode: 'standard',
       requestChecksumCalculation: 'WHEN_REQUIRED',
       responseChecksumValidation: 'WHEN_REQUIRED',
-      requestHandler: { requestTimeout: cfg.timeoutMs, connectionTimeout: Math.min(cfg.timeoutMs, 10_000) },
+      // Without throwOnRequestTimeout the SDK only logs a warning and waits on forever for a stalled
+      // answer (test/integration/storage.s3.test.ts, "never gets an answer").
+      requestHandler: { requestTimeout: cfg.timeoutMs, connectionTimeout: Math.min(cfg.timeoutMs, 10_000), throwOnRequestTimeout: true },
     };
     if (cfg.endpoint) config.endpoint = cfg.endpoint;
     if (opts.credentials) config.credentials = opts.credentials;
