@@ -24,10 +24,11 @@ async function isImageFile(file: string): Promise<boolean> {
  * items plus any photos no feed names, so no photo is taken twice. The batch id comes from the
  * folder's path and its files' relative paths and bytes (src/core/ids.ts), like a folder feed's.
  * Only regular files decide which it is: symlinks and special files are never opened here (the
- * loaders name or refuse them).
+ * loaders name or refuse them). Temp-named files (`cp.jpg.part`) are never items: they are named
+ * in the warnings (the watcher does not take a folder that holds one; settle.ts).
  */
 export async function loadDropFolder(dir: string, maxFeedBytes: number, opts: LoadOptions = {}): Promise<LoadedFeed> {
-  const { files, hidden } = await listFolder(dir, opts);
+  const { files, hidden, temps } = await listFolder(dir, opts);
   const regular: typeof files = [];
   for (const f of files) if ((await fs.lstat(f.abs).catch(() => null))?.isFile()) regular.push(f);
   const kinds = await Promise.all(regular.map((f) => isImageFile(f.abs)));
@@ -40,5 +41,6 @@ export async function loadDropFolder(dir: string, maxFeedBytes: number, opts: Lo
   }
   const feed = await loadFileList(dir, sorted.map((f) => f.abs), maxFeedBytes, batchIdFor(dir, 'bundle:' + folderDigest(entries)), opts);
   const hiddenWarnings = hidden.map((h) => `${h}: skipped, a hidden file or folder (its name starts with a dot)`);
-  return { ...feed, format: 'folder-bundle', warnings: [...feed.warnings, ...hiddenWarnings] };
+  const tempWarnings = temps.map((t) => `${t}: skipped, a temporary name (a file still being written is never an item)`);
+  return { ...feed, format: 'folder-bundle', warnings: [...feed.warnings, ...hiddenWarnings, ...tempWarnings] };
 }

@@ -154,6 +154,31 @@ describe('hot folders (real Redis, real files)', () => {
     ]);
   });
 
+  it('a folder held too long by a temp-named file says so in runs, and the run closes when the upload ends', async () => {
+    const drop = newDrop();
+    const gallery = path.join(drop, 'gallery');
+    mkdirSync(gallery);
+    writeFileSync(path.join(gallery, 'a.jpg'), photo);
+    writeFileSync(path.join(gallery, 'cp.jpg.part'), photo.subarray(0, 2000));
+    writeFileSync(path.join(drop, 'gallery.done'), '');
+    const { w, taken } = watcherOn(p, { dirs: [drop], settleMs: 200, holdWarnMs: 1000 });
+    watchers.push(w);
+    await w.start();
+    const log = new RunLog(p.rt.redis, p.config.prefix);
+    const waiting = await waitFor('a waiting run', async () => (await log.list({ schedule: 'watch' })).find((r) => r.source === gallery && r.state === 'waiting'));
+    expect(waiting.note).toMatch(/^gallery\/ still holds cp\.jpg\.part after \d+ s \(its \.done marker is there\); waiting for the sender$/);
+    expect(taken).toEqual([]);
+
+    appendFileSync(path.join(gallery, 'cp.jpg.part'), photo.subarray(2000));
+    renameSync(path.join(gallery, 'cp.jpg.part'), path.join(gallery, 'cp.jpg'));
+    const t = await waitFor('the gallery to be taken', () => taken[0]);
+    expect(t).toMatchObject({ name: 'gallery', reason: 'marker', outcome: 'processed' });
+    expect((await p.rt.ctx.catalog.getRecords(t.batchId!)).map((r) => path.basename(r.source.file))).toEqual(['a.jpg', 'cp.jpg']);
+    const closed = (await log.get(waiting.id))!;
+    expect(closed.state).toBe('done');
+    expect(closed.note).toMatch(/^gallery\/ waited .* for its temp-named files; no longer waiting$/);
+  });
+
   it('two watchers on one folder take each file exactly once', async () => {
     const drop = newDrop();
     const a = watcherOn(p, { dirs: [drop], settleMs: 200, owner: 'machine-a' });

@@ -14,6 +14,7 @@ import type { FeedItem } from '../../schemas/feedItem';
 import { localWireXmlOptions } from './wireXmlRefs';
 import { sha256File } from './hashFile';
 import { walkFolder } from './walkFolder';
+import { isTempNameInsideFolder } from '../../core/feeds/tempNames';
 
 export interface LoadedFeed {
   batchId: string;
@@ -188,6 +189,10 @@ async function loadFolder(root: string, signal?: AbortSignal): Promise<LoadedFee
       }
       if (e.kind === 'other') {
         warnings.push(`${e.abs}: skipped, not a regular file (${e.special})`);
+        return;
+      }
+      if (isTempNameInsideFolder(e.name)) {
+        warnings.push(`${e.abs}: skipped, a temporary name (a file still being written is never an item)`);
         return;
       }
       if (e.kind === 'symlink') {

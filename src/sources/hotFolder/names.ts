@@ -3,6 +3,9 @@
  * done (FTP/SFTP clients, rsync, browsers), or write the file and then an empty `<name>.done`
  * marker. Both are documented in the README ("Sources").
  */
+import { isTempName } from '../../core/feeds/tempNames';
+
+export { isTempName, isTempNameInsideFolder } from '../../core/feeds/tempNames';
 
 export type EntryRole = 'candidate' | 'temp' | 'marker' | 'reserved';
 
@@ -10,22 +13,6 @@ export type EntryRole = 'candidate' | 'temp' | 'marker' | 'reserved';
 export const RESERVED_DIRS = ['processed', 'failed'] as const;
 
 export const MARKER_SUFFIX = '.done';
-
-// .part (curl, lftp, many FTP servers), .filepart (WinSCP), .partial, .crdownload (browsers), .tmp.
-const TEMP_SUFFIX = /\.(tmp|part|partial|filepart|crdownload)$/i;
-
-/** A name still being written: a leading dot (rsync, editors), a `~` at either end, or a temp suffix. */
-export function isTempName(name: string): boolean {
-  return name.startsWith('.') || name.startsWith('~') || name.endsWith('~') || TEMP_SUFFIX.test(name);
-}
-
-/**
- * Inside a folder feed only the unambiguous temp names hold the folder back: dot files such as
- * `.DS_Store` are left behind by every Mac upload and are skipped when the folder is read.
- */
-export function isTempNameInsideFolder(name: string): boolean {
-  return !name.startsWith('.') && isTempName(name);
-}
 
 export function roleOf(name: string, isDirectory: boolean): EntryRole {
   if (isDirectory && (RESERVED_DIRS as readonly string[]).includes(name)) return 'reserved';

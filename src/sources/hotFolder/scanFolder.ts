@@ -12,7 +12,8 @@ import type { EntryObservation, ScanListing } from './settle';
  * the walk is bounded (WALK_MAX_ENTRIES, WALK_MAX_DEPTH): past them the signature stops growing
  * and says so, the folder settles and its loader refuses it with FEED_TOO_LARGE naming it.
  */
-async function folderSignature(dir: string, signal?: AbortSignal): Promise<{ signature: string; incomplete: boolean }> {
+async function folderSignature(dir: string, signal?: AbortSignal): Promise<{ signature: string; incomplete: boolean; tempNames: string[] }> {
+  const tempNames: string[] = [];
   let count = 0;
   let bytes = 0;
   let newest = 0;
@@ -24,7 +25,10 @@ async function folderSignature(dir: string, signal?: AbortSignal): Promise<{ sig
     await walkFolder(
       dir,
       async (e) => {
-        if (isTempNameInsideFolder(e.name)) incomplete = true;
+        if (isTempNameInsideFolder(e.name)) {
+          incomplete = true;
+          if (tempNames.length < TEMP_NAMES_KEPT) tempNames.push(e.rel);
+        }
         let st;
         try {
           st = await fs.lstat(e.abs);
@@ -49,8 +53,11 @@ async function folderSignature(dir: string, signal?: AbortSignal): Promise<{ sig
     if (!isInputError(err)) throw err;
     over = ':over-limit';
   }
-  return { signature: `${count}:${bytes}:${newest}${over}`, incomplete };
+  return { signature: `${count}:${bytes}:${newest}${over}`, incomplete, tempNames };
 }
+
+/** How many temp-named files of a folder are named in messages. */
+const TEMP_NAMES_KEPT = 5;
 
 /**
  * Observe one entry of a hot folder; null when it is gone. The entry itself is never followed: a
@@ -68,7 +75,7 @@ export async function observeEntry(dir: string, name: string, signal?: AbortSign
   if (st.isDirectory()) {
     try {
       const f = await folderSignature(full, signal);
-      return { name, kind: 'dir', signature: f.signature, ino: st.ino, incomplete: f.incomplete };
+      return { name, kind: 'dir', signature: f.signature, ino: st.ino, incomplete: f.incomplete, ...(f.incomplete ? { tempNames: f.tempNames } : {}) };
     } catch (err) {
       if (signal?.aborted) throw err;
       return null;

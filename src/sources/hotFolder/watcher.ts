@@ -18,7 +18,8 @@ import { hasImageExtension } from '../../core/feeds/sniff';
 import { loadDropFolder } from '../loadDropFolder';
 import { planTakes, type PlannedTake } from './planTakes';
 import { observeEntry, scanHotFolder } from './scanFolder';
-import { emptySettleState, settleStep, type EntryObservation, type ReadyReason, type SettleState } from './settle';
+import { emptySettleState, heldMessage, holdWarnMs, settleStep, type EntryObservation, type HeldEntry, type ReadyReason, type SettleState } from './settle';
+import { formatDuration } from '../runs/formatRuns';
 
 export interface WatcherOptions {
   dirs: string[];
@@ -32,6 +33,8 @@ export interface WatcherOptions {
   fsWatch?: boolean;
   /** Names this watcher in claims and logs. */
   owner?: string;
+  /** How long a folder waits for temp-named files inside it before that is reported; default holdWarnMs(settleMs). */
+  holdWarnMs?: number;
 }
 
 export interface TakeResult {
@@ -81,6 +84,8 @@ export class Watcher extends EventEmitter {
   private readonly fsWatchers: FSWatcher[] = [];
   private readonly lastTouch = new Map<string, number>();
   private readonly lastStaleWarning = new Map<string, number>();
+  /** Folders waiting too long for temp-named files inside them: their `waiting` run. */
+  private readonly heldRuns = new Map<string, RunRecord>();
   /** Per hot folder: feed file → (its signature, the top-level entries holding the photos it names). */
   private readonly refCache = new Map<string, Map<string, { signature: string; holders: string[] }>>();
   private loop: Promise<void> | null = null;
@@ -161,6 +166,7 @@ export class Watcher extends EventEmitter {
         const listing = await scanHotFolder(dir, this.stopping.signal);
         const step = settleStep(this.states.get(dir) ?? emptySettleState(), listing, Date.now(), this.settleMs);
         this.states.set(dir, step.state);
+        await this.reportHeld(dir, step.held);
         const references = await this.references(dir, listing.candidates);
         const present = new Set(listing.candidates.map((c) => c.name));
         for (const planned of planTakes(step.ready, present, references)) {
@@ -180,6 +186,35 @@ export class Watcher extends EventEmitter {
       this.emit('scan', dir);
     }
     this.scans++;
+  }
+
+  /**
+   * Folders held back by temp-named files inside them (settle.ts): past holdWarnMs the watcher
+   * says so, once in the log and as a `waiting` run in `photowire runs` (its note updated as the
+   * minutes pass); when the folder stops waiting the run is closed.
+   */
+  private async reportHeld(dir: string, held: HeldEntry[]): Promise<void> {
+    const now = Date.now();
+    const still = new Set<string>();
+    for (const h of held) {
+      const file = path.join(dir, h.entry.name);
+      still.add(file);
+      if (now - h.since < (this.opts.holdWarnMs ?? holdWarnMs(this.settleMs))) continue;
+      const note = heldMessage(h, now);
+      const prev = this.heldRuns.get(file);
+      if (prev?.note === note) continue;
+      if (!prev) this.rt.logger.warn({ hotFolder: dir, file: h.entry.name, tempNames: h.entry.tempNames ?? [], waitingMs: now - h.since }, `hot folder: ${note}`);
+      const id = `drop-waiting-${createHash('sha256').update(`${file}\0${h.since}`).digest('hex').slice(0, 16)}`;
+      const run: RunRecord = { ...(prev ?? newRun({ id, schedule: WATCH_SCHEDULE, source: file, trigger: 'drop', startedAt: new Date(h.since) })), state: 'waiting', note };
+      this.heldRuns.set(file, run);
+      await this.runs.save(run);
+    }
+    for (const [file, run] of this.heldRuns) {
+      if (still.has(file) || path.dirname(file) !== dir) continue;
+      this.heldRuns.delete(file);
+      const waited = formatDuration(Date.now() - Date.parse(run.startedAt));
+      await this.runs.save(finishRun(run, 'done', new Date(), { note: `${path.basename(file)}/ waited ${waited} for its temp-named files; no longer waiting` }));
+    }
   }
 
   private async touchSource(dir: string, newAt: number | null): Promise<void> {

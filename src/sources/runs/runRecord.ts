@@ -1,5 +1,8 @@
-/** One run of a source: a scheduled import firing, or one file taken from a hot folder. */
-export type RunState = 'running' | 'done' | 'empty' | 'failed';
+/**
+ * One run of a source: a scheduled import firing, or one file taken from a hot folder. `waiting`:
+ * a folder in a hot folder held back too long by temp-named files inside it (settle.ts).
+ */
+export type RunState = 'running' | 'waiting' | 'done' | 'empty' | 'failed';
 export type RunTrigger = 'schedule' | 'manual' | 'catch-up' | 'drop';
 
 export interface RunRecord {
@@ -46,6 +49,6 @@ export function newRun(p: { id: string; schedule: string; source: string; trigge
 }
 
 /** Close a run: its duration counts from its start to now. */
-export function finishRun(run: RunRecord, state: Exclude<RunState, 'running'>, at: Date, patch: Partial<RunRecord> = {}): RunRecord {
+export function finishRun(run: RunRecord, state: Exclude<RunState, 'running' | 'waiting'>, at: Date, patch: Partial<RunRecord> = {}): RunRecord {
   return { ...run, ...patch, state, finishedAt: at.toISOString(), durationMs: Math.max(0, at.getTime() - Date.parse(run.startedAt)) };
 }

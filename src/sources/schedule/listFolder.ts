@@ -11,6 +11,8 @@ export interface FolderListing {
   marked: Set<string>;
   /** Entries left out because their name starts with a dot (temp names of rsync, `.DS_Store`, `.git`). */
   hidden: string[];
+  /** Files left out because they are still under a temporary name (`cp.jpg.part`, `x.tmp`, `x~`). */
+  temps: string[];
 }
 
 /**
@@ -32,12 +34,14 @@ export async function listFolder(root: string, opts: { signal?: AbortSignal } = 
   const files: ListedFile[] = [];
   const marked = new Set<string>();
   const hidden: string[] = [];
+  const temps: string[] = [];
   await walkFolder(
     root,
     async (e) => {
       const role = roleOf(e.name, e.kind === 'dir');
       if (role === 'marker') marked.add(path.join(path.dirname(e.abs), markedName(e.name)));
       if (e.name.startsWith('.')) hidden.push(e.abs);
+      else if (role === 'temp' && e.kind !== 'dir') temps.push(e.abs);
       if (role !== 'candidate') return false;
       if (e.kind === 'dir') return true;
       // A link's size and mtime are its target's when there is one, so a photo changed behind a link is new again.
@@ -47,5 +51,5 @@ export async function listFolder(root: string, opts: { signal?: AbortSignal } = 
     },
     { signal: opts.signal },
   );
-  return { files, marked, hidden };
+  return { files, marked, hidden, temps };
 }
