@@ -8,15 +8,53 @@ const rel = (p: string) => {
   return r && !r.startsWith('..') ? r : p;
 };
 
+/** A time as the summary prints it: "0.1 s", "42.0 s", "5 min 42 s", "2 h 05 min". */
+export function formatSeconds(ms: number): string {
+  if (ms < 60_000) return `${(ms / 1000).toFixed(1)} s`;
+  const s = Math.round(ms / 1000);
+  if (s < 3600) return `${Math.floor(s / 60)} min ${String(s % 60).padStart(2, '0')} s`;
+  const m = Math.round(s / 60);
+  return `${Math.floor(m / 60)} h ${String(m % 60).padStart(2, '0')} min`;
+}
+
+/**
+ * Whether the elapsed time (created -> last finished) says something the processing time does
+ * not: a retry long after the batch ended (0.1 s of work, finished 5 min 42 s after it arrived).
+ * At least 2 s and half as much again as the processing time.
+ */
+export function elapsedDiffers(processingMs: number, elapsedMs: number): boolean {
+  return elapsedMs - processingMs >= 2000 && elapsedMs >= 1.5 * processingMs;
+}
+
+/** "took 0.1 s", or "took 0.1 s, finished 5 min 42 s after it arrived" when the two differ much. */
+export function formatTook(processingMs: number, elapsedMs: number | null): string {
+  const took = `took ${formatSeconds(processingMs)}`;
+  return elapsedMs !== null && elapsedDiffers(processingMs, elapsedMs) ? `${took}, finished ${formatSeconds(elapsedMs)} after it arrived` : took;
+}
+
+/** "1 text item, 1 video item": the feed's items that are not pictures, by kind. */
+export function formatSkipped(skipped: Record<string, number>): string {
+  return Object.entries(skipped)
+    .filter(([, n]) => n > 0)
+    .map(([kind, n]) => plural(n, `${kind} item`))
+    .join(', ');
+}
+
 /** The human summary of a batch, as `run`, `ingest --wait` and `status` print it. */
 export function formatSummary(s: BatchSummary): string {
+  // Summaries written before these fields existed (summary.json of an older version) read as before.
+  const processingMs = s.processingMs ?? s.durationMs ?? null;
+  const elapsedMs = s.elapsedMs ?? s.durationMs ?? null;
+  const joined = s.joinedEarlier ? `, ${plural(s.joinedEarlier, 'joined earlier cluster')}` : '';
+  const skipped = formatSkipped(s.skipped ?? {});
   const lines = [
     `batch ${s.batchId}  (${s.format}, ${rel(s.feed)})  ${s.state}`,
     `  ${plural(s.items, 'item')}: ${s.ok} ok, ${s.failed} failed${s.pending ? `, ${s.pending} pending` : ''}` +
       ` · ${plural(s.photos, 'photo')}, ${s.captionOnly} caption-only` +
-      ` · ${plural(s.distinctCaptions, 'distinct caption')} in ${plural(s.clusters, 'cluster')} (${plural(s.duplicates, 'near-duplicate')})` +
+      ` · ${plural(s.distinctCaptions, 'distinct caption')} in ${plural(s.clusters, 'cluster')} (${plural(s.duplicates, 'near-duplicate')}${joined})` +
       ` · ${plural(s.lowConfidenceCredits, 'low-confidence credit')}` +
-      (s.durationMs !== null ? ` · ${(s.durationMs / 1000).toFixed(1)} s` : ''),
+      (processingMs !== null ? ` · ${formatTook(processingMs, elapsedMs)}` : ''),
+    ...(skipped ? [`  skipped: ${skipped} (not pictures)`] : []),
     `  records:    ${rel(s.records)}`,
     `  renditions: ${rel(s.renditions)}`,
   ];

@@ -30,6 +30,7 @@ export async function enqueueFeed(
     expected: feed.items.length,
     warnings: feed.warnings,
     article: feed.article,
+    skipped: feed.skipped,
   });
   const ledger = await deps.catalog.getBatch(feed.batchId);
   if (ledger?.state === 'done') return { batchId: feed.batchId, created, ledger: outcome, expected: ledger.expected };

@@ -99,6 +99,8 @@ export async function retryItems(rt: RetryDeps, id: string): Promise<RetryOutcom
         continue;
       }
       claimed.push(claim);
+      // Before the job is added: its failing again is a new round, whose attempts add to these.
+      await catalog.markRetryQueued(batchId, f.itemId, f.at);
       // A failed job keeps its id: it must go before the same id can be added under the retry's finalize job.
       if (job) await job.remove();
       children.push({

@@ -20,7 +20,8 @@ export const failedItemSchema = z
     source: z.string(),
     code: z.string(),
     message: z.string(),
-    attempts: z.number().int().nonnegative(),
+    attempts: z.number().int().nonnegative().describe('attempts of every round: a failure retried and failed again adds the new round\'s'),
+    retries: z.number().int().nonnegative().optional().describe('retry rounds that failed again (absent: never retried)'),
     at: z.string(),
     retrying: z.boolean().describe('a retry of this item is queued or running'),
     retryable: z.boolean().describe('false when the feed itself is bad at this item (bad line, invalid or duplicate item, path outside the folder): retry would fail the same way; fix the feed and drop it again'),
@@ -32,7 +33,8 @@ export const batchCountsSchema = z
     photos: z.number().int().nonnegative(),
     captionOnly: z.number().int().nonnegative(),
     clusters: z.number().int().nonnegative(),
-    duplicates: z.number().int().nonnegative(),
+    duplicates: z.number().int().nonnegative().describe("near-duplicates within the batch: members of a cluster whose canonical item is another of the batch's items"),
+    joinedEarlier: z.number().int().nonnegative().describe("items that joined a cluster whose canonical item came in an earlier batch"),
     lowConfidenceCredits: z.number().int().nonnegative(),
   })
   .meta({ id: 'BatchCounts' });
@@ -50,6 +52,9 @@ export const batchOverviewSchema = z
     failed: z.number().int().nonnegative(),
     pending: z.number().int().nonnegative(),
     warnings: z.number().int().nonnegative().describe('how many warnings the feed gave'),
+    skipped: z.record(z.string(), z.number().int().nonnegative()).describe('items of the feed that are not pictures, by kind: {"text": 1, "video": 1}'),
+    processingMs: z.number().nullable().describe('processing time: created to first finished, plus each retry round (reopened to finished again); null until done'),
+    elapsedMs: z.number().nullable().describe('finishedAt - createdAt (a late retry makes it much longer than processingMs); null until done'),
     counts: batchCountsSchema.nullable().describe('from the records; null while none is stored yet'),
   })
   .meta({ id: 'BatchOverview' });

@@ -7,6 +7,13 @@ import type { BatchOverview } from './apiSchemas';
 
 type Counts = NonNullable<BatchOverview['counts']>;
 
+/** Processing and elapsed time of a done batch (src/workers/summarizeBatch.ts says which is which). */
+function times(l: BatchLedger): Pick<BatchOverview, 'processingMs' | 'elapsedMs'> {
+  if (l.state !== 'done' || !l.finishedAt) return { processingMs: null, elapsedMs: null };
+  const elapsedMs = Date.parse(l.finishedAt) - Date.parse(l.createdAt);
+  return { processingMs: l.processingMs ?? elapsedMs, elapsedMs };
+}
+
 /**
  * Ledger counts are cheap (one hash) and always live; the record-derived counts (clusters,
  * duplicates, low-confidence credits) read every record, so they are cached per ledger state and,
@@ -56,6 +63,8 @@ export class BatchOverviews {
       failed: l.failed,
       pending: Math.max(0, l.expected - l.ok - l.failed),
       warnings: l.warnings.length,
+      skipped: l.skipped,
+      ...times(l),
       counts: l.ok + l.failed === 0 ? null : await this.counts(l),
     };
   }
@@ -71,6 +80,7 @@ export class BatchOverviews {
       captionOnly: s.captionOnly,
       clusters: s.clusters,
       duplicates: s.duplicates,
+      joinedEarlier: s.joinedEarlier,
       lowConfidenceCredits: s.lowConfidenceCredits,
     };
     if (this.cache.size >= this.maxCached) this.cache.delete(this.cache.keys().next().value!);

@@ -49,6 +49,20 @@ export function progressBar(batch, label, previous) {
   return { el, widths: { ok: okPct, fail: failPct } };
 }
 
+/**
+ * How long a done batch took: its processing time (each retry round counted, not the wait before
+ * it), and the time since it arrived only when that differs much, as the CLI summary says it
+ * (src/cli/printSummary.ts, elapsedDiffers). Batches from before processingMs use finishedAt - createdAt.
+ * `long` adds "finished 5 min 42 s after it arrived". Null while the batch is not done.
+ */
+export function tookText(b, long = false) {
+  if (b.state !== 'done' || !b.finishedAt) return null;
+  const elapsed = b.elapsedMs ?? Date.parse(b.finishedAt) - Date.parse(b.createdAt);
+  const processing = b.processingMs ?? elapsed;
+  const took = `took ${formatDuration(processing)}`;
+  return long && elapsed - processing >= 2000 && elapsed >= 1.5 * processing ? `${took}, finished ${formatDuration(elapsed)} after it arrived` : took;
+}
+
 export function countsList(b) {
   const c = b.counts;
   const item = (n, one, many, cls) => h('li', { class: cls }, h('b', { text: n }), ` ${n === 1 ? one : many}`);
@@ -57,7 +71,8 @@ export function countsList(b) {
     { class: 'counts', 'aria-label': 'Counts' },
     item(b.expected, 'item', 'items'),
     c ? item(c.clusters, 'cluster', 'clusters') : null,
-    c ? item(c.duplicates, 'duplicate', 'duplicates') : null,
+    c ? item(c.duplicates, 'near-duplicate', 'near-duplicates') : null,
+    c?.joinedEarlier ? item(c.joinedEarlier, 'joined earlier cluster', 'joined earlier clusters') : null,
     item(b.failed, 'failed', 'failed', b.failed ? 'is-fail' : ''),
     c ? item(c.lowConfidenceCredits, 'low-confidence credit', 'low-confidence credits', c.lowConfidenceCredits ? 'is-warn' : '') : null,
   );
@@ -96,7 +111,7 @@ export class BatchList {
     const name = feedName(b.feed);
     const { el: bar, widths } = progressBar(b, `Progress of ${name}`, this.widths.get(b.id));
     this.widths.set(b.id, widths);
-    const took = b.finishedAt ? formatDuration(Date.parse(b.finishedAt) - Date.parse(b.createdAt)) : null;
+    const took = tookText(b);
     return h(
       'a',
       { class: 'batch-item', href: `#/batch/${encodeURIComponent(b.id)}`, 'aria-current': selected ? 'page' : null, dataset: { batchId: b.id } },

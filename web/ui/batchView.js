@@ -1,9 +1,9 @@
 // The batch view: head, counts, search and the grid of cards grouped by caption cluster.
 
-import { clockTime, dayLabel, feedName, formatCount, formatDuration, plural } from '../lib/format.js';
+import { clockTime, dayLabel, feedName, formatCount, plural } from '../lib/format.js';
 import { groupByCluster, recordStats } from '../lib/group.js';
 import { filterRecords } from '../lib/search.js';
-import { formatName, progressBar } from './batchList.js';
+import { formatName, progressBar, tookText } from './batchList.js';
 import { clusterCard, itemCard } from './cards.js';
 import { h, setChildren } from './dom.js';
 
@@ -79,7 +79,7 @@ export class BatchView {
   renderHead() {
     const d = this.detail;
     const name = feedName(d.feed);
-    const took = d.finishedAt ? formatDuration(Date.parse(d.finishedAt) - Date.parse(d.createdAt)) : null;
+    const took = tookText(d, true);
     const stats = recordStats(this.records);
     const tile = (value, label, cls = '') => h('li', { class: `tile ${cls}` }, h('div', { class: 'tile-value', text: formatCount(value) }), h('div', { class: 'tile-label', text: label }));
     // Only what a retry can change: feed-level failures need the feed fixed and dropped again.
@@ -99,7 +99,7 @@ export class BatchView {
             'p',
             { class: 'batch-meta' },
             `${formatName(d.format)} · received ${dayLabel(d.createdAt).toLowerCase()} at ${clockTime(d.createdAt)}`,
-            d.state === 'done' ? (took ? ` · took ${took}` : '') : ` · ${d.state === 'queued' ? 'queued' : `running: ${formatCount(d.ok + d.failed)} of ${formatCount(d.expected)} items`}`,
+            d.state === 'done' ? (took ? ` · ${took}` : '') : ` · ${d.state === 'queued' ? 'queued' : `running: ${formatCount(d.ok + d.failed)} of ${formatCount(d.expected)} items`}`,
             ' · ',
             h('code', { text: d.id }),
           ),
@@ -114,7 +114,8 @@ export class BatchView {
         tile(stats.photos, 'photos'),
         tile(stats.captionOnly, 'caption only'),
         tile(d.counts?.clusters ?? 0, 'clusters'),
-        tile(d.counts?.duplicates ?? 0, 'duplicates'),
+        tile(d.counts?.duplicates ?? 0, 'near-duplicates'),
+        d.counts?.joinedEarlier ? tile(d.counts.joinedEarlier, 'joined earlier clusters') : null,
         tile(d.failed, 'failed', d.failed ? 'is-fail' : ''),
         tile(d.counts?.lowConfidenceCredits ?? 0, 'low-confidence credits', d.counts?.lowConfidenceCredits ? 'is-warn' : ''),
       ),

@@ -1,4 +1,5 @@
 import type { FailedItem } from '../../adapters/redis/catalogStore';
+import { plural } from '../plural';
 import { Runtime } from '../runtime';
 
 export interface FailedListing extends FailedItem {
@@ -43,7 +44,9 @@ export async function failedCommand(opts: { batch?: string; json?: boolean }): P
         current = f.batchId;
         process.stdout.write(`batch ${f.batchId}\n`);
       }
-      process.stdout.write(`  ${f.itemId}  ${f.code}  ${f.attempts} attempt${f.attempts === 1 ? '' : 's'}  ${f.source}\n      ${f.message}\n`);
+      // Attempts of every round: a failure retried and failed again adds up ("3 attempts (2 retries)").
+      const retries = f.retries ? ` (${plural(f.retries, 'retry', 'retries')})` : '';
+      process.stdout.write(`  ${f.itemId}  ${f.code}  ${plural(f.attempts, 'attempt')}${retries}  ${f.source}\n      ${f.message}\n`);
     }
     process.stdout.write(`${listing.length} failed item${listing.length === 1 ? '' : 's'}; \`photowire retry <batchId|itemId>\` runs them again\n`);
     return 0;

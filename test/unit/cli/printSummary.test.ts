@@ -3,7 +3,8 @@ import type { BatchSummary } from '../../../src/workers/summarizeBatch';
 
 const base: BatchSummary = {
   batchId: 'one-photo-0123456789ab', feed: '/drop/one.jpg', format: 'image', state: 'done', items: 1, ok: 1, failed: 0, pending: 0,
-  complete: true, photos: 1, captionOnly: 0, distinctCaptions: 1, clusters: 1, duplicates: 0, lowConfidenceCredits: 1, durationMs: 120,
+  complete: true, photos: 1, captionOnly: 0, distinctCaptions: 1, clusters: 1, duplicates: 0, joinedEarlier: 0, lowConfidenceCredits: 1,
+  skipped: {}, processingMs: 120, elapsedMs: 120, durationMs: 120,
   createdAt: '2026-12-01T00:00:00.000Z', finishedAt: '2026-12-01T00:00:00.120Z', records: '/d/records.ndjson', renditions: '/d/renditions', failures: [], warnings: [],
 };
 
@@ -13,5 +14,28 @@ describe('the printed batch summary', () => {
     expect(one).toContain('1 item: 1 ok, 0 failed · 1 photo, 0 caption-only · 1 distinct caption in 1 cluster (0 near-duplicates) · 1 low-confidence credit');
     const many = formatSummary({ ...base, items: 2, ok: 2, photos: 2, distinctCaptions: 2, clusters: 2, duplicates: 1, lowConfidenceCredits: 0 });
     expect(many).toContain('2 items: 2 ok, 0 failed · 2 photos, 0 caption-only · 2 distinct captions in 2 clusters (1 near-duplicate) · 0 low-confidence credits');
+  });
+
+  it('says "took" for the processing time, and the elapsed time only when a late retry made it much longer', () => {
+    expect(formatSummary(base)).toMatch(/ · took 0\.1 s$/m);
+    const retried = formatSummary({ ...base, processingMs: 140, elapsedMs: 342_000, durationMs: 342_000 });
+    expect(retried).toContain(' · took 0.1 s, finished 5 min 42 s after it arrived');
+    expect(formatSummary({ ...base, processingMs: 61_000, elapsedMs: 62_500 })).toMatch(/ · took 1 min 01 s$/m);
+  });
+
+  it('reads a summary.json of a version before processingMs: durationMs is the time', () => {
+    const { processingMs: _p, elapsedMs: _e, joinedEarlier: _j, skipped: _s, ...old } = base;
+    expect(formatSummary({ ...old, durationMs: 1500 } as unknown as BatchSummary)).toMatch(/ · took 1\.5 s$/m);
+  });
+
+  it('says near-duplicates within the batch and clusters joined from earlier batches apart', () => {
+    const s = formatSummary({ ...base, items: 6, ok: 6, distinctCaptions: 2, clusters: 3, duplicates: 3, joinedEarlier: 2 });
+    expect(s).toContain('2 distinct captions in 3 clusters (3 near-duplicates, 2 joined earlier clusters)');
+  });
+
+  it('lists the items that are not pictures, by kind', () => {
+    expect(formatSummary({ ...base, skipped: { text: 1, video: 1 } })).toContain('\n  skipped: 1 text item, 1 video item (not pictures)\n');
+    expect(formatSummary({ ...base, skipped: { package: 2 } })).toContain('skipped: 2 package items');
+    expect(formatSummary(base)).not.toContain('skipped');
   });
 });
