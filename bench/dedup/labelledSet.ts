@@ -12,6 +12,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { cleanCaption } from '../../src/core/captions/cleanCaption';
+import { hashString32 } from '../../src/core/dedup/hash32';
 import { BUILDINGS, CITIES, COUNTRIES, DAYS, fill, FIRST, LAST, MONTHS, pick, prng, ROLES, STORY, storyCast, SUBJECTS, VERBS } from './generateCaptions';
 import { readSeedCaptions, repoRoot, seedLabel as seedFamily } from './seedCaptions';
 import { applyEdit, EDIT_KINDS, type EditKind } from './wireEdits';
@@ -26,7 +27,7 @@ export interface LabelledCaption {
   /** For an edit: the id of the caption it was made from. */
   of: string | null;
   raw: string;
-  /** raw through cleanCaption(). */
+  /** raw through cleanCaption(), computed when the set is read (the live cleaner), not stored. */
   cleaned: string;
 }
 
@@ -96,6 +97,9 @@ function negatives(r: () => number, groups: number, perGroup: number): Array<{ i
 
 export function buildLabelledSet(seed = 12): LabelledSet {
   const r = prng(seed);
+  // Each original's edits have their own random stream, so a change in how one caption is cleaned
+  // changes only that caption's edits.
+  const rOf = (id: string) => prng(hashString32(`${seed}:${id}`));
   const bases: Array<{ id: string; family: string; raw: string }> = [
     ...readSeedCaptions().map((s) => ({ id: `seed-${s.n}`, family: seedFamily(s.n), raw: s.raw })),
     ...readRealCaptions().map((c) => ({ id: c.id, family: c.id, raw: c.raw })),
@@ -107,9 +111,10 @@ export function buildLabelledSet(seed = 12): LabelledSet {
   const edits: LabelledCaption[] = [];
   for (const b of bases) {
     const c = cleanCaption(b.raw);
+    const rb = rOf(b.id);
     for (const kind of EDIT_KINDS) {
       for (let v = 0; v < PER_KIND; v++) {
-        const raw = applyEdit(r, kind, c.caption, c.creditTail);
+        const raw = applyEdit(rb, kind, c.caption, c.creditTail);
         if (raw === null) continue;
         edits.push({ id: `${b.id}~${kind}~${v}`, family: b.family, kind, of: b.id, raw, cleaned: clean(raw) });
       }
@@ -129,15 +134,22 @@ export function buildLabelledSet(seed = 12): LabelledSet {
 
 export const LABELLED_FIXTURE = () => path.join(repoRoot(), 'test', 'fixtures', 'dedup', 'labelled.json');
 
+/** The committed set, each caption cleaned by the caption cleaner as it is now. */
 export function readLabelledSet(file = LABELLED_FIXTURE()): LabelledSet {
-  return JSON.parse(fs.readFileSync(file, 'utf8')) as LabelledSet;
+  const set = JSON.parse(fs.readFileSync(file, 'utf8')) as { note: string; seed: number; captions: Array<Omit<LabelledCaption, 'cleaned'>> };
+  return { ...set, captions: set.captions.map((c) => ({ ...c, cleaned: clean(c.raw) })) };
+}
+
+/** What the fixture stores: everything but the cleaned text. */
+export function storedForm(set: LabelledSet): { note: string; seed: number; captions: Array<Omit<LabelledCaption, 'cleaned'>> } {
+  return { note: set.note, seed: set.seed, captions: set.captions.map(({ cleaned: _c, ...rest }) => rest) };
 }
 
 if (require.main === module) {
   const set = buildLabelledSet();
   if (process.argv.includes('--write')) {
     fs.mkdirSync(path.dirname(LABELLED_FIXTURE()), { recursive: true });
-    fs.writeFileSync(LABELLED_FIXTURE(), `${JSON.stringify(set, null, 1)}\n`);
+    fs.writeFileSync(LABELLED_FIXTURE(), `${JSON.stringify(storedForm(set), null, 1)}\n`);
     console.log(`wrote ${path.relative(process.cwd(), LABELLED_FIXTURE())}: ${set.captions.length} captions`);
   } else {
     const byKind = new Map<string, number>();
