@@ -5,6 +5,7 @@
 #   scripts/services/redis-cluster.sh start      prints KEY=VALUE lines on stdout:
 #       REDIS_CLUSTER_DIR  REDIS_CLUSTER_NODES=127.0.0.1:p1,127.0.0.1:p2,127.0.0.1:p3
 #   scripts/services/redis-cluster.sh stop DIR   stops the three servers by their pids, removes DIR
+#                                                (STOP_FAST=1: SIGKILL instead of SIGTERM)
 #
 # Installs Debian's redis-server (which brings redis-cli) when missing (needs root). REDIS_CLUSTER_SIZE
 # sets the number of masters (default 3, the fewest `redis-cli --cluster create` accepts).
@@ -33,7 +34,8 @@ stop() {
   for f in "$dir"/node-*.pid; do
     [ -f "$f" ] || continue
     pid=$(cat "$f")
-    [[ "$pid" =~ ^[0-9]+$ ]] && kill -TERM "$pid" 2>/dev/null || true
+    [[ "$pid" =~ ^[0-9]+$ ]] || continue
+    if [ "${STOP_FAST:-0}" = 1 ]; then kill -KILL "$pid" 2>/dev/null || true; else kill -TERM "$pid" 2>/dev/null || true; fi
   done
   for f in "$dir"/node-*.pid; do
     [ -f "$f" ] || continue

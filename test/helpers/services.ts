@@ -34,6 +34,8 @@ export interface Service<E> {
   /** Milliseconds the start took (0 when reused). */
   startMs(): number;
   reused(): boolean;
+  /** The temp folder the script made (null when reused). */
+  dir(): string | null;
 }
 
 const SCRIPTS = path.join(REPO_ROOT, 'scripts/services');
@@ -53,9 +55,10 @@ function canInstall(): boolean {
   return onPath('apt-get') && process.getuid?.() === 0;
 }
 
-function runScript(script: string, args: string[], timeoutMs: number): Promise<{ stdout: string; stderr: string }> {
+function runScript(script: string, args: string[], timeoutMs: number, extraEnv: Record<string, string> = {}): Promise<{ stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
-    execFile('bash', [path.join(SCRIPTS, script), ...args], { timeout: timeoutMs, maxBuffer: 1 << 20 }, (err, stdout, stderr) => {
+    const env = { ...process.env, ...extraEnv };
+    execFile('bash', [path.join(SCRIPTS, script), ...args], { timeout: timeoutMs, maxBuffer: 1 << 20, env }, (err, stdout, stderr) => {
       if (err) reject(new Error(`${script} ${args.join(' ')} failed: ${err.message}\n${stderr.slice(-2000)}`));
       else resolve({ stdout, stderr });
     });
@@ -109,7 +112,8 @@ function service<E>(opts: {
       process.stderr.write(`tests: started ${opts.label} in ${(took / 1000).toFixed(1)} s (${opts.script})\n`);
     },
     async stop() {
-      if (dir && existsSync(dir)) await runScript(opts.script, ['stop', dir], 60_000);
+      // STOP_FAST: SIGKILL at once; the services hold nothing worth a clean shutdown (Ceph's is ~6 s).
+      if (dir && existsSync(dir)) await runScript(opts.script, ['stop', dir], 60_000, { STOP_FAST: '1' });
       dir = null;
     },
     env() {
@@ -117,6 +121,7 @@ function service<E>(opts: {
       return env;
     },
     startMs: () => took,
+    dir: () => dir,
     reused: () => reusable !== null,
   };
 }
@@ -124,13 +129,14 @@ function service<E>(opts: {
 const CEPH_TOOLS = ['ceph-mon', 'ceph-osd', 'radosgw', 'radosgw-admin', 'ceph', 'ceph-authtool', 'monmaptool', 'curl'];
 
 /** A Ceph RGW for this test file (or the one S3_ENDPOINT names). */
-export function cephRgw(): Service<S3Env> {
+export function cephRgw(opts: { reuse?: boolean } = {}): Service<S3Env> {
   return service<S3Env>({
     label: 'Ceph RGW (S3)',
     script: 'ceph-rgw.sh',
     dirVar: 'CEPH_RGW_DIR',
     reuse: () => {
       const e = process.env;
+      if (opts.reuse === false) return null;
       if (!e.S3_ENDPOINT || !e.AWS_ACCESS_KEY_ID || !e.AWS_SECRET_ACCESS_KEY) return null;
       return {
         S3_ENDPOINT: e.S3_ENDPOINT,
@@ -168,7 +174,7 @@ export interface RedisClusterEnv {
 }
 
 /** A three-master Redis Cluster for this test file (or the one REDIS_CLUSTER_NODES names). */
-export function redisCluster(): Service<RedisClusterEnv> {
+export function redisCluster(opts: { reuse?: boolean } = {}): Service<RedisClusterEnv> {
   const toEnv = (list: string): RedisClusterEnv => ({
     REDIS_CLUSTER_NODES: list,
     nodes: list.split(',').map((hp) => {
@@ -180,7 +186,7 @@ export function redisCluster(): Service<RedisClusterEnv> {
     label: 'Redis Cluster',
     script: 'redis-cluster.sh',
     dirVar: 'REDIS_CLUSTER_DIR',
-    reuse: () => (process.env.REDIS_CLUSTER_NODES ? toEnv(process.env.REDIS_CLUSTER_NODES) : null),
+    reuse: () => (opts.reuse !== false && process.env.REDIS_CLUSTER_NODES ? toEnv(process.env.REDIS_CLUSTER_NODES) : null),
     missing: () => {
       if ((onPath('redis-server') && onPath('redis-cli')) || canInstall()) return null;
       return 'no redis-server/redis-cli on PATH and no root apt-get to install Debian\'s redis-server (or set REDIS_CLUSTER_NODES)';
