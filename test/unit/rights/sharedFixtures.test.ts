@@ -6,6 +6,7 @@ import { parseXmlSafely } from '../../../src/core/feeds/xml/safeXml';
 import { attr, descendants, path as xmlPath, text, type XmlElement } from '../../../src/core/feeds/xml/xmlTree';
 import { readNotice } from '../../../src/core/kills/readNotice';
 import { readImageMetadata } from '../../../src/core/metadata';
+import { iimDateToIso } from '../../../src/core/metadata/dates';
 import { readRelease, releaseState } from '../../../src/core/release/readRelease';
 import type { ItemRightsInput } from '../../../src/core/rights/input';
 import { readRights } from '../../../src/core/rights/readRights';
@@ -57,7 +58,9 @@ function imageInput(file: string): ItemRightsInput & { created?: string } {
     texts,
     iptc: { releaseDate: iim(30), releaseTime: iim(35), expirationDate: iim(37), expirationTime: iim(38) },
     ids: { transmissionReference: meta.iptc.transmissionReference ?? null },
-    referenceTime: meta.iptc.dateCreated ?? null,
+    // The time of transmission: IIM's own date (2:55), which the wire sets when it sends; the merged
+    // dateCreated follows MWG and is EXIF's DateTimeOriginal (when the photo was taken, weeks earlier for GAC103).
+    referenceTime: (iim(55) && iimDateToIso(iim(55)!)) ?? meta.iptc.dateCreated ?? null,
   };
 }
 
