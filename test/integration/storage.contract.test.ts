@@ -194,7 +194,8 @@ describe('storage port contract: local directory', () => {
 });
 
 rgw.describe('storage port contract: S3 on a real Ceph RGW', () => {
+  // Hooks run in the order they are declared: start before the contract's own, stop after its cleanup.
   beforeAll(rgw.start, 600_000);
-  afterAll(rgw.stop, 60_000);
   contract(s3Subject());
+  afterAll(rgw.stop, 60_000);
 });
