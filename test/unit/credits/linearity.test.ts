@@ -86,12 +86,26 @@ beforeAll(() => {
   runAll(fill(ASCII_UNIT, 10_000));
 });
 
+/**
+ * Noise on a shared machine only ever makes a run slower (a collection, another process on the
+ * core): a measurement outside the budget is taken again, up to twice, and the fastest kept. A
+ * quadratic rule stays outside however often it is measured.
+ */
+function measureSteady(unit: string, n: number, within: (r: { ms: number; base: number }) => boolean): { ms: number; base: number } {
+  let r = measure(unit, n);
+  for (let again = 0; again < 2 && !within(r); again++) {
+    const next = measure(unit, n);
+    r = { ms: Math.min(r.ms, next.ms), base: Math.min(r.base, next.base) };
+  }
+  return r;
+}
+
 function check(name: string, unit: string, ratio = RATIO): void {
-  const small = measure(unit, N / 10);
   const within = (r: { ms: number; base: number }) => r.ms <= ratio * r.base + SLACK_MS;
+  const small = measureSteady(unit, N / 10, within);
   // At 10,000 characters first: a quadratic rule is already 10x slower than linear there.
   expect({ name, at: N / 10, ...small, within: within(small) }).toMatchObject({ within: true });
-  const big = measure(unit, N);
+  const big = measureSteady(unit, N, (r) => within(r) && r.ms < ABSOLUTE_MS);
   rows.push(`| ${name} | ${small.ms.toFixed(0)} | ${big.ms.toFixed(0)} | ${big.base.toFixed(0)} | ${(big.ms / big.base).toFixed(2)} |`);
   expect({ name, at: N, ...big, within: within(big) && big.ms < ABSOLUTE_MS }).toMatchObject({ within: true });
 }
