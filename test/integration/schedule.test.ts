@@ -81,7 +81,7 @@ describe('scheduled imports (real Redis, BullMQ job schedulers, real files)', ()
 
     const second = await waitFor('a run that finds nothing', async () => (await finished('nightly'))[1]);
     expect(second).toMatchObject({ state: 'empty', files: 0, items: 0, batchId: null });
-    expect(second.note).toMatch(/^nothing new since the last run; 1 file\(s\) still being written/);
+    expect(second.note).toMatch(/^nothing new since the last run \(\d\d:\d\d\); 1 file still being written \(young\.jpg\); next check \d\d:\d\d$/);
 
     await put(src, 'c.jpg', 4);
     utimesSync(path.join(src, 'young.jpg'), HOUR_AGO(), HOUR_AGO());
@@ -97,17 +97,58 @@ describe('scheduled imports (real Redis, BullMQ job schedulers, real files)', ()
     const s2 = scheduler();
     expect((await s2.applyFile(file)).map((d) => d.name)).toEqual(['nightly']);
     await s2.startWorker(workerConnection());
+    // Empty runs after the restart fold into one row (foldEmptyRun.ts): one new row, two checks or more.
     const after = await waitFor('two runs after the restart', async () => {
       const f = await finished('nightly');
-      return f.length >= before + 2 && f.slice(before);
+      return f.length > before && (f[f.length - 1].checks ?? 1) >= 2 && f.slice(before);
     });
-    expect(after.every((r) => r.state === 'empty')).toBe(true);
+    expect(after.map((r) => r.state)).toEqual(['empty']);
 
     const all = await finished('nightly');
     expect((await takenFiles(all)).sort()).toEqual(['a.jpg', 'b.jpg', 'c.jpg', 'young.jpg']);
     expect(await s2.list()).toEqual([expect.objectContaining({ name: 'nightly', every: 1500, source: src })]);
     expect(await s2.remove('nightly')).toBe(true);
     expect(await s2.list()).toEqual([]);
+  });
+
+  it('an every-second schedule: its first run says what is true, empty runs fold into one row, a run that takes something stands apart, batches are named by schedule and source', async () => {
+    const src = await source([], 0);
+    await put(src, 'young.jpg', 60, true);
+    const s = scheduler();
+    await s.upsert({ name: 'every-second', every: 1000, source: src });
+    await s.startWorker(workerConnection());
+
+    // The first run: no "last run" to speak of; what is true is that a file is still being written.
+    const [first] = await waitFor('the first run', async () => {
+      const f = await finished('every-second');
+      return f.length >= 1 && f;
+    });
+    expect(first).toMatchObject({ state: 'empty', files: 0, batchId: null });
+    expect(first.note).toMatch(/^first run: 1 file still being written \(young\.jpg\); next check \d\d:\d\d$/);
+
+    // Empty checks fold into that one row.
+    const stretch = await waitFor('three empty checks', async () => {
+      const f = await finished('every-second');
+      return f.length === 1 && (f[0].checks ?? 1) >= 3 && f[0];
+    });
+    expect(stretch).toMatchObject({ id: first.id, state: 'empty', startedAt: first.startedAt });
+    expect(Date.parse(stretch.lastAt!)).toBeGreaterThan(Date.parse(first.startedAt));
+    expect(stretch.note).toMatch(/^nothing new since the last run \(\d\d:\d\d\); 1 file still being written \(young\.jpg\); next check/);
+
+    // A run that takes something is its own row; the empty runs after it start a new stretch.
+    await put(src, 'new.jpg', 61);
+    const done = await waitFor('a run that takes new.jpg', async () => (await finished('every-second')).find((r) => r.state === 'done'));
+    expect(done).toMatchObject({ files: 1, ok: 1 });
+    const name = `every-second-${path.basename(src).toLowerCase()}`;
+    expect(done.batchId).toMatch(new RegExp(`^${name}-[0-9a-f]{12}$`));
+    expect(await p.rt.ctx.catalog.getBatch(done.batchId!)).toMatchObject({ feed: name, format: 'scheduled-folder', ok: 1 });
+    const rows = await waitFor('a new stretch after the run that took something', async () => {
+      const f = await finished('every-second');
+      return f.length === 3 && (f[2].checks ?? 1) >= 2 && f;
+    });
+    expect(rows.map((r) => r.state)).toEqual(['empty', 'done', 'empty']);
+    expect(rows[0].checks).toBeGreaterThanOrEqual(3);
+    await s.remove('every-second');
   });
 
   it('a cron run missed while nothing ran is caught up once, not once per missed tick', async () => {
@@ -181,7 +222,7 @@ describe('scheduled imports (real Redis, BullMQ job schedulers, real files)', ()
     expect(again).toMatchObject({ state: 'empty' });
     expect(await runs.list({ schedule: 'crash' })).toHaveLength(2);
     const batches = await Promise.all((await p.rt.ctx.catalog.listBatches(500)).map((id) => p.rt.ctx.catalog.getBatch(id)));
-    expect(batches.filter((b) => b!.feed === src).map((b) => b!.id)).toEqual([pending.feed.batchId]);
+    expect(batches.filter((b) => b!.feed === `crash-${path.basename(src).toLowerCase()}`).map((b) => b!.id)).toEqual([pending.feed.batchId]);
   });
 
   it('refuses a schedule whose source does not exist or whose cron is not one, naming it', async () => {
@@ -222,10 +263,12 @@ describe('scheduled imports (real Redis, BullMQ job schedulers, real files)', ()
       expect(await runsCommand({ schedule: 'quiet', json: true })).toBe(0);
       const text = out.slice(0, textChunks).join('');
       const lines = text.split('\n');
-      expect(lines[0]).toMatch(/^schedule\s+start\s+duration\s+files\s+items\s+ok\s+dup\s+failed\s+state\s+source$/);
-      expect(lines[1]).toMatch(/^quiet\s.*\s0\s+0\s+0\s+0\s+0\s+empty\s+\/tmp\//);
-      expect(lines[2]).toBe('    nothing new since the last run');
-      expect(lines[3]).toMatch(/^quiet\s.*\s1\s+1\s+1\s+0\s+0\s+done\s+\/tmp\//);
+      expect(lines[0]).toMatch(/^schedule\s+start\s+duration\s+files\s+items\s+ok\s+dup\s+failed\s+state\s+batch\s+source$/);
+      expect(lines[1]).toMatch(/^quiet\s.*\s0\s+0\s+0\s+0\s+0\s+empty\s+-\s+\/tmp\//);
+      expect(lines[2]).toMatch(/^ {4}nothing new since the last run \(\d\d:\d\d\); next check \d{4}-\d\d-\d\d 05:00$/);
+      const doneRun = (await runs.list({ schedule: 'quiet' })).find((r) => r.state === 'done')!;
+      expect(lines[3]).toMatch(new RegExp(`^quiet\\s.*\\s1\\s+1\\s+1\\s+0\\s+0\\s+done\\s+${doneRun.batchId}\\s+/tmp/`));
+      expect(doneRun.batchId).toMatch(/^quiet-photowire-src-[a-z0-9]+-[0-9a-f]{12}$/);
       expect(text).toMatch(/STALE schedule quiet \(.*\): nothing new for/);
       const json = JSON.parse(out.slice(textChunks).join(''));
       expect(json.runs.map((r: RunRecord) => r.state)).toEqual(['empty', 'done']);

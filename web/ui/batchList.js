@@ -134,9 +134,22 @@ export function shortNote(note, max = 90) {
   return first.length > max ? `${first.slice(0, max - 1)}…` : first;
 }
 
+/**
+ * What a run row says after its tag. A row standing for consecutive empty runs of a schedule
+ * (src/sources/runs/foldEmptyRun.ts) says `no new files since 02:00, 57 checks`, not one row per check.
+ */
+export function runText(r) {
+  if (r.state === 'empty' && (r.checks ?? 1) > 1) {
+    return `no new files since ${clockTime(r.startedAt)}, ${r.checks} checks (last ${clockTime(r.lastAt ?? r.startedAt)})`;
+  }
+  return `${clockTime(r.startedAt)} · ${RUN_STATE_NAMES[r.state] ?? STATE_NAMES[r.state] ?? r.state}`;
+}
+
+const RUN_STATE_NAMES = { waiting: 'Waiting' };
+
 function runRow(r) {
   const tag = h('span', { class: 'run-tag', text: r.schedule === 'watch' ? 'hot folder' : r.schedule });
-  const head = [tag, ` ${clockTime(r.startedAt)} · ${STATE_NAMES[r.state] ?? r.state}`];
+  const head = [tag, ` ${runText(r)}`];
   if (r.state === 'failed' && r.note) {
     // One line with the reason; the whole note, the source and the run on click.
     return h(
@@ -147,5 +160,7 @@ function runRow(r) {
       h('p', { class: 'run-source' }, 'Source: ', h('code', { text: r.source })),
     );
   }
-  return h('div', { class: 'run-row', dataset: { runId: r.id } }, head, r.note ? `: ${shortNote(r.note)}` : '', r.items ? ` · ${plural(r.items, 'item')}` : '');
+  // A stretch of empty checks: its count says it all; the latest check's note is on hover.
+  const stretch = (r.checks ?? 1) > 1;
+  return h('div', { class: 'run-row', title: stretch ? r.note : null, dataset: { runId: r.id } }, head, r.note && !stretch ? `: ${shortNote(r.note)}` : '', r.items ? ` · ${plural(r.items, 'item')}` : '');
 }

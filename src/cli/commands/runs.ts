@@ -1,5 +1,5 @@
 import { Runtime } from '../runtime';
-import { formatRuns, formatStale, formatTime } from '../../sources/runs/formatRuns';
+import { formatOverdue, formatRuns, formatStale } from '../../sources/runs/formatRuns';
 import { RunLog } from '../../sources/runs/runLog';
 import { overdueBy, staleness } from '../../sources/runs/stale';
 import { Scheduler } from '../../sources/schedule/scheduler';
@@ -26,7 +26,7 @@ export async function runsCommand(opts: { schedule?: string; limit?: number; jso
     process.stdout.write(formatRuns(runs) + '\n');
     for (const line of formatStale(sources)) process.stdout.write(line + '\n');
     for (const o of overdue) {
-      process.stdout.write(`OVERDUE schedule ${o.schedule}: due since ${formatTime(new Date(o.next!).toISOString())}; is photowire scheduler running?\n`);
+      process.stdout.write(formatOverdue({ schedule: o.schedule, next: o.next! }) + '\n');
     }
     return 0;
   } finally {

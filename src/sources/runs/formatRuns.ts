@@ -1,5 +1,6 @@
+import { stretchLabel } from './foldEmptyRun';
 import type { RunRecord } from './runRecord';
-import type { SourceStatus, Staleness } from './stale';
+import { OVERDUE_GRACE_MS, type SourceStatus, type Staleness } from './stale';
 
 export function formatDuration(ms: number | null): string {
   if (ms === null) return '-';
@@ -20,19 +21,38 @@ function table(rows: string[][]): string[] {
   return rows.map((r) => r.map((c, i) => (i === r.length - 1 ? c : c.padEnd(widths[i]))).join('  ').trimEnd());
 }
 
-/** The `photowire runs` table; a run's note (nothing new, why it failed) goes under its line. */
-export function formatRuns(runs: RunRecord[]): string {
+/** `02:00` today, `2026-11-30 02:00` another day: a stretch's start as an operator reads it. */
+export function shortTime(iso: string, now = Date.now()): string {
+  const full = formatTime(iso);
+  return full.slice(0, 10) === formatTime(new Date(now).toISOString()).slice(0, 10) ? full.slice(11, 16) : full.slice(0, 16);
+}
+
+/**
+ * The `photowire runs` table, with each run's batch id; a run's note (nothing new, why it failed)
+ * goes under its line. A row standing for consecutive empty runs says so first: `no new files
+ * since 02:00, 57 checks (last 02:57)`.
+ */
+export function formatRuns(runs: RunRecord[], now = Date.now()): string {
   if (runs.length === 0) return 'no runs yet';
-  const head = ['schedule', 'start', 'duration', 'files', 'items', 'ok', 'dup', 'failed', 'state', 'source'];
+  const head = ['schedule', 'start', 'duration', 'files', 'items', 'ok', 'dup', 'failed', 'state', 'batch', 'source'];
   const lines: string[] = [];
-  const rows = [head, ...runs.map((r) => [r.schedule, formatTime(r.startedAt), formatDuration(r.durationMs), String(r.files), String(r.items), String(r.ok), String(r.duplicates), String(r.failed), r.state, r.source])];
+  const rows = [
+    head,
+    ...runs.map((r) => [r.schedule, formatTime(r.startedAt), formatDuration(r.durationMs), String(r.files), String(r.items), String(r.ok), String(r.duplicates), String(r.failed), r.state, r.batchId ?? '-', r.source]),
+  ];
   const printed = table(rows);
   lines.push(printed[0]);
   runs.forEach((r, i) => {
     lines.push(printed[i + 1]);
+    if ((r.checks ?? 1) > 1) lines.push(`    ${stretchLabel(r, (iso) => shortTime(iso, now))} (last ${shortTime(r.lastAt ?? r.startedAt, now)})`);
     if (r.note) lines.push(`    ${r.note}`);
   });
   return lines.join('\n');
+}
+
+/** What `photowire runs` says of a schedule overdue past the grace period (stale.ts, OVERDUE_GRACE_MS). */
+export function formatOverdue(o: { schedule: string; next: number }): string {
+  return `OVERDUE schedule ${o.schedule}: due since ${formatTime(new Date(o.next).toISOString())}, more than ${Math.round(OVERDUE_GRACE_MS / 60_000)} min ago; is photowire scheduler running?`;
 }
 
 export function formatStale(list: Array<{ status: SourceStatus; staleness: Staleness }>): string[] {

@@ -1,5 +1,6 @@
 import type { Redis } from 'ioredis';
-import type { RunRecord } from './runRecord';
+import { FOLD_EMPTY_RUN, FOLDED_TTL_MS } from './foldEmptyRun';
+import { WATCH_SCHEDULE, type RunRecord } from './runRecord';
 import type { SourceStatus } from './stale';
 
 const KEEP_RUNS = 5000;
@@ -20,8 +21,29 @@ export class RunLog {
     return [this.prefix, ...parts].join(':');
   }
 
-  async save(run: RunRecord): Promise<void> {
+  /**
+   * Save a run; an empty run of a schedule folds into the schedule's newest row when that one is
+   * empty too (foldEmptyRun.ts). Returns the id of the row that shows it.
+   */
+  async save(run: RunRecord): Promise<string> {
     const score = Date.parse(run.startedAt);
+    if (run.state === 'empty' && run.schedule !== WATCH_SCHEDULE) {
+      const row = (await this.redis.eval(
+        FOLD_EMPTY_RUN,
+        3,
+        this.k('runs'),
+        this.k('runs', 'by', run.schedule),
+        this.k('run', run.id),
+        JSON.stringify(run),
+        run.id,
+        String(score),
+        this.k('run', ''),
+        String(FOLDED_TTL_MS),
+      )) as string;
+      await this.trim(this.k('runs'), KEEP_RUNS, true);
+      await this.trim(this.k('runs', 'by', run.schedule), KEEP_RUNS_PER_SCHEDULE, false);
+      return row;
+    }
     await this.redis
       .multi()
       .set(this.k('run', run.id), JSON.stringify(run))
@@ -30,6 +52,7 @@ export class RunLog {
       .exec();
     await this.trim(this.k('runs'), KEEP_RUNS, true);
     await this.trim(this.k('runs', 'by', run.schedule), KEEP_RUNS_PER_SCHEDULE, false);
+    return run.id;
   }
 
   private async trim(zkey: string, keep: number, dropRecords: boolean): Promise<void> {

@@ -24,6 +24,11 @@ export interface RunRecord {
   state: RunState;
   /** Why a run found nothing, was refused or failed; what was left for later. */
   note: string | null;
+  /** An empty row standing for a stretch of consecutive empty runs (foldEmptyRun.ts): how many, and when the last was. */
+  checks?: number;
+  lastAt?: string;
+  /** A run folded into that row: its own record is no longer listed. */
+  foldedInto?: string;
 }
 
 export const WATCH_SCHEDULE = 'watch';

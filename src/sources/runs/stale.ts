@@ -44,10 +44,17 @@ export function staleness(s: SourceStatus, now: number, staleHours: number): Sta
 }
 
 /**
+ * How late a schedule's next run may be before `photowire runs` says OVERDUE: a busy scheduler, a
+ * long run before it, or a restart delay a run by a minute or two without anything being wrong.
+ * README "Scheduled imports".
+ */
+export const OVERDUE_GRACE_MS = 5 * 60_000;
+
+/**
  * A schedule whose next run is due for longer than `graceMs`: no scheduler process is running
  * (BullMQ keeps the overdue run and a starting scheduler runs it once). Null when on time.
  */
-export function overdueBy(next: number | null, now: number, graceMs = 5 * 60_000): number | null {
+export function overdueBy(next: number | null, now: number, graceMs = OVERDUE_GRACE_MS): number | null {
   if (next === null || now - next <= graceMs) return null;
   return now - next;
 }

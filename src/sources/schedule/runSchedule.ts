@@ -1,19 +1,21 @@
 import { createHash } from 'node:crypto';
 import type { LoadedFeed } from '../../adapters/feeds/loadFeed';
-import { batchIdFor } from '../../core/ids';
 import { enqueueFeed } from '../../queues/enqueueFeed';
 import { summarizeBatch } from '../../workers/summarizeBatch';
 import { loadHttpFeed } from '../http/loadHttpFeed';
 import { Lease } from '../lease';
 import { loadFileList } from '../loadFileList';
 import { RunLog } from '../runs/runLog';
+import { shortTime } from '../runs/formatRuns';
 import { finishRun, newRun, type RunRecord } from '../runs/runRecord';
 import { staleness } from '../runs/stale';
 import type { SourceRuntime } from '../sourceRuntime';
 import { waitForBatchDone } from '../waitForBatch';
 import { newSinceCursor, prunableKeys, type Keyed } from './cursor';
 import { httpItemKey } from './httpItemKey';
+import { emptyRunNote } from './emptyRunNote';
 import { listFolder } from './listFolder';
+import { scheduledBatchId, scheduledFeedName } from './runName';
 import { isHttpSource } from './scheduleDef';
 import type { ScheduleJob } from './scheduleJob';
 import { ScheduleStore, type PendingRun } from './scheduleStore';
@@ -35,13 +37,16 @@ export class ScheduleRunner {
   private readonly lockTtlMs: number;
   private readonly active = new Set<AbortController>();
 
+  private readonly nextRunAt: (schedule: string) => Promise<number | null>;
+
   constructor(
     private readonly rt: SourceRuntime,
-    opts: { lockTtlMs?: number } = {},
+    opts: { lockTtlMs?: number; nextRunAt?: (schedule: string) => Promise<number | null> } = {},
   ) {
     this.store = new ScheduleStore(rt.redis, rt.config.prefix);
     this.runs = new RunLog(rt.redis, rt.config.prefix);
     this.lockTtlMs = opts.lockTtlMs ?? 60_000;
+    this.nextRunAt = opts.nextRunAt ?? (async () => null);
   }
 
   async run(job: ScheduleJob, runId: string): Promise<RunOutcome> {
@@ -100,18 +105,26 @@ export class ScheduleRunner {
         const fresh = newSinceCursor(keyed, cursor);
         prune = prunableKeys(cursor, new Set(keyed.map((k) => k.key)), now, CURSOR_RETENTION_MS);
         commit = fresh.map(({ key, signature }) => ({ key, signature }));
-        if (fresh.length === 0) nothing = `nothing new: the feed's ${http.items.length} item(s) were all taken before`;
-        const batchId = batchIdFor(http.url, runDigest(name, runId, commit));
-        feed = { batchId, feedPath: http.url, root: http.url, format: http.format, items: fresh.map((f) => f.item), article: http.article, warnings: http.warnings };
+        if (fresh.length === 0) {
+          const last = await this.lastRunAt(name, runId);
+          const what = http.items.length === 0 ? 'the feed has no items yet' : last === null ? `first run: none of the feed's ${http.items.length} item(s) is new` : `nothing new: the feed's ${http.items.length} item(s) were all taken before`;
+          const next = await this.nextRunAt(name).catch(() => null);
+          nothing = next === null ? what : `${what}; next check ${shortTime(new Date(next).toISOString())}`;
+        }
+        const batchId = scheduledBatchId(name, job.source, runDigest(name, runId, commit));
+        feed = { batchId, feedPath: scheduledFeedName(name, job.source), root: http.url, format: http.format, items: fresh.map((f) => f.item), article: http.article, warnings: http.warnings };
       } else {
         const listing = await listFolder(job.source, { signal });
         const sel = selectFiles(listing.files, listing.marked, cursor, now, config.settleMs);
         prune = prunableKeys(cursor, new Set(listing.files.map((f) => f.abs)), now, CURSOR_RETENTION_MS);
         commit = sel.take.map((f) => ({ key: f.abs, signature: fileSignature(f) }));
         if (sel.young.length) leftover = `${sel.young.length} file(s) still being written, left for the next run: ${sel.young.map((f) => f.rel).join(', ')}`;
-        if (sel.take.length === 0) nothing = `nothing new since the last run${leftover ? `; ${leftover}` : ''}`;
-        const batchId = batchIdFor(job.source, runDigest(name, runId, commit));
-        feed = sel.take.length ? await loadFileList(job.source, sel.take.map((f) => f.abs), config.maxFeedBytes, batchId, { signal }) : emptyFeed(batchId, job.source);
+        if (sel.take.length === 0) {
+          nothing = emptyRunNote({ lastRunAt: await this.lastRunAt(name, runId), young: sel.young.map((f) => f.rel), sourceFiles: listing.files.length, next: await this.nextRunAt(name).catch(() => null) });
+        }
+        const batchId = scheduledBatchId(name, job.source, runDigest(name, runId, commit));
+        const loaded = sel.take.length ? await loadFileList(job.source, sel.take.map((f) => f.abs), config.maxFeedBytes, batchId, { signal }) : emptyFeed(batchId, job.source);
+        feed = { ...loaded, feedPath: scheduledFeedName(name, job.source), format: 'scheduled-folder' };
       }
       if (nothing !== null) {
         await this.runs.save(finishRun(run, 'empty', new Date(), { note: nothing }));
@@ -158,6 +171,12 @@ export class ScheduleRunner {
     await this.runs.save(done);
     logger.info({ schedule: name, runId: run.id, batchId: done.batchId, ok: done.ok, failed: done.failed, durationMs: done.durationMs }, 'schedule: run done');
     return done;
+  }
+
+  /** The start of this schedule's last finished run before `runId` (a folded stretch counts by its last check); null for its first run. */
+  private async lastRunAt(name: string, runId: string): Promise<string | null> {
+    const prev = (await this.runs.list({ schedule: name, limit: 3 })).find((r) => r.id !== runId && r.state !== 'running');
+    return prev ? (prev.lastAt ?? prev.startedAt) : null;
   }
 
   private async warnIfStale(name: string): Promise<void> {

@@ -43,7 +43,7 @@ export class Scheduler {
     opts: { lockTtlMs?: number } = {},
   ) {
     this.queue = new Queue(QUEUES.schedule, { connection: rt.redis, prefix: rt.config.prefix });
-    this.runner = new ScheduleRunner(rt, opts);
+    this.runner = new ScheduleRunner(rt, { ...opts, nextRunAt: async (name) => (await this.queue.getJobScheduler(name))?.next ?? null });
     this.runs = new RunLog(rt.redis, rt.config.prefix);
   }
 

@@ -42,11 +42,12 @@ describe('runs table', () => {
       ok: 40,
       duplicates: 3,
       failed: 1,
+      batchId: 'nightly-afp-0123456789ab',
     });
     const empty = finishRun(newRun({ id: 'r2', schedule: 'nightly', source: '/drop/afp', trigger: 'schedule', startedAt: start }), 'empty', start, { note: 'nothing new since the last run' });
     const out = formatRuns([done, empty]).split('\n');
-    expect(out[0]).toMatch(/^schedule\s+start\s+duration\s+files\s+items\s+ok\s+dup\s+failed\s+state\s+source$/);
-    expect(out[1]).toMatch(/^nightly\s+2026-11-30 02:00:00\s+12.3 s\s+3\s+41\s+40\s+3\s+1\s+done\s+\/drop\/afp$/);
+    expect(out[0]).toMatch(/^schedule\s+start\s+duration\s+files\s+items\s+ok\s+dup\s+failed\s+state\s+batch\s+source$/);
+    expect(out[1]).toMatch(/^nightly\s+2026-11-30 02:00:00\s+12.3 s\s+3\s+41\s+40\s+3\s+1\s+done\s+nightly-afp-0123456789ab\s+\/drop\/afp$/);
     expect(out[2]).toMatch(/empty/);
     expect(out[3]).toBe('    nothing new since the last run');
     expect(formatRuns([])).toBe('no runs yet');

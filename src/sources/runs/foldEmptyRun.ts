@@ -1,0 +1,71 @@
+import type { RunRecord } from './runRecord';
+
+/**
+ * Consecutive empty runs of one schedule are one row: a schedule every minute would otherwise add
+ * about 1,440 "nothing new" rows a day to `photowire runs` and the desk's sidebar. The row is the
+ * first empty run of the stretch, updated in place by each later one (`checks`, `lastAt`, the
+ * latest note); a run that takes something, or fails, ends the stretch and the next empty run
+ * starts a new row. The folded run's own record stays readable by its id for a day
+ * (`schedule run --wait` reads it), marked `foldedInto`, but is no longer listed.
+ */
+
+/** Can `run` fold into `prev`, the schedule's newest other row? Hot-folder runs never fold: each names its own file. */
+export function foldsInto(prev: RunRecord | null, run: RunRecord): boolean {
+  return prev !== null && run.state === 'empty' && prev.state === 'empty' && prev.schedule === run.schedule && run.schedule !== 'watch' && prev.id !== run.id;
+}
+
+/** The row after `run` folded into `prev`: the pure twin of FOLD_EMPTY_RUN (test/unit/sources/runs.fold.test.ts keeps them equal). */
+export function foldEmptyRun(prev: RunRecord, run: RunRecord): RunRecord {
+  return { ...prev, checks: (prev.checks ?? 1) + 1, lastAt: run.startedAt, finishedAt: run.finishedAt, note: run.note };
+}
+
+/** How long the record of a folded run stays readable by its id. */
+export const FOLDED_TTL_MS = 86_400_000;
+
+/**
+ * KEYS[1] `<prefix>:runs` (all runs by start), KEYS[2] `<prefix>:runs:by:<schedule>`,
+ * KEYS[3] `<prefix>:run:<id>` (this run's record).
+ * ARGV[1] the run (JSON, state empty), ARGV[2] its id, ARGV[3] its score (start, ms),
+ * ARGV[4] `<prefix>:run:` (the record key of a row is this and its id), ARGV[5] FOLDED_TTL_MS.
+ * If the schedule's newest other row is empty, the run is folded into it (checks + 1, lastAt,
+ * finishedAt and note of this run) and its own record kept for ARGV[5] ms, unlisted; else it is
+ * saved as a row. Returns the id of the row that shows it. In one step, so two scheduler
+ * processes saving at once never lose a check or make two rows of one stretch.
+ */
+export const FOLD_EMPTY_RUN = `
+local ids = redis.call('ZREVRANGE', KEYS[2], 0, 1)
+local prevId = nil
+for _, id in ipairs(ids) do
+  if id ~= ARGV[2] then prevId = id break end
+end
+if prevId then
+  local prevKey = ARGV[4] .. prevId
+  local raw = redis.call('GET', prevKey)
+  if raw then
+    local prev = cjson.decode(raw)
+    if prev.state == 'empty' then
+      local run = cjson.decode(ARGV[1])
+      prev.checks = (tonumber(prev.checks) or 1) + 1
+      prev.lastAt = run.startedAt
+      prev.finishedAt = run.finishedAt
+      prev.note = run.note
+      redis.call('SET', prevKey, cjson.encode(prev))
+      redis.call('ZREM', KEYS[1], ARGV[2])
+      redis.call('ZREM', KEYS[2], ARGV[2])
+      run.foldedInto = prevId
+      redis.call('SET', KEYS[3], cjson.encode(run), 'PX', ARGV[5])
+      return prevId
+    end
+  end
+end
+redis.call('SET', KEYS[3], ARGV[1])
+redis.call('ZADD', KEYS[1], ARGV[3], ARGV[2])
+redis.call('ZADD', KEYS[2], ARGV[3], ARGV[2])
+return ARGV[2]
+`;
+
+/** `no new files since 02:00, 57 checks`: what `photowire runs` and the desk say of a stretch. */
+export function stretchLabel(run: Pick<RunRecord, 'startedAt' | 'checks'>, clock: (iso: string) => string): string {
+  const checks = run.checks ?? 1;
+  return `no new files since ${clock(run.startedAt)}, ${checks} ${checks === 1 ? 'check' : 'checks'}`;
+}
