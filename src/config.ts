@@ -25,6 +25,7 @@ const envSchema = z.object({
   PHOTOWIRE_BOILERPLATE_RULES: z.string().min(1).optional(),
   // Rights, embargo and kill rules added to the shipped ones (docs/RIGHTS.md).
   PHOTOWIRE_RIGHTS_RULES: z.string().min(1).optional(),
+  PHOTOWIRE_KILL_WEBHOOK: z.url({ protocol: /^https?$/, error: 'an http(s) URL whose host is in PHOTOWIRE_FETCH_ALLOW' }).optional(),
   PHOTOWIRE_ATTEMPTS: intFromEnv(1, 50).default(5),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).optional(),
   // The desk (photowire serve). A short token would fall to the brute force a rate limit only slows.
@@ -46,6 +47,8 @@ const envSchema = z.object({
   PHOTOWIRE_FETCH_RETRIES: intFromEnv(0, 10).default(3),
   // Reliability (docs/RELIABILITY.md): how long a dead worker's items stay locked before another takes them.
   PHOTOWIRE_LOCK_MS: intFromEnv(500, 3_600_000).default(120_000),
+  // How long a wait goes on for a batch whose ledger vanished, or a Redis that does not answer (src/sources/waitForBatch.ts).
+  PHOTOWIRE_LEDGER_LOST_MS: intFromEnv(0, 86_400_000).default(60_000),
   // Test-only: hold each item at one step so a test can kill or signal a worker there. Never set in production.
   PHOTOWIRE_TEST_PAUSE_AT: z
     .string()
@@ -67,6 +70,8 @@ export interface Config {
   boilerplateRulesPath: string | undefined;
   /** A rights rules file extending src/core/rights/default-rules.json (docs/RIGHTS.md). */
   rightsRulesPath: string | undefined;
+  /** PHOTOWIRE_KILL_WEBHOOK: a JSON POST per kill, to a host in PHOTOWIRE_FETCH_ALLOW (docs/RIGHTS.md). */
+  killWebhook: string | undefined;
   attempts: number;
   /** Unset: each command picks its own (`run` keeps the terminal for progress and the summary). */
   logLevel: string | undefined;
@@ -93,6 +98,8 @@ export interface Config {
   fetchRetries: number;
   /** BullMQ lock of an item job; a killed worker's items are taken again once it has expired. */
   lockMs: number;
+  /** A wait gives up (exit 2, with the reason) once a batch's ledger, or Redis, has been gone this long. */
+  ledgerLostMs: number;
   /** Test-only pause point (see src/workers/testPause.ts); undefined in production. */
   testPauseAt: string | undefined;
 }
@@ -135,6 +142,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     creditRulesPath: e.PHOTOWIRE_CREDIT_RULES,
     boilerplateRulesPath: e.PHOTOWIRE_BOILERPLATE_RULES,
     rightsRulesPath: e.PHOTOWIRE_RIGHTS_RULES,
+    killWebhook: e.PHOTOWIRE_KILL_WEBHOOK,
     attempts: e.PHOTOWIRE_ATTEMPTS,
     logLevel: e.LOG_LEVEL,
     apiToken: e.PHOTOWIRE_API_TOKEN,
@@ -156,6 +164,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     fetchTimeoutMs: e.PHOTOWIRE_FETCH_TIMEOUT_MS,
     fetchRetries: e.PHOTOWIRE_FETCH_RETRIES,
     lockMs: e.PHOTOWIRE_LOCK_MS,
+    ledgerLostMs: e.PHOTOWIRE_LEDGER_LOST_MS,
     testPauseAt: e.PHOTOWIRE_TEST_PAUSE_AT,
   };
 }

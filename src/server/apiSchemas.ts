@@ -1,5 +1,10 @@
 import { z } from 'zod';
-import { catalogRecordSchema } from '../schemas/record';
+import { availabilitySchema } from '../core/records/availability';
+import { noticeRefSchema } from '../schemas/notice';
+import { catalogRecordSchema as storedRecordSchema } from '../schemas/record';
+
+/** A record as the API returns it: the stored record, its kill status merged, and whether it may be published now (issue 16). */
+const catalogRecordSchema = storedRecordSchema.extend({ availability: availabilitySchema.optional() });
 
 /** The HTTP API's contract: every response is parsed with these before it is sent. */
 
@@ -169,3 +174,49 @@ export const retryOutcomeSchema = z
   .meta({ id: 'RetryOutcome' });
 
 export const healthSchema = z.object({ ok: z.literal(true), redis: z.string() });
+
+// Kills, withdrawals and corrections (issue 16, docs/RIGHTS.md).
+const killCopySchema = z.object({
+  itemId: z.string(),
+  batchId: z.string().nullable(),
+  index: z.number().int().nullable().optional(),
+  file: z.string().optional(),
+  original: z.string().nullable().optional().describe('the stored original, relative to the data directory'),
+  agencyId: z.string().nullable().optional(),
+  photoId: z.string().nullable().optional(),
+  photoVersion: z.number().int().nullable().optional(),
+  caption: z.string().optional(),
+  groups: z.array(z.string()).optional(),
+});
+export const killEventSchema = z
+  .object({
+    id: z.string(),
+    kind: z.enum(['kill', 'withdraw', 'correction']),
+    status: z.enum(['killed', 'withdrawn', 'superseded']),
+    targets: z.array(z.string()),
+    reason: z.string().nullable(),
+    notice: noticeRefSchema,
+    createdAt: z.string(),
+    items: z.array(z.string()),
+    review: z.array(z.string()),
+    supersededBy: z.string().nullable(),
+    copies: z.array(killCopySchema).describe('every record it reached, with where it is stored'),
+    reviewCopies: z.array(killCopySchema).describe('near-identical captions in the same clusters, not killed: for a person to review'),
+  })
+  .meta({ id: 'Kill' });
+export const killListSchema = z.object({ since: z.string(), kills: z.array(killEventSchema) }).meta({ id: 'KillList' });
+export const killQuerySchema = z.object({ since: z.string().max(40).optional().describe('3d, 12h, 90m or an ISO date (default 3d)') });
+export const killBodySchema = z
+  .object({
+    target: z.string().trim().min(1).max(300).describe('an item id, or an agency id (guid, transmission reference)'),
+    reason: z.string().trim().min(1).max(2000),
+    withdraw: z.boolean().optional().describe('a withdrawal rather than a kill'),
+  })
+  .meta({ id: 'KillRequest' });
+export const killOutcomeSchema = z
+  .object({
+    kill: killEventSchema,
+    targetKind: z.enum(['item', 'agency']),
+    webhook: z.object({ ok: z.boolean(), attempts: z.number().int(), status: z.number().int().nullable(), error: z.string().nullable() }).nullable(),
+  })
+  .meta({ id: 'KillOutcome' });

@@ -18,6 +18,7 @@ import { batchRoutes } from './routes/batches';
 import { clusterRoutes } from './routes/clusters';
 import { eventRoutes } from './routes/events';
 import { feedRoutes } from './routes/feeds';
+import { killRoutes } from './routes/kills';
 import { RENDITION_ROUTE, renditionRoutes } from './routes/renditions';
 import { retryRoutes } from './routes/retry';
 
@@ -135,6 +136,7 @@ export async function buildServer(rt: Runtime, opts: ServerOptions = {}): Promis
   clusterRoutes(app, docs, rt.ctx, { maxMembers: 200 });
   feedRoutes(app, docs, rt, { uploadsPerMinute: Math.max(5, Math.ceil((opts.rateLimit ?? rt.config.apiRateLimit) / 20)) });
   retryRoutes(app, docs, rt);
+  killRoutes(app, docs, rt);
   renditionRoutes(app, docs, rt.ctx.data.root);
   eventRoutes(app, docs, overviews, { intervalMs: opts.eventsIntervalMs ?? 1000 });
 

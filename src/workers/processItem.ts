@@ -20,6 +20,7 @@ import type { CatalogRecord, RecordError, Rendition } from '../schemas/record';
 import type { PipelineContext } from './pipelineContext';
 import { testPause } from './testPause';
 import { itemRights, previewRightsOf } from './itemRights';
+import { settleKills } from './itemKills';
 import type { PreviewRights } from '../core/metadata/previewRights';
 
 /** Milliseconds spent in each part of the item stage; logged with "item done" (the pipeline bench reads them). */
@@ -231,7 +232,7 @@ export async function processItem(ctx: PipelineContext, job: ItemJob): Promise<I
   }
   await testPause(ctx, 'dedup', job.itemId);
   clock.lap('dedup');
-  const record = buildRecord({
+  const built = buildRecord({
     photo,
     probableResend,
     id: job.itemId,
@@ -249,6 +250,8 @@ export async function processItem(ctx: PipelineContext, job: ItemJob): Promise<I
     rights: rr.rights,
     release: rr.release,
   });
+  // Indexed for kills; killed on arrival if its agency id or photo was; its own notice applied (src/workers/itemKills.ts).
+  const record = await settleKills(ctx, built, rr.notice);
   clock.lap('record');
   return { record, rendered: imageOutcome?.rendered ?? false, timings: clock.rounded() };
 }

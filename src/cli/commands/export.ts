@@ -1,16 +1,42 @@
+import { presentRecords } from '../../app/presentRecords';
 import { Runtime } from '../runtime';
 
-/** The batch's records as NDJSON on stdout, in feed order (failed items included, with `error`). */
-export async function exportCommand(batchId: string): Promise<number> {
+export interface ExportOptions {
+  /** Also write records still under embargo (each says so in `availability`). */
+  includeEmbargoed?: boolean;
+}
+
+/**
+ * The batch's records as NDJSON on stdout, in feed order (failed items included, with `error`),
+ * each with its kill status and `availability` at this moment. Killed and withdrawn records are
+ * left out, embargoed ones too unless `--include-embargoed` (issue 16); stderr says how many.
+ */
+export async function exportCommand(batchId: string, opts: ExportOptions = {}): Promise<number> {
   const rt = await Runtime.open({ allowPrivateRedis: false, defaultLogLevel: 'warn' });
   try {
     if (!(await rt.ctx.catalog.getBatch(batchId))) {
       process.stderr.write(`no batch ${batchId} (photowire status lists recent batches)\n`);
       return 1;
     }
-    for (const r of await rt.ctx.catalog.getRecords(batchId)) {
+    const left = { killed: 0, withdrawn: 0, embargoed: 0 };
+    for (const r of await presentRecords(rt.ctx, await rt.ctx.catalog.getRecords(batchId))) {
+      const state = r.availability.state;
+      if (state === 'killed' || state === 'withdrawn') {
+        left[state]++;
+        continue;
+      }
+      if (state === 'embargoed' && !opts.includeEmbargoed) {
+        left.embargoed++;
+        continue;
+      }
       if (!process.stdout.write(JSON.stringify(r) + '\n')) await new Promise((res) => process.stdout.once('drain', res));
     }
+    const parts = [
+      left.killed ? `${left.killed} killed` : '',
+      left.withdrawn ? `${left.withdrawn} withdrawn` : '',
+      left.embargoed ? `${left.embargoed} embargoed (--include-embargoed writes them)` : '',
+    ].filter(Boolean);
+    if (parts.length) process.stderr.write(`left out: ${parts.join(', ')}\n`);
     return 0;
   } finally {
     await rt.close();

@@ -11,6 +11,7 @@ import { notFound } from '../httpError';
 import type { ApiDocs } from '../openapi';
 import { queryRecords } from '../recordQuery';
 import { jsonRoute } from '../route';
+import { presentRecords } from '../../app/presentRecords';
 
 export function batchRoutes(app: FastifyInstance, docs: ApiDocs, deps: { ctx: PipelineContext; overviews: BatchOverviews; itemQueue: Queue }): void {
   const { ctx, overviews, itemQueue } = deps;
@@ -81,7 +82,8 @@ export function batchRoutes(app: FastifyInstance, docs: ApiDocs, deps: { ctx: Pi
     },
     async ({ params: { batchId }, query }) => {
       if (!(await ctx.catalog.getBatch(batchId))) throw notFound(`no batch ${batchId}`);
-      const { total, page } = queryRecords(await ctx.catalog.getRecords(batchId), query);
+      // kill status and embargo state merged at read time (issue 16, src/app/presentRecords.ts)
+      const { total, page } = queryRecords(await presentRecords(ctx, await ctx.catalog.getRecords(batchId)), query);
       return { batchId, total, offset: query.offset, limit: query.limit, records: page };
     },
   );

@@ -6,6 +6,7 @@ import { clusterSchema } from '../apiSchemas';
 import { notFound } from '../httpError';
 import type { ApiDocs } from '../openapi';
 import { jsonRoute } from '../route';
+import { presentRecords } from '../../app/presentRecords';
 
 const ITEM_ID = /^(.+)-(\d{4,})$/;
 
@@ -32,7 +33,7 @@ export function clusterRoutes(app: FastifyInstance, docs: ApiDocs, ctx: Pipeline
       for (const m of shown) {
         const batchId = ITEM_ID.exec(m.itemId)?.[1];
         if (!batchId || byBatch.has(batchId)) continue;
-        byBatch.set(batchId, new Map((await ctx.catalog.getRecords(batchId)).map((r) => [r.id, r])));
+        byBatch.set(batchId, new Map((await presentRecords(ctx, await ctx.catalog.getRecords(batchId))).map((r) => [r.id, r]))); // kills merged (issue 16)
       }
       return {
         id: cluster.id,

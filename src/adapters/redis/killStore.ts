@@ -1,0 +1,320 @@
+import { createHash } from 'node:crypto';
+import type { Redis } from 'ioredis';
+import type { KillStatus, NoticeRef } from '../../schemas/notice';
+import type { CatalogRecord } from '../../schemas/record';
+
+/**
+ * Kills, withdrawals and corrections (issue 16): an event stored once and applied to every record
+ * it reaches, kept beside the catalog rather than in its records. Readers (API, export, desk)
+ * merge `statusOf` into the records they return (src/app/presentRecords.ts).
+ *
+ * Every record is indexed by groups when it is stored: `a:<agency id>` (guid, transmission
+ * reference), `p:<photo id>` (every version and byte-identical copy, src/adapters/redis/photoVersions.ts),
+ * `i:<item id>` (the item and its probable resends), `c:<caption cluster>` (near-identical
+ * captions: listed for review, never killed through).
+ */
+
+/** Where a record is, as the Kills view lists it. */
+export interface KillItemInfo {
+  itemId: string;
+  batchId: string;
+  index: number | null;
+  file: string;
+  original: string | null;
+  agencyId: string | null;
+  photoId: string | null;
+  photoVersion: number | null;
+  caption: string;
+  groups: string[];
+}
+
+export type KillKind = 'kill' | 'withdraw' | 'correction';
+
+export interface KillEvent {
+  id: string;
+  kind: KillKind;
+  /** The status it gives the records it reaches. */
+  status: 'killed' | 'withdrawn' | 'superseded';
+  /** Agency ids or item ids it named. */
+  targets: string[];
+  reason: string | null;
+  notice: NoticeRef;
+  createdAt: string;
+  /** Every record it reached, in the order found (items that arrive later are added). */
+  items: string[];
+  /** Near-identical captions in the killed records' clusters: for a person to look at. */
+  review: string[];
+  /** For a correction: the item that replaces the ones reached. */
+  supersededBy: string | null;
+}
+
+export interface StoredStatus extends KillStatus {
+  killId: string;
+}
+
+/**
+ * Apply a kill: walk the groups from the targets to every item (and the groups of those items),
+ * set each one's status, mark the groups killed (later arrivals), list cluster neighbours for review.
+ * KEYS: items hash, groups hash, status hash, killed hash (group → kill id), events hash, log zset.
+ * ARGV: killId, event JSON (items/review filled here), status JSON, nowMs, maxItems, rank (2 kill,
+ *       1 withdraw, 0 correction), excludeItem ('' or the correction itself), target groups...
+ */
+const APPLY = `
+local existing = redis.call('HGET', KEYS[5], ARGV[1])
+if existing then return existing end
+local rank = tonumber(ARGV[6])
+local seen, order, done, queue = {}, {}, {}, {}
+for i = 8, #ARGV do queue[#queue + 1] = ARGV[i] end
+local max = tonumber(ARGV[5])
+local qi = 1
+while qi <= #queue and #order < max do
+  local g = queue[qi]
+  qi = qi + 1
+  if not done[g] then
+    done[g] = true
+    local members = redis.call('HGET', KEYS[2], g)
+    if members then
+      for _, id in ipairs(cjson.decode(members)) do
+        if not seen[id] and id ~= ARGV[7] then
+          seen[id] = true
+          order[#order + 1] = id
+          local info = redis.call('HGET', KEYS[1], id)
+          if info and rank > 0 then
+            for _, g2 in ipairs(cjson.decode(info).groups) do
+              if string.sub(g2, 1, 2) ~= 'c:' and not done[g2] then queue[#queue + 1] = g2 end
+            end
+          end
+        end
+      end
+    end
+  end
+end
+local rankOf = { killed = 2, withdrawn = 1, superseded = 0, active = -1 }
+for _, id in ipairs(order) do
+  local cur = redis.call('HGET', KEYS[3], id)
+  local curRank = -1
+  if cur then curRank = rankOf[cjson.decode(cur).status] or -1 end
+  if curRank < rank or (rank == 0 and curRank < 0) then redis.call('HSET', KEYS[3], id, ARGV[3]) end
+end
+local groups = {}
+if rank > 0 then
+  for g, _ in pairs(done) do
+    if string.sub(g, 1, 2) ~= 'c:' then
+      redis.call('HSETNX', KEYS[4], g, ARGV[1])
+      groups[#groups + 1] = g
+    end
+  end
+end
+local review, inReview = {}, {}
+if rank > 0 then
+  for _, id in ipairs(order) do
+    local info = redis.call('HGET', KEYS[1], id)
+    if info then
+      for _, g in ipairs(cjson.decode(info).groups) do
+        if string.sub(g, 1, 2) == 'c:' then
+          local members = redis.call('HGET', KEYS[2], g)
+          if members then
+            for _, other in ipairs(cjson.decode(members)) do
+              if not seen[other] and not inReview[other] then
+                inReview[other] = true
+                review[#review + 1] = other
+              end
+            end
+          end
+        end
+      end
+    end
+  end
+end
+local event = cjson.decode(ARGV[2])
+event.items = order
+event.review = review
+local out = cjson.encode(event)
+redis.call('HSET', KEYS[5], ARGV[1], out)
+redis.call('ZADD', KEYS[6], tonumber(ARGV[4]), ARGV[1])
+return out
+`;
+
+/**
+ * Index a stored record by its groups; if one of them was killed, kill it on arrival and add it to
+ * that kill's items.
+ * KEYS: items hash, groups hash, status hash, killed hash, events hash.
+ * ARGV: itemId, info JSON (with groups), nowIso.
+ */
+const REGISTER = `
+local info = cjson.decode(ARGV[2])
+redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
+local killId = false
+for _, g in ipairs(info.groups) do
+  local members = redis.call('HGET', KEYS[2], g)
+  local list = {}
+  if members then list = cjson.decode(members) end
+  local found = false
+  for _, id in ipairs(list) do if id == ARGV[1] then found = true end end
+  if not found then
+    list[#list + 1] = ARGV[1]
+    redis.call('HSET', KEYS[2], g, cjson.encode(list))
+  end
+  if not killId and string.sub(g, 1, 2) ~= 'c:' then killId = redis.call('HGET', KEYS[4], g) end
+end
+if not killId then return '' end
+local current = redis.call('HGET', KEYS[3], ARGV[1])
+if current then return current end
+local eventJson = redis.call('HGET', KEYS[5], killId)
+if not eventJson then return '' end
+local event = cjson.decode(eventJson)
+local items = event.items
+if type(items) ~= 'table' or items[1] == nil then items = {} end
+items[#items + 1] = ARGV[1]
+event.items = items
+redis.call('HSET', KEYS[5], killId, cjson.encode(event))
+for _, g in ipairs(info.groups) do
+  if string.sub(g, 1, 2) ~= 'c:' then redis.call('HSETNX', KEYS[4], g, killId) end
+end
+local status = cjson.encode({ status = event.status, killedAt = ARGV[3], reason = event.reason, notice = event.notice, supersededBy = cjson.null, killId = killId })
+redis.call('HSET', KEYS[3], ARGV[1], status)
+return status
+`;
+
+type RedisWithKills = Redis & {
+  pwApplyKill(...args: string[]): Promise<string>;
+  pwRegisterKillItem(...args: string[]): Promise<string>;
+};
+
+const MAX_ITEMS_PER_KILL = 10_000;
+const list = (v: unknown): string[] => (Array.isArray(v) ? (v as string[]) : []);
+
+function parseEvent(json: string): KillEvent {
+  const e = JSON.parse(json) as KillEvent;
+  return { ...e, items: list(e.items), review: list(e.review), targets: list(e.targets), supersededBy: e.supersededBy ?? null, reason: e.reason ?? null };
+}
+
+/** The groups a record is indexed by. */
+export function recordGroups(record: CatalogRecord): string[] {
+  const g = new Set<string>([`i:${record.id}`]);
+  for (const id of [record.agencyId, record.iptc.transmissionReference, record.source.format === 'newsml-g2' ? record.agencyId : null]) {
+    if (id && id.trim()) g.add(`a:${id.trim()}`);
+  }
+  if (record.photo) g.add(`p:${record.photo.id}`);
+  // a resend with a changed caption (and maybe re-encoded pixels) is killed with the item it resends
+  if (record.probableResend && record.cluster) g.add(`i:${record.cluster.canonicalId}`);
+  if (record.cluster) g.add(`c:${record.cluster.id}`);
+  return [...g];
+}
+
+export class KillStore {
+  private readonly redis: RedisWithKills;
+  private readonly keys: { items: string; groups: string; status: string; killed: string; events: string; log: string };
+
+  constructor(redis: Redis, prefix: string) {
+    if (!('pwApplyKill' in redis)) redis.defineCommand('pwApplyKill', { numberOfKeys: 6, lua: APPLY });
+    if (!('pwRegisterKillItem' in redis)) redis.defineCommand('pwRegisterKillItem', { numberOfKeys: 5, lua: REGISTER });
+    this.redis = redis as RedisWithKills;
+    const k = `${prefix}:kill`;
+    this.keys = { items: `${k}:items`, groups: `${k}:groups`, status: `${k}:status`, killed: `${k}:killed`, events: `${k}:events`, log: `${k}:log` };
+  }
+
+  /** Index a record (after it is built, before it is stored); the kill status it arrives with, or null. */
+  async register(record: CatalogRecord): Promise<StoredStatus | null> {
+    const info: KillItemInfo = {
+      itemId: record.id,
+      batchId: record.batchId,
+      index: record.index ?? null,
+      file: record.source.file,
+      original: record.image?.original ?? null,
+      agencyId: record.agencyId,
+      photoId: record.photo?.id ?? null,
+      photoVersion: record.photo?.version ?? null,
+      caption: record.caption.slice(0, 200),
+      groups: recordGroups(record),
+    };
+    const k = this.keys;
+    const out = await this.redis.pwRegisterKillItem(k.items, k.groups, k.status, k.killed, k.events, record.id, JSON.stringify(info), new Date().toISOString());
+    return out ? (JSON.parse(out) as StoredStatus) : null;
+  }
+
+  /**
+   * Apply a kill, withdrawal or correction once: `id` is content-derived, so the same notice read
+   * again (a retry, a re-ingest) returns the stored event unchanged.
+   */
+  async apply(p: {
+    id: string;
+    kind: KillKind;
+    targets: { agencyIds: string[]; itemIds: string[] };
+    reason: string | null;
+    notice: NoticeRef;
+    /** For a correction: the new item (never itself superseded). */
+    supersededBy?: string | null;
+    now?: Date;
+  }): Promise<KillEvent> {
+    const now = p.now ?? new Date();
+    const status = p.kind === 'kill' ? 'killed' : p.kind === 'withdraw' ? 'withdrawn' : 'superseded';
+    const event: KillEvent = {
+      id: p.id,
+      kind: p.kind,
+      status,
+      targets: [...p.targets.agencyIds, ...p.targets.itemIds],
+      reason: p.reason,
+      notice: p.notice,
+      createdAt: now.toISOString(),
+      items: [],
+      review: [],
+      supersededBy: p.supersededBy ?? null,
+    };
+    const stored: StoredStatus = { status, killedAt: status === 'superseded' ? null : now.toISOString(), reason: p.reason, notice: p.notice, supersededBy: p.supersededBy ?? null, killId: p.id };
+    const groups = [...p.targets.agencyIds.map((a) => `a:${a}`), ...p.targets.itemIds.map((i) => `i:${i}`)];
+    const k = this.keys;
+    const rank = p.kind === 'kill' ? 2 : p.kind === 'withdraw' ? 1 : 0;
+    const out = await this.redis.pwApplyKill(
+      k.items, k.groups, k.status, k.killed, k.events, k.log,
+      p.id, JSON.stringify(event), JSON.stringify(stored), String(now.getTime()), String(MAX_ITEMS_PER_KILL), String(rank), p.supersededBy ?? '', ...groups,
+    );
+    return parseEvent(out);
+  }
+
+  /** The kill status of each item that has one (missing: active as stored). */
+  async statusOf(itemIds: string[]): Promise<Map<string, StoredStatus>> {
+    const out = new Map<string, StoredStatus>();
+    for (let i = 0; i < itemIds.length; i += 1000) {
+      const chunk = itemIds.slice(i, i + 1000);
+      const values = await this.redis.hmget(this.keys.status, ...chunk);
+      values.forEach((v, j) => {
+        if (v) out.set(chunk[j], JSON.parse(v) as StoredStatus);
+      });
+    }
+    return out;
+  }
+
+  /** Is this an item id photowire has indexed? (photowire kill takes an item id or an agency id.) */
+  async hasItem(itemId: string): Promise<boolean> {
+    return (await this.redis.hexists(this.keys.items, itemId)) === 1;
+  }
+
+  async itemInfo(itemIds: string[]): Promise<Map<string, KillItemInfo>> {
+    const out = new Map<string, KillItemInfo>();
+    if (itemIds.length === 0) return out;
+    const values = await this.redis.hmget(this.keys.items, ...itemIds);
+    values.forEach((v, j) => {
+      if (v) out.set(itemIds[j], JSON.parse(v) as KillItemInfo);
+    });
+    return out;
+  }
+
+  async getEvent(id: string): Promise<KillEvent | null> {
+    const v = await this.redis.hget(this.keys.events, id);
+    return v ? parseEvent(v) : null;
+  }
+
+  /** Kills, withdrawals and corrections since `sinceMs`, newest first. */
+  async list(sinceMs: number, limit = 500): Promise<KillEvent[]> {
+    const ids = await this.redis.zrevrangebyscore(this.keys.log, '+inf', String(sinceMs), 'LIMIT', 0, limit);
+    if (ids.length === 0) return [];
+    const values = await this.redis.hmget(this.keys.events, ...ids);
+    return values.filter((v): v is string => !!v).map(parseEvent);
+  }
+}
+
+/** A kill's id from what carried it: the same notice applied twice is one event. */
+export function killIdOf(parts: string[]): string {
+  return createHash('sha256').update(parts.join('\u0000')).digest('hex').slice(0, 20);
+}

@@ -1,0 +1,48 @@
+import { listKills, manualKill, parseSince } from '../../app/kills';
+import { Runtime } from '../runtime';
+import { UsageError } from '../usageError';
+
+/** photowire kill <itemId|agencyId> --reason: a manual kill, applied to every copy photowire has and will get. */
+export async function killCommand(target: string, opts: { reason?: string; withdraw?: boolean; json?: boolean }): Promise<number> {
+  if (!opts.reason || !opts.reason.trim()) throw new UsageError('photowire kill needs --reason "<why>" (it is shown on the desk and sent to the webhook)');
+  const rt = await Runtime.open({ allowPrivateRedis: false, defaultLogLevel: 'warn' });
+  try {
+    const out = await manualKill(rt.ctx, target.trim(), opts.reason.trim(), { kind: opts.withdraw ? 'withdraw' : 'kill' });
+    if (opts.json) {
+      process.stdout.write(JSON.stringify(out) + '\n');
+    } else {
+      const e = out.event;
+      process.stdout.write(`${e.status} ${target} (${out.targetKind === 'item' ? 'item id' : 'agency id'}): ${e.items.length} record(s)${e.items.length ? `: ${e.items.join(', ')}` : ''}\n`);
+      if (e.review.length) process.stdout.write(`to review (near-identical captions, not killed): ${e.review.join(', ')}\n`);
+      process.stdout.write(`items arriving later with these ids are ${e.status} on arrival; kill id ${e.id}\n`);
+      if (out.webhook) process.stdout.write(`webhook: ${out.webhook.ok ? `delivered (HTTP ${out.webhook.status})` : `not delivered: ${out.webhook.error}`}\n`);
+    }
+    return out.webhook && !out.webhook.ok ? 3 : 0;
+  } finally {
+    await rt.close();
+  }
+}
+
+/** photowire kills [--since 3d]: kills, withdrawals and corrections, each with every copy and where it is stored. */
+export async function killsCommand(opts: { since?: string; json?: boolean }): Promise<number> {
+  const since = parseSince(opts.since);
+  if (since === null) throw new UsageError(`--since ${opts.since}: give a duration such as 3d, 12h, 90m, or an ISO date`);
+  const rt = await Runtime.open({ allowPrivateRedis: false, defaultLogLevel: 'warn' });
+  try {
+    const kills = await listKills(rt.ctx, since);
+    if (opts.json || !process.stdout.isTTY) {
+      for (const k of kills) process.stdout.write(JSON.stringify(k) + '\n');
+      return 0;
+    }
+    if (kills.length === 0) process.stdout.write(`no kills since ${new Date(since).toISOString()}\n`);
+    for (const k of kills) {
+      process.stdout.write(`${k.createdAt}  ${k.status.toUpperCase()}  ${k.targets.join(', ')}  ${k.reason ?? ''}\n`);
+      process.stdout.write(`  notice: ${k.notice.kind === 'manual' ? 'manual' : `${k.notice.itemId} (${k.notice.source})`}\n`);
+      for (const c of k.copies) process.stdout.write(`  ${c.itemId}  batch ${c.batchId ?? '?'}  ${'file' in c ? c.file : ''}${'original' in c && c.original ? `  stored ${c.original}` : ''}\n`);
+      for (const c of k.reviewCopies) process.stdout.write(`  review ${c.itemId}  batch ${c.batchId ?? '?'}\n`);
+    }
+    return 0;
+  } finally {
+    await rt.close();
+  }
+}

@@ -1,0 +1,65 @@
+import type { Redis } from 'ioredis';
+import { KillStore, killIdOf, type KillEvent } from '../adapters/redis/killStore';
+import { sendKillWebhook } from '../app/killWebhook';
+import type { Notice, NoticeRef } from '../schemas/notice';
+import type { CatalogRecord } from '../schemas/record';
+import type { PipelineContext } from './pipelineContext';
+
+const stores = new WeakMap<Redis, Map<string, KillStore>>();
+
+/** The process's kill store for this Redis connection and prefix. */
+export function killStoreOf(ctx: Pick<PipelineContext, 'redis' | 'config'>): KillStore {
+  let byPrefix = stores.get(ctx.redis);
+  if (!byPrefix) stores.set(ctx.redis, (byPrefix = new Map()));
+  let store = byPrefix.get(ctx.config.prefix);
+  if (!store) byPrefix.set(ctx.config.prefix, (store = new KillStore(ctx.redis, ctx.config.prefix)));
+  return store;
+}
+
+export function noticeRefOf(record: CatalogRecord, notice: Notice): NoticeRef {
+  return { itemId: record.id, batchId: record.batchId, kind: notice.kind, source: notice.source, text: notice.text, targets: notice.targets, receivedAt: new Date().toISOString() };
+}
+
+/**
+ * The kill side of one record (issue 16): index it (agency ids, photo id, resend, cluster); kill it
+ * on arrival if one of those was killed; apply the kill, withdrawal or correction it carries to
+ * every record that notice reaches. Returns the record with its status as it is now.
+ */
+export async function settleKills(ctx: PipelineContext, record: CatalogRecord, notice: Notice | null): Promise<CatalogRecord> {
+  const store = killStoreOf(ctx);
+  const onArrival = await store.register(record);
+  let status = onArrival;
+  if (notice && (notice.kind === 'kill' || notice.kind === 'withdraw') && notice.targets.length > 0) {
+    const event = await store.apply({
+      id: killIdOf(['notice', record.id, notice.kind, ...notice.targets]),
+      kind: notice.kind,
+      targets: { agencyIds: notice.targets, itemIds: [] },
+      reason: notice.reason,
+      notice: noticeRefOf(record, notice),
+    });
+    await notify(ctx, event);
+    if (event.items.includes(record.id)) status = (await store.statusOf([record.id])).get(record.id) ?? status;
+  } else if (notice && notice.kind === 'correction') {
+    // the versions it corrects: the ids it names, else the earlier items of its own guid
+    const targets = notice.selfTargeted || notice.targets.length === 0 ? [record.agencyId].filter((x): x is string => !!x) : notice.targets;
+    if (targets.length > 0) {
+      await store.apply({
+        id: killIdOf(['correction', record.id, ...targets]),
+        kind: 'correction',
+        targets: { agencyIds: targets, itemIds: [] },
+        reason: notice.reason,
+        notice: noticeRefOf(record, notice),
+        supersededBy: record.id,
+      });
+    }
+    return { ...record, notice: noticeRefOf(record, notice) };
+  }
+  if (!status) return record;
+  return { ...record, status: status.status, killedAt: status.killedAt, reason: status.reason, notice: status.notice, supersededBy: status.supersededBy };
+}
+
+/** The webhook (PHOTOWIRE_KILL_WEBHOOK) in the background: a slow CMS must not hold the item stage. */
+async function notify(ctx: PipelineContext, event: KillEvent): Promise<void> {
+  if (!ctx.config.killWebhook || event.items.length === 0) return;
+  void sendKillWebhook(ctx.config, event, ctx.logger).catch(() => undefined);
+}
