@@ -1,11 +1,11 @@
-import { LedgerLostError, LedgerWatch, ledgerLostMs, ledgerMissingMessage } from '../sources/waitForBatch';
+import { LedgerLostError, LedgerWatch, ledgerMissingMessage } from '../sources/waitForBatch';
 import { Progress } from './progress';
 import type { Runtime } from './runtime';
 
 export interface WaitOptions {
   progress: boolean;
   timeoutMs?: number;
-  /** PHOTOWIRE_LEDGER_LOST_MS unless given: how long a missing ledger or a silent Redis is waited for. */
+  /** config.ledgerLostMs (PHOTOWIRE_LEDGER_LOST_MS) unless given: how long a missing ledger or a silent Redis is waited for. */
   lostMs?: number;
   /** Re-create a batch whose ledger vanished (`ingest --wait --recreate`); returns what it did, for the user. */
   recreate?: (batchId: string) => Promise<string>;
@@ -21,7 +21,7 @@ export async function waitForBatches(rt: Runtime, batchIds: string[], opts: Wait
   if (batchIds.length === 0) return;
   const progress = new Progress(batchIds.length === 1 ? batchIds[0] : `${batchIds.length} batches`, process.stderr, opts.progress);
   const deadline = opts.timeoutMs ? Date.now() + opts.timeoutMs : Infinity;
-  const watch = new LedgerWatch(opts.lostMs ?? ledgerLostMs());
+  const watch = new LedgerWatch(opts.lostMs ?? rt.config.ledgerLostMs);
   let downSince: number | null = null;
   try {
     for (;;) {

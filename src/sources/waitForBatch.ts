@@ -1,23 +1,14 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { z } from 'zod';
 import type { BatchLedger, CatalogStore } from '../adapters/redis/catalogStore';
-import { ConfigError } from '../config';
 
 /**
  * How long a wait goes on while a batch's ledger is missing from Redis (Redis restarted without
  * its data, or the keys were deleted) or Redis does not answer at all, before it gives up with
  * the reason: `PHOTOWIRE_LEDGER_LOST_MS`, 60 s by default. A Redis restart with its data (AOF)
- * takes a few seconds (faults.redis.test.ts: 2 s down), well inside it.
+ * takes a few seconds (faults.redis.test.ts: 2 s down), well inside it. Read by loadConfig
+ * (`config.ledgerLostMs`), which callers pass as `lostMs`.
  */
 export const DEFAULT_LEDGER_LOST_MS = 60_000;
-const lostMsSchema = z.coerce.number().int().min(0).max(86_400_000).default(DEFAULT_LEDGER_LOST_MS);
-
-export function ledgerLostMs(env: NodeJS.ProcessEnv = process.env): number {
-  const raw = env.PHOTOWIRE_LEDGER_LOST_MS === '' ? undefined : env.PHOTOWIRE_LEDGER_LOST_MS;
-  const parsed = lostMsSchema.safeParse(raw);
-  if (!parsed.success) throw new ConfigError([`PHOTOWIRE_LEDGER_LOST_MS=${JSON.stringify(raw)}: milliseconds, a whole number from 0 to 86400000`]);
-  return parsed.data;
-}
 
 /** A wait that gave up: a ledger gone for good, or Redis unreachable, for longer than the bound. Commands exit 2 with its message. */
 export class LedgerLostError extends Error {
@@ -91,7 +82,7 @@ export async function waitForBatchDone(
   opts: { signal?: AbortSignal; pollMs?: number; lostMs?: number; logger?: WaitLogger; recreate?: () => Promise<void> } = {},
 ): Promise<BatchLedger> {
   const pollMs = opts.pollMs ?? 250;
-  const watch = new LedgerWatch(opts.lostMs ?? ledgerLostMs());
+  const watch = new LedgerWatch(opts.lostMs ?? DEFAULT_LEDGER_LOST_MS);
   let downSince: number | null = null;
   for (;;) {
     opts.signal?.throwIfAborted();

@@ -157,7 +157,7 @@ export class ScheduleRunner {
       items: pending.feed.items.length,
     };
     logger.info({ schedule: name, runId: pending.runId, batchId: enq.batchId, items: enq.expected, files: pending.commit.length }, 'schedule: run enqueued');
-    await waitForBatchDone(ctx.catalog, pending.feed.batchId, { signal });
+    await waitForBatchDone(ctx.catalog, pending.feed.batchId, { signal, lostMs: config.ledgerLostMs, logger: logger.child({ schedule: name, runId: pending.runId }) });
     const summary = await summarizeBatch(ctx, pending.feed.batchId);
     await this.store.commit(name, pending, Date.now());
     const done = finishRun(run, 'done', new Date(), {
