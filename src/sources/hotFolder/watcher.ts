@@ -347,7 +347,7 @@ export class Watcher extends EventEmitter {
       if (!again) await this.touchSource(dir, Date.now());
       log.info({ batchId: feed.batchId, format: feed.format, items: enq.expected, reason, created: enq.created }, 'hot folder: file taken');
 
-      await waitForBatchDone(ctx.catalog, feed.batchId, { signal: AbortSignal.any([signal, lost.signal]) });
+      await waitForBatchDone(ctx.catalog, feed.batchId, { signal: AbortSignal.any([signal, lost.signal]), lostMs: config.ledgerLostMs, logger: log });
       const summary = await summarizeBatch(ctx, feed.batchId);
       // Photos first: while the feed is still in place, no watcher takes them on their own.
       const companionsMovedTo: string[] = [];
