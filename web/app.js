@@ -6,6 +6,7 @@ import { BatchList } from './ui/batchList.js';
 import { BatchView } from './ui/batchView.js';
 import { renderDetails } from './ui/details.js';
 import { h } from './ui/dom.js';
+import { renderKills } from './ui/killsView.js';
 
 const $ = (sel) => document.querySelector(sel);
 const dialogs = { login: $('#login'), import: $('#import'), details: $('#details') };
@@ -230,7 +231,21 @@ async function loadBatch(id, { quiet = false } = {}) {
   }
 }
 
+async function loadKills() {
+  try {
+    renderKills($('#main'), await api.get('/api/kills?since=3d'));
+  } catch (err) {
+    if (err.status !== 401) $('#main').replaceChildren(h('div', { class: 'empty-state' }, h('p', { text: `Could not load the kills: ${err.message}` })));
+  }
+}
+
 function route() {
+  // The Kills view (issue 16): every copy of each kill of the last days and where it is stored.
+  if (location.hash === '#/kills') {
+    state.selectedId = null;
+    list.render({ batches: state.batches, runs: state.runs, selectedId: null });
+    return void loadKills();
+  }
   const m = /^#\/batch\/(.+)$/.exec(location.hash);
   const id = m ? decodeURIComponent(m[1]) : null;
   if (id === state.selectedId) return;

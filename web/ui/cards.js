@@ -2,6 +2,7 @@
 
 import { creditLine, earlierClusterBatch, errorLabel, feedName, itemNumber, plural, rawCreditText, renditionUrl, resendLabel, restrictionLabels, thumbSize } from '../lib/format.js';
 import { h } from './dom.js';
+import { availabilityBanner, availabilityClass } from './availability.js';
 
 /**
  * `ui` gives the cards what they act with:
@@ -95,11 +96,12 @@ export function itemCard(record, ui) {
   const photo = media(record, ui, { alt: `Photo ${itemNumber(record)}: ${record.caption.slice(0, 120)}` });
   return h(
     'article',
-    { class: `card${photo ? '' : ' caption-card'}${low ? ' is-low' : ''}`, dataset: { itemId: record.id }, 'aria-label': itemNumber(record) },
+    { class: `card${photo ? '' : ' caption-card'}${low ? ' is-low' : ''}${availabilityClass(record)}`, dataset: { itemId: record.id, availability: record.availability?.state ?? 'publishable' }, 'aria-label': itemNumber(record) },
     photo,
     h(
       'div',
       { class: 'card-body' },
+      availabilityBanner(record),
       photo ? null : h('span', { class: 'kind-tag', text: 'Caption only' }),
       h('p', { class: 'caption', text: record.caption || record.title || '(no caption)' }),
       creditBlock(record),

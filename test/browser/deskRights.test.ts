@@ -1,0 +1,97 @@
+import { execFileSync } from 'node:child_process';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync } from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import type { BrowserContext, Page } from 'playwright-core';
+import { startDesk, type Desk } from '../helpers/deskServer';
+import { REPO_ROOT, WIRE_IMAGES, makeTmpDir, removeDir } from '../helpers/testEnv';
+
+/**
+ * Issue 16 on the desk: a killed photo struck through in red with its reason and notice, an
+ * embargoed one locked with the time left, the Kills view listing every copy. Screenshots go to docs/.
+ */
+const CHROMIUM = '/usr/bin/chromium';
+const hasChromium = existsSync(CHROMIUM);
+const suite = hasChromium ? describe : describe.skip;
+const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const DOCS = path.join(REPO_ROOT, 'docs');
+
+suite(hasChromium ? 'the desk shows killed and embargoed photos' : `desk rights (SKIPPED: ${CHROMIUM} is not installed)`, () => {
+  let desk: Desk;
+  let ctx: BrowserContext;
+  let page: Page;
+  let profile: string;
+  let tmp: string;
+  let night: string;
+  let killedId: string;
+  let embargoedId: string;
+
+  beforeAll(async () => {
+    tmp = makeTmpDir('deskrights');
+    const dir = path.join(tmp, 'night');
+    mkdirSync(dir);
+    copyFileSync(path.join(WIRE_IMAGES, 'getty.jpg'), path.join(dir, '01-LON805.jpg'));
+    execFileSync('exiftool', ['-q', '-overwrite_original', '-IPTC:OriginalTransmissionReference=LON805', path.join(dir, '01-LON805.jpg')]);
+    copyFileSync(path.join(WIRE_IMAGES, 'IPTC.jpg'), path.join(dir, '02-embargoed.jpg'));
+    execFileSync('exiftool', ['-q', '-overwrite_original', '-IPTC:ReleaseDate=2099:01:01', '-IPTC:ReleaseTime=00:01:00+00:00', '-IPTC:SpecialInstructions=EMBARGOED UNTIL 0001 GMT JANUARY 1, 2099', path.join(dir, '02-embargoed.jpg')]);
+    copyFileSync(path.join(WIRE_IMAGES, 'GAC103-thumb.jpg'), path.join(dir, '03-handout.jpg'));
+    desk = await startDesk();
+    night = (await desk.p.ingest([dir]))[0].batchId!;
+    const records = await desk.p.rt.ctx.catalog.getRecords(night);
+    killedId = records.find((r) => r.source.file.endsWith('01-LON805.jpg'))!.id;
+    embargoedId = records.find((r) => r.source.file.endsWith('02-embargoed.jpg'))!.id;
+    const res = await desk.fetch('/api/kills', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ target: 'LON805', reason: 'MANDATORY KILL: the image was digitally manipulated at source' }),
+    });
+    expect(res.status).toBe(201);
+
+    const { chromium } = await import('playwright-core');
+    profile = mkdtempSync(path.join(os.tmpdir(), 'photowire-chromium-'));
+    ctx = await chromium.launchPersistentContext(profile, { executablePath: CHROMIUM, headless: true, args: ARGS, viewport: { width: 1440, height: 1000 }, colorScheme: 'light' });
+    page = ctx.pages()[0] ?? (await ctx.newPage());
+    page.setDefaultTimeout(15_000);
+    await page.goto(`${desk.url}/`);
+    await page.evaluate(`sessionStorage.setItem('photowire.token', ${JSON.stringify(desk.token)})`);
+    await page.reload();
+    await page.locator(`.batch-item[data-batch-id="${night}"]`).waitFor();
+  }, 120_000);
+  afterAll(async () => {
+    await ctx?.close();
+    await desk?.close();
+    if (profile) removeDir(profile);
+    if (tmp) removeDir(tmp);
+  });
+
+  it('a killed photo is struck through in red with its reason and notice; an embargoed one is locked with the time left', async () => {
+    await page.locator(`.batch-item[data-batch-id="${night}"]`).click();
+    const killed = page.locator(`article[data-item-id="${killedId}"]`);
+    await killed.locator('.state-killed').waitFor();
+    expect(await killed.getAttribute('data-availability')).toBe('killed');
+    expect(await killed.locator('.state-banner').innerText()).toMatch(/KILLED[\s\S]*digitally manipulated at source[\s\S]*manual kill/);
+    const caption = killed.locator('.caption');
+    // run in the page (the test's TypeScript has no DOM types)
+    type Styled = { ownerDocument: { defaultView: { getComputedStyle(e: unknown): { textDecorationLine: string; color: string } } } };
+    const style = await caption.evaluate((el) => {
+      const cs = (el as unknown as Styled).ownerDocument.defaultView.getComputedStyle(el);
+      return { line: cs.textDecorationLine, color: cs.color };
+    });
+    expect(style).toEqual({ line: 'line-through', color: 'rgb(176, 0, 32)' });
+    const embargoed = page.locator(`article[data-item-id="${embargoedId}"]`);
+    expect(await embargoed.getAttribute('data-availability')).toBe('embargoed');
+    expect(await embargoed.locator('.state-banner').innerText()).toMatch(/EMBARGOED[\s\S]*until Thu, 01 Jan 2099 00:01:00 UTC · \d+ days left/);
+    await killed.scrollIntoViewIfNeeded();
+    await page.screenshot({ path: path.join(DOCS, 'desk-killed.png') });
+    await embargoed.screenshot({ path: path.join(DOCS, 'desk-embargoed.png') });
+  });
+
+  it('the Kills view lists every copy of the kill and where it is stored', async () => {
+    await page.locator('#kills-open').click();
+    const kill = page.locator('.kill').first();
+    await kill.waitFor();
+    expect(await kill.locator('.kill-head').innerText()).toMatch(/KILLED[\s\S]*LON805/);
+    expect(await kill.locator(`.kill-copy[data-item-id="${killedId}"]`).innerText()).toMatch(/originals\//);
+    await page.screenshot({ path: path.join(DOCS, 'desk-kills.png') });
+  });
+});
