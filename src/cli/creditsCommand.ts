@@ -60,7 +60,7 @@ const COLUMNS: Array<[string, number]> = [
   ['agency', 16],
   ['distributor', 14],
   ['house line', 30],
-  ['conf.', 5],
+  ['conf.', 6], // high, medium, low
 ];
 
 function cell(text: string, width: number): string {

@@ -20,12 +20,17 @@ export const creditSchema = z.object({
     copyright: z.string().nullable(),
   }),
   creators: z.array(z.string()),
+  /** The organisation's display name from the rules ("Getty Images", "The Canadian Press"), or the name as written when the rules do not know it. */
   agency: z.string().nullable(),
   distributor: z.string().nullable(),
+  /** The rules id of `agency` / `distributor` ("GETTY", "CP"); null for an organisation the rules do not list. Absent on records made before rules 2026.12.2. */
+  agencyId: z.string().nullable().optional(),
+  distributorId: z.string().nullable().optional(),
   partners: z.array(z.string()),
   flags: creditFlagsSchema,
   line: z.string().nullable(),
-  confidence: z.enum(['high', 'low']),
+  /** `high`: every part understood; `medium`: an organisation the rules do not list (a government body, a new agency); `low`: a person should check it against `raw`. */
+  confidence: z.enum(['high', 'medium', 'low']),
   rule: z.string().nullable(),
   rulesVersion: z.string(),
 });

@@ -42,7 +42,7 @@ export function itemRights(
       captionRaw: p.captionRaw,
       removed: p.cleaned.removed,
       creditTail: p.cleaned.creditTail,
-      agency: p.credit.agency,
+      agency: p.credit.agencyId ?? p.credit.agency, // the rules id ("CP"): release zones are keyed by it
     },
     rightsRulesOf(ctx),
   );

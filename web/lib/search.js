@@ -35,7 +35,8 @@ function fieldText(record, field) {
   const c = record.credit;
   switch (field) {
     case 'agency':
-      return fold([c.agency, c.distributor, ...c.partners].filter(Boolean).join('\n'));
+      // Display names and rules ids ("Getty Images" and "GETTY"), so either shape finds the organisation.
+      return fold([c.agency, c.agencyId, c.distributor, c.distributorId, ...c.partners].filter(Boolean).join('\n'));
     case 'creator':
       return fold(c.creators.join('\n'));
     case 'credit':
@@ -47,9 +48,17 @@ function fieldText(record, field) {
   }
 }
 
-/** Every term must match. */
+const squeeze = (s) => s.replace(/[\s_.-]+/g, '');
+
+/**
+ * Every term must match. An agency term also matches with spaces, dots, hyphens and "_" left out,
+ * so "gettyimages", "getty images" and "GETTY" find "Getty Images", and "adobe stock" ADOBE_STOCK.
+ */
 export function recordMatches(record, terms) {
-  return terms.every((t) => fieldText(record, t.field).includes(t.text));
+  return terms.every((t) => {
+    const text = fieldText(record, t.field);
+    return text.includes(t.text) || (t.field === 'agency' && text.split('\n').some((name) => squeeze(name).includes(squeeze(t.text))));
+  });
 }
 
 /**

@@ -69,7 +69,7 @@ export function renderDetails(title, body, record, ui) {
         ['Distributor', c.distributor],
         ['Partners', c.partners],
         ['Flags', flags],
-        ['Confidence', c.confidence === 'low' ? 'low: check the raw credit' : 'high'],
+        ['Confidence', c.confidence === 'low' ? 'low: check the raw credit' : c.confidence === 'medium' ? 'medium: an organisation the rules do not list' : 'high'],
         ['Rule', c.rule],
       ]),
       h('h3', { class: 'details-section', text: 'Raw credit' }),

@@ -4,6 +4,8 @@ import type { CreditRules } from './rulesSchema';
 export interface OrgRef {
   id: string | null;
   name: string;
+  /** One of the rules' `partners` (CNN, Kremlin, NASA): known, though not an agency. */
+  partner?: true;
 }
 
 /** Lookup tables built once per rules object; normalizing thousands of credits reuses them. */
@@ -60,7 +62,7 @@ export function compileRules(rules: CreditRules): CompiledRules {
     if (!orgs.has(squeezed) || orgs.get(squeezed)!.id === null) orgs.set(squeezed, ref);
   };
   for (const [name, aliases] of Object.entries(rules.partners)) {
-    for (const a of [name, ...aliases]) add(a, { id: null, name });
+    for (const a of [name, ...aliases]) add(a, { id: null, name, partner: true });
   }
   for (const [id, a] of Object.entries(rules.agencies)) {
     for (const alias of [id, a.name, ...a.aliases]) add(alias, { id, name: a.name });

@@ -1,7 +1,7 @@
 import type { Credit } from '../../schemas/credit';
 import { normalizeText } from '../captions/normalizeText';
 import { compileRules, type OrgRef } from './compileRules';
-import { distributorName, houseLine, orgName } from './houseLine';
+import { houseLine, orgName } from './houseLine';
 import { bylineCreators, emptyFlags, mergeFlags, parseCreditText, sameOrg, type ParsedCredit } from './parseCreditText';
 import type { CreditRules } from './rulesSchema';
 
@@ -16,6 +16,21 @@ export interface CreditInput {
 
 /** Reuters and others put a photographer or desk code in Source ("X90045"): not an organisation. */
 const SOURCE_CODE = /^[A-Z]{0,3}\d{3,}[A-Z]?$/i;
+
+/** Words of a name, without accents, particles ("van", "de") and initials. */
+const nameWords = (n: string, particles: ReadonlySet<string>) =>
+  n
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .split(/[^\p{L}\d]+/u)
+    .filter((w) => w.length >= 2 && !particles.has(w));
+
+/** Whether two lists of creators name one person in common (a shared word: "L. Neal" and "LEON NEAL"). */
+function samePeople(a: string[], b: string[], particles: ReadonlySet<string>): boolean {
+  const words = new Set(a.flatMap((n) => nameWords(n, particles)));
+  return b.some((n) => nameWords(n, particles).some((w) => words.has(w)));
+}
 
 function parseField(text: string | null, rules: ReturnType<typeof compileRules>): ParsedCredit | null {
   if (text === null) return null;
@@ -77,9 +92,18 @@ export function normalizeCredit(input: CreditInput, rules: CreditRules): Credit 
   if (creators.length === 0) creators = byline;
   if (creators.length === 0 && !primary && iptc) creators = iptc.creators;
 
-  let confidence: 'high' | 'low';
+  // A pure stock credit ("© John Doe | Dreamstime.com", "Jane Roe/iStockphoto"): the site is who
+  // distributes the contributor's picture, not an agency. Shutterstock and Alamy are not listed as
+  // stock sites: named alone ("Tim Ireland/REX Shutterstock") they are the agency.
+  if (agency?.id && c.stockSites.has(agency.id) && !distributor) {
+    distributor = agency;
+    agency = null;
+  }
+  const credited = agency ?? distributor;
+
+  let confidence: Credit['confidence'];
   if (input.captionTail !== null && normalizeText(input.captionTail) !== '') {
-    confidence = tail?.recognised && tail.unknown.length === 0 && agency ? 'high' : 'low';
+    confidence = tail?.recognised && tail.unknown.length === 0 && credited ? 'high' : 'low';
   } else {
     confidence = agency?.id && iptc && iptc.unknown.length === 0 && (creators.length > 0 || flags.handout) ? 'high' : 'low';
   }
@@ -88,7 +112,13 @@ export function normalizeCredit(input: CreditInput, rules: CreditRules): Credit 
   if (primary && iptcAgency?.id && agency && !sameOrg(iptcAgency, agency) && !sameOrg(iptcAgency, distributor) && !partners.some((p) => sameOrg(p, iptcAgency))) {
     confidence = 'low';
   }
+  // An organisation the rules do not list (a government body, a newspaper, a new agency, a bare
+  // word after a name) is read as one, but a person should confirm it: never `high`.
+  if (confidence === 'high' && credited && credited.id === null && !credited.partner) confidence = 'medium';
+  // The caption names one photographer, the IPTC By-line another: both are kept in `raw`.
+  if (primary && primary.creators.length > 0 && byline.length > 0 && !samePeople(primary.creators, byline, c.particles)) confidence = 'low';
 
+  const uniquePartners = partners.filter((p, i) => partners.findIndex((q) => sameOrg(p, q)) === i);
   let rule: string | null = null;
   if (primary) rule = primary.rule;
   else if (iptc === creditLine && iptc) rule = 'iptc-credit';
@@ -105,16 +135,14 @@ export function normalizeCredit(input: CreditInput, rules: CreditRules): Credit 
       copyright: input.copyright,
     },
     creators,
-    agency: agency ? (agency.id ?? agency.name) : null,
-    // A stock site (Dreamstime, iStock, Alamy...) is who distributes the contributor's picture.
-    distributor: distributor
-      ? distributorName(rules, distributor)
-      : agency?.id && c.stockSites.has(agency.id)
-        ? distributorName(rules, agency)
-        : null,
-    partners: partners.filter((p, i) => partners.findIndex((q) => sameOrg(p, q)) === i).map((p) => orgName(rules, p)),
+    // One name for one organisation: the rules' display name ("Getty Images", never "GETTY"), the id beside it.
+    agency: agency ? orgName(rules, agency) : null,
+    distributor: distributor ? orgName(rules, distributor) : null,
+    agencyId: agency?.id ?? null,
+    distributorId: distributor?.id ?? null,
+    partners: uniquePartners.map((p) => orgName(rules, p)),
     flags,
-    line: houseLine(rules, creators, agency, distributor, client),
+    line: houseLine(rules, creators, agency, distributor, client, { pool: flags.pool, handout: flags.handout, partners: uniquePartners }),
     confidence,
     rule,
     rulesVersion: rules.version,

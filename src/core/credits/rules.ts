@@ -72,7 +72,12 @@ export function mergeRules(base: CreditRules, op: OperatorRules): unknown {
   for (const [id, entry] of Object.entries(op.agencies ?? {})) {
     const prev = base.agencies[id];
     agencies[id] = prev
-      ? { ...prev, ...entry, aliases: union(prev.aliases, entry.aliases) }
+      ? {
+          ...prev,
+          ...entry,
+          aliases: union(prev.aliases, entry.aliases),
+          ...(prev.withPartner || entry.withPartner ? { withPartner: { ...prev.withPartner, ...entry.withPartner } } : {}),
+        }
       : { ...entry, aliases: entry.aliases ?? [] };
   }
   const partners: Record<string, string[]> = { ...base.partners };

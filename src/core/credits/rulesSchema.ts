@@ -2,13 +2,20 @@ import { z } from 'zod';
 
 /** Placeholders a house-style template may use; anything else in braces is refused at load. */
 export const TEMPLATE_PLACEHOLDERS = ['creators', 'agency', 'distributor', 'client', 'via', 'for'] as const;
+/**
+ * Markers the desk must print, written `{pool:TEXT}` / `{handout:TEXT}`: TEXT is printed when the
+ * credit is a pool / handout picture, nothing otherwise ("{pool:POOL/}{agency}" -> "POOL/AFP").
+ */
+export const TEMPLATE_MARKERS = ['pool', 'handout'] as const;
 
 const template = z.string().superRefine((s, ctx) => {
   for (const m of s.matchAll(/\{([^{}]*)\}/g)) {
+    const marker = /^(\w+):/.exec(m[1]);
+    if (marker && (TEMPLATE_MARKERS as readonly string[]).includes(marker[1])) continue;
     if (!(TEMPLATE_PLACEHOLDERS as readonly string[]).includes(m[1])) {
       ctx.addIssue({
         code: 'custom',
-        message: `unknown placeholder {${m[1]}} (known: ${TEMPLATE_PLACEHOLDERS.map((p) => `{${p}}`).join(' ')})`,
+        message: `unknown placeholder {${m[1]}} (known: ${TEMPLATE_PLACEHOLDERS.map((p) => `{${p}}`).join(' ')} ${TEMPLATE_MARKERS.map((p) => `{${p}:TEXT}`).join(' ')})`,
       });
     }
   }
@@ -25,6 +32,11 @@ export const agencyRuleSchema = z.strictObject({
   /** House-style line when there are creators, and when there are none. */
   line: template.optional(),
   lineNoCreators: template.optional(),
+  /**
+   * The agency's printed form when a partner agency is in the chain, keyed by the partner's id:
+   * EPA with EFE prints "EPA-EFE/{creators}".
+   */
+  withPartner: z.record(agencyId, z.strictObject({ line: template.optional(), lineNoCreators: template.optional() })).optional(),
 });
 
 export const houseStyleSchema = z.strictObject({
@@ -104,6 +116,7 @@ export const operatorRulesSchema = z.strictObject({
         aliases: z.array(nonEmpty).optional(),
         line: template.optional(),
         lineNoCreators: template.optional(),
+        withPartner: z.record(agencyId, z.strictObject({ line: template.optional(), lineNoCreators: template.optional() })).optional(),
       }),
     )
     .optional(),

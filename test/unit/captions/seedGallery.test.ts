@@ -9,7 +9,7 @@ const items = readSeedGallery();
 type Expected = { creators: string[]; agency: string; distributor: string | null; line: string; file?: boolean };
 const pa = (name: string): Expected => ({ creators: [name], agency: 'PA', distributor: null, line: `${name}/PA` });
 const afp = (name: string, file = false): Expected => ({ creators: [name], agency: 'AFP', distributor: 'Getty Images', line: `${name}/AFP via Getty Images`, file });
-const getty = (name: string): Expected => ({ creators: [name], agency: 'GETTY', distributor: null, line: `${name}/Getty Images` });
+const getty = (name: string): Expected => ({ creators: [name], agency: 'Getty Images', distributor: null, line: `${name}/Getty Images` });
 const ap = (name: string): Expected => ({ creators: [name], agency: 'AP', distributor: null, line: `AP Photo/${name}` });
 
 const EXPECTED: Record<string, Expected> = {

@@ -1,5 +1,6 @@
 import { normalizeCredit } from '../../../src/core/credits/normalizeCredit';
 import { loadCreditRules } from '../../../src/core/credits/rules';
+import { expectedOrg } from './sharedFixtures';
 
 /**
  * Credit strings in the shapes the wires send, beyond the dev file: one row each of raw text,
@@ -78,7 +79,7 @@ const ROWS: Row[] = [
   ['REUTERS/Dado Ruvic/Illustration', ['Dado Ruvic'], 'REUTERS', null],
   ['Handout via REUTERS', [], 'REUTERS', null, ['handout']],
   ['Social Media via REUTERS', [], 'REUTERS', null],
-  ['REUTERS/Syria TV via Reuters TV', [], 'REUTERS', null],
+  ['REUTERS/Syria TV via Reuters TV', [], 'REUTERS', 'Reuters TV'],
   ['Sputnik/Mikhail Klimentyev/Kremlin via REUTERS', ['Mikhail Klimentyev'], 'SPUTNIK', 'Reuters'],
   ['KCNA via REUTERS', [], 'KCNA', 'Reuters'],
   ['Foto: Gonzalo Fuentes/Reuters', ['Gonzalo Fuentes'], 'REUTERS', null],
@@ -162,13 +163,20 @@ const ROWS: Row[] = [
 
 const rules = loadCreditRules();
 const FLAGS = ['file', 'pool', 'handout', 'mandatory'] as const;
+const PARTNERS = new Set(Object.keys(rules.partners));
 
 describe('credit shapes of the wires', () => {
   it.each(ROWS)('%s', (raw, creators, agency, distributor, flags = []) => {
     const credit = normalizeCredit({ captionTail: raw, byline: [], creditLine: null, source: null, copyright: null }, rules);
-    expect({ creators: credit.creators, agency: credit.agency, distributor: credit.distributor }).toEqual({ creators, agency, distributor });
+    // Expected agencies are written as rules ids or aliases: the credit holds the display name ("Getty Images") and the id.
+    const a = expectedOrg(rules, agency);
+    const d = expectedOrg(rules, distributor);
+    expect({ creators: credit.creators, agency: credit.agency, distributor: credit.distributor }).toEqual({ creators, agency: a.name, distributor: d.name });
+    expect([credit.agencyId, credit.distributorId]).toEqual([a.id, d.id]);
     expect(FLAGS.filter((f) => credit.flags[f])).toEqual(FLAGS.filter((f) => flags.includes(f)));
-    expect(credit.confidence).toBe('high');
+    // An organisation the rules list neither as an agency nor as a partner is at most `medium`.
+    const known = a.id !== null || PARTNERS.has(agency ?? '');
+    expect(credit.confidence).toBe(known ? 'high' : 'medium');
     expect(credit.raw.captionTail).toBe(raw);
   });
 

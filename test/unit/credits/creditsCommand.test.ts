@@ -31,7 +31,7 @@ describe('runCreditsCommand', () => {
     expect(out).toHaveLength(2);
     expect(out[0]).toMatchObject({ creators: ['Leon Neal'], agency: 'AFP', distributor: 'Getty Images', line: 'Leon Neal/AFP via Getty Images', confidence: 'high' });
     expect(out[0]).not.toHaveProperty('caption');
-    expect(out[1]).toMatchObject({ creators: ['Tim Ireland'], agency: 'SHUTTERSTOCK' });
+    expect(out[1]).toMatchObject({ creators: ['Tim Ireland'], agency: 'Shutterstock', agencyId: 'SHUTTERSTOCK' });
     expect((out[1].raw as { captionTail: string }).captionTail).toBe('Tim Ireland/REX Shutterstock');
   });
 
@@ -61,8 +61,8 @@ describe('runCreditsCommand', () => {
     const before = await run(['Mara Lindqvist/HBP']);
     expect(before.out[0]).toMatchObject({ agency: 'HBP', line: 'Mara Lindqvist/HBP' });
     const after = await run(['Mara Lindqvist/HBP', 'Ships in the harbour, 3 Nov 2026. HBP PHOTO MARA LINDQVIST'], file);
-    expect(after.out[0]).toMatchObject({ agency: 'HARBOUR', rulesVersion: expect.stringMatching(/\+trial-1$/) });
-    expect(after.out[1]).toMatchObject({ agency: 'HARBOUR', creators: ['Mara Lindqvist'], caption: 'Ships in the harbour, 3 Nov 2026.' });
+    expect(after.out[0]).toMatchObject({ agency: 'Harbour Photos', agencyId: 'HARBOUR', rulesVersion: expect.stringMatching(/\+trial-1$/) });
+    expect(after.out[1]).toMatchObject({ agency: 'Harbour Photos', agencyId: 'HARBOUR', creators: ['Mara Lindqvist'], caption: 'Ships in the harbour, 3 Nov 2026.' });
   });
 
   it('refuses an invalid rules file before printing anything', async () => {

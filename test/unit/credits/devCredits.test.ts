@@ -1,6 +1,6 @@
 import { normalizeCredit } from '../../../src/core/credits/normalizeCredit';
 import { loadCreditRules } from '../../../src/core/credits/rules';
-import { readDevCredits } from './sharedFixtures';
+import { expectedOrg, readDevCredits } from './sharedFixtures';
 
 const rules = loadCreditRules();
 const rows = readDevCredits();
@@ -17,8 +17,11 @@ describe('credits-dev.tsv', () => {
   it.each(rows.map((r) => [r.line, r.raw, r] as const))('line %i: %s', (_line, raw, row) => {
     const credit = fromTail(raw);
     expect(credit.creators).toEqual(row.creators);
-    expect(credit.agency).toBe(row.agency);
-    expect(credit.distributor).toBe(row.distributor);
+    // The TSV names agencies by rules id ("GETTY", "CP"): the credit holds the display name and the id.
+    const agency = expectedOrg(rules, row.agency);
+    const distributor = expectedOrg(rules, row.distributor);
+    expect([credit.agency, credit.agencyId]).toEqual([agency.name, agency.id]);
+    expect([credit.distributor, credit.distributorId]).toEqual([distributor.name, distributor.id]);
     const setFlags = FLAG_NAMES.filter((f) => credit.flags[f]);
     expect(setFlags).toEqual(FLAG_NAMES.filter((f) => row.flags.includes(f)));
     expect(credit.confidence).toBe('high');

@@ -61,12 +61,12 @@ describe('normalizeCredit', () => {
   it('never makes a creator of a placeholder or an organisation in By-line', () => {
     const credit = normalizeCredit(input({ byline: ['STR', 'REUTERS TV', 'HO', 'Ravi Menon/Shutterstock'], creditLine: 'Shutterstock' }), rules);
     expect(credit.creators).toEqual(['Ravi Menon']);
-    expect(credit.agency).toBe('SHUTTERSTOCK');
+    expect([credit.agency, credit.agencyId]).toEqual(['Shutterstock', 'SHUTTERSTOCK']);
   });
 
   it('marks a handout from an IIM Source of "HO"', () => {
     const credit = normalizeCredit(input({ byline: ['Annick deGooyer'], creditLine: 'The Canadian Press', source: 'HO' }), rules);
-    expect(credit).toMatchObject({ creators: ['Annick deGooyer'], agency: 'CP', confidence: 'high' });
+    expect(credit).toMatchObject({ creators: ['Annick deGooyer'], agency: 'The Canadian Press', agencyId: 'CP', confidence: 'high' });
     expect(credit.flags.handout).toBe(true);
   });
 
@@ -112,5 +112,68 @@ describe('normalizeCredit', () => {
     const credit = normalizeCredit(input({ captionTail: '(Photo by John Smith and JANE DOE/Getty Images)' }), rules);
     expect(credit.creators).toEqual(['John Smith', 'Jane Doe']);
     expect(credit.line).toBe('John Smith and Jane Doe/Getty Images');
+  });
+
+  describe('issue 11: one name, the house line, what confidence asks a person to check', () => {
+    it('holds the display name and the rules id of the agency and the distributor, and the schema accepts it', () => {
+      const c = normalizeCredit(input({ captionTail: 'Jose Breton/NurPhoto/Shutterstock', creditLine: 'GETTY' }), rules);
+      expect(c).toMatchObject({ agency: 'NurPhoto', agencyId: 'NURPHOTO', distributor: 'Shutterstock', distributorId: 'SHUTTERSTOCK' });
+      expect(normalizeCredit(input({ creditLine: 'GETTY', byline: ['Oli Scarff'] }), rules)).toMatchObject({ agency: 'Getty Images', agencyId: 'GETTY' });
+      expect(normalizeCredit(input({ captionTail: 'Jane Roe/Acme Press' }), rules)).toMatchObject({ agency: 'Acme Press', agencyId: null, confidence: 'medium' });
+      expect(creditSchema.safeParse(c).success).toBe(true);
+    });
+
+    it('names Reuters TV as the distributor of "via Reuters TV"', () => {
+      expect(normalizeCredit(input({ captionTail: 'REUTERS/Syria TV via Reuters TV', byline: ['REUTERS TV'] }), rules)).toMatchObject({
+        creators: [],
+        agency: 'REUTERS',
+        distributor: 'Reuters TV',
+        distributorId: 'REUTERS_TV',
+        partners: ['Syria TV'],
+      });
+    });
+
+    it('is low when the caption tail names another photographer than the By-line, keeping both in raw', () => {
+      const c = normalizeCredit(input({ captionTail: 'Leon Neal/AFP', byline: ['Peter Parker'] }), rules);
+      expect(c).toMatchObject({ creators: ['Leon Neal'], agency: 'AFP', confidence: 'low' });
+      expect(c.raw).toMatchObject({ captionTail: 'Leon Neal/AFP', byline: ['Peter Parker'] });
+      // The same person written otherwise is no conflict; a shared particle ("van") is not a shared name.
+      expect(normalizeCredit(input({ captionTail: 'Leon Neal/AFP', byline: ['LEON NEAL'] }), rules).confidence).toBe('high');
+      expect(normalizeCredit(input({ captionTail: 'Leon Neal/AFP', byline: ['L. Neal/AFP'] }), rules).confidence).toBe('high');
+      expect(normalizeCredit(input({ captionTail: '(AP Photo/Koen van Weel)', byline: ['Jan van Dijk'] }), rules).confidence).toBe('low');
+    });
+
+    it('never gives high to an agency the rules do not list: a bare word, a government body', () => {
+      expect(normalizeCredit(input({ captionTail: 'Foto: Mustermann' }), rules).confidence).toBe('medium');
+      expect(normalizeCredit(input({ captionTail: 'John Doe/Fooagency' }), rules).confidence).toBe('medium');
+      expect(normalizeCredit(input({ captionTail: 'U.S. Navy photo by Mass Communication Specialist 2nd Class John Doe' }), rules)).toMatchObject({
+        creators: ['John Doe'],
+        agency: 'U.S. Navy',
+        confidence: 'medium',
+      });
+      // Partners the rules list (the Kremlin, NASA) are known.
+      expect(normalizeCredit(input({ captionTail: '(Courtesy of the White House via AP)' }), rules).confidence).toBe('high');
+    });
+
+    it('makes a pure stock credit creator + distributor, with no agency', () => {
+      expect(normalizeCredit(input({ captionTail: '© John Doe | Dreamstime.com' }), rules)).toMatchObject({
+        creators: ['John Doe'],
+        agency: null,
+        agencyId: null,
+        distributor: 'Dreamstime',
+        distributorId: 'DREAMSTIME',
+        line: 'John Doe/Dreamstime',
+        confidence: 'high',
+      });
+    });
+
+    it('keeps in the house line what the desk must print', () => {
+      const line = (t: string) => normalizeCredit(input({ captionTail: t }), rules).line;
+      expect(line('EPA-EFE/ANDY RAIN')).toBe('EPA-EFE/Andy Rain');
+      expect(line('EPA/ANDY RAIN')).toBe('EPA/Andy Rain');
+      expect(line('POOL/AFP')).toBe('POOL/AFP');
+      expect(line('THE CANADIAN PRESS/HO-Annick deGooyer')).toBe('THE CANADIAN PRESS/HO-Annick deGooyer');
+      expect(line('THE CANADIAN PRESS/Paul Chiasson')).toBe('THE CANADIAN PRESS/Paul Chiasson');
+    });
   });
 });

@@ -43,7 +43,8 @@ describe('loadCreditRules', () => {
     const raw = 'Julie Doe/Mugwum Wire';
     const before = credit(raw);
     expect(before.agency).toBe('Mugwum Wire');
-    expect(before.confidence).toBe('high');
+    // An agency the rules do not list: read, but a person should confirm it.
+    expect(before.confidence).toBe('medium');
 
     const file = writeRules(
       'mugwum.json',
@@ -55,9 +56,9 @@ describe('loadCreditRules', () => {
     const rules = loadCreditRules(file);
     expect(rules.version).toBe(`${defaults.version}+desk-7`);
     const after = credit(raw, rules);
-    expect(after).toMatchObject({ agency: 'MUGWUM', creators: ['Julie Doe'], line: 'Julie Doe / MUGWUM', rulesVersion: `${defaults.version}+desk-7` });
+    expect(after).toMatchObject({ agency: 'Mugwum', agencyId: 'MUGWUM', creators: ['Julie Doe'], line: 'Julie Doe / MUGWUM', confidence: 'high', rulesVersion: `${defaults.version}+desk-7` });
     // Agency-first credits now start at the new name inside a caption, too.
-    expect(credit('MUGWUM PRESS/JULIE DOE', rules)).toMatchObject({ agency: 'MUGWUM', creators: ['Julie Doe'] });
+    expect(credit('MUGWUM PRESS/JULIE DOE', rules)).toMatchObject({ agency: 'Mugwum', agencyId: 'MUGWUM', creators: ['Julie Doe'] });
     // The defaults are untouched.
     expect(credit(raw).agency).toBe('Mugwum Wire');
   });

@@ -1,5 +1,7 @@
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
+import { canonicalOrg } from '../../../src/core/credits/orgNames';
+import type { CreditRules } from '../../../src/core/credits/rules';
 
 /** The shared read-only material next to the repository (PHOTOWIRE_SHARED_DIR overrides). */
 export const SHARED_DIR = process.env.PHOTOWIRE_SHARED_DIR ?? path.resolve(__dirname, '../../fixtures/shared');
@@ -41,4 +43,15 @@ export function readSeedGallery(): SeedItem[] {
     if (m) items.push({ counter: m[2], title: m[1], caption: (lines[i + 1] ?? '').replace(/\r$/, '') });
   });
   return items;
+}
+
+/**
+ * What a credit must hold for an expected organisation written as a rules id or alias ("GETTY",
+ * "CP", "Getty Images"): the rules' display name and id. One the rules do not list is expected
+ * as written, with no id.
+ */
+export function expectedOrg(rules: CreditRules, value: string | null): { name: string | null; id: string | null } {
+  if (value === null) return { name: null, id: null };
+  const org = canonicalOrg(rules, value);
+  return org ? { name: org.name, id: org.id } : { name: value, id: null };
 }

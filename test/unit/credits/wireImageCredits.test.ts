@@ -87,17 +87,17 @@ const FIXTURES = {
   },
 } as const;
 
-type Want = { creators: string[]; agency: string | null; distributor: string | null; line: string | null; confidence: 'high' | 'low'; dateCreated: string | null };
+type Want = { creators: string[]; agency: string | null; distributor: string | null; line: string | null; confidence: 'high' | 'medium' | 'low'; dateCreated: string | null };
 const WANT: Record<keyof typeof FIXTURES, Want> = {
   'getty.jpg': { creators: ['Christof Stache'], agency: 'AFP', distributor: 'Getty Images', line: 'Christof Stache/AFP via Getty Images', confidence: 'high', dateCreated: '2015-01-22' },
-  'cp.jpg': { creators: ['Paul Chiasson'], agency: 'CP', distributor: null, line: 'THE CANADIAN PRESS/Paul Chiasson', confidence: 'high', dateCreated: '2020-07-08' },
+  'cp.jpg': { creators: ['Paul Chiasson'], agency: 'The Canadian Press', distributor: null, line: 'THE CANADIAN PRESS/Paul Chiasson', confidence: 'high', dateCreated: '2020-07-08' },
   'corbis.jpg': { creators: ['Mike Cardew'], agency: 'TNS', distributor: 'ZUMA Wire', line: 'Mike Cardew/TNS via ZUMA Wire', confidence: 'high', dateCreated: '2015-04-01' },
   'reuters-GM1EA7M13RP01-thumb.jpg': { creators: ['Mario Anzuoni'], agency: 'REUTERS', distributor: null, line: 'REUTERS/Mario Anzuoni', confidence: 'high', dateCreated: '2014-07-21' },
-  'reuters-LYNXMPEA6F0MS-thumb.jpg': { creators: [], agency: 'REUTERS', distributor: null, line: 'REUTERS', confidence: 'high', dateCreated: '2014-07-16' },
+  'reuters-LYNXMPEA6F0MS-thumb.jpg': { creators: [], agency: 'REUTERS', distributor: 'Reuters TV', line: 'REUTERS', confidence: 'high', dateCreated: '2014-07-16' },
   'pa.jpg': { creators: ['Martin Rickett'], agency: 'PA', distributor: null, line: 'Martin Rickett/PA', confidence: 'high', dateCreated: '2014-06-24' },
-  'GAC103-thumb.jpg': { creators: ['Annick deGooyer'], agency: 'CP', distributor: null, line: 'THE CANADIAN PRESS/Annick deGooyer', confidence: 'high', dateCreated: null },
+  'GAC103-thumb.jpg': { creators: ['Annick deGooyer'], agency: 'The Canadian Press', distributor: null, line: 'THE CANADIAN PRESS/HO-Annick deGooyer', confidence: 'high', dateCreated: null },
   'Bush-dog.jpg': { creators: ['Duane A. Laverty'], agency: 'AP', distributor: null, line: 'AP Photo/Duane A. Laverty', confidence: 'high', dateCreated: '2003-08-30' },
-  'cech.jpg': { creators: ['Phil Cole'], agency: 'GETTY', distributor: null, line: 'Phil Cole/Getty Images', confidence: 'high', dateCreated: '2008-08-20' },
+  'cech.jpg': { creators: ['Phil Cole'], agency: 'Getty Images', distributor: null, line: 'Phil Cole/Getty Images', confidence: 'high', dateCreated: '2008-08-20' },
   'iptc-staff-photographer-example.jpg': { creators: ['John Doe'], agency: 'Big Newspaper', distributor: null, line: 'John Doe/Big Newspaper', confidence: 'low', dateCreated: null },
 };
 

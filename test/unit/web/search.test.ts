@@ -1,4 +1,5 @@
 import type { CatalogRecord } from '../../../src/schemas/record';
+import { queryRecords } from '../../../src/server/recordQuery';
 import { loadWebModule } from './loadWebModule';
 import { record } from './records';
 
@@ -39,6 +40,8 @@ describe('searching a batch', () => {
     expect(ids(filterRecords(records, { show: 'low' }))).toEqual([2]);
     expect(ids(filterRecords(records, { show: 'failed', q: 'cut short' }))).toEqual([3]);
     expect(ids(filterRecords(records, {}))).toEqual([0, 1, 2, 3]);
+    // "medium" (an organisation the rules do not list) is not shown as low.
+    expect(ids(filterRecords([record(0, { credit: { confidence: 'medium' } }), record(1, { credit: { confidence: 'low' } })], { show: 'low' }))).toEqual([1]);
   });
 
   it('reads quoted phrases and field terms; an unknown field is a plain word', () => {
@@ -50,5 +53,45 @@ describe('searching a batch', () => {
       { field: null, text: 'note:x' },
     ]);
     expect(parseQuery('   ')).toEqual([]);
+  });
+
+  describe('one organisation under every shape (issue 11)', () => {
+    // As stored: a record made before rules 2026.12.2 holds the rules id ("GETTY"), a new one the
+    // display name and the id; a third names Getty only as the distributor.
+    const stored = [
+      record(0, { credit: { creators: ['Oli Scarff'], agency: 'GETTY', line: 'Oli Scarff/Getty Images' } }),
+      record(1, { credit: { creators: ['Phil Cole'], agency: 'Getty Images', agencyId: 'GETTY', distributorId: null, line: 'Phil Cole/Getty Images' } }),
+      record(2, { credit: { creators: ['Leon Neal'], agency: 'AFP', agencyId: 'AFP', distributor: 'Getty Images', distributorId: 'GETTY' } }),
+      record(3, { credit: { creators: ['Paul Chiasson'], agency: 'CP' } }),
+      record(4, { credit: { creators: ['Jane Roe'], agency: 'Adobe Stock', agencyId: null, distributor: 'Adobe Stock', distributorId: 'ADOBE_STOCK' } }),
+      record(5, { credit: { creators: ['J. Smith'], agency: 'Daily Bugle Ltd', agencyId: null, distributorId: null } }),
+    ];
+    const query = (q: Partial<Parameters<typeof queryRecords>[1]>) => queryRecords(stored, { offset: 0, limit: 100, ...q } as Parameters<typeof queryRecords>[1]);
+    // What the page receives: the API's records (src/server/recordQuery.ts), every credit in today's shape.
+    const served = query({}).page;
+
+    it('serves an old record with the display name and the id, raw untouched', () => {
+      expect(served[0].credit).toMatchObject({ agency: 'Getty Images', agencyId: 'GETTY', distributor: null, distributorId: null });
+      expect(served[3].credit).toMatchObject({ agency: 'The Canadian Press', agencyId: 'CP' });
+      expect(served[5].credit).toMatchObject({ agency: 'Daily Bugle Ltd', agencyId: null });
+      expect(served[0].credit.raw).toEqual(stored[0].credit.raw);
+    });
+
+    it('finds both shapes on the page with agency:getty, agency:GETTY, agency:"getty images" and agency:gettyimages', () => {
+      for (const q of ['agency:getty', 'agency:GETTY', 'agency:"getty images"', 'agency:gettyimages', 'agency:"Getty Images"']) {
+        expect([q, ids(filterRecords(served, { q }))]).toEqual([q, [0, 1, 2]]);
+      }
+      expect(ids(filterRecords(served, { q: 'agency:cp' }))).toEqual([3]);
+      expect(ids(filterRecords(served, { q: 'agency:"canadian press"' }))).toEqual([3]);
+      expect(ids(filterRecords(served, { q: 'agency:adobe_stock' }))).toEqual([4]);
+    });
+
+    it('finds both shapes through the API agency filter, by id, name or alias', () => {
+      for (const agency of ['getty', 'GETTY', 'Getty Images', 'GettyImages', 'WireImage']) {
+        expect([agency, query({ agency }).page.map((r) => r.source.position)]).toEqual([agency, [0, 1]]);
+      }
+      expect(query({ agency: 'La Presse Canadienne' }).page.map((r) => r.source.position)).toEqual([3]);
+      expect(query({ agency: 'daily bugle ltd' }).page.map((r) => r.source.position)).toEqual([5]);
+    });
   });
 });
