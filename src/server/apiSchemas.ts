@@ -4,7 +4,7 @@ import { noticeRefSchema } from '../schemas/notice';
 import { catalogRecordSchema as storedRecordSchema } from '../schemas/record';
 
 /** A record as the API returns it: the stored record, its kill status merged, and whether it may be published now (issue 16). */
-const catalogRecordSchema = storedRecordSchema.extend({ availability: availabilitySchema.optional() });
+const catalogRecordSchema = storedRecordSchema.extend({ availability: availabilitySchema.optional() }).meta({ id: 'CatalogRecord' });
 
 /** The HTTP API's contract: every response is parsed with these before it is sent. */
 
