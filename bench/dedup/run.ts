@@ -16,7 +16,7 @@ import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import { Redis } from 'ioredis';
 import { CaptionIndex } from '../../src/adapters/redis/captionIndex';
-import { INDEX_JACCARD_THRESHOLD, LSH_BANDS, LSH_ROWS, SHINGLE_WORDS } from '../../src/core/dedup/params';
+import { ANCHOR_TOKENS, DEFAULT_DEDUP_THRESHOLD, LSH_BANDS, LSH_ROWS, SHINGLE_WORDS } from '../../src/core/dedup/params';
 import { ReferenceClusterer } from '../../src/core/dedup/referenceClusterer';
 import { generateCaptions, prng, seedVariants, type VariantKind } from './generateCaptions';
 import { scoreClustering, samePartition, type Scores } from './scoring';
@@ -40,7 +40,7 @@ function readArgs(): Args {
       concurrency: { type: 'string', default: '64' },
       quality: { type: 'string', default: '8000' },
       redis: { type: 'string', default: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379' },
-      threshold: { type: 'string', default: process.env.PHOTOWIRE_DEDUP_THRESHOLD ?? String(INDEX_JACCARD_THRESHOLD) },
+      threshold: { type: 'string', default: process.env.PHOTOWIRE_DEDUP_THRESHOLD ?? String(DEFAULT_DEDUP_THRESHOLD) },
       'skip-quality': { type: 'boolean', default: false },
       'skip-scale': { type: 'boolean', default: false },
       'no-exact-memory': { type: 'boolean', default: false },
@@ -142,7 +142,7 @@ async function quality(args: Args, prefixBase: string) {
   const labels = new Map(set.map((x) => [x.id, x.family]));
 
   const t0 = performance.now();
-  const brute = new ReferenceClusterer(args.threshold, { measure: 'jaccard' }); // what the index implements
+  const brute = new ReferenceClusterer(args.threshold); // captionSimilarity, what the index implements (layout v2)
   const bruteMap = new Map<string, string>();
   for (const x of set) bruteMap.set(x.id, brute.assign(x.id, x.cleaned)?.id ?? `none:${x.id}`);
   const bruteMs = performance.now() - t0;
@@ -228,7 +228,7 @@ async function exactMemory(redis: Redis, match: string): Promise<{ keys: number;
     const res = (await pipe.exec()) ?? [];
     batch.forEach((k, i) => {
       const b = Number(res[i][1] ?? 0);
-      const kind = /^v\d+:(b|c|m|i|sizes|meta)/.exec(k.slice(base.length))?.[1] ?? 'other';
+      const kind = /^v\d+t[^:]*:(b|c|m|i|sizes|meta)/.exec(k.slice(base.length))?.[1] ?? 'other';
       const e = (byKind[kind] ??= { keys: 0, bytes: 0 });
       e.keys++;
       e.bytes += b;
@@ -306,6 +306,7 @@ async function scale(args: Args, prefixBase: string) {
         mainPhasePerSecond: Math.round(main.perSecond),
         nodeCpuUsPerCaption: +main.nodeCpuUsPerCaption.toFixed(1),
         redisCpuUsPerCaption: +((redisCpuSec * 1e6) / args.n).toFixed(1),
+        scriptCallsPerCaption: +(scriptCalls / args.n).toFixed(3),
         redisScriptUsPerCall: scriptCalls > 0 ? +((statsAfter.usec - statsBefore.usec) / scriptCalls).toFixed(1) : null,
       },
       latency: {
@@ -369,7 +370,7 @@ async function main(): Promise<void> {
   const started = new Date();
   // Throughput is only meaningful on an otherwise idle machine: the load average says whether it was.
   const loadBefore = os.loadavg()[0];
-  console.log(`dedup bench: threshold ${args.threshold}, word ${SHINGLE_WORDS}-shingles, LSH ${LSH_BANDS} bands x ${LSH_ROWS} rows, node ${process.version}, ${os.cpus().length} cpus, load ${loadBefore.toFixed(2)}`);
+  console.log(`dedup bench: threshold ${args.threshold}, word ${SHINGLE_WORDS}-shingles, LSH ${LSH_BANDS} bands x ${LSH_ROWS} rows + anchors ${ANCHOR_TOKENS}, node ${process.version}, ${os.cpus().length} cpus, load ${loadBefore.toFixed(2)}`);
   const q = args.skipQuality ? null : await quality(args, prefixBase);
   if (q) printQuality(q);
   const s = args.skipScale ? null : await scale(args, prefixBase);

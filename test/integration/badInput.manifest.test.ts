@@ -159,7 +159,7 @@ describe('a manifest full of bad input', () => {
     expect(byId('ar-1').caption).toBe(corpus.captions.arabic);
     // Near-identical Arabic captions cluster like Latin ones do.
     expect(byId('ar-2').cluster!.id).toBe(byId('ar-1').cluster!.id);
-    expect(byId('ar-2').cluster!.similarity).toBeGreaterThan(0.94);
+    expect(byId('ar-2').cluster!.similarity).toBeGreaterThanOrEqual(0.5); // issue 12's threshold (captionSimilarity)
     expect(byId('he').captionRaw).toBe(corpus.captions.hebrewEmoji);
     expect(byId('he').caption).toContain('🎉🇮🇱⚽');
     expect(byId('he').cluster).not.toBeNull();

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { readSeedCaptions, SEED_SAME_CAPTION } from '../../bench/dedup/seedCaptions';
 import { CaptionIndex, DEFAULT_INDEX_THRESHOLD } from '../../src/adapters/redis/captionIndex';
+import { ReferenceClusterer } from '../../src/core/dedup/referenceClusterer';
 import type { ClusterRef } from '../../src/schemas/record';
 
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
@@ -53,42 +54,52 @@ async function assignSeedSequentially(index: CaptionIndex): Promise<Map<string, 
   return refs;
 }
 
-const INDEX_SEED_GROUPS = [['01', '02', '03', '07', '11'], ['04', '05'], ['08', '09'], ['34', '35'], ['36', '38']];
-
 describe('CaptionIndex on the seed gallery', () => {
-  // The index still implements the old rule (bigram Jaccard 0.94, issue 4); issue 12's
-  // SEED_SAME_CAPTION partition is the ReferenceClusterer's until the script is re-tuned.
-  it('groups the seed as its rule (bigram Jaccard 0.94) says: 01/02/03/07/11, 04/05, 08/09, 34/35, 36/38', async () => {
+  // Issue 12's meaning (captionSimilarity at 0.50, layout v2): the seed's labelled families.
+  it('groups the seed as issue 12 says: 01-03/07-11 one cluster, 04/05, 33-38 one, and the other families', async () => {
     const index = new CaptionIndex(connect(), { prefix: freshPrefix() });
     expect(index.threshold).toBe(DEFAULT_INDEX_THRESHOLD);
+    expect(DEFAULT_INDEX_THRESHOLD).toBe(0.5);
     const refs = await assignSeedSequentially(index);
-    expect(groups(refs)).toEqual(INDEX_SEED_GROUPS);
-    expect(SEED_SAME_CAPTION[0]).toContain('08');
+    expect(groups(refs)).toEqual(SEED_SAME_CAPTION.map((g) => [...g]));
+    // The brute-force oracle in the same order gives the same partition.
+    const oracle = new ReferenceClusterer(DEFAULT_INDEX_THRESHOLD);
+    const oracleRefs = new Map(seed.map((s) => [s.n, oracle.assign(s.n, s.cleaned)]));
+    expect(groups(refs)).toEqual(groups(oracleRefs));
+    for (const s of seed) expect(refs.get(s.n)?.similarity).toBe(oracleRefs.get(s.n)?.similarity);
 
     const first = refs.get('01')!;
     expect(first).toMatchObject({ canonicalId: '01', similarity: 1, exact: true });
+    // The seed's exact groups are exact: 01=03=07, 04=05, 08=09.
     expect(refs.get('03')).toEqual({ ...first, similarity: 1, exact: true });
+    expect(refs.get('07')).toEqual({ ...first, similarity: 1, exact: true });
+    expect(refs.get('05')).toMatchObject({ id: refs.get('04')!.id, canonicalId: '04', similarity: 1, exact: true });
+    expect(refs.get('09')).toMatchObject({ id: first.id, exact: false });
     expect(refs.get('02')).toMatchObject({ id: first.id, canonicalId: '01', exact: false });
     expect(refs.get('02')!.similarity).toBeCloseTo(76 / 77, 6);
-    expect(refs.get('08')!.id).not.toBe(first.id);
+    expect(refs.get('08')).toMatchObject({ id: first.id, canonicalId: '01', exact: false });
+    expect(refs.get('08')!.diff!.edits[0]).toMatchObject({ at: 0, deleted: 'A masked supporter of Julian Assange', inserted: 'Police officers' });
 
     const cluster = await index.getCluster(first.id);
-    expect(cluster).toMatchObject({ id: first.id, canonicalId: '01', canonicalCaption: seed[0].cleaned, size: 5 });
+    expect(cluster).toMatchObject({ id: first.id, canonicalId: '01', canonicalCaption: seed[0].cleaned, size: 8 });
     expect(cluster!.members.map((m) => [m.itemId, m.exact])).toEqual([
       ['01', true],
       ['02', false],
       ['03', true],
       ['07', true],
+      ['08', false],
+      ['09', false],
+      ['10', false],
       ['11', false],
     ]);
 
     const listed = await index.listClusters({ minSize: 2 });
-    expect(listed.map((c) => c.size)).toEqual([5, 2, 2, 2, 2]);
+    expect(listed.map((c) => c.size)).toEqual([8, 7, 4, 4, 3, 2, 2]);
     expect(listed[0].id).toBe(first.id);
     const all = await index.listClusters();
-    expect(all).toHaveLength(33); // 5 groups + 28 singletons
-    const ofBatch = await index.listClusters({ itemIds: ['04', '12', 'not-an-item'] });
-    expect(ofBatch.map((c) => c.members.map((m) => m.itemId))).toEqual([['04', '05'], ['12']]);
+    expect(all).toHaveLength(7 + 41 - 30); // 7 families (30 captions) + 11 singletons
+    const ofBatch = await index.listClusters({ itemIds: ['04', '16', 'not-an-item'] });
+    expect(ofBatch.map((c) => c.members.map((m) => m.itemId))).toEqual([['04', '05'], ['16']]);
   });
 
   it('gives the same partition with 8 concurrent workers in shuffled order as with 1 worker', async () => {
@@ -125,7 +136,9 @@ describe('CaptionIndex on the seed gallery', () => {
       exact: false,
       diff: { edits: [{ at: 0, deleted: 'A', inserted: '' }, { at: 2, deleted: 'supporter', inserted: 'supporters' }], more: 0 },
     });
-    expect(refs.get('38')!.diff!.edits).toHaveLength(2); // a clause moved: deleted in one place, inserted in another
+    // 38 against its cluster's canonical 32: another subject line, and the clause moved.
+    expect(refs.get('38')).toMatchObject({ canonicalId: '32', exact: false });
+    expect(refs.get('38')!.diff!.edits.map((e) => e.inserted)).toContain('about his plea for asylum');
     expect(await index.assign('11', seed[10].cleaned)).toEqual(refs.get('11'));
   });
 
@@ -229,7 +242,40 @@ describe('CaptionIndex guarantees', () => {
     const prefix = freshPrefix();
     await new CaptionIndex(connect(), { prefix }).assign('a', caption);
     const other = new CaptionIndex(connections[0], { prefix, itemShardBits: 8 });
-    await expect(other.assign('b', caption)).rejects.toThrow(/was built with "k=2 bands=8x8 items=16 buckets=14".*"k=2 bands=8x8 items=8 buckets=14"/);
+    await expect(other.assign('b', caption)).rejects.toThrow(/was built with "k=2 bands=8x4\+anchors12 items=16 buckets=14".*"k=2 bands=8x4\+anchors12 items=8 buckets=14"/);
+  });
+
+  it('counts a member cut short as contained in the cluster: the shingles members add are kept', async () => {
+    const index = new CaptionIndex(connect(), { prefix: freshPrefix() });
+    const s = (n: string) => seed.find((x) => x.n === n)!.cleaned;
+    const a = await index.assign('01', s('01'));
+    const b = await index.assign('08', s('08')); // another subject line on 01's paragraph
+    expect(b).toMatchObject({ id: a!.id, exact: false });
+    // 08 cut at 200 characters: its subject line is not in 01, only in what 08 added.
+    const cut = s('08').slice(0, 200);
+    const oracle = new ReferenceClusterer(DEFAULT_INDEX_THRESHOLD);
+    oracle.assign('01', s('01'));
+    oracle.assign('08', s('08'));
+    const want = oracle.assign('cut', cut)!;
+    const got = await index.assign('cut', cut);
+    expect(got).toMatchObject({ id: a!.id, exact: false, similarity: want.similarity });
+    const alone = await new CaptionIndex(connect(), { prefix: freshPrefix() }).assign('cut-alone', cut);
+    expect(alone).toMatchObject({ canonicalId: 'cut-alone' }); // without 08 before it, nothing to join
+  });
+
+  it('keys the index by signature version and threshold: another threshold is another index', async () => {
+    const prefix = freshPrefix();
+    const caption08 = seed.find((x) => x.n === '08')!.cleaned;
+    const loose = new CaptionIndex(connect(), { prefix });
+    await loose.assign('01', seed[0].cleaned);
+    expect((await loose.assign('08', caption08))!.canonicalId).toBe('01');
+    const keys = await connections[0].keys(`${prefix}*`);
+    expect(keys.length).toBeGreaterThan(0);
+    expect(keys.every((k) => k.startsWith(`${prefix}v2t0.5:`))).toBe(true);
+    // A stricter index under the same prefix never reads the loose one.
+    const strict = new CaptionIndex(connect(), { prefix, threshold: 0.9 });
+    expect(await strict.assign('08b', caption08)).toMatchObject({ canonicalId: '08b', exact: true });
+    expect(await strict.listClusters()).toHaveLength(1);
   });
 
   it('returns null for unknown or malformed cluster ids', async () => {

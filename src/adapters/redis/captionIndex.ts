@@ -3,22 +3,39 @@ import type { Redis } from 'ioredis';
 import type { ClusterRef } from '../../schemas/record';
 import { hashString32 } from '../../core/dedup/hash32';
 import type { BandKey } from '../../core/dedup/minhash';
-import { INDEX_JACCARD_THRESHOLD, LSH_BANDS, LSH_ROWS, SHINGLE_WORDS, SIGNATURE_VERSION } from '../../core/dedup/params';
+import {
+  ANCHOR_TOKENS,
+  CONTAINMENT_DISCOUNT,
+  DEFAULT_BUCKET_CAPACITY,
+  DEFAULT_DEDUP_THRESHOLD,
+  DEFAULT_MAX_CANDIDATES,
+  LSH_BANDS,
+  LSH_ROWS,
+  MAX_EXTRA_SHINGLES,
+  MIN_CONTAINED_SHINGLES,
+  SHINGLE_WORDS,
+  SIGNATURE_VERSION,
+} from '../../core/dedup/params';
 import { signCaption, type CaptionSignature } from '../../core/dedup/signature';
 import { wordDiff } from '../../core/dedup/wordDiff';
 import { ASSIGN_CAPTION_LUA } from './captionIndexScript';
 
 /**
- * The index's default: bigram Jaccard 0.94 with the canonical caption (the measure its script
- * implements). Issue 12's caption similarity (DEFAULT_DEDUP_THRESHOLD in core/dedup/params.ts) is
- * not in the script yet: see docs/DEDUP.md.
+ * The index's default: issue 12's captionSimilarity() at DEFAULT_DEDUP_THRESHOLD (0.50), the measure
+ * its script implements (layout v2). See docs/DEDUP.md.
  */
-export const DEFAULT_INDEX_THRESHOLD = INDEX_JACCARD_THRESHOLD;
+export const DEFAULT_INDEX_THRESHOLD = DEFAULT_DEDUP_THRESHOLD;
+
+/** How many times assign() declares newly found candidate clusters and calls the script again. */
+const MAX_STALE_RETRIES = 16;
 
 export interface CaptionIndexOptions {
   /** Key prefix, e.g. "photowire:dedup"; a ':' is added unless it already ends with one. */
   prefix: string;
-  /** Jaccard similarity (word bigrams) at or above which a caption joins a cluster. */
+  /**
+   * captionSimilarity() at or above which a caption joins a cluster. Part of the key base
+   * (`<prefix>:v2t0.5:`): another threshold is another index, built by `photowire clusters rebuild`.
+   */
   threshold?: number;
   /**
    * Items are spread over 2^itemShardBits small hashes, band buckets over 2^bucketShardBits
@@ -49,9 +66,9 @@ export interface ClusterInfo {
   members: ClusterMember[];
 }
 
-type AssignReply = [string, string, number, number, number, 'created' | 'joined' | 'known', string?];
+type AssignReply = [string, string, string, number, 'created' | 'joined' | 'known', string?] | ['stale', string, ...string[]];
 type RedisWithDedup = Redis & {
-  photowireAssignCaption(...keysAndArgs: Array<string | Buffer | number>): Promise<AssignReply>;
+  photowireAssignCaptionV2(numKeys: number, ...keysAndArgs: Array<string | Buffer | number>): Promise<AssignReply>;
 };
 
 const CLUSTER_ID = /^[0-9a-f]{16}$/;
@@ -89,14 +106,15 @@ export class CaptionIndex {
     this.thresholdArg = String(threshold);
     const itemShardBits = intOption('itemShardBits', opts.itemShardBits, 16, 0, 24);
     this.bucketShardBits = intOption('bucketShardBits', opts.bucketShardBits, 14, 0, 16);
-    this.maxCandidates = intOption('maxCandidates', opts.maxCandidates, 32, 1, 10_000);
-    this.bucketCapacity = intOption('bucketCapacity', opts.bucketCapacity, 16, 1, 10_000);
+    this.maxCandidates = intOption('maxCandidates', opts.maxCandidates, DEFAULT_MAX_CANDIDATES, 1, 10_000);
+    this.bucketCapacity = intOption('bucketCapacity', opts.bucketCapacity, DEFAULT_BUCKET_CAPACITY, 1, 10_000);
     this.itemMask = (1 << itemShardBits) - 1;
-    this.base = `${opts.prefix.endsWith(':') ? opts.prefix : `${opts.prefix}:`}v${SIGNATURE_VERSION}:`;
-    this.layout = `k=${SHINGLE_WORDS} bands=${LSH_BANDS}x${LSH_ROWS} items=${itemShardBits} buckets=${this.bucketShardBits}`;
+    this.base = `${indexBase(opts.prefix, threshold)}`;
+    this.layout = `k=${SHINGLE_WORDS} bands=${LSH_BANDS}x${LSH_ROWS}+anchors${ANCHOR_TOKENS} items=${itemShardBits} buckets=${this.bucketShardBits}`;
     this.redis = redis as RedisWithDedup;
-    if (typeof this.redis.photowireAssignCaption !== 'function') {
-      this.redis.defineCommand('photowireAssignCaption', { numberOfKeys: 2, lua: ASSIGN_CAPTION_LUA });
+    if (typeof this.redis.photowireAssignCaptionV2 !== 'function') {
+      // numberOfKeys left out: the number of keys varies with the candidates declared.
+      this.redis.defineCommand('photowireAssignCaptionV2', { lua: ASSIGN_CAPTION_LUA });
     }
   }
 
@@ -114,37 +132,61 @@ export class CaptionIndex {
   }
 
   /**
-   * assign() for many items, decided in the order given: the scripts are pipelined on this
-   * connection and Redis runs one connection's commands in order. A batch assigned this way gets
-   * the same partition however many other workers run, unless they assign near-duplicates of
-   * its captions at the same moment.
+   * assign() for many items, decided in the order given: each item is decided before the next is
+   * sent. A batch assigned this way gets the same partition however many other workers run,
+   * unless they assign near-duplicates of its captions at the same moment.
    */
   async assignMany(items: ReadonlyArray<{ itemId: string; caption: string }>): Promise<Array<ClusterRef | null>> {
     for (const it of items) checkItemId(it.itemId);
     const sigs = items.map((it) => signCaption(it.caption));
     if (sigs.some((s) => s !== null)) await this.checkLayout();
-    // No await between sends: the order they are written in is the order Redis decides in.
-    return Promise.all(items.map((it, i) => (sigs[i] === null ? null : this.send(it.itemId, it.caption, sigs[i]!))));
+    const out: Array<ClusterRef | null> = [];
+    for (let i = 0; i < items.length; i++) out.push(sigs[i] === null ? null : await this.send(items[i].itemId, items[i].caption, sigs[i]!));
+    return out;
   }
 
   private async send(itemId: string, cleanedCaption: string, sig: CaptionSignature): Promise<ClusterRef> {
-    const [id, canonicalId, inter, union, exact, , canonicalCaption] = await this.redis.photowireAssignCaption(
-      this.itemKey(itemId),
-      this.sizesKey(),
-      this.base,
-      itemId,
-      sig.clusterId,
-      sig.altClusterId,
-      this.thresholdArg,
-      shingleBytes(sig.shingles),
-      cleanedCaption,
-      this.maxCandidates,
-      this.bucketCapacity,
-      this.packBands(sig.bands),
-    );
-    const ref: ClusterRef = { id, canonicalId, similarity: inter / union, exact: exact === 1 };
+    const buckets = sig.bands.map((b) => this.bucket(b));
+    const fields = Buffer.concat(buckets.map((b) => b.field));
+    const shingles = shingleBytes(sig.shingles);
+    // The clusters whose keys the script may touch: its own exact id, its fallback, then the
+    // candidates the buckets named on the previous call (none on the first).
+    let declared: string[] = [sig.clusterId, sig.altClusterId];
+    for (let attempt = 0; ; attempt++) {
+      const keys: string[] = [this.itemKey(itemId), this.sizesKey(), ...buckets.map((b) => b.key)];
+      for (const x of declared) keys.push(`${this.base}c:${x}`, `${this.base}m:${x}`);
+      const reply = await this.redis.photowireAssignCaptionV2(
+        keys.length,
+        ...keys,
+        itemId,
+        buckets.length,
+        this.thresholdArg,
+        shingles,
+        cleanedCaption,
+        this.maxCandidates,
+        this.bucketCapacity,
+        fields,
+        CONTAINMENT_DISCOUNT,
+        MIN_CONTAINED_SHINGLES,
+        MAX_EXTRA_SHINGLES,
+        declared.join(''),
+      );
+      if (reply[0] === 'stale') {
+        if (attempt >= MAX_STALE_RETRIES) throw new Error(`dedup index ${this.base}: item ${itemId}: candidates kept changing over ${attempt + 1} calls`);
+        const [, known, ...cands] = reply as string[];
+        const next = new Set<string>([sig.clusterId, sig.altClusterId, ...declared, ...(known ? [known] : []), ...cands]);
+        declared = [...next];
+        continue;
+      }
+      const [id, canonicalId, similarity, exact, , canonicalCaption] = reply as Exclude<AssignReply, ['stale', string, ...string[]]>;
+      return this.ref(id, canonicalId, Number(similarity), exact === 1, cleanedCaption, canonicalCaption);
+    }
+  }
+
+  private ref(id: string, canonicalId: string, similarity: number, exact: boolean, cleanedCaption: string, canonicalCaption: string | undefined): ClusterRef {
+    const ref: ClusterRef = { id, canonicalId, similarity, exact };
     // What differs from the canonical caption, word by word (issue 12): small, kept on the record.
-    if (exact !== 1 && typeof canonicalCaption === 'string') ref.diff = wordDiff(canonicalCaption, cleanedCaption);
+    if (!exact && typeof canonicalCaption === 'string') ref.diff = wordDiff(canonicalCaption, cleanedCaption);
     return ref;
   }
 
@@ -159,7 +201,8 @@ export class CaptionIndex {
     if (e1 || e2) throw e1 ?? e2;
     if (head === null) return null;
     const n = head.readUInt32BE(0);
-    const p = 4 + 4 * n;
+    const extra = head.readUInt16BE(4 + 4 * n);
+    const p = 4 + 4 * n + 2 + 4 * extra;
     const idLen = head.readUInt16BE(p);
     const canonicalId = head.subarray(p + 2, p + 2 + idLen).toString('utf8');
     const canonicalCaption = head.subarray(p + 2 + idLen).toString('utf8');
@@ -291,16 +334,15 @@ export class CaptionIndex {
     return (b.lo >>> 16) & ((1 << this.bucketShardBits) - 1);
   }
 
-  /** The script's ARGV[10]: per band, u16 shard + 6-byte field (keys are built in Lua, as bucket() does). */
-  private packBands(bands: BandKey[]): Buffer {
-    const buf = Buffer.allocUnsafe(bands.length * 8);
-    bands.forEach((b, i) => {
-      buf.writeUInt16BE(this.shardOf(b), i * 8);
-      buf.writeUInt32BE(b.hi, i * 8 + 2);
-      buf.writeUInt16BE(b.lo & 0xffff, i * 8 + 6);
-    });
-    return buf;
-  }
+}
+
+/**
+ * Key base of an index: `<prefix>:v<SIGNATURE_VERSION>t<threshold>:`. The threshold and the
+ * signature version are in the name, so an index is never read with other rules: changing either
+ * starts a new index, filled from the catalog by `photowire clusters rebuild`.
+ */
+export function indexBase(prefix: string, threshold: number = DEFAULT_INDEX_THRESHOLD): string {
+  return `${prefix.endsWith(':') ? prefix : `${prefix}:`}v${SIGNATURE_VERSION}t${threshold}:`;
 }
 
 function checkItemId(itemId: string): void {
@@ -320,7 +362,7 @@ function shingleBytes(shingles: Uint32Array): Buffer {
 }
 
 function parseMembership(value: string): { clusterId: string; exact: boolean; similarity: number } | null {
-  const m = /^([0-9a-f]{16})\|([01])\|(\d+)\|(\d+)$/.exec(value);
+  const m = /^([0-9a-f]{16})\|([01])\|([0-9.eE+-]+)$/.exec(value);
   if (!m) return null;
-  return { clusterId: m[1], exact: m[2] === '1', similarity: Number(m[3]) / Number(m[4]) };
+  return { clusterId: m[1], exact: m[2] === '1', similarity: Number(m[3]) };
 }

@@ -1,104 +1,127 @@
 /**
- * The whole dedup decision for one caption, as one Lua script so that it is atomic across every
- * worker on every machine: look up the item (idempotent retry), the exact-duplicate cluster, the
- * LSH band buckets, verify candidates against the canonical captions' stored shingle sets, then
- * join the best cluster at or above the threshold or create a new one. Kept as a TypeScript string
- * so it ships inside dist/ with no file to locate at run time.
+ * The whole dedup decision for one caption (layout v2, issue 12), as one Lua script so that it is
+ * atomic across every worker on every machine: look up the item (idempotent retry), the
+ * exact-duplicate cluster, the LSH band buckets, verify candidates with captionSimilarity() on the
+ * stored shingles (canonical caption's and the members' extra ones), then join the best cluster at
+ * or above the threshold or create a new one. Kept as a TypeScript string so it ships inside dist/.
  *
- * Every redis.call costs ~2 us inside a script, which is most of the script's time: the layout is
- * chosen to keep them few (a new caption: 2 reads + 1 per band, 2 writes + 1 per band).
+ * Every key the script touches is in KEYS (Redis Cluster): the candidate clusters are not known
+ * before the buckets are read, so the adapter declares the clusters it expects; when the buckets
+ * name a cluster it did not declare, the script changes nothing and replies
+ * { 'stale', known cluster or '', candidate ids... }, and the adapter calls again declaring them
+ * (a new caption with empty buckets decides in one call, one with candidates in two).
  *
- * KEYS[1]   membership shard (hash: itemId -> "clusterId|exact|inter|union")
+ * KEYS[1]   membership shard (hash: itemId -> "clusterId|exact|similarity")
  * KEYS[2]   sizes (zset: clusterId -> size, clusters of 2+ members only)
- * ARGV[1]   key base ("<prefix>:v1:"): cluster c:<id>, members m:<id>, band buckets b<band>:<shard>
- * ARGV[2]   itemId
- * ARGV[3]   cluster id this caption would start (16 hex); ARGV[4] its fallback
- * ARGV[5]   threshold
- * ARGV[6]   shingle hashes, 4 bytes each, little-endian, unique (compared as 4-byte strings)
- * ARGV[7]   cleaned caption (stored for canonical captions only)
- * ARGV[8]   most candidates verified per caption; ARGV[9] most cluster ids kept per bucket
- * ARGV[10]  bands, 8 bytes each: u16 shard (big-endian) + 6-byte field
+ * KEYS[3 .. 2+nb]  band buckets (hash: 6-byte band field -> concatenated 8-byte cluster ids)
+ * KEYS[3+nb ..]    per declared cluster X, in ARGV[12]'s order: c:X, m:X (the first X is the
+ *                  caption's own exact id, the second its fallback id, then candidates)
+ * ARGV[1]   itemId
+ * ARGV[2]   nb, number of bands (MinHash bands, then anchors)
+ * ARGV[3]   threshold
+ * ARGV[4]   shingle hashes, 4 bytes each, little-endian, sorted as uint32, unique
+ * ARGV[5]   cleaned caption (stored for canonical captions only)
+ * ARGV[6]   most candidates verified per caption; ARGV[7] most cluster ids kept per bucket
+ * ARGV[8]   band fields, 6 bytes each, in KEYS[3..]'s order
+ * ARGV[9]   containment discount; ARGV[10] min shingles for containment; ARGV[11] max extra shingles
+ * ARGV[12]  declared cluster ids, 16 hex digits each
  *
- * Cluster key c:<id> (string): u32 n (big-endian) | n x 4-byte shingles | u16 len | canonical
- * item id | caption. Bucket field value: concatenated raw 8-byte cluster ids, oldest first.
- * Reply: { clusterId, canonicalId, inter, union, exact (0|1), 'created'|'joined'|'known'
- * [, canonical caption when joined or known and not exact: the adapter diffs against it] }.
- * The join rule mirrors pickCluster() in src/core/dedup/referenceClusterer.ts.
+ * Cluster key c:<id> (string): u32 n (big-endian) | n x 4-byte shingles | u16 m | m x 4-byte extra
+ * shingles (the members', not in the canonical's, first come first kept) | u16 len | canonical
+ * item id | caption. Similarity is sent as a string ('%.17g'): Lua numbers in replies are
+ * truncated to integers.
+ * Reply: { clusterId, canonicalId, similarity, exact (0|1), 'created'|'joined'|'known'
+ * [, canonical caption when not exact: the adapter diffs against it] } or the 'stale' reply.
+ * The rule mirrors captionSimilarity() (src/core/dedup/similarity.ts) and ReferenceClusterer.
  */
 export const ASSIGN_CAPTION_LUA = `
-local base = ARGV[1]
-local item = ARGV[2]
+local item = ARGV[1]
+local nb = tonumber(ARGV[2])
+local threshold = tonumber(ARGV[3])
+local sh = ARGV[4]
+local nNew = #sh / 4
+local discount = tonumber(ARGV[9])
+local minContained = tonumber(ARGV[10])
+local maxExtra = tonumber(ARGV[11])
 
+local ckey, mkey = {}, {}
+local declared = ARGV[12]
+local ids = {}
+for i = 1, #declared, 16 do
+  local x = string.sub(declared, i, i + 15)
+  local k = 2 + nb + 2 * ((i - 1) / 16) + 1
+  ckey[x] = KEYS[k]
+  mkey[x] = KEYS[k + 1]
+  ids[#ids + 1] = x
+end
+local exactId, altId = ids[1], ids[2]
+
+local function parse(v)
+  local n = struct.unpack('>I4', v, 1)
+  local p = 5 + 4 * n
+  local m = struct.unpack('>I2', v, p)
+  local q = p + 2 + 4 * m
+  local len = struct.unpack('>I2', v, q)
+  return n, p, m, q, len
+end
 local function canonicalOf(v)
-  local n = struct.unpack('>I4', v, 1)
-  local p = 5 + 4 * n
-  local len = struct.unpack('>I2', v, p)
-  return string.sub(v, p + 2, p + 1 + len)
+  local _, _, _, q, len = parse(v)
+  return string.sub(v, q + 2, q + 1 + len)
 end
-
 local function captionOf(v)
-  local n = struct.unpack('>I4', v, 1)
-  local p = 5 + 4 * n
-  local len = struct.unpack('>I2', v, p)
-  return string.sub(v, p + 2 + len)
+  local _, _, _, q, len = parse(v)
+  return string.sub(v, q + 2 + len)
 end
+local function fmt(s) return string.format('%.17g', s) end
 
 local prev = redis.call('HGET', KEYS[1], item)
 if prev then
-  local cid, e, inter, union = string.match(prev, '^(%x+)|(%d)|(%d+)|(%d+)$')
-  local v = redis.call('GET', base .. 'c:' .. cid)
+  local cid, e, sim = string.match(prev, '^(%x+)|(%d)|(.+)$')
+  if not ckey[cid] then return { 'stale', cid } end
+  local v = redis.call('GET', ckey[cid])
   if not v then return redis.error_reply('ERR photowire dedup: item ' .. item .. ' points at missing cluster ' .. cid) end
-  if e == '1' then return { cid, canonicalOf(v), tonumber(inter), tonumber(union), 1, 'known' } end
-  return { cid, canonicalOf(v), tonumber(inter), tonumber(union), 0, 'known', captionOf(v) }
+  if e == '1' then return { cid, canonicalOf(v), sim, 1, 'known' } end
+  return { cid, canonicalOf(v), sim, 0, 'known', captionOf(v) }
 end
 
-local sh = ARGV[6]
-local nNew = #sh / 4
-local threshold = tonumber(ARGV[5])
 local newset = nil
+
+-- captionSimilarity(): max(J, containment - discount), in the same order of operations as the TS.
 local function score(v)
   if not newset then
     newset = {}
     for i = 1, #sh, 4 do newset[string.sub(sh, i, i + 3)] = true end
   end
-  local n = struct.unpack('>I4', v, 1)
+  local n, p, m = parse(v)
   local inter = 0
-  for i = 5, 4 * n + 1, 4 do
+  for i = 5, p - 1, 4 do
     if newset[string.sub(v, i, i + 3)] then inter = inter + 1 end
   end
-  return inter, n + nNew - inter
+  local interAll = inter
+  for i = p + 2, p + 1 + 4 * m, 4 do
+    if newset[string.sub(v, i, i + 3)] then interAll = interAll + 1 end
+  end
+  local union = n + nNew - inter
+  local j = 0
+  if union ~= 0 then j = inter / union end
+  if n < minContained or nNew < minContained then return j, inter == n and n == nNew end
+  local c = math.max(interAll / nNew, inter / n) - discount
+  if c > j then return c, false end
+  return j, inter == n and n == nNew
 end
 
-local function join(cid, v, inter, union, e)
-  local len = redis.call('RPUSH', base .. 'm:' .. cid, item)
-  redis.call('ZADD', KEYS[2], len + 1, cid)
-  redis.call('HSET', KEYS[1], item, cid .. '|' .. e .. '|' .. inter .. '|' .. union)
-  if e == 1 then return { cid, canonicalOf(v), inter, union, e, 'joined' } end
-  return { cid, canonicalOf(v), inter, union, e, 'joined', captionOf(v) }
+local function raw8(id)
+  return (string.gsub(id, '%x%x', function(h) return string.char(tonumber(h, 16)) end))
 end
-
-local exactId = ARGV[3]
-local exactV = redis.call('GET', base .. 'c:' .. exactId)
-local exactInter, exactUnion = 0, 0
-if exactV then
-  exactInter, exactUnion = score(exactV)
-  if exactInter == exactUnion then return join(exactId, exactV, exactInter, exactUnion, 1) end
-end
-
 local function tohex(raw)
   return string.format('%02x%02x%02x%02x%02x%02x%02x%02x', string.byte(raw, 1, 8))
 end
 
-local bands = ARGV[10]
-local nb = #bands / 8
-local bucketKeys, fields, buckets = {}, {}, {}
+local fields = ARGV[8]
+local buckets = {}
 local hits, order = {}, {}
 for b = 1, nb do
-  local o = (b - 1) * 8
-  local shard = struct.unpack('>I2', bands, o + 1)
-  bucketKeys[b] = base .. 'b' .. (b - 1) .. ':' .. string.format('%x', shard)
-  fields[b] = string.sub(bands, o + 3, o + 8)
-  local cur = redis.call('HGET', bucketKeys[b], fields[b])
+  local cur = redis.call('HGET', KEYS[2 + b], string.sub(fields, (b - 1) * 6 + 1, b * 6))
   buckets[b] = cur
   if cur then
     for i = 1, #cur, 8 do
@@ -108,59 +131,108 @@ for b = 1, nb do
     end
   end
 end
-
 -- Most band hits first: hits estimate similarity, so a cap on verification drops the least likely.
-local maxCand = tonumber(ARGV[8])
+local maxCand = tonumber(ARGV[6])
+local hexOf = {}
+for _, raw in ipairs(order) do hexOf[raw] = tohex(raw) end
 if #order > maxCand then
-  local hexOf = {}
-  for _, raw in ipairs(order) do hexOf[raw] = tohex(raw) end
   table.sort(order, function(x, y)
     if hits[x] ~= hits[y] then return hits[x] > hits[y] end
     return hexOf[x] < hexOf[y]
   end)
 end
-
-local bestId, bestV, bestInter, bestUnion = nil, nil, 0, 1
-local function consider(cid, v, inter, union)
-  if inter / union < threshold then return end
-  if bestId then
-    local a, b = inter / union, bestInter / bestUnion
-    if a < b or (a == b and cid > bestId) then return end
-  end
-  bestId, bestV, bestInter, bestUnion = cid, v, inter, union
-end
-if exactV then consider(exactId, exactV, exactInter, exactUnion) end
+local cands = {}
+local missing = false
 for i = 1, math.min(#order, maxCand) do
-  local cid = tohex(order[i])
+  local cid = hexOf[order[i]]
   if cid ~= exactId then
-    local v = redis.call('GET', base .. 'c:' .. cid)
-    if v then
-      local inter, union = score(v)
-      consider(cid, v, inter, union)
+    cands[#cands + 1] = cid
+    if not ckey[cid] then missing = true end
+  end
+end
+if missing then
+  local reply = { 'stale', '' }
+  for _, cid in ipairs(cands) do reply[#reply + 1] = cid end
+  return reply
+end
+
+local exactV = redis.call('GET', ckey[exactId])
+local bestId, bestV, bestSim = nil, nil, -1
+local function consider(cid, v)
+  local s, same = score(v)
+  if s < threshold then return end
+  if bestId and (s < bestSim or (s == bestSim and cid > bestId)) then return end
+  bestId, bestV, bestSim = cid, v, s
+end
+
+local function addToBuckets(id)
+  local raw = raw8(id)
+  local cap = tonumber(ARGV[7]) * 8
+  for b = 1, nb do
+    local cur = buckets[b]
+    local field = string.sub(fields, (b - 1) * 6 + 1, b * 6)
+    if cur then
+      local present = false
+      for i = 1, #cur, 8 do if string.sub(cur, i, i + 7) == raw then present = true; break end end
+      if not present then
+        if #cur >= cap then cur = string.sub(cur, #cur - cap + 9) end
+        redis.call('HSET', KEYS[2 + b], field, cur .. raw)
+      end
+    else
+      redis.call('HSET', KEYS[2 + b], field, raw)
     end
   end
 end
-if bestId then return join(bestId, bestV, bestInter, bestUnion, 0) end
+
+local function join(cid, v, sim, e)
+  local len = redis.call('RPUSH', mkey[cid], item)
+  redis.call('ZADD', KEYS[2], len + 1, cid)
+  redis.call('HSET', KEYS[1], item, cid .. '|' .. e .. '|' .. fmt(sim))
+  if e == 1 then return { cid, canonicalOf(v), fmt(sim), 1, 'joined' } end
+  -- Remember the shingles this member adds (a later cut or edit of it is contained in the cluster).
+  local n, p, m, q = parse(v)
+  if m < maxExtra then
+    local have = {}
+    for i = 5, p - 1, 4 do have[string.sub(v, i, i + 3)] = true end
+    for i = p + 2, q - 1, 4 do have[string.sub(v, i, i + 3)] = true end
+    local add = {}
+    for i = 1, #sh, 4 do
+      if m + #add >= maxExtra then break end
+      local s = string.sub(sh, i, i + 3)
+      if not have[s] then add[#add + 1] = s; have[s] = true end
+    end
+    if #add > 0 then
+      redis.call('SET', ckey[cid], string.sub(v, 1, p - 1) .. struct.pack('>I2', m + #add) .. string.sub(v, p + 2, q - 1) .. table.concat(add) .. string.sub(v, q))
+    end
+  end
+  if sim < 1 then addToBuckets(cid) end
+  return { cid, canonicalOf(v), fmt(sim), 0, 'joined', captionOf(v) }
+end
+
+if exactV then
+  local s, same = score(exactV)
+  if same then
+    -- Same shingle set as the caption it is named after: an exact duplicate.
+    local n = struct.unpack('>I4', exactV, 1)
+    if n == nNew then return join(exactId, exactV, 1, 1) end
+  end
+  consider(exactId, exactV)
+end
+for _, cid in ipairs(cands) do
+  local v = redis.call('GET', ckey[cid])
+  if v then consider(cid, v) end
+end
+if bestId then return join(bestId, bestV, bestSim, 0) end
 
 local id = exactId
 if exactV then
-  id = ARGV[4]
-  if redis.call('EXISTS', base .. 'c:' .. id) == 1 then
+  id = altId
+  if redis.call('EXISTS', ckey[id]) == 1 then
     return redis.error_reply('ERR photowire dedup: cluster ids ' .. exactId .. ' and ' .. id .. ' both taken by other captions')
   end
 end
-redis.call('SET', base .. 'c:' .. id, struct.pack('>I4', nNew) .. sh .. struct.pack('>I2', #item) .. item .. ARGV[7])
-local raw = string.gsub(id, '%x%x', function(h) return string.char(tonumber(h, 16)) end)
-local cap = tonumber(ARGV[9]) * 8
-for b = 1, nb do
-  local cur = buckets[b]
-  if cur then
-    if #cur >= cap then cur = string.sub(cur, #cur - cap + 9) end
-    redis.call('HSET', bucketKeys[b], fields[b], cur .. raw)
-  else
-    redis.call('HSET', bucketKeys[b], fields[b], raw)
-  end
-end
-redis.call('HSET', KEYS[1], item, id .. '|1|' .. nNew .. '|' .. nNew)
-return { id, item, nNew, nNew, 1, 'created' }
+redis.call('SET', ckey[id], struct.pack('>I4', nNew) .. sh .. struct.pack('>I2', 0) .. struct.pack('>I2', #item) .. item .. ARGV[5])
+addToBuckets(id)
+redis.call('HSET', KEYS[1], item, id .. '|1|1')
+return { id, item, '1', 1, 'created' }
 `;

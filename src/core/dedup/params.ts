@@ -2,7 +2,7 @@
  * Dedup parameters. SIGNATURE_VERSION, SHINGLE_WORDS, LSH_BANDS and LSH_ROWS decide what is stored
  * in Redis; changing any of them needs a new index (the adapter refuses to mix layouts).
  */
-export const SIGNATURE_VERSION = 1;
+export const SIGNATURE_VERSION = 2;
 
 
 /**
@@ -27,15 +27,15 @@ export const SHINGLE_WORDS = 2;
  * edits, and different stories in one house template), docs/DEDUP.md has the table:
  * at 0.50 B-cubed F1 0.998, every edit kind >= 0.98, no different-story negative merged; at 0.45
  * the seed's 40 joins 32-38, at 0.55 the seed's 15 and 30 split from their families.
- * Overridden by PHOTOWIRE_DEDUP_THRESHOLD once the Redis index implements this measure; until
- * then the index keeps INDEX_JACCARD_THRESHOLD (docs/DEDUP.md, "What is left").
+ * Overridden by PHOTOWIRE_DEDUP_THRESHOLD; the Redis index (captionIndexScript.ts, layout v2)
+ * computes the same measure, and its key base names the threshold (a change is a new index).
  */
 export const DEFAULT_DEDUP_THRESHOLD = 0.5;
 
 /**
- * What the Redis index (captionIndexScript.ts) still uses: plain bigram Jaccard at 0.94 against
- * the canonical caption, the old meaning (issue 4): different photos on one background
- * paragraph stay apart. Kept until the index's script and LSH are re-tuned for captionSimilarity.
+ * The old rule (issue 4, index layout v1): plain bigram Jaccard at 0.94 against the canonical
+ * caption, different photos on one background paragraph stay apart. Kept only so the bench and
+ * tests can state what the old rule missed.
  */
 export const INDEX_JACCARD_THRESHOLD = 0.94;
 
@@ -61,14 +61,21 @@ export const MIN_CONTAINED_SHINGLES = 8;
 export const MAX_EXTRA_SHINGLES = 64;
 
 /**
- * LSH: 8 bands of 8 MinHash rows (64 hash functions). A pair at the threshold (0.94) shares a band
- * with probability 1 - (1 - 0.94^8)^8 = 0.9995 (0.99996 at 0.96); a pair at 0.5 with 0.03, at
- * 0.3 with 0.0005. Long rows matter at scale: the chance that two unrelated captions on the same
- * topic (similarity 0.2-0.4) collide is paid once per stored cluster, so with 5 rows the
- * candidates per caption grew linearly with the index (6 bands x 5 rows: 1.2 at 300k, 1.6 at
- * 400k captions of bench/dedup's generator); with 8 rows they stay flat (0.33 at 300k and at
- * 400k). Each band costs two Redis calls per new caption (~2 us each inside the script) and
- * ~18 bytes of Redis.
+ * LSH for captionSimilarity at 0.50 (layout v2): 8 bands of 4 MinHash rows (32 hash functions)
+ * plus two anchors, the caption's first and last ANCHOR_TOKENS tokens. A Jaccard pair at 0.6
+ * shares a band with probability 1 - (1 - 0.6^4)^8 = 0.66, at 0.7 0.88, at 0.8 0.98; the pairs
+ * that score by containment (a cut at 200 characters, an appended or removed sentence, J ~0.35)
+ * share an anchor instead. Simulated in bench/dedup/lshPlan.ts and measured on Redis by
+ * bench/dedup/run.ts (docs/DEDUP.md): recall vs brute force >= 0.99. 4-row bands let unrelated
+ * same-topic captions collide more with every stored cluster; the bucket capacity
+ * (DEFAULT_BUCKET_CAPACITY) and verification cap (DEFAULT_MAX_CANDIDATES) bound the work per
+ * caption so it stays flat with the index's size.
  */
 export const LSH_BANDS = 8;
-export const LSH_ROWS = 8;
+export const LSH_ROWS = 4;
+/** First and last this many tokens are one extra band each ("anchors"); shorter captions have none. */
+export const ANCHOR_TOKENS = 12;
+/** Most cluster ids one band bucket keeps (oldest dropped). */
+export const DEFAULT_BUCKET_CAPACITY = 8;
+/** Most candidate clusters verified on their shingles per caption (most band hits first). */
+export const DEFAULT_MAX_CANDIDATES = 24;

@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
+import { combine32, hashString32 } from './hash32';
 import { lshBands, minhashSignature, type BandKey } from './minhash';
 import { captionWords, tokensFromWords } from './normalize';
-import { LSH_BANDS, LSH_ROWS, SHINGLE_WORDS, SIGNATURE_VERSION } from './params';
+import { ANCHOR_TOKENS, LSH_BANDS, LSH_ROWS, SHINGLE_WORDS, SIGNATURE_VERSION } from './params';
 import { shingleHashes } from './shingles';
 
 /** Everything the index needs to know about one cleaned caption. */
@@ -17,6 +18,7 @@ export interface CaptionSignature {
   altClusterId: string;
   /** Sorted, unique 32-bit hashes of the word shingles: the set similarity is computed on. */
   shingles: Uint32Array;
+  /** LSH_BANDS MinHash bands, then (captions of ANCHOR_TOKENS tokens or more) the two anchors. */
   bands: BandKey[];
 }
 
@@ -36,6 +38,26 @@ export function signCaption(cleanedCaption: string): CaptionSignature | null {
     clusterId: id64(exact),
     altClusterId: id64(`${exact}\u0000alt`),
     shingles,
-    bands: lshBands(minhashSignature(shingles, LSH_BANDS * LSH_ROWS), LSH_BANDS, LSH_ROWS),
+    bands: [...lshBands(minhashSignature(shingles, LSH_BANDS * LSH_ROWS), LSH_BANDS, LSH_ROWS), ...anchorBands(tokens)],
   };
+}
+
+/**
+ * The caption's first and last ANCHOR_TOKENS tokens as two more bands (numbers LSH_BANDS and
+ * LSH_BANDS + 1): a caption cut short or with a sentence appended keeps its first tokens, one with
+ * its first sentence removed its last ones, while its Jaccard falls out of the MinHash bands' reach.
+ */
+export function anchorBands(tokens: readonly string[]): BandKey[] {
+  if (tokens.length < ANCHOR_TOKENS) return [];
+  const key = (band: number, part: readonly string[]): BandKey => {
+    let hi = combine32(0x2468ace, band);
+    let lo = combine32(0x1357bdf, band);
+    for (const t of part) {
+      const h = hashString32(t);
+      hi = combine32(hi, h);
+      lo = combine32(lo, h ^ 0xa5a5a5a5);
+    }
+    return { band, hi, lo };
+  };
+  return [key(LSH_BANDS, tokens.slice(0, ANCHOR_TOKENS)), key(LSH_BANDS + 1, tokens.slice(-ANCHOR_TOKENS))];
 }

@@ -3,6 +3,7 @@ import { matchTokens } from '../../../src/core/dedup/normalize';
 import { LSH_BANDS, LSH_ROWS, DEFAULT_DEDUP_THRESHOLD, INDEX_JACCARD_THRESHOLD } from '../../../src/core/dedup/params';
 import { shingleHashes } from '../../../src/core/dedup/shingles';
 import { intersectionSize, jaccard } from '../../../src/core/dedup/similarity';
+import { signCaption } from '../../../src/core/dedup/signature';
 
 const shingles = (text: string, k = 2) => shingleHashes(matchTokens(text), k);
 
@@ -94,9 +95,23 @@ describe('MinHash and LSH bands', () => {
     expect(bands(text).filter((b, i) => b.hi === other[i].hi && b.lo === other[i].lo).length).toBe(0);
   });
 
-  it('finds a pair at the index threshold (Jaccard 0.94) as a candidate with probability >= 0.999', () => {
-    expect(candidateProbability(INDEX_JACCARD_THRESHOLD, LSH_BANDS, LSH_ROWS)).toBeGreaterThanOrEqual(0.999);
-    expect(candidateProbability(0.3, LSH_BANDS, LSH_ROWS)).toBeLessThan(0.001);
+  it('reaches Jaccard pairs of the new threshold with the 8x4 bands, and containment pairs with the anchors', () => {
+    // Layout v2: J 0.8 (a word corrected on a short caption) is a candidate with p >= 0.98, J 0.6 with 0.66.
+    expect(candidateProbability(0.8, LSH_BANDS, LSH_ROWS)).toBeGreaterThanOrEqual(0.98);
+    expect(candidateProbability(0.6, LSH_BANDS, LSH_ROWS)).toBeGreaterThan(0.6);
+    expect(candidateProbability(INDEX_JACCARD_THRESHOLD, LSH_BANDS, LSH_ROWS)).toBeGreaterThanOrEqual(0.9999);
+    expect(candidateProbability(0.2, LSH_BANDS, LSH_ROWS)).toBeLessThan(0.02);
+    // A caption cut at 200 characters keeps its first anchor; one with its first sentence removed its last.
+    const text =
+      'A masked supporter of Julian Assange outside the Embassy of Ecuador in Knightsbridge, central London, as the diplomatic row between the UK and Ecuador over WikiLeaks founder Julian Assange deepened after the Foreign Office said the Government would seek to extradite him even if he is granted political asylum by the South American nation.';
+    const a = signCaption(text)!.bands;
+    expect(a).toHaveLength(LSH_BANDS + 2);
+    const cut = signCaption(text.slice(0, 200))!.bands;
+    expect(cut[LSH_BANDS]).toEqual(a[LSH_BANDS]);
+    expect(cut[LSH_BANDS + 1]).not.toEqual(a[LSH_BANDS + 1]);
+    const tail = signCaption(text.slice(text.indexOf('deepened')))!.bands;
+    expect(tail[LSH_BANDS + 1]).toEqual(a[LSH_BANDS + 1]);
+    expect(signCaption('Julian Assange at the embassy.')!.bands).toHaveLength(LSH_BANDS); // too short for anchors
   });
 
   it('refuses empty sets and mismatched band layouts', () => {
