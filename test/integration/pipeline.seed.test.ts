@@ -41,7 +41,7 @@ describe('photowire run on the seed gallery (real Redis)', () => {
   it('normalizes the credits', () => {
     expect(records[0].credit).toMatchObject({ creators: ['Dominic Lipinski'], agency: 'PA' });
     expect(records[11].credit).toMatchObject({ creators: ['Leon Neal'], agency: 'AFP', distributor: 'Getty Images' });
-    expect(records[15].credit).toMatchObject({ creators: ['Oli Scarff'], agency: 'GETTY' });
+    expect(records[15].credit).toMatchObject({ creators: ['Oli Scarff'], agency: 'Getty Images', agencyId: 'GETTY' });
     expect(records[31].credit).toMatchObject({ creators: ['Lefteris Pitarakis'], agency: 'AP' });
   });
 

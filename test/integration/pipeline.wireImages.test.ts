@@ -68,10 +68,10 @@ describe('photowire run on the real agency JPEGs (wire-images fixtures)', () => 
     const byFile = (name: string) => records.find((r) => r.source.file.endsWith(name))!.credit;
     expect(byFile('getty.jpg')).toMatchObject({ creators: ['Christof Stache'], agency: 'AFP', distributor: 'Getty Images' });
     expect(byFile('Bush-dog.jpg')).toMatchObject({ creators: ['Duane A. Laverty'], agency: 'AP' });
-    expect(byFile('cp.jpg')).toMatchObject({ creators: ['Paul Chiasson'], agency: 'CP' });
+    expect(byFile('cp.jpg')).toMatchObject({ creators: ['Paul Chiasson'], agency: 'The Canadian Press', agencyId: 'CP' });
     expect(byFile('reuters-GM1EA7M13RP01-thumb.jpg')).toMatchObject({ creators: ['Mario Anzuoni'], agency: 'REUTERS' });
     expect(byFile('pa.jpg')).toMatchObject({ creators: ['Martin Rickett'], agency: 'PA' });
-    expect(byFile('cech.jpg')).toMatchObject({ creators: ['Phil Cole'], agency: 'GETTY' });
+    expect(byFile('cech.jpg')).toMatchObject({ creators: ['Phil Cole'], agency: 'Getty Images', agencyId: 'GETTY' });
   });
 
   it('re-running the same folder renders nothing new and gives the same record ids', async () => {

@@ -21,6 +21,8 @@ describe('photowire credits on a terminal', () => {
     const col = rows[0].indexOf('creator');
     expect(leon.slice(col, col + 'Leon Neal'.length)).toBe('Leon Neal');
     expect(() => JSON.parse(rows[2])).toThrow();
+    // An organisation the rules do not list is "medium", printed whole in the confidence column.
+    expect(rows.find((r) => r.startsWith('Handout photo by Jane Roe'))).toMatch(/\smedium$/);
   });
 
   it('prints one JSON object per line when piped (or with --json)', async () => {

@@ -42,7 +42,7 @@ describe('field caps (issue 18, attack 4)', () => {
     const cleaned = cleanCaption(out.captionRaw);
     expect(cleaned.creditTail).toBe('(Photo by Leon Neal/Getty Images)');
     const credit = normalizeCredit({ captionTail: cleaned.creditTail, byline: [], creditLine: null, source: null, copyright: null }, defaultCreditRules());
-    expect([credit.creators, credit.agency]).toEqual([['Leon Neal'], 'GETTY']);
+    expect([credit.creators, credit.agency]).toEqual([['Leon Neal'], 'Getty Images']);
   });
 
   it('never splits an emoji (a surrogate pair) at the cut', () => {
