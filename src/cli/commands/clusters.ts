@@ -1,4 +1,4 @@
-import type { ClusterDiff } from '../../schemas/record';
+import type { CatalogRecord, ClusterDiff } from '../../schemas/record';
 import { Runtime } from '../runtime';
 
 /** One member's differences on one line: word 2 "supporter" -> "supporters", word 0 -"A", word 9 +"heavily guarded". */
@@ -13,36 +13,56 @@ export function formatDiff(d: ClusterDiff): string {
   return runs.length === 0 ? 'same words' : runs.join('; ');
 }
 
-/** Clusters with their size, canonical caption and members; `--batch` keeps those touching a batch. */
+const ITEM_ID = /^(.+)-(\d{4,})$/;
+
+/**
+ * Clusters with their size, canonical caption (once) and members, each with its credit line and
+ * its words that differ from the canonical caption. Clusters of 2+ by default (issue 17);
+ * `--min-size 1` shows singletons; `--batch` keeps the clusters touching a batch.
+ */
 export async function clustersCommand(opts: { batch?: string; minSize?: number; json?: boolean }): Promise<number> {
   const rt = await Runtime.open({ allowPrivateRedis: false, defaultLogLevel: 'warn' });
   try {
+    const minSize = opts.minSize ?? 2;
     let itemIds: string[] | undefined;
-    // Members' word-level differences from the canonical caption, from the batch's records.
-    const diffs = new Map<string, ClusterDiff>();
     if (opts.batch) {
       if (!(await rt.ctx.catalog.getBatch(opts.batch))) {
         process.stderr.write(`no batch ${opts.batch} (photowire status lists recent batches)\n`);
         return 1;
       }
-      const records = await rt.ctx.catalog.getRecords(opts.batch);
-      itemIds = records.map((r) => r.id);
-      for (const r of records) if (r.cluster?.diff) diffs.set(r.id, r.cluster.diff);
+      itemIds = (await rt.ctx.catalog.getRecords(opts.batch)).map((r) => r.id);
     }
-    const clusters = await rt.ctx.captions.listClusters({ minSize: opts.minSize, itemIds });
+    const clusters = (await rt.ctx.captions.listClusters({ minSize, itemIds })).filter((c) => c.size >= minSize);
     clusters.sort((a, b) => b.size - a.size || a.canonicalId.localeCompare(b.canonicalId));
+    // Members live in their batches' records (credit line, cluster.diff): read each batch once.
+    const records = new Map<string, CatalogRecord>();
+    const batches = new Set<string>();
+    for (const c of clusters) for (const m of c.members) {
+      const b = ITEM_ID.exec(m.itemId)?.[1];
+      if (b) batches.add(b);
+    }
+    for (const b of batches) for (const r of await rt.ctx.catalog.getRecords(b)) records.set(r.id, r);
     if (opts.json) {
-      const withDiffs = clusters.map((c) => ({ ...c, members: c.members.map((m) => (diffs.has(m.itemId) ? { ...m, diff: diffs.get(m.itemId) } : m)) }));
-      process.stdout.write(JSON.stringify(withDiffs, null, 2) + '\n');
+      const out = clusters.map((c) => ({
+        ...c,
+        members: c.members.map((m) => {
+          const r = records.get(m.itemId);
+          return { ...m, credit: r?.credit.line ?? null, ...(r?.cluster?.diff ? { diff: r.cluster.diff } : {}) };
+        }),
+      }));
+      process.stdout.write(JSON.stringify(out, null, 2) + '\n');
       return 0;
     }
-    if (clusters.length === 0) process.stdout.write('no clusters\n');
+    if (clusters.length === 0) process.stdout.write(minSize > 1 ? `no clusters of ${minSize} or more (--min-size 1 lists single captions)\n` : 'no clusters\n');
     for (const c of clusters) {
       const caption = c.canonicalCaption.length > 160 ? `${c.canonicalCaption.slice(0, 157)}...` : c.canonicalCaption;
       process.stdout.write(`cluster ${c.id}  ${c.size} caption(s)  canonical ${c.canonicalId}\n  "${caption}"\n`);
       for (const m of c.members) {
-        const d = diffs.get(m.itemId);
-        process.stdout.write(`    ${m.itemId}  ${m.exact ? 'exact' : `similarity ${m.similarity.toFixed(2)}`}${d ? `  ${formatDiff(d)}` : ''}\n`);
+        const r = records.get(m.itemId);
+        const d = r?.cluster?.diff;
+        const credit = r?.credit.line ? `  [${r.credit.line}]` : '';
+        const kind = m.itemId === c.canonicalId ? 'canonical' : m.exact ? 'exact' : `similarity ${m.similarity.toFixed(2)}`;
+        process.stdout.write(`    ${m.itemId}  ${kind}${credit}${d ? `  ${formatDiff(d)}` : ''}\n`);
       }
     }
     return 0;
