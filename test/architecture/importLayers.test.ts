@@ -1,0 +1,236 @@
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import * as path from 'node:path';
+import * as ts from 'typescript';
+
+/**
+ * Layers import downwards only (issue 15, /work/shared/DESIGN.md "Layers"):
+ *
+ *   entry points  workers/, cli/, server/, sources/           (never import each other)
+ *   app           app/
+ *   adapters      adapters/, queues/, sample/, logger.ts       (never import an entry point)
+ *   base          core/, schemas/, config.ts                   (import nothing above them, and
+ *                                                               no bullmq, ioredis, sharp, fastify, pino)
+ *
+ * The import graph is read with the TypeScript compiler (ts.preProcessFile: static imports,
+ * `export ... from`, `import type`, `import()` and `require()`), one edge per importing file and
+ * imported file or package. Today's code breaks the rule in places; each such edge is listed in
+ * KNOWN_VIOLATIONS with its reason. The list is a ratchet: a new upward or sideways edge fails,
+ * and so does a listed edge that has gone (delete its line), so the list only shrinks.
+ */
+
+const ROOT = path.resolve(__dirname, '../..');
+const SRC = path.join(ROOT, 'src');
+
+type Layer = 'base' | 'adapters' | 'app' | 'entry';
+const RANK: Record<Layer, number> = { base: 0, adapters: 1, app: 2, entry: 3 };
+
+/** Top-level part of src/ (folder, or file without .ts) -> layer. */
+const LAYERS: Record<string, Layer> = {
+  core: 'base',
+  schemas: 'base',
+  config: 'base',
+  adapters: 'adapters',
+  queues: 'adapters',
+  logger: 'adapters',
+  app: 'app',
+  workers: 'entry',
+  cli: 'entry',
+  server: 'entry',
+  sources: 'entry',
+  sample: 'adapters',
+};
+
+/** Packages with outside effects (Redis, images, HTTP, logging) that the pure base never imports. */
+const NOT_IN_BASE = ['bullmq', 'ioredis', 'sharp', 'fastify', 'pino'];
+
+/**
+ * Edges that break the layering today, as `importer -> imported` (paths from the repository root,
+ * or a package name). Each goes when issue 15 moves the code it needs into app/ or adapters/.
+ */
+const KNOWN_VIOLATIONS: Record<string, string> = {
+  'src/app/killWebhook.ts -> src/sources/http/allowList.ts':
+    'the URL allow-list is adapter/core code kept in sources/http/; issue 15 removes it',
+  'src/app/kills.ts -> src/workers/pipelineContext.ts':
+    'the shared runtime context (connections, keys, config) lives in workers/, not app/; issue 15 removes it',
+  'src/app/kills.ts -> src/workers/itemKills.ts':
+    'kill handling is an app service kept in workers/; issue 15 removes it',
+  'src/app/presentRecords.ts -> src/workers/pipelineContext.ts':
+    'the shared runtime context (connections, keys, config) lives in workers/, not app/; issue 15 removes it',
+  'src/app/presentRecords.ts -> src/workers/itemKills.ts':
+    'kill handling is an app service kept in workers/; issue 15 removes it',
+  'src/cli/commands/ingest.ts -> src/sources/waitForBatch.ts':
+    'waiting for a batch is an app ingest step kept in sources/; issue 15 removes it',
+  'src/cli/commands/ingest.ts -> src/workers/summarizeBatch.ts':
+    'the batch summary is an app service kept in workers/; issue 15 removes it',
+  'src/cli/commands/retry.ts -> src/workers/summarizeBatch.ts':
+    'the batch summary is an app service kept in workers/; issue 15 removes it',
+  'src/cli/commands/run.ts -> src/workers/summarizeBatch.ts':
+    'the batch summary is an app service kept in workers/; issue 15 removes it',
+  'src/cli/commands/runs.ts -> src/sources/runs/formatRuns.ts':
+    'the run log (records, formatting) is app/adapters code kept in sources/; issue 15 removes it',
+  'src/cli/commands/runs.ts -> src/sources/runs/runLog.ts':
+    'the run log (records, formatting) is app/adapters code kept in sources/; issue 15 removes it',
+  'src/cli/commands/runs.ts -> src/sources/runs/stale.ts':
+    'the run log (records, formatting) is app/adapters code kept in sources/; issue 15 removes it',
+  'src/cli/commands/runs.ts -> src/sources/schedule/scheduler.ts':
+    'schedule services (list, run once) are reached through the scheduler process module; issue 15 removes it',
+  'src/cli/commands/schedule.ts -> src/sources/runs/formatRuns.ts':
+    'the run log (records, formatting) is app/adapters code kept in sources/; issue 15 removes it',
+  'src/cli/commands/schedule.ts -> src/sources/runs/runRecord.ts':
+    'the run log (records, formatting) is app/adapters code kept in sources/; issue 15 removes it',
+  'src/cli/commands/schedule.ts -> src/sources/schedule/scheduler.ts':
+    'schedule services (list, run once) are reached through the scheduler process module; issue 15 removes it',
+  'src/cli/commands/schedule.ts -> src/sources/schedule/scheduleDef.ts':
+    'the schedule definition schema lives with the scheduler process, not in schemas/; issue 15 removes it',
+  'src/cli/commands/scheduler.ts -> src/sources/schedule/scheduler.ts':
+    'schedule services (list, run once) are reached through the scheduler process module; issue 15 removes it',
+  'src/cli/commands/scheduler.ts -> src/sources/schedule/scheduleDef.ts':
+    'the schedule definition schema lives with the scheduler process, not in schemas/; issue 15 removes it',
+  'src/cli/commands/serve.ts -> src/server/startServer.ts':
+    '`serve` starts the server module directly instead of an app service; issue 15 removes it',
+  'src/cli/commands/status.ts -> src/workers/summarizeBatch.ts':
+    'the batch summary is an app service kept in workers/; issue 15 removes it',
+  'src/cli/commands/watch.ts -> src/sources/hotFolder/watcher.ts':
+    'the command runs the watcher loop itself instead of starting an app service; issue 15 removes it',
+  'src/cli/printSummary.ts -> src/workers/summarizeBatch.ts':
+    'the batch summary is an app service kept in workers/; issue 15 removes it',
+  'src/cli/runtime.ts -> src/workers/pipelineContext.ts':
+    'the shared runtime context (connections, keys, config) lives in workers/, not app/; issue 15 removes it',
+  'src/cli/runtime.ts -> src/workers/itemWorker.ts':
+    'the runtime starts the item worker from cli/ instead of an app runtime; issue 15 removes it',
+  'src/cli/runtime.ts -> src/workers/batchWorker.ts':
+    'the runtime starts the batch worker from cli/ instead of an app runtime; issue 15 removes it',
+  'src/cli/waitForBatches.ts -> src/sources/waitForBatch.ts':
+    'waiting for a batch is an app ingest step kept in sources/; issue 15 removes it',
+  'src/queues/retryItems.ts -> src/workers/pipelineContext.ts':
+    'the shared runtime context (connections, keys, config) lives in workers/, not app/; issue 15 removes it',
+  'src/server/batchOverview.ts -> src/sources/runs/runLog.ts':
+    'the run log (records, formatting) is app/adapters code kept in sources/; issue 15 removes it',
+  'src/server/batchOverview.ts -> src/sources/runs/runRecord.ts':
+    'the run log (records, formatting) is app/adapters code kept in sources/; issue 15 removes it',
+  'src/server/batchOverview.ts -> src/workers/pipelineContext.ts':
+    'the shared runtime context (connections, keys, config) lives in workers/, not app/; issue 15 removes it',
+  'src/server/batchOverview.ts -> src/workers/summarizeBatch.ts':
+    'the batch summary is an app service kept in workers/; issue 15 removes it',
+  'src/server/buildServer.ts -> src/cli/runtime.ts':
+    'the runtime that wires adapters lives in cli/, not app/; issue 15 removes it',
+  'src/server/routes/batches.ts -> src/workers/pipelineContext.ts':
+    'the shared runtime context (connections, keys, config) lives in workers/, not app/; issue 15 removes it',
+  'src/server/routes/clusters.ts -> src/workers/pipelineContext.ts':
+    'the shared runtime context (connections, keys, config) lives in workers/, not app/; issue 15 removes it',
+  'src/server/routes/feeds.ts -> src/cli/runtime.ts':
+    'the runtime that wires adapters lives in cli/, not app/; issue 15 removes it',
+  'src/server/routes/feeds.ts -> src/cli/ingestPaths.ts':
+    'the ingest service (load, enqueue) lives in cli/, not app/; issue 15 removes it',
+  'src/server/routes/kills.ts -> src/cli/runtime.ts':
+    'the runtime that wires adapters lives in cli/, not app/; issue 15 removes it',
+  'src/server/startServer.ts -> src/cli/runtime.ts':
+    'the runtime that wires adapters lives in cli/, not app/; issue 15 removes it',
+  'src/sources/hotFolder/watcher.ts -> src/workers/summarizeBatch.ts':
+    'the batch summary is an app service kept in workers/; issue 15 removes it',
+  'src/sources/schedule/runSchedule.ts -> src/workers/summarizeBatch.ts':
+    'the batch summary is an app service kept in workers/; issue 15 removes it',
+  'src/sources/sourceRuntime.ts -> src/workers/pipelineContext.ts':
+    'the shared runtime context (connections, keys, config) lives in workers/, not app/; issue 15 removes it',
+  'src/workers/processItem.ts -> src/sources/http/fetchUrl.ts':
+    'fetching a URL is an adapter kept in sources/http/; issue 15 removes it',
+};
+
+function sourceFiles(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const full = path.join(dir, name);
+    if (statSync(full).isDirectory()) return sourceFiles(full);
+    return name.endsWith('.ts') && !name.endsWith('.d.ts') ? [full] : [];
+  });
+}
+
+function resolveRelative(from: string, spec: string): string {
+  const base = path.resolve(path.dirname(from), spec);
+  for (const candidate of [base, `${base}.ts`, path.join(base, 'index.ts')]) {
+    try {
+      if (statSync(candidate).isFile()) return candidate;
+    } catch {
+      // try the next candidate
+    }
+  }
+  return base;
+}
+
+function packageName(spec: string): string {
+  const parts = spec.split('/');
+  return spec.startsWith('@') ? parts.slice(0, 2).join('/') : parts[0];
+}
+
+/** One string per edge: `src/a/b.ts -> src/c/d.ts` or `src/a/b.ts -> pino`. */
+function importEdges(files: string[]): Array<{ from: string; to: string; toFile?: string }> {
+  return files.flatMap((file) => {
+    const info = ts.preProcessFile(readFileSync(file, 'utf8'), true, true);
+    const specs = new Set(info.importedFiles.map((f) => f.fileName));
+    return [...specs].map((spec) => {
+      const from = path.relative(ROOT, file);
+      if (spec.startsWith('.')) {
+        const toFile = resolveRelative(file, spec);
+        return { from, to: path.relative(ROOT, toFile), toFile };
+      }
+      return { from, to: packageName(spec) };
+    });
+  });
+}
+
+function layerPart(file: string): string | undefined {
+  const rel = path.relative(SRC, file);
+  if (rel.startsWith('..')) return undefined;
+  return rel.split(path.sep)[0].replace(/\.ts$/, '');
+}
+
+function layerOf(file: string): Layer {
+  const part = layerPart(file);
+  const layer = part === undefined ? undefined : LAYERS[part];
+  if (layer === undefined) throw new Error(`${path.relative(ROOT, file)}: src/${part} has no layer; add it to LAYERS in ${path.relative(ROOT, __filename)}`);
+  return layer;
+}
+
+/** Why an edge breaks the layering, or undefined when it is allowed. */
+function breaks(edge: { from: string; to: string; toFile?: string }): string | undefined {
+  const fromLayer = layerOf(path.join(ROOT, edge.from));
+  if (edge.toFile === undefined) {
+    return fromLayer === 'base' && NOT_IN_BASE.some((p) => edge.to === p || edge.to.startsWith(`${p}/`) || edge.to.startsWith(`@${p}/`))
+      ? `the pure base imports the package ${edge.to}`
+      : undefined;
+  }
+  if (layerPart(edge.toFile) === undefined) return `imports ${edge.to}, outside src/`;
+  const toLayer = layerOf(edge.toFile);
+  if (RANK[toLayer] > RANK[fromLayer]) return `${fromLayer} imports upwards into ${toLayer}`;
+  const fromPart = layerPart(path.join(ROOT, edge.from));
+  const toPart = layerPart(edge.toFile);
+  if (fromLayer === 'entry' && toLayer === 'entry' && fromPart !== toPart) return `entry point ${fromPart} imports entry point ${toPart}`;
+  return undefined;
+}
+
+describe('imports go downwards only (core <- adapters <- app <- entry points)', () => {
+  const files = sourceFiles(SRC);
+  const edges = importEdges(files);
+  const found = new Map<string, string>();
+  for (const edge of edges) {
+    const why = breaks(edge);
+    if (why !== undefined) found.set(`${edge.from} -> ${edge.to}`, why);
+  }
+
+  it('reads the whole of src/', () => {
+    expect(files.length).toBeGreaterThan(100);
+    expect(edges.filter((e) => e.to === 'zod').length).toBeGreaterThan(10);
+  });
+
+  it('has no new upward or sideways import', () => {
+    const fresh = [...found].filter(([edge]) => !(edge in KNOWN_VIOLATIONS)).map(([edge, why]) => `${edge}   (${why})`);
+    expect(fresh).toEqual([]);
+  });
+
+  it('gives every known violation its reason and its end', () => {
+    expect(Object.entries(KNOWN_VIOLATIONS).filter(([, why]) => !why.endsWith('; issue 15 removes it'))).toEqual([]);
+  });
+
+  it('lists no violation that has gone (delete its line from KNOWN_VIOLATIONS)', () => {
+    expect(Object.keys(KNOWN_VIOLATIONS).filter((edge) => !found.has(edge))).toEqual([]);
+  });
+});
