@@ -8,6 +8,7 @@ import { syntheticPhoto } from '../../src/sample/syntheticPhoto';
 import { dayFolder } from '../../src/sources/hotFolder/destination';
 import { Watcher, type TakeResult, type WatcherOptions } from '../../src/sources/hotFolder/watcher';
 import { RunLog } from '../../src/sources/runs/runLog';
+import { scanHotFolder } from '../../src/sources/hotFolder/scanFolder';
 
 const sha = (b: Buffer) => createHash('sha256').update(b).digest('hex');
 
@@ -245,6 +246,48 @@ describe('a watcher killed mid-batch', () => {
       expect(runs.map((r) => [r.id, r.state])).toEqual([[`drop-${batchId}`, 'done']]);
     } finally {
       await p.close();
+      removeDir(drop);
+    }
+  });
+});
+
+describe('a flood of files dropped at once', () => {
+  it('a watcher takes at most maxTakes entries at once; the rest wait in the folder and are all taken later', async () => {
+    // No workers at first: no batch can end, so takes stay in flight.
+    const p = await TestPipeline.start({ workers: false });
+    const drop = makeTmpDir('flood');
+    try {
+      const names = Array.from({ length: 6 }, (_, i) => `f${i}.jpg`);
+      for (const [i, n] of names.entries()) writeFileSync(path.join(drop, n), await syntheticPhoto({ width: 200, height: 150, seed: 300 + i }));
+      const { w, taken } = watcherOn(p, { dirs: [drop], settleMs: 100, maxTakes: 2 });
+      await w.start();
+      await waitFor('two batches enqueued', async () => (await p.rt.ctx.catalog.listBatches()).length >= 2);
+      await scansPass(w, 5);
+      expect(await p.rt.ctx.catalog.listBatches()).toHaveLength(2);
+      expect(readdirSync(drop).filter((n) => n.endsWith('.jpg'))).toHaveLength(6);
+
+      await p.rt.startWorkers(2);
+      await waitFor('every file taken', () => taken.length >= names.length, 60_000);
+      await w.stop();
+      expect(taken.map((t) => t.name).sort()).toEqual(names);
+      expect(readdirSync(path.join(drop, 'processed', today())).sort()).toEqual(names);
+    } finally {
+      await p.close();
+      removeDir(drop);
+    }
+  });
+
+  it('one scan looks at a bounded slice of the top level and says when there is more', async () => {
+    const drop = makeTmpDir('top');
+    try {
+      for (let i = 0; i < 5; i++) writeFileSync(path.join(drop, `t${i}.jpg`), 'x');
+      const some = await scanHotFolder(drop, undefined, 3);
+      expect(some.candidates).toHaveLength(3);
+      expect(some.truncated).toBe(true);
+      const all = await scanHotFolder(drop);
+      expect(all.candidates).toHaveLength(5);
+      expect(all.truncated).toBeUndefined();
+    } finally {
       removeDir(drop);
     }
   });

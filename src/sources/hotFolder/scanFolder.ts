@@ -85,10 +85,27 @@ export async function observeEntry(dir: string, name: string, signal?: AbortSign
   return { name, kind: 'file', signature: `${st.size}:${st.mtimeMs}`, ino: st.ino, incomplete: false };
 }
 
-/** One scan of a hot folder's top level: candidates, temp-named entries and markers. */
-export async function scanHotFolder(dir: string, signal?: AbortSignal): Promise<ScanListing> {
+/**
+ * The most top-level entries one scan looks at. A flood of thousands of files dropped at once is
+ * taken a slice at a time (the taken ones leave the folder, the next scan sees the next ones)
+ * instead of one scan lstat-ing and holding every name; `ScanListing.truncated` says so.
+ */
+export const SCAN_MAX_TOP_LEVEL = 10_000;
+
+/** One scan of a hot folder's top level: candidates, temp-named entries and markers (at most `maxEntries` entries). */
+export async function scanHotFolder(dir: string, signal?: AbortSignal, maxEntries = SCAN_MAX_TOP_LEVEL): Promise<ScanListing> {
   const listing: ScanListing = { candidates: [], temps: [], marked: new Set() };
-  for (const e of await fs.readdir(dir, { withFileTypes: true })) {
+  const entries = [];
+  // opendir streams the folder: a million names are never read at once.
+  for await (const e of await fs.opendir(dir)) {
+    if (entries.length >= maxEntries) {
+      listing.truncated = true;
+      break;
+    }
+    entries.push(e);
+  }
+  for (const e of entries) {
+    signal?.throwIfAborted();
     const isDir = e.isDirectory(); // a symlink to a folder is not a folder here: it is refused when taken
     const role = roleOf(e.name, isDir);
     if (role === 'reserved') continue;

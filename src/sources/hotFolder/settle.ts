@@ -26,6 +26,8 @@ export interface ScanListing {
   temps: EntryObservation[];
   /** Names announced complete by a `<name>.done` marker. */
   marked: Set<string>;
+  /** The folder holds more top-level entries than one scan looks at (SCAN_MAX_TOP_LEVEL). */
+  truncated?: boolean;
 }
 
 export interface SettleState {

@@ -17,7 +17,7 @@ import { moveTaken } from './moveTaken';
 import { hasImageExtension } from '../../core/feeds/sniff';
 import { loadDropFolder } from '../loadDropFolder';
 import { planTakes, type PlannedTake } from './planTakes';
-import { observeEntry, scanHotFolder } from './scanFolder';
+import { observeEntry, scanHotFolder, SCAN_MAX_TOP_LEVEL } from './scanFolder';
 import { emptySettleState, heldMessage, holdWarnMs, settleStep, type EntryObservation, type HeldEntry, type ReadyReason, type SettleState } from './settle';
 import { formatDuration } from '../runs/formatRuns';
 
@@ -35,7 +35,16 @@ export interface WatcherOptions {
   owner?: string;
   /** How long a folder waits for temp-named files inside it before that is reported; default holdWarnMs(settleMs). */
   holdWarnMs?: number;
+  /** Most entries this watcher takes at once (each holds a claim and waits for its batch); default WATCH_MAX_TAKES. */
+  maxTakes?: number;
 }
+
+/**
+ * Takes in flight per watcher. Each waits for its batch while the workers render, so more would
+ * not go faster: it would hold thousands of claims, lease renewals and waits at once when a
+ * flood of files is dropped. Entries past it wait in the folder for the next scan (logged).
+ */
+export const WATCH_MAX_TAKES = 16;
 
 export interface TakeResult {
   dir: string;
@@ -84,6 +93,8 @@ export class Watcher extends EventEmitter {
   private readonly fsWatchers: FSWatcher[] = [];
   private readonly lastTouch = new Map<string, number>();
   private readonly lastStaleWarning = new Map<string, number>();
+  private readonly maxTakes: number;
+  private readonly lastCapLog = new Map<string, number>();
   /** Folders waiting too long for temp-named files inside them: their `waiting` run. */
   private readonly heldRuns = new Map<string, RunRecord>();
   /** Per hot folder: feed file → (its signature, the top-level entries holding the photos it names). */
@@ -104,6 +115,7 @@ export class Watcher extends EventEmitter {
     this.settleMs = opts.settleMs ?? rt.config.settleMs;
     this.scanMs = opts.scanMs ?? rt.config.scanMs;
     this.claimTtlMs = opts.claimTtlMs ?? 30_000;
+    this.maxTakes = opts.maxTakes ?? WATCH_MAX_TAKES;
     this.owner = opts.owner ?? `${os.hostname()}:${process.pid}:${randomBytes(3).toString('hex')}`;
     this.runs = new RunLog(rt.redis, rt.config.prefix);
   }
@@ -169,15 +181,21 @@ export class Watcher extends EventEmitter {
         await this.reportHeld(dir, step.held);
         const references = await this.references(dir, listing.candidates);
         const present = new Set(listing.candidates.map((c) => c.name));
+        let heldBack = 0;
         for (const planned of planTakes(step.ready, present, references)) {
           const file = path.join(dir, planned.entry.name);
           if (this.inFlight.has(file) || !this.running) continue;
+          if (this.inFlight.size >= this.maxTakes) {
+            heldBack++;
+            continue;
+          }
           const abort = new AbortController();
           const done = this.take(dir, planned, abort.signal)
             .catch((err) => this.rt.logger.error({ err, file }, 'hot folder: taking a file failed; it stays for the next scan'))
             .finally(() => this.inFlight.delete(file));
           this.inFlight.set(file, { abort, done });
         }
+        this.reportCapped(dir, heldBack, listing.truncated === true);
         await this.touchSource(dir, null);
       } catch (err) {
         if (this.stopping.signal.aborted) break;
@@ -186,6 +204,18 @@ export class Watcher extends EventEmitter {
       this.emit('scan', dir);
     }
     this.scans++;
+  }
+
+  /** Say (at most once a minute per folder) that complete entries wait for a free take, or that the folder holds more than a scan looks at. */
+  private reportCapped(dir: string, heldBack: number, truncated: boolean): void {
+    if (heldBack === 0 && !truncated) return;
+    const now = Date.now();
+    if (now - (this.lastCapLog.get(dir) ?? 0) < 60_000) return;
+    this.lastCapLog.set(dir, now);
+    this.rt.logger.info(
+      { hotFolder: dir, heldBack, inFlight: this.inFlight.size, maxTakes: this.maxTakes, truncated, scanMaxTopLevel: SCAN_MAX_TOP_LEVEL },
+      `hot folder: ${heldBack} complete entries wait for a free take (${this.inFlight.size} in flight, at most ${this.maxTakes} per watcher)${truncated ? `; the folder holds more than ${SCAN_MAX_TOP_LEVEL} entries, a scan looks at that many` : ''}`,
+    );
   }
 
   /**
