@@ -256,10 +256,12 @@ describe('a flood of files dropped at once', () => {
     // No workers at first: no batch can end, so takes stay in flight.
     const p = await TestPipeline.start({ workers: false });
     const drop = makeTmpDir('flood');
+    let watcher: Watcher | null = null;
     try {
       const names = Array.from({ length: 6 }, (_, i) => `f${i}.jpg`);
       for (const [i, n] of names.entries()) writeFileSync(path.join(drop, n), await syntheticPhoto({ width: 200, height: 150, seed: 300 + i }));
       const { w, taken } = watcherOn(p, { dirs: [drop], settleMs: 100, maxTakes: 2 });
+      watcher = w;
       await w.start();
       await waitFor('two batches enqueued', async () => (await p.rt.ctx.catalog.listBatches()).length >= 2);
       await scansPass(w, 5);
@@ -272,6 +274,8 @@ describe('a flood of files dropped at once', () => {
       expect(taken.map((t) => t.name).sort()).toEqual(names);
       expect(readdirSync(path.join(drop, 'processed', today())).sort()).toEqual(names);
     } finally {
+      // Abandon what is still in flight (a failed expectation must not leave takes waiting for ever).
+      await watcher?.stop({ abandon: true });
       await p.close();
       removeDir(drop);
     }
