@@ -25,6 +25,7 @@ const envSchema = z.object({
   PHOTOWIRE_BOILERPLATE_RULES: z.string().min(1).optional(),
   // Rights, embargo and kill rules added to the shipped ones (docs/RIGHTS.md).
   PHOTOWIRE_RIGHTS_RULES: z.string().min(1).optional(),
+  PHOTOWIRE_KILL_REF_WINDOW_HOURS: z.coerce.number().gt(0).lte(24 * 365).default(72),
   PHOTOWIRE_KILL_WEBHOOK: z.url({ protocol: /^https?$/, error: 'an http(s) URL whose host is in PHOTOWIRE_FETCH_ALLOW' }).optional(),
   PHOTOWIRE_ATTEMPTS: intFromEnv(1, 50).default(5),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).optional(),
@@ -72,6 +73,8 @@ export interface Config {
   rightsRulesPath: string | undefined;
   /** PHOTOWIRE_KILL_WEBHOOK: a JSON POST per kill, to a host in PHOTOWIRE_FETCH_ALLOW (docs/RIGHTS.md). */
   killWebhook: string | undefined;
+  /** PHOTOWIRE_KILL_REF_WINDOW_HOURS: a kill naming a reused transmission reference (NYPS101) reaches records received this near it. */
+  killRefWindowHours: number;
   attempts: number;
   /** Unset: each command picks its own (`run` keeps the terminal for progress and the summary). */
   logLevel: string | undefined;
@@ -143,6 +146,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     boilerplateRulesPath: e.PHOTOWIRE_BOILERPLATE_RULES,
     rightsRulesPath: e.PHOTOWIRE_RIGHTS_RULES,
     killWebhook: e.PHOTOWIRE_KILL_WEBHOOK,
+    killRefWindowHours: e.PHOTOWIRE_KILL_REF_WINDOW_HOURS,
     attempts: e.PHOTOWIRE_ATTEMPTS,
     logLevel: e.LOG_LEVEL,
     apiToken: e.PHOTOWIRE_API_TOKEN,

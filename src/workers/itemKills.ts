@@ -12,7 +12,7 @@ export function killStoreOf(ctx: Pick<PipelineContext, 'redis' | 'config'>): Kil
   let byPrefix = stores.get(ctx.redis);
   if (!byPrefix) stores.set(ctx.redis, (byPrefix = new Map()));
   let store = byPrefix.get(ctx.config.prefix);
-  if (!store) byPrefix.set(ctx.config.prefix, (store = new KillStore(ctx.redis, ctx.config.prefix)));
+  if (!store) byPrefix.set(ctx.config.prefix, (store = new KillStore(ctx.redis, ctx.config.prefix, { refWindowMs: ctx.config.killRefWindowHours * 3_600_000 })));
   return store;
 }
 

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Redis } from 'ioredis';
+import { isReusedReference } from '../../core/kills/transmissionReference';
 import type { KillStatus, NoticeRef } from '../../schemas/notice';
 import type { CatalogRecord } from '../../schemas/record';
 
@@ -10,8 +11,8 @@ import type { CatalogRecord } from '../../schemas/record';
  *
  * Every record is indexed by groups when it is stored: `a:<agency id>` (guid, transmission
  * reference), `p:<photo id>` (every version and byte-identical copy, src/adapters/redis/photoVersions.ts),
- * `i:<item id>` (the item and its probable resends), `c:<caption cluster>` (near-identical
- * captions: listed for review, never killed through).
+ * `i:<item id>` (the item and its probable resends), `o:<stored original>` (byte-identical copies),
+ * `c:<caption cluster>` (near-identical captions: listed for review, never killed through).
  */
 
 /** Where a record is, as the Kills view lists it. */
@@ -26,6 +27,10 @@ export interface KillItemInfo {
   photoVersion: number | null;
   caption: string;
   groups: string[];
+  /** When photowire received it (ms): a kill naming a reused transmission reference only reaches records near it. */
+  receivedMs?: number;
+  /** Its groups that are reused transmission references (`a:NYPS101`), windowed (src/core/kills/transmissionReference.ts). */
+  refs?: string[];
 }
 
 export type KillKind = 'kill' | 'withdraw' | 'correction';
@@ -55,16 +60,20 @@ export interface StoredStatus extends KillStatus {
 /**
  * Apply a kill: walk the groups from the targets to every item (and the groups of those items),
  * set each one's status, mark the groups killed (later arrivals), list cluster neighbours for review.
+ * A group that is a reused transmission reference (in a member's `refs`) reaches only the members
+ * received within windowMs of the kill (a guid, photo or item group reaches all of them).
  * KEYS: items hash, groups hash, status hash, killed hash (group → kill id), events hash, log zset.
  * ARGV: killId, event JSON (items/review filled here), status JSON, nowMs, maxItems, rank (2 kill,
- *       1 withdraw, 0 correction), excludeItem ('' or the correction itself), target groups...
+ *       1 withdraw, 0 correction), excludeItem ('' or the correction itself), windowMs, target groups...
  */
 const APPLY = `
 local existing = redis.call('HGET', KEYS[5], ARGV[1])
 if existing then return existing end
 local rank = tonumber(ARGV[6])
-local seen, order, done, queue = {}, {}, {}, {}
-for i = 8, #ARGV do queue[#queue + 1] = ARGV[i] end
+local nowMs = tonumber(ARGV[4])
+local windowMs = tonumber(ARGV[8])
+local seen, order, done, queue, refGroup = {}, {}, {}, {}, {}
+for i = 9, #ARGV do queue[#queue + 1] = ARGV[i] end
 local max = tonumber(ARGV[5])
 local qi = 1
 while qi <= #queue and #order < max do
@@ -76,12 +85,25 @@ while qi <= #queue and #order < max do
     if members then
       for _, id in ipairs(cjson.decode(members)) do
         if not seen[id] and id ~= ARGV[7] then
-          seen[id] = true
-          order[#order + 1] = id
           local info = redis.call('HGET', KEYS[1], id)
-          if info and rank > 0 then
-            for _, g2 in ipairs(cjson.decode(info).groups) do
-              if string.sub(g2, 1, 2) ~= 'c:' and not done[g2] then queue[#queue + 1] = g2 end
+          local dec = false
+          if info then dec = cjson.decode(info) end
+          local near = true
+          if dec and type(dec.refs) == 'table' then
+            for _, r in ipairs(dec.refs) do
+              if r == g then
+                refGroup[g] = true
+                if type(dec.receivedMs) == 'number' and math.abs(dec.receivedMs - nowMs) > windowMs then near = false end
+              end
+            end
+          end
+          if near then
+            seen[id] = true
+            order[#order + 1] = id
+            if dec and rank > 0 then
+              for _, g2 in ipairs(dec.groups) do
+                if string.sub(g2, 1, 2) ~= 'c:' and not done[g2] then queue[#queue + 1] = g2 end
+              end
             end
           end
         end
@@ -99,7 +121,11 @@ end
 local groups = {}
 if rank > 0 then
   for g, _ in pairs(done) do
-    if string.sub(g, 1, 2) ~= 'c:' then
+    if refGroup[g] then
+      -- a reused reference: the latest kill decides what arrives after it (within its window)
+      redis.call('HSET', KEYS[4], g, ARGV[1])
+      groups[#groups + 1] = g
+    elseif string.sub(g, 1, 2) ~= 'c:' then
       redis.call('HSETNX', KEYS[4], g, ARGV[1])
       groups[#groups + 1] = g
     end
@@ -137,12 +163,17 @@ return out
 
 /**
  * Index a stored record by its groups; if one of them was killed, kill it on arrival and add it to
- * that kill's items.
- * KEYS: items hash, groups hash, status hash, killed hash, events hash.
- * ARGV: itemId, info JSON (with groups), nowIso.
+ * that kill's items. A killed group that is a reused transmission reference (in the record's
+ * `refs`) kills only what arrives within windowMs of that kill (its time is its score in the log).
+ * KEYS: items hash, groups hash, status hash, killed hash, events hash, log zset.
+ * ARGV: itemId, info JSON (with groups, refs), nowIso, nowMs, windowMs.
  */
 const REGISTER = `
 local info = cjson.decode(ARGV[2])
+local nowMs = tonumber(ARGV[4])
+local windowMs = tonumber(ARGV[5])
+local isRef = {}
+if type(info.refs) == 'table' then for _, r in ipairs(info.refs) do isRef[r] = true end end
 redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
 local killId = false
 for _, g in ipairs(info.groups) do
@@ -155,7 +186,13 @@ for _, g in ipairs(info.groups) do
     list[#list + 1] = ARGV[1]
     redis.call('HSET', KEYS[2], g, cjson.encode(list))
   end
-  if not killId and string.sub(g, 1, 2) ~= 'c:' then killId = redis.call('HGET', KEYS[4], g) end
+  if not killId and string.sub(g, 1, 2) ~= 'c:' then
+    killId = redis.call('HGET', KEYS[4], g)
+    if killId and isRef[g] then
+      local at = redis.call('ZSCORE', KEYS[6], killId)
+      if at and math.abs(nowMs - tonumber(at)) > windowMs then killId = false end
+    end
+  end
 end
 if not killId then return '' end
 local current = redis.call('HGET', KEYS[3], ARGV[1])
@@ -169,7 +206,7 @@ items[#items + 1] = ARGV[1]
 event.items = items
 redis.call('HSET', KEYS[5], killId, cjson.encode(event))
 for _, g in ipairs(info.groups) do
-  if string.sub(g, 1, 2) ~= 'c:' then redis.call('HSETNX', KEYS[4], g, killId) end
+  if string.sub(g, 1, 2) ~= 'c:' and not isRef[g] then redis.call('HSETNX', KEYS[4], g, killId) end
 end
 local status = cjson.encode({ status = event.status, killedAt = ARGV[3], reason = event.reason, notice = event.notice, supersededBy = cjson.null, killId = killId })
 redis.call('HSET', KEYS[3], ARGV[1], status)
@@ -182,6 +219,8 @@ type RedisWithKills = Redis & {
 };
 
 const MAX_ITEMS_PER_KILL = 10_000;
+/** PHOTOWIRE_KILL_REF_WINDOW_HOURS default: AP reuses a reference from day to day; a kill comes within hours. */
+export const DEFAULT_REF_WINDOW_MS = 72 * 3_600_000;
 const list = (v: unknown): string[] => (Array.isArray(v) ? (v as string[]) : []);
 
 function parseEvent(json: string): KillEvent {
@@ -196,26 +235,42 @@ export function recordGroups(record: CatalogRecord): string[] {
     if (id && id.trim()) g.add(`a:${id.trim()}`);
   }
   if (record.photo) g.add(`p:${record.photo.id}`);
+  // byte-identical copies: the same photo whatever its reference or age
+  if (record.image?.original) g.add(`o:${record.image.original}`);
   // a resend with a changed caption (and maybe re-encoded pixels) is killed with the item it resends
   if (record.probableResend && record.cluster) g.add(`i:${record.cluster.canonicalId}`);
   if (record.cluster) g.add(`c:${record.cluster.id}`);
   return [...g];
 }
 
+/**
+ * The groups of a record that a kill reaches only near its time: reused transmission references,
+ * and then also its photo id, since src/adapters/redis/photoVersions.ts joins a new version to a
+ * photo by that same reference (last month's NYPS101 would be "version 1" of today's).
+ */
+export function windowedGroups(groups: string[]): string[] {
+  const refs = groups.filter((g) => g.startsWith('a:') && isReusedReference(g.slice(2)));
+  return refs.length === 0 ? [] : [...refs, ...groups.filter((g) => g.startsWith('p:'))];
+}
+
 export class KillStore {
   private readonly redis: RedisWithKills;
   private readonly keys: { items: string; groups: string; status: string; killed: string; events: string; log: string };
 
-  constructor(redis: Redis, prefix: string) {
+  private readonly refWindowMs: number;
+
+  constructor(redis: Redis, prefix: string, opts: { refWindowMs?: number } = {}) {
     if (!('pwApplyKill' in redis)) redis.defineCommand('pwApplyKill', { numberOfKeys: 6, lua: APPLY });
-    if (!('pwRegisterKillItem' in redis)) redis.defineCommand('pwRegisterKillItem', { numberOfKeys: 5, lua: REGISTER });
+    if (!('pwRegisterKillItem' in redis)) redis.defineCommand('pwRegisterKillItem', { numberOfKeys: 6, lua: REGISTER });
+    this.refWindowMs = opts.refWindowMs ?? DEFAULT_REF_WINDOW_MS;
     this.redis = redis as RedisWithKills;
     const k = `${prefix}:kill`;
     this.keys = { items: `${k}:items`, groups: `${k}:groups`, status: `${k}:status`, killed: `${k}:killed`, events: `${k}:events`, log: `${k}:log` };
   }
 
   /** Index a record (after it is built, before it is stored); the kill status it arrives with, or null. */
-  async register(record: CatalogRecord): Promise<StoredStatus | null> {
+  async register(record: CatalogRecord, now = new Date()): Promise<StoredStatus | null> {
+    const groups = recordGroups(record);
     const info: KillItemInfo = {
       itemId: record.id,
       batchId: record.batchId,
@@ -226,10 +281,15 @@ export class KillStore {
       photoId: record.photo?.id ?? null,
       photoVersion: record.photo?.version ?? null,
       caption: record.caption.slice(0, 200),
-      groups: recordGroups(record),
+      groups,
+      receivedMs: now.getTime(),
+      refs: windowedGroups(groups),
     };
     const k = this.keys;
-    const out = await this.redis.pwRegisterKillItem(k.items, k.groups, k.status, k.killed, k.events, record.id, JSON.stringify(info), new Date().toISOString());
+    const out = await this.redis.pwRegisterKillItem(
+      k.items, k.groups, k.status, k.killed, k.events, k.log,
+      record.id, JSON.stringify(info), now.toISOString(), String(now.getTime()), String(this.refWindowMs),
+    );
     return out ? (JSON.parse(out) as StoredStatus) : null;
   }
 
@@ -267,7 +327,7 @@ export class KillStore {
     const rank = p.kind === 'kill' ? 2 : p.kind === 'withdraw' ? 1 : 0;
     const out = await this.redis.pwApplyKill(
       k.items, k.groups, k.status, k.killed, k.events, k.log,
-      p.id, JSON.stringify(event), JSON.stringify(stored), String(now.getTime()), String(MAX_ITEMS_PER_KILL), String(rank), p.supersededBy ?? '', ...groups,
+      p.id, JSON.stringify(event), JSON.stringify(stored), String(now.getTime()), String(MAX_ITEMS_PER_KILL), String(rank), p.supersededBy ?? '', String(this.refWindowMs), ...groups,
     );
     return parseEvent(out);
   }
