@@ -1,14 +1,13 @@
-import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
-import * as os from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
-import type { BrowserContext, Locator, Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
+import { CHROMIUM, HAS_CHROMIUM, launchChromium, type Browser } from '../helpers/browser';
 import { startDesk, type Desk } from '../helpers/deskServer';
 import { REPO_ROOT, SEED_GALLERY, makeTmpDir, removeDir } from '../helpers/testEnv';
 import { BROKEN_NAME, deskPhoto, repairPhoto, writeDeskPhotoFeed } from './deskFixture';
 
-const CHROMIUM = '/usr/bin/chromium';
 const SHOTS = path.join(REPO_ROOT, 'test-output');
-const hasChromium = existsSync(CHROMIUM);
+const hasChromium = HAS_CHROMIUM;
 if (!hasChromium) {
   process.stderr.write(`browser tests skipped: ${CHROMIUM} is not installed (apt-get install chromium); they never download a browser\n`);
 }
@@ -16,9 +15,8 @@ const suite = hasChromium ? describe : describe.skip;
 
 suite(hasChromium ? 'the desk page in headless Chromium, against a real server' : `the desk page (SKIPPED: ${CHROMIUM} is not installed)`, () => {
   let desk: Desk;
-  let ctx: BrowserContext;
+  let browser: Browser;
   let page: Page;
-  let profile: string;
   let feedTmp: string;
   let feedDir: string;
   let galleryId: string;
@@ -46,22 +44,12 @@ suite(hasChromium ? 'the desk page in headless Chromium, against a real server' 
     const outcomes = await desk.p.ingest([SEED_GALLERY, feedDir]);
     [galleryId, photosId] = outcomes.map((o) => o.batchId!);
 
-    const { chromium } = await import('playwright-core');
-    profile = mkdtempSync(path.join(os.tmpdir(), 'photowire-chromium-'));
-    ctx = await chromium.launchPersistentContext(profile, {
-      executablePath: CHROMIUM,
-      headless: true,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-      viewport: { width: 1440, height: 900 },
-      colorScheme: 'light',
-    });
-    page = ctx.pages()[0] ?? (await ctx.newPage());
-    page.setDefaultTimeout(15_000);
+    browser = await launchChromium({ viewport: { width: 1440, height: 900 } });
+    page = browser.page;
   });
   afterAll(async () => {
-    await ctx?.close();
+    await browser?.close();
     await desk?.close();
-    if (profile) removeDir(profile);
     if (feedTmp) removeDir(feedTmp);
   });
 
@@ -110,7 +98,7 @@ suite(hasChromium ? 'the desk page in headless Chromium, against a real server' 
     await openBatch(photosId);
     const tulips = card(`${photosId}-0001`);
     const credit = tulips.locator('.credit');
-    expect(await credit.locator('.credit-line').innerText()).toBe('EPA/Koen van Weel');
+    expect(await credit.locator('.credit-line').innerText()).toBe('EPA-EFE/Koen van Weel');
     expect(await tulips.innerText()).not.toContain('KOEN VAN WEEL');
     expect(await credit.getAttribute('title')).toBe('Raw credit: Caption credit: EPA-EFE/KOEN VAN WEEL · By-line: KOEN VAN WEEL · Credit: EPA-EFE · Copyright: EPA');
     await imagesShown('#grid img.thumb');

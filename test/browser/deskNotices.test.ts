@@ -1,7 +1,7 @@
-import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
-import * as os from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
-import type { BrowserContext, Locator, Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
+import { CHROMIUM, HAS_CHROMIUM, launchChromium, openSignedIn, type Browser } from '../helpers/browser';
 import { startDesk, type Desk } from '../helpers/deskServer';
 import { REPO_ROOT, makeTmpDir, removeDir } from '../helpers/testEnv';
 import { deskPhoto } from './deskFixture';
@@ -16,18 +16,14 @@ import { finishRun, newRun } from '../../src/sources/runs/runRecord';
  * queue board with the schedule queue and nothing loaded from the internet; hot-folder failures as
  * one line. Screenshots go to test-output/.
  */
-const CHROMIUM = '/usr/bin/chromium';
 const SHOTS = path.join(REPO_ROOT, 'test-output');
-const hasChromium = existsSync(CHROMIUM);
-const suite = hasChromium ? describe : describe.skip;
-const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const suite = HAS_CHROMIUM ? describe : describe.skip;
 const HOT_FOLDER_FAILURE = 'evening.xml: FEED_MALFORMED: line 14: an element is not closed (<newsItem> opened at line 3)\nmoved to failed/2026-12-01/evening.xml with evening.xml.error.json';
 
-suite(hasChromium ? 'the desk shows what a person must notice' : `the desk notices (SKIPPED: ${CHROMIUM} is not installed)`, () => {
+suite(HAS_CHROMIUM ? 'the desk shows what a person must notice' : `the desk notices (SKIPPED: ${CHROMIUM} is not installed)`, () => {
   let desk: Desk;
-  let ctx: BrowserContext;
+  let browser: Browser;
   let page: Page;
-  let profile: string;
   let tmp: string;
   let nightOne: string;
   let nightTwo: string;
@@ -74,20 +70,13 @@ suite(hasChromium ? 'the desk shows what a person must notice' : `the desk notic
     const run = newRun({ id: 'watch:test-failed-run', schedule: 'watch', source: '/srv/drop/evening.xml', trigger: 'drop', startedAt: new Date() });
     await runs.save(finishRun(run, 'failed', new Date(), { note: HOT_FOLDER_FAILURE }));
 
-    const { chromium } = await import('playwright-core');
-    profile = mkdtempSync(path.join(os.tmpdir(), 'photowire-chromium-'));
-    ctx = await chromium.launchPersistentContext(profile, { executablePath: CHROMIUM, headless: true, args: ARGS, viewport: { width: 1440, height: 1000 }, colorScheme: 'light' });
-    page = ctx.pages()[0] ?? (await ctx.newPage());
-    page.setDefaultTimeout(15_000);
-    await page.goto(`${desk.url}/`);
-    await page.evaluate(`sessionStorage.setItem('photowire.token', ${JSON.stringify(desk.token)})`);
-    await page.reload();
-    await page.locator(`.batch-item[data-batch-id="${badFeed}"]`).waitFor();
+    browser = await launchChromium();
+    page = browser.page;
+    await openSignedIn(page, desk.url, desk.token, badFeed);
   });
   afterAll(async () => {
-    await ctx?.close();
+    await browser?.close();
     await desk?.close();
-    if (profile) removeDir(profile);
     if (tmp) removeDir(tmp);
   });
 
@@ -155,24 +144,17 @@ suite(hasChromium ? 'the desk shows what a person must notice' : `the desk notic
   });
 
   it('the queue board lists the schedule queue and loads nothing from outside this server', async () => {
-    const { chromium } = await import('playwright-core');
-    const boardProfile = mkdtempSync(path.join(os.tmpdir(), 'photowire-chromium-'));
-    const board = await chromium.launchPersistentContext(boardProfile, {
-      executablePath: CHROMIUM,
-      headless: true,
-      args: ARGS,
-      httpCredentials: { username: 'desk', password: desk.token! },
-    });
+    const board = await launchChromium({ httpCredentials: { username: 'desk', password: desk.token! } });
     const outside: string[] = [];
     const origin = new URL(desk.url).origin;
-    await board.route('**/*', (route) => {
+    await board.ctx.route('**/*', (route) => {
       const url = route.request().url();
       if (new URL(url).origin === origin) return route.continue();
       outside.push(url);
       return route.abort();
     });
     try {
-      const p = board.pages()[0] ?? (await board.newPage());
+      const p = board.page;
       await p.goto(`${desk.url}/admin/queues`);
       await p.getByText('photowire-schedule').first().waitFor({ timeout: 15_000 });
       await p.getByText('photowire-item').first().waitFor();
@@ -180,7 +162,6 @@ suite(hasChromium ? 'the desk shows what a person must notice' : `the desk notic
       expect(outside).toEqual([]);
     } finally {
       await board.close();
-      removeDir(boardProfile);
     }
   });
 });
