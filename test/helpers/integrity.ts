@@ -40,6 +40,9 @@ export async function expectBatchWhole(rt: Runtime, batchId: string, expected: {
     expect(c?.id).toBe(r.cluster!.id);
   }
 
+  // summary.json is written just after the ledger closes (docs/RELIABILITY.md, "Not covered"): give
+  // that last write a moment to land before the temp folder must be empty.
+  await waitForTempDrained(rt.config.dataDir, 5000);
   expectDataDirClean(rt.config.dataDir);
   // Each distinct file once: many records may share a photo (content-addressed).
   const renditions = new Map(records.flatMap((r) => r.renditions.map((x) => [x.path, x] as const)));
@@ -51,6 +54,13 @@ export async function expectBatchWhole(rt: Runtime, batchId: string, expected: {
     expect([original, existsSync(path.join(rt.config.dataDir, original))]).toEqual([original, true]);
   }
   return { records, members };
+}
+
+/** Wait (bounded) until data/tmp holds nothing; what is still there after the time is for expectDataDirClean to report. */
+export async function waitForTempDrained(dataDir: string, timeoutMs: number): Promise<void> {
+  const tmp = path.join(dataDir, 'tmp');
+  const deadline = Date.now() + timeoutMs;
+  while (existsSync(tmp) && readdirSync(tmp).length > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
 }
 
 /** No temp file left in data/tmp, and every renditions folder has renditions.json and each file it lists. */
