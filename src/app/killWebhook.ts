@@ -1,61 +1,87 @@
+import { Queue, UnrecoverableError } from 'bullmq';
+import type { Redis } from 'ioredis';
 import type { KillEvent } from '../adapters/redis/killStore';
 import type { Config } from '../config';
-import type { Logger } from '../logger';
+import { JOBS, QUEUES, jobIds, killWebhookJobOptions } from '../queues/definitions';
 import { checkFetchAllowed } from '../sources/http/allowList';
 
-export interface WebhookOutcome {
-  ok: boolean;
-  attempts: number;
-  status: number | null;
+type WebhookConfig = Pick<Config, 'killWebhook' | 'fetchAllow' | 'fetchRetries' | 'fetchTimeoutMs'>;
+
+export interface WebhookQueued {
+  /** queued: a job will POST it (and retry); refused: the host is not allowed, nothing is sent; off: no webhook set. */
+  state: 'queued' | 'refused' | 'off';
+  jobId: string | null;
   error: string | null;
 }
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+/** The allow-list check, before any job or connection: the reason when the webhook may not be sent. */
+export function webhookRefusal(config: WebhookConfig): string | null {
+  if (!config.killWebhook) return 'PHOTOWIRE_KILL_WEBHOOK is not set';
+  try {
+    checkFetchAllowed(config.killWebhook, config.fetchAllow);
+    return null;
+  } catch (err) {
+    return `kill webhook refused: ${(err as Error).message}`;
+  }
+}
+
+const queues = new WeakMap<Redis, Map<string, Queue>>();
+function queueOf(redis: Redis, prefix: string): Queue {
+  let byPrefix = queues.get(redis);
+  if (!byPrefix) queues.set(redis, (byPrefix = new Map()));
+  let q = byPrefix.get(prefix);
+  if (!q) byPrefix.set(prefix, (q = new Queue(QUEUES.killWebhook, { connection: redis, prefix })));
+  return q;
+}
 
 /**
- * One JSON POST per kill to PHOTOWIRE_KILL_WEBHOOK so a CMS can unpublish: the host must be in
- * PHOTOWIRE_FETCH_ALLOW (refused otherwise, without a connection), retried on a network error or
- * a 5xx/429 with backoff (`baseMs` doubled each time), PHOTOWIRE_FETCH_RETRIES more times.
+ * Queue the kill's webhook POST (PHOTOWIRE_KILL_WEBHOOK) as a BullMQ job: durable across restarts,
+ * retried PHOTOWIRE_FETCH_RETRIES times with exponential backoff, its id from the kill's, so a notice
+ * read twice sends once. A host not in PHOTOWIRE_FETCH_ALLOW is refused here, logged, never queued.
  */
-export async function sendKillWebhook(
-  config: Pick<Config, 'killWebhook' | 'fetchAllow' | 'fetchRetries' | 'fetchTimeoutMs'>,
+export async function queueKillWebhook(
+  ctx: { redis: Redis; config: WebhookConfig & Pick<Config, 'prefix'>; logger?: { warn(obj: object, msg: string): void } },
   event: KillEvent,
-  logger?: Pick<Logger, 'warn' | 'info'>,
-  opts: { baseMs?: number } = {},
-): Promise<WebhookOutcome> {
-  if (!config.killWebhook) return { ok: false, attempts: 0, status: null, error: 'PHOTOWIRE_KILL_WEBHOOK is not set' };
-  let url: URL;
-  try {
-    url = checkFetchAllowed(config.killWebhook, config.fetchAllow);
-  } catch (err) {
-    const error = `kill webhook refused: ${(err as Error).message}`;
-    logger?.warn({ killId: event.id, code: 'FETCH_REFUSED' }, error);
-    return { ok: false, attempts: 0, status: null, error };
+): Promise<WebhookQueued> {
+  if (!ctx.config.killWebhook) return { state: 'off', jobId: null, error: null };
+  const refused = webhookRefusal(ctx.config);
+  if (refused) {
+    ctx.logger?.warn({ killId: event.id, code: 'FETCH_REFUSED' }, refused);
+    return { state: 'refused', jobId: null, error: refused };
   }
-  const body = JSON.stringify({ type: `photowire.${event.kind}`, kill: event });
-  const base = opts.baseMs ?? 500;
-  let last: WebhookOutcome = { ok: false, attempts: 0, status: null, error: null };
-  for (let attempt = 1; attempt <= config.fetchRetries + 1; attempt++) {
-    try {
-      const res = await fetch(url, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', 'x-photowire-kill': event.id },
-        body,
-        redirect: 'manual',
-        signal: AbortSignal.timeout(config.fetchTimeoutMs),
-      });
-      await res.arrayBuffer().catch(() => undefined);
-      last = { ok: res.ok, attempts: attempt, status: res.status, error: res.ok ? null : `HTTP ${res.status}` };
-      if (res.ok) {
-        logger?.info({ killId: event.id, status: res.status, attempts: attempt }, 'kill webhook delivered');
-        return last;
-      }
-      if (res.status < 500 && res.status !== 429) break; // the CMS refused it: sending again will not help
-    } catch (err) {
-      last = { ok: false, attempts: attempt, status: null, error: (err as Error).message };
-    }
-    if (attempt <= config.fetchRetries) await sleep(base * 2 ** (attempt - 1));
-  }
-  logger?.warn({ killId: event.id, attempts: last.attempts, status: last.status, err: last.error }, `kill webhook ${url.host} failed: ${last.error}`);
-  return last;
+  const jobId = jobIds.killWebhook(event.id);
+  await queueOf(ctx.redis, ctx.config.prefix).add(JOBS.killWebhook, { killId: event.id }, { ...killWebhookJobOptions(ctx.config.fetchRetries + 1), jobId });
+  return { state: 'queued', jobId, error: null };
+}
+
+/** Close the queues this process opened for webhooks (Runtime.close). */
+export async function closeKillWebhookQueues(redis: Redis): Promise<void> {
+  const byPrefix = queues.get(redis);
+  if (!byPrefix) return;
+  queues.delete(redis);
+  await Promise.allSettled([...byPrefix.values()].map((q) => q.close()));
+}
+
+/**
+ * One POST attempt of a kill's webhook (the job retries): `{"type":"photowire.kill","kill":{...}}`.
+ * The host is checked against PHOTOWIRE_FETCH_ALLOW before connecting; a refusal or a 4xx other
+ * than 429 is not retried (UnrecoverableError); a network error, a timeout, a 5xx or 429 throws to be retried.
+ */
+export async function postKillWebhook(config: WebhookConfig, event: KillEvent): Promise<{ status: number }> {
+  const refused = webhookRefusal(config);
+  if (refused) throw new UnrecoverableError(refused);
+  const url = checkFetchAllowed(config.killWebhook!, config.fetchAllow);
+  const res = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-photowire-kill': event.id },
+    body: JSON.stringify({ type: `photowire.${event.kind}`, kill: event }),
+    redirect: 'manual',
+    signal: AbortSignal.timeout(config.fetchTimeoutMs),
+  });
+  await res.arrayBuffer().catch(() => undefined);
+  if (res.ok) return { status: res.status };
+  const why = `kill webhook ${url.host} answered HTTP ${res.status}`;
+  // the CMS refused it: sending again will not help
+  if (res.status < 500 && res.status !== 429) throw new UnrecoverableError(why);
+  throw new Error(why);
 }

@@ -4,7 +4,7 @@ import type { Logger } from '../logger';
 import type { NoticeRef } from '../schemas/notice';
 import type { PipelineContext } from '../workers/pipelineContext';
 import { killStoreOf } from '../workers/itemKills';
-import { sendKillWebhook, type WebhookOutcome } from './killWebhook';
+import { queueKillWebhook, type WebhookQueued } from './killWebhook';
 
 type Ctx = Pick<PipelineContext, 'redis' | 'config'> & { logger?: Logger; config: Config };
 
@@ -12,13 +12,14 @@ export interface ManualKillResult {
   event: KillEvent;
   /** item: the target was an item id photowire knows; agency: an agency id (guid, transmission reference). */
   targetKind: 'item' | 'agency';
-  webhook: WebhookOutcome | null;
+  /** The webhook job (delivered and retried by the workers), or why none was queued; null when no webhook is set. */
+  webhook: WebhookQueued | null;
 }
 
 /**
  * A kill typed by a person (photowire kill, the desk): by item id when photowire knows it, else by
  * agency id. Stored once, applied to every record it reaches; items that arrive later with that
- * id are killed on arrival. The webhook is awaited here, so the caller can say whether it was delivered.
+ * id are killed on arrival. The webhook is queued (a job the workers deliver and retry), or refused with the reason.
  */
 export async function manualKill(ctx: Ctx, target: string, reason: string, opts: { kind?: 'kill' | 'withdraw'; now?: Date } = {}): Promise<ManualKillResult> {
   const store = killStoreOf(ctx);
@@ -34,7 +35,7 @@ export async function manualKill(ctx: Ctx, target: string, reason: string, opts:
     notice,
     now,
   });
-  const webhook = ctx.config.killWebhook ? await sendKillWebhook(ctx.config, event, ctx.logger) : null;
+  const webhook = ctx.config.killWebhook ? await queueKillWebhook(ctx, event) : null;
   return { event, targetKind: isItem ? 'item' : 'agency', webhook };
 }
 

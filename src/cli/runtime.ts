@@ -7,6 +7,8 @@ import { describeRedis, ensureRedis, type RedisHandle } from '../adapters/redis/
 import { createPipelineContext, type PipelineContext } from '../workers/pipelineContext';
 import { createItemWorker } from '../workers/itemWorker';
 import { createBatchWorker } from '../workers/batchWorker';
+import { createKillWebhookWorker } from '../app/killWebhookWorker';
+import { closeKillWebhookQueues } from '../app/killWebhook';
 
 /** Everything a command needs, opened once and closed in reverse order. */
 export class Runtime {
@@ -54,11 +56,12 @@ export class Runtime {
     };
     const item = createItemWorker(this.ctx, conn(), concurrency);
     const batch = createBatchWorker(this.ctx, conn());
-    for (const w of [item, batch]) {
+    const webhook = createKillWebhookWorker(this.ctx, conn());
+    for (const w of [item, batch, webhook]) {
       // Errors of the worker itself (lost connection...) are logged; job failures are logged per job.
       w.on('error', (err) => this.logger.error({ err, queue: w.name }, 'worker error'));
     }
-    this.workers.push(item, batch);
+    this.workers.push(item, batch, webhook);
     await Promise.all(this.workers.map((w) => w.waitUntilReady()));
   }
 
@@ -66,6 +69,7 @@ export class Runtime {
   async close(opts: { force?: boolean } = {}): Promise<void> {
     await Promise.allSettled(this.workers.map((w) => w.close(opts.force)));
     if (this.flowProducer) await this.flowProducer.close().catch(() => undefined);
+    await closeKillWebhookQueues(this.redis);
     for (const c of this.extra) c.disconnect();
     await this.redis.quit().catch(() => this.redis.disconnect());
     await this.redisHandle.stop();

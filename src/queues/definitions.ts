@@ -6,12 +6,15 @@ export const QUEUES = {
   item: 'photowire-item',
   /** Scheduled imports: one job per run of a named schedule (see src/sources/schedule). */
   schedule: 'photowire-schedule',
+  /** One PHOTOWIRE_KILL_WEBHOOK POST per kill (src/app/killWebhookWorker.ts). */
+  killWebhook: 'photowire-kill-webhook',
 } as const;
 
 export const JOBS = {
   finalizeBatch: 'finalize-batch',
   processItem: 'process-item',
   scheduledImport: 'scheduled-import',
+  killWebhook: 'kill-webhook',
 } as const;
 
 /** Job ids come from content ids, so adding the same batch or item twice is a no-op in BullMQ. */
@@ -23,6 +26,8 @@ export const jobIds = {
   manualRun: (schedule: string, atMs: number, nonce: string) => `manual-${schedule}-${atMs}-${nonce}`,
   /** Finishing an interrupted run; a second one finds nothing left to finish. */
   resumeRun: (schedule: string, runId: string, atMs: number) => `resume-${schedule}-${runId.replace(/:/g, '_')}-${atMs}`,
+  /** One delivery per kill event: the same notice read twice sends once. */
+  killWebhook: (killId: string) => `kill-webhook-${killId}`,
 };
 
 export function itemJobOptions(attempts: number): JobsOptions {
@@ -51,5 +56,15 @@ export function scheduleJobOptions(): JobsOptions {
     attempts: 1,
     removeOnComplete: { age: 90 * 24 * 3600, count: 10_000 },
     removeOnFail: { age: 90 * 24 * 3600, count: 10_000 },
+  };
+}
+
+/** A kill's webhook: retried with backoff (1 s, 2 s, 4 s ...) until the CMS answers; kept done for 30 days so a notice read again is not sent again. */
+export function killWebhookJobOptions(attempts: number): JobsOptions {
+  return {
+    attempts,
+    backoff: { type: 'exponential', delay: 1000 },
+    removeOnComplete: { age: 30 * 24 * 3600 },
+    removeOnFail: { age: 30 * 24 * 3600 },
   };
 }

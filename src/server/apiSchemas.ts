@@ -217,6 +217,6 @@ export const killOutcomeSchema = z
   .object({
     kill: killEventSchema,
     targetKind: z.enum(['item', 'agency']),
-    webhook: z.object({ ok: z.boolean(), attempts: z.number().int(), status: z.number().int().nullable(), error: z.string().nullable() }).nullable(),
+    webhook: z.object({ state: z.enum(['queued', 'refused', 'off']), jobId: z.string().nullable(), error: z.string().nullable() }).nullable(),
   })
   .meta({ id: 'KillOutcome' });

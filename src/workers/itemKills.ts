@@ -1,6 +1,6 @@
 import type { Redis } from 'ioredis';
 import { KillStore, killIdOf, type KillEvent } from '../adapters/redis/killStore';
-import { sendKillWebhook } from '../app/killWebhook';
+import { queueKillWebhook } from '../app/killWebhook';
 import type { Notice, NoticeRef } from '../schemas/notice';
 import type { CatalogRecord } from '../schemas/record';
 import type { PipelineContext } from './pipelineContext';
@@ -58,8 +58,8 @@ export async function settleKills(ctx: PipelineContext, record: CatalogRecord, n
   return { ...record, status: status.status, killedAt: status.killedAt, reason: status.reason, notice: status.notice, supersededBy: status.supersededBy };
 }
 
-/** The webhook (PHOTOWIRE_KILL_WEBHOOK) in the background: a slow CMS must not hold the item stage. */
+/** The webhook (PHOTOWIRE_KILL_WEBHOOK) as a job: a slow CMS must not hold the item stage, a failing one is retried. */
 async function notify(ctx: PipelineContext, event: KillEvent): Promise<void> {
   if (!ctx.config.killWebhook || event.items.length === 0) return;
-  void sendKillWebhook(ctx.config, event, ctx.logger).catch(() => undefined);
+  await queueKillWebhook(ctx, event);
 }

@@ -15,9 +15,9 @@ export async function killCommand(target: string, opts: { reason?: string; withd
       process.stdout.write(`${e.status} ${target} (${out.targetKind === 'item' ? 'item id' : 'agency id'}): ${e.items.length} record(s)${e.items.length ? `: ${e.items.join(', ')}` : ''}\n`);
       if (e.review.length) process.stdout.write(`to review (near-identical captions, not killed): ${e.review.join(', ')}\n`);
       process.stdout.write(`items arriving later with these ids are ${e.status} on arrival; kill id ${e.id}\n`);
-      if (out.webhook) process.stdout.write(`webhook: ${out.webhook.ok ? `delivered (HTTP ${out.webhook.status})` : `not delivered: ${out.webhook.error}`}\n`);
+      if (out.webhook) process.stdout.write(`webhook: ${out.webhook.state === 'queued' ? `queued as job ${out.webhook.jobId} (the workers deliver it, retried with backoff)` : `not sent: ${out.webhook.error}`}\n`);
     }
-    return out.webhook && !out.webhook.ok ? 3 : 0;
+    return out.webhook && out.webhook.state === 'refused' ? 3 : 0;
   } finally {
     await rt.close();
   }
