@@ -40,12 +40,19 @@ describe('a hot folder: a marked folder that still holds a temp-named file (real
     await w.waitForLogs((l) => l.msg === 'watching hot folders', 1, 20_000, '"watching hot folders"');
 
     // The sender has uploaded a.jpg, is half-way through cp.jpg (under its temp name), and has already written the marker.
-    const gallery = path.join(hot, 'gallery');
-    mkdirSync(gallery);
-    writeFileSync(path.join(gallery, 'a.jpg'), await syntheticPhoto({ width: 400, height: 300, seed: 1701 }));
+    // Both photos are made first: on a busy machine making one takes longer than the settle time,
+    // and a folder holding only a.jpg for that long is complete by the rules.
+    const a = await syntheticPhoto({ width: 400, height: 300, seed: 1701 });
     const cp = await syntheticPhoto({ width: 640, height: 480, seed: 1702 });
+    const staging = path.join(root, 'staging-gallery');
+    mkdirSync(staging);
+    writeFileSync(path.join(staging, 'a.jpg'), a);
+    const stagedPart = path.join(staging, 'cp.jpg.part');
+    writeFileSync(stagedPart, cp.subarray(0, Math.floor(cp.length / 2)));
+    // The folder appears with both files at once (a rename), then the marker.
+    const gallery = path.join(hot, 'gallery');
+    renameSync(staging, gallery);
     const part = path.join(gallery, 'cp.jpg.part');
-    writeFileSync(part, cp.subarray(0, Math.floor(cp.length / 2)));
     writeFileSync(path.join(hot, 'gallery.done'), '');
 
     // Many scans and settle times later: nothing taken, the folder and its marker still in place.
