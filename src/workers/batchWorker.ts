@@ -11,6 +11,7 @@ import type { RecordError } from '../schemas/record';
 import type { PipelineContext } from './pipelineContext';
 import { failedRecord } from './processItem';
 import { summarizeBatch } from './summarizeBatch';
+import { clusterBatch } from './clusterBatch';
 
 const STALLED_TOO_OFTEN = /stalled more than allowable limit/;
 /** Most missing positions a warning names; the count is always given. */
@@ -105,6 +106,8 @@ export async function finalizeBatch(ctx: PipelineContext, batchId: string): Prom
   const { expected } = ledger;
   const have = await ctx.catalog.recordPositions(batchId);
   if ([...Array(expected).keys()].some((i) => !have.has(i))) await recordLostItems(ctx, ledger, have);
+  // Caption clusters in feed order, before anything reads the records (src/workers/clusterBatch.ts).
+  await clusterBatch(ctx, batchId, expected);
   const dir = ctx.data.batchDir(batchId);
   // A full or read-only disk must not keep the batch open forever (`run` and `ingest --wait` wait
   // for it): the ledger is closed with the failure shown, and the error rethrown so the finalize

@@ -220,15 +220,14 @@ export async function processItem(ctx: PipelineContext, job: ItemJob): Promise<I
   clock.lap('captionCredit');
   // The normalized credit is known before rendering, so it is what the renditions carry.
   const imageOutcome = img ? await storeImage(ctx, img, item.image!, credit.line, iptc.copyright ?? null, clock, job.itemId, previewRightsOf(rr, credit.line, iptc.copyright ?? null)) : null;
-  const cluster = cleaned.caption.trim() ? await ctx.captions.assign(job.itemId, cleaned.caption) : null;
+  // The caption's cluster (and so probableResend) is decided by the batch's finalize job, in feed
+  // order, whichever worker finishes first (src/workers/clusterBatch.ts, docs/DEDUP.md).
+  const cluster = null;
+  const probableResend = false;
   let photo: CatalogRecord['photo'] = null;
-  let probableResend = false;
   if (img && imageOutcome) {
     const agencyRef = item.agencyId ?? iptc.transmissionReference ?? null;
     photo = await ctx.photos.register({ itemId: job.itemId, sha256: img.sha256, pixelSha256: img.pixelSha256, agencyRef, phash: imageOutcome.image.phash });
-    if (cluster && cluster.canonicalId !== job.itemId) {
-      probableResend = await ctx.photos.isProbableResend(photo, imageOutcome.image.phash, cluster.canonicalId);
-    }
   }
   await testPause(ctx, 'dedup', job.itemId);
   clock.lap('dedup');

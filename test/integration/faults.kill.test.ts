@@ -103,10 +103,9 @@ describe('kill -9 of a worker mid-batch', () => {
     const batchId = o.batchId!;
 
     const paused = (await a.waitForLogs((l) => l.msg === 'test pause', 2, 30_000, 'dedup pauses')).map((l) => String(l.itemId));
-    // The window is real: the captions are in the index, their records are not written yet.
-    const before = await rt.ctx.captions.listClusters({ itemIds: paused });
-    const clusterOf = (id: string) => before.find((c) => c.members.some((m) => m.itemId === id))?.id;
-    for (const id of paused) expect(clusterOf(id)).toMatch(/^[0-9a-f]{16}$/);
+    // The window is real: their records are not written yet. (Since issue 12 the batch's finalize
+    // job decides the clusters, in feed order: the captions are not in the index yet either.)
+    expect(await rt.ctx.captions.listClusters({ itemIds: paused })).toEqual([]);
     expect((await rt.ctx.catalog.getRecords(batchId)).filter((r) => paused.includes(r.id))).toEqual([]);
 
     a.signal('SIGKILL');
@@ -114,8 +113,10 @@ describe('kill -9 of a worker mid-batch', () => {
     const b = await worker();
     await batchDone(batchId);
     const { records } = await expectBatchWhole(rt, batchId, { items: CAPTIONS.length, ok: CAPTIONS.length });
-    // The retried items landed in the cluster they had joined before the crash.
-    for (const id of paused) expect(records.find((r) => r.id === id)!.cluster!.id).toBe(clusterOf(id));
+    // No caption joined its cluster twice: the index's clusters hold each item once.
+    const clusters = await rt.ctx.captions.listClusters({ itemIds: records.map((r) => r.id) });
+    const ids = new Set(records.map((r) => r.id));
+    expect(clusters.flatMap((c) => c.members.map((m) => m.itemId).filter((id) => ids.has(id))).sort()).toEqual([...ids].sort());
     // Near-identical captions still form their clusters: 0-2, 3-4, and three singletons.
     const cluster = (i: number) => records[i].cluster!.id;
     expect(new Set([cluster(0), cluster(1), cluster(2)]).size).toBe(1);

@@ -248,6 +248,36 @@ export class CaptionIndex {
     return Number.isFinite(limit) ? out.slice(0, limit) : out;
   }
 
+  /**
+   * Run `fn` holding this index's batch lock (`<base>lock`), so that two batches' ordered
+   * assignments (the finalize jobs' clusterBatch) never interleave: batches are decided in the
+   * order their finalize jobs take the lock. The lock lives `ttlMs` and is renewed while `fn`
+   * runs; a holder that died frees it when it expires. Waits at most `waitMs` for it.
+   */
+  async withBatchLock<T>(owner: string, fn: () => Promise<T>, opts: { ttlMs?: number; waitMs?: number } = {}): Promise<T> {
+    const ttlMs = opts.ttlMs ?? 30_000;
+    const waitMs = opts.waitMs ?? 10 * 60_000;
+    const key = `${this.base}lock`;
+    const token = `${owner} ${os.hostname()} ${process.pid} ${Date.now()} ${Math.random().toString(36).slice(2)}`;
+    const deadline = Date.now() + waitMs;
+    while ((await this.redis.set(key, token, 'PX', ttlMs, 'NX')) !== 'OK') {
+      if (Date.now() > deadline) throw new Error(`dedup index ${this.base}: ${owner} waited ${waitMs} ms for the batch lock held by "${await this.redis.get(key)}"`);
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    // KEYS[1] lock; ARGV[1] token, ARGV[2] ttl ms ('' to release). Only the holder renews or releases.
+    const own = `if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end
+if ARGV[2] == '' then return redis.call('DEL', KEYS[1]) end
+return redis.call('PEXPIRE', KEYS[1], ARGV[2])`;
+    const timer = setInterval(() => void this.redis.eval(own, 1, key, token, String(ttlMs)).catch(() => undefined), Math.max(50, Math.floor(ttlMs / 3)));
+    timer.unref?.();
+    try {
+      return await fn();
+    } finally {
+      clearInterval(timer);
+      await this.redis.eval(own, 1, key, token, '');
+    }
+  }
+
   /** Where a caption's bands live (for diagnostics and tests that plant bucket collisions). */
   locate(cleanedCaption: string): { signature: CaptionSignature; buckets: Array<{ key: string; field: Buffer }> } | null {
     const sig = signCaption(cleanedCaption);

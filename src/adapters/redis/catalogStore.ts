@@ -237,6 +237,19 @@ type RedisWithScripts = Redis & {
   pwMarkRetryQueued(k1: string, ...args: string[]): Promise<number>;
 };
 
+/**
+ * Replace records whose stored text is unchanged, all or none.
+ * KEYS[1] records hash (index -> JSON); ARGV triples: index, JSON expected now, new JSON.
+ * Returns 1 when replaced, 0 when one of them had changed (nothing written).
+ */
+const REPLACE_RECORDS = `
+for i = 1, #ARGV, 3 do
+  if redis.call('HGET', KEYS[1], ARGV[i]) ~= ARGV[i + 1] then return 0 end
+end
+for i = 1, #ARGV, 3 do redis.call('HSET', KEYS[1], ARGV[i], ARGV[i + 2]) end
+return 1
+`;
+
 export type CreateOutcome = 'created' | 'repaired' | 'exists';
 export type FinishOutcome = { state: 'done' } | { state: 'gone' } | { state: 'short'; ok: number; failed: number; expected: number };
 
@@ -425,6 +438,23 @@ export class CatalogStore {
         else opts.onMissing?.(from + i);
       }
     }
+  }
+
+  /** Records at these batch indexes as stored (JSON text, null when absent), for replaceRecords. */
+  async rawRecords(batchId: string, indexes: number[]): Promise<Array<string | null>> {
+    if (indexes.length === 0) return [];
+    return this.redis.hmget(this.batchKeys(batchId).records, ...indexes.map(String));
+  }
+
+  /**
+   * Replace records in one atomic step, only if each is still stored as `before` (a record
+   * rewritten in between, by a re-run item, is not overwritten). All or none: returns false when
+   * one had changed, so the caller reads them again. Used by the finalize's clustering step.
+   */
+  async replaceRecords(batchId: string, changes: Array<{ index: number; before: string; after: string }>): Promise<boolean> {
+    if (changes.length === 0) return true;
+    const args = changes.flatMap((c) => [String(c.index), c.before, c.after]);
+    return (await this.redis.eval(REPLACE_RECORDS, 1, this.batchKeys(batchId).records, ...args)) === 1;
   }
 
   /** Batch indexes (0..expected-1) that have a record (ok or failed). */

@@ -1,0 +1,79 @@
+import type { CatalogRecord, ClusterRef } from '../schemas/record';
+import { killStoreOf } from './itemKills';
+import type { PipelineContext } from './pipelineContext';
+
+/** Records read, assigned and patched per step (one atomic replace per chunk). */
+const CHUNK = 500;
+/** A chunk rewritten in between (a re-run item) is read again, at most this often. */
+const MAX_CHUNK_RETRIES = 5;
+
+/** Whether a record takes part in clustering: an ok item whose cleaned caption has words. */
+function clusterable(r: CatalogRecord): boolean {
+  return r.error === null && r.caption.trim() !== '';
+}
+
+function sameRef(a: ClusterRef | null, b: ClusterRef | null): boolean {
+  return JSON.stringify(a) === JSON.stringify(b);
+}
+
+/**
+ * The batch's caption clusters, decided in feed (index) order (issue 12): item workers store their
+ * records with `cluster: null`, and the finalize job, which BullMQ runs once after every item,
+ * calls `assignMany` over the batch's captions in index order and patches each record's `cluster`
+ * (with its diff) and `probableResend` (which needs the canonical item), one atomic replace per
+ * chunk of 500. So a batch gets the same partition with 1 worker or 8, in any arrival order.
+ *
+ * Across batches: the whole assignment runs under the index's batch lock, so two batches never
+ * interleave; batches are decided in the order their finalize jobs take the lock (finalize order).
+ *
+ * Idempotent: `assign` of an item id returns its first answer, so a re-run finalize (a crash, a
+ * `photowire retry` round) gives every record the same cluster and writes only what changed.
+ * Returns how many records were patched.
+ */
+export async function clusterBatch(ctx: PipelineContext, batchId: string, expected: number): Promise<number> {
+  return ctx.captions.withBatchLock(`batch ${batchId}`, async () => {
+    let patched = 0;
+    for (let from = 0; from < expected; from += CHUNK) {
+      const indexes = Array.from({ length: Math.min(CHUNK, expected - from) }, (_, i) => from + i);
+      for (let attempt = 0; ; attempt++) {
+        const out = await clusterChunk(ctx, batchId, indexes);
+        if (out !== null) {
+          patched += out;
+          break;
+        }
+        if (attempt >= MAX_CHUNK_RETRIES) throw new Error(`batch ${batchId}: records ${from}-${from + indexes.length - 1} kept changing while their clusters were written`);
+      }
+    }
+    return patched;
+  });
+}
+
+/** One chunk: assign in index order, patch what changed. Null when a record changed underneath. */
+async function clusterChunk(ctx: PipelineContext, batchId: string, indexes: number[]): Promise<number | null> {
+  const raw = await ctx.catalog.rawRecords(batchId, indexes);
+  const rows: Array<{ index: number; before: string; record: CatalogRecord }> = [];
+  raw.forEach((text, i) => {
+    if (text === null) return;
+    const record = JSON.parse(text) as CatalogRecord;
+    if (clusterable(record)) rows.push({ index: indexes[i], before: text, record });
+  });
+  const refs = await ctx.captions.assignMany(rows.map((r) => ({ itemId: r.record.id, caption: r.record.caption })));
+  const changes: Array<{ index: number; before: string; after: string }> = [];
+  for (let i = 0; i < rows.length; i++) {
+    const { record } = rows[i];
+    const cluster = refs[i];
+    let probableResend = false;
+    if (cluster && cluster.canonicalId !== record.id && record.photo && record.image) {
+      probableResend = await ctx.photos.isProbableResend(record.photo, record.image.phash, cluster.canonicalId);
+    }
+    if (sameRef(record.cluster, cluster) && record.probableResend === probableResend) continue;
+    let next: CatalogRecord = { ...record, cluster, probableResend };
+    // The kill store indexes a record by its cluster and the item it resends (killStore.recordGroups):
+    // registered again now that they are known, taking the status a killed canonical gives it.
+    const status = await killStoreOf(ctx).register(next);
+    if (status && (!record.status || record.status === 'active')) next = { ...next, status: status.status, killedAt: status.killedAt, reason: status.reason, notice: status.notice, supersededBy: status.supersededBy };
+    changes.push({ index: rows[i].index, before: rows[i].before, after: JSON.stringify(next) });
+  }
+  if (!(await ctx.catalog.replaceRecords(batchId, changes))) return null;
+  return changes.length;
+}
