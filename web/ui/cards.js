@@ -117,6 +117,47 @@ function similarityBadge(record, lead) {
   return h('span', { class: 'badge', text: `${Math.round((record.cluster?.similarity ?? 0) * 100)}% similar` });
 }
 
+/** Unchanged words kept around each change; longer unchanged stretches are shortened to "…". */
+const DIFF_CONTEXT = 3;
+
+/**
+ * A member's caption as its differences from the canonical caption (issue 12): `cluster.diff`'s
+ * runs over the canonical's words, deleted words in <del>, inserted in <ins>, a few unchanged words
+ * around each. Null when the record has no diff (canonical, identical, or a record from before).
+ */
+export function captionDiff(record, lead) {
+  const diff = record.cluster?.diff;
+  if (!diff || record === lead || diff.edits.length === 0) return null;
+  // The runs are against the canonical caption; when the canonical item is not on this page (an
+  // earlier night's), only the runs are shown, without the words around them.
+  const onPage = lead.id === record.cluster.canonicalId;
+  const words = onPage ? lead.caption.split(/\s+/).filter((w) => w !== '') : [];
+  const parts = [];
+  let pos = 0;
+  const keep = (from, to, first, last) => {
+    if (to <= from) return;
+    const n = to - from;
+    const head = first ? 0 : DIFF_CONTEXT;
+    const tail = last ? 0 : DIFF_CONTEXT;
+    if (n > head + tail + 1) {
+      if (head) parts.push(`${words.slice(from, from + head).join(' ')} `);
+      parts.push(h('span', { class: 'diff-gap', title: `${n - head - tail} unchanged words`, text: '… ' }));
+      if (tail) parts.push(`${words.slice(to - tail, to).join(' ')} `);
+    } else parts.push(`${words.slice(from, to).join(' ')} `);
+  };
+  diff.edits.forEach((e, i) => {
+    if (onPage) keep(pos, e.at, i === 0, false);
+    else if (i > 0) parts.push(h('span', { class: 'diff-gap', text: '… ' }));
+    const gone = e.deleted ? e.deleted.split(/\s+/).filter((w) => w !== '').length : 0;
+    if (e.deleted) parts.push(h('del', { text: e.deleted }), ' ');
+    if (e.inserted) parts.push(h('ins', { text: e.inserted }), ' ');
+    pos = Math.max(pos, e.at + gone);
+  });
+  if (onPage) keep(pos, words.length, false, true);
+  if (diff.more) parts.push(h('span', { class: 'diff-more', text: `+${plural(diff.more, 'more change')}` }));
+  return h('p', { class: 'caption caption-diff', 'aria-label': `Differences from the canonical caption: ${diff.edits.map((e) => `${e.deleted ? `"${e.deleted}"` : 'nothing'} became ${e.inserted ? `"${e.inserted}"` : 'nothing'}`).join('; ')}` }, parts);
+}
+
 function memberCard(record, lead, ui) {
   const low = record.credit.confidence === 'low';
   const photo = media(record, ui, { alt: `Photo ${itemNumber(record)}` });
@@ -128,8 +169,8 @@ function memberCard(record, lead, ui) {
     h(
       'div',
       { class: 'card-body' },
-      // An identical caption was shown once above; only a differing one is repeated.
-      sameCaption ? null : h('p', { class: 'caption', text: record.caption }),
+      // An identical caption was shown once above; a differing one shows what differs (cluster.diff).
+      sameCaption ? null : (captionDiff(record, lead) ?? h('p', { class: 'caption', text: record.caption })),
       creditBlock(record),
       noticeBadges(record, ui),
       h('div', { class: 'card-foot' }, h('span', { class: 'num', text: itemNumber(record) }), similarityBadge(record, lead), h('span', { class: 'spacer' }), detailsButton(record, ui)),
