@@ -3,6 +3,7 @@
 // API computes at read time, so an embargo ends on the page without anything being re-ingested.
 
 import { h } from './dom.js';
+import { batchOfItem } from '../lib/corrections.js';
 
 function timeLeft(ms) {
   const m = Math.max(1, Math.ceil(ms / 60_000));
@@ -42,5 +43,29 @@ export function availabilityBanner(record) {
       h('span', { class: 'state-reason', text: `${when}${r?.msLeft ? ` · ${timeLeft(r.msLeft)}` : ''}` }),
     );
   }
+  if (a.state === 'superseded' && record.supersededBy) return supersededBanner(record);
   return h('div', { class: `state-banner state-${a.state}`, role: 'note', dataset: { state: a.state } }, h('strong', { text: a.state.toUpperCase() }), h('span', { class: 'state-reason', text: a.why ?? '' }));
+}
+
+/**
+ * A corrected photo: SUPERSEDED with a link to the version to use. On the same page the link
+ * moves the focus to that card (shown first, web/lib/corrections.js); else it opens its batch.
+ */
+function supersededBanner(record) {
+  const newer = record.supersededBy;
+  const go = (ev) => {
+    const card = document.querySelector(`[data-item-id="${CSS.escape(newer)}"]`);
+    if (!card) return;
+    ev.preventDefault();
+    card.scrollIntoView({ block: 'center' });
+    card.setAttribute('tabindex', '-1');
+    card.focus();
+  };
+  return h(
+    'div',
+    { class: 'state-banner state-superseded', role: 'note', dataset: { state: 'superseded' } },
+    h('strong', { text: 'SUPERSEDED' }),
+    h('span', { class: 'state-reason', text: 'corrected by ' }, h('a', { class: 'state-link', href: `#/batch/${encodeURIComponent(batchOfItem(newer))}`, dataset: { newer }, on: { click: go }, text: newer })),
+    record.reason ? h('span', { class: 'state-notice', text: record.reason }) : null,
+  );
 }

@@ -5,6 +5,7 @@ import { groupByCluster, recordStats } from '../lib/group.js';
 import { filterRecords } from '../lib/search.js';
 import { formatName, progressBar, tookText } from './batchList.js';
 import { clusterCard, itemCard } from './cards.js';
+import { newerFirst } from '../lib/corrections.js';
 import { h, setChildren } from './dom.js';
 
 export class BatchView {
@@ -133,7 +134,7 @@ export class BatchView {
       b.setAttribute('aria-pressed', String(b.dataset.show === this.show));
     }
     const shown = filterRecords(this.records, { q: this.q, show: this.show });
-    const groups = groupByCluster(shown);
+    const groups = groupByCluster(newerFirst(shown));
     this.resultCount.textContent =
       shown.length === this.records.length ? `${plural(groups.length, 'card')} for ${plural(shown.length, 'item')}` : `${plural(shown.length, 'item')} of ${formatCount(this.records.length)} match`;
     const focusKey = document.activeElement?.closest?.('[data-item-id],[data-cluster-id]');

@@ -62,7 +62,10 @@ export interface StoredStatus extends KillStatus {
  * set each one's status, mark the groups killed (later arrivals), list cluster neighbours for review.
  * A group that is a reused transmission reference (in a member's `refs`) reaches only the members
  * received within windowMs of the kill (a guid, photo or item group reaches all of them).
- * KEYS: items hash, groups hash, status hash, killed hash (group → kill id), events hash, log zset.
+ * A correction marks its groups in the corrected hash, so an older item of the same feed that is
+ * stored after it (items run in parallel) is superseded on arrival (REGISTER).
+ * KEYS: items hash, groups hash, status hash, killed hash (group → kill id), events hash, log zset,
+ *       corrected hash (group → correction id).
  * ARGV: killId, event JSON (items/review filled here), status JSON, nowMs, maxItems, rank (2 kill,
  *       1 withdraw, 0 correction), excludeItem ('' or the correction itself), windowMs, target groups...
  */
@@ -130,6 +133,8 @@ if rank > 0 then
       groups[#groups + 1] = g
     end
   end
+else
+  for i = 9, #ARGV do redis.call('HSET', KEYS[7], ARGV[i], ARGV[1]) end
 end
 local review, inReview = {}, {}
 if rank > 0 then
@@ -165,7 +170,9 @@ return out
  * Index a stored record by its groups; if one of them was killed, kill it on arrival and add it to
  * that kill's items. A killed group that is a reused transmission reference (in the record's
  * `refs`) kills only what arrives within windowMs of that kill (its time is its score in the log).
- * KEYS: items hash, groups hash, status hash, killed hash, events hash, log zset.
+ * Not killed: an item of the same batch as a correction of one of its groups, earlier in the feed
+ * than the correction, arriving after it, is superseded by it.
+ * KEYS: items hash, groups hash, status hash, killed hash, events hash, log zset, corrected hash.
  * ARGV: itemId, info JSON (with groups, refs), nowIso, nowMs, windowMs.
  */
 const REGISTER = `
@@ -194,9 +201,33 @@ for _, g in ipairs(info.groups) do
     end
   end
 end
-if not killId then return '' end
 local current = redis.call('HGET', KEYS[3], ARGV[1])
 if current then return current end
+if not killId then
+  for _, g in ipairs(info.groups) do
+    local cid = redis.call('HGET', KEYS[7], g)
+    local evJson = cid and redis.call('HGET', KEYS[5], cid)
+    if evJson then
+      local ev = cjson.decode(evJson)
+      local by = ev.supersededBy
+      local supJson = type(by) == 'string' and by ~= ARGV[1] and redis.call('HGET', KEYS[1], by)
+      if supJson then
+        local sup = cjson.decode(supJson)
+        if sup.batchId == info.batchId and type(sup.index) == 'number' and type(info.index) == 'number' and info.index < sup.index then
+          local items = ev.items
+          if type(items) ~= 'table' or items[1] == nil then items = {} end
+          items[#items + 1] = ARGV[1]
+          ev.items = items
+          redis.call('HSET', KEYS[5], cid, cjson.encode(ev))
+          local st = cjson.encode({ status = 'superseded', killedAt = cjson.null, reason = ev.reason, notice = ev.notice, supersededBy = by, killId = cid })
+          redis.call('HSET', KEYS[3], ARGV[1], st)
+          return st
+        end
+      end
+    end
+  end
+  return ''
+end
 local eventJson = redis.call('HGET', KEYS[5], killId)
 if not eventJson then return '' end
 local event = cjson.decode(eventJson)
@@ -255,17 +286,17 @@ export function windowedGroups(groups: string[]): string[] {
 
 export class KillStore {
   private readonly redis: RedisWithKills;
-  private readonly keys: { items: string; groups: string; status: string; killed: string; events: string; log: string };
+  private readonly keys: { items: string; groups: string; status: string; killed: string; events: string; log: string; corrected: string };
 
   private readonly refWindowMs: number;
 
   constructor(redis: Redis, prefix: string, opts: { refWindowMs?: number } = {}) {
-    if (!('pwApplyKill' in redis)) redis.defineCommand('pwApplyKill', { numberOfKeys: 6, lua: APPLY });
-    if (!('pwRegisterKillItem' in redis)) redis.defineCommand('pwRegisterKillItem', { numberOfKeys: 6, lua: REGISTER });
+    if (!('pwApplyKill' in redis)) redis.defineCommand('pwApplyKill', { numberOfKeys: 7, lua: APPLY });
+    if (!('pwRegisterKillItem' in redis)) redis.defineCommand('pwRegisterKillItem', { numberOfKeys: 7, lua: REGISTER });
     this.refWindowMs = opts.refWindowMs ?? DEFAULT_REF_WINDOW_MS;
     this.redis = redis as RedisWithKills;
     const k = `${prefix}:kill`;
-    this.keys = { items: `${k}:items`, groups: `${k}:groups`, status: `${k}:status`, killed: `${k}:killed`, events: `${k}:events`, log: `${k}:log` };
+    this.keys = { items: `${k}:items`, groups: `${k}:groups`, status: `${k}:status`, killed: `${k}:killed`, events: `${k}:events`, log: `${k}:log`, corrected: `${k}:corrected` };
   }
 
   /** Index a record (after it is built, before it is stored); the kill status it arrives with, or null. */
@@ -287,7 +318,7 @@ export class KillStore {
     };
     const k = this.keys;
     const out = await this.redis.pwRegisterKillItem(
-      k.items, k.groups, k.status, k.killed, k.events, k.log,
+      k.items, k.groups, k.status, k.killed, k.events, k.log, k.corrected,
       record.id, JSON.stringify(info), now.toISOString(), String(now.getTime()), String(this.refWindowMs),
     );
     return out ? (JSON.parse(out) as StoredStatus) : null;
@@ -326,7 +357,7 @@ export class KillStore {
     const k = this.keys;
     const rank = p.kind === 'kill' ? 2 : p.kind === 'withdraw' ? 1 : 0;
     const out = await this.redis.pwApplyKill(
-      k.items, k.groups, k.status, k.killed, k.events, k.log,
+      k.items, k.groups, k.status, k.killed, k.events, k.log, k.corrected,
       p.id, JSON.stringify(event), JSON.stringify(stored), String(now.getTime()), String(MAX_ITEMS_PER_KILL), String(rank), p.supersededBy ?? '', String(this.refWindowMs), ...groups,
     );
     return parseEvent(out);
