@@ -2,6 +2,7 @@ import type { PreviewRights } from '../core/metadata/previewRights';
 import { readItemRights, type ItemRights } from '../core/rights/itemRightsInput';
 import { loadRightsRules, type RightsRules } from '../core/rights/rules';
 import type { Credit } from '../schemas/credit';
+import type { KillStatus } from '../schemas/notice';
 import type { FeedItem, IptcFields } from '../schemas/feedItem';
 import type { PipelineContext } from './pipelineContext';
 
@@ -54,4 +55,34 @@ export function previewRightsOf(rr: ItemRights, creditLine: string | null, copyr
     .filter((t) => t.source === 'xmp:photoshop:Instructions' || t.source === 'iptc:specialInstructions' || t.source === 'newsml:edNote' || t.source === 'nitf:ed-msg')
     .sort((a, b) => b.text.length - a.text.length)[0];
   return { specialInstructions: instructions?.text ?? null, usageTerms: rr.rights.usageTerms, creditLine, copyright };
+}
+
+/**
+ * Rights, release and status of an item that failed (a photo that could not be decoded or
+ * rendered): read from what was read of it, so a failed record still says what a desk may do
+ * with it. A kill or withdrawal the item carries about itself gives its status, as it would have
+ * on a record that rendered. Never throws: a failed record must still be written.
+ */
+export function failedItemRights(
+  ctx: Pick<PipelineContext, 'config'>,
+  p: Parameters<typeof itemRights>[1] & { itemId: string; batchId: string },
+): { rights?: ItemRights['rights']; release?: ItemRights['release']; status?: Partial<KillStatus> } {
+  let rr: ItemRights;
+  try {
+    rr = itemRights(ctx, p);
+  } catch {
+    return {};
+  }
+  const n = rr.notice;
+  const self = n && n.selfTargeted && (n.kind === 'kill' || n.kind === 'withdraw');
+  const at = new Date().toISOString();
+  const status: Partial<KillStatus> | undefined = self
+    ? {
+        status: n.kind === 'kill' ? 'killed' : 'withdrawn',
+        killedAt: at,
+        reason: n.reason,
+        notice: { itemId: p.itemId, batchId: p.batchId, kind: n.kind, source: n.source, text: n.text, targets: n.targets, receivedAt: at },
+      }
+    : undefined;
+  return { rights: rr.rights, release: rr.release, ...(status ? { status } : {}) };
 }

@@ -19,7 +19,7 @@ import type { ItemJob } from '../schemas/jobs';
 import type { CatalogRecord, RecordError, Rendition } from '../schemas/record';
 import type { PipelineContext } from './pipelineContext';
 import { testPause } from './testPause';
-import { itemRights, previewRightsOf } from './itemRights';
+import { failedItemRights, itemRights, previewRightsOf } from './itemRights';
 import { settleKills } from './itemKills';
 import type { PreviewRights } from '../core/metadata/previewRights';
 
@@ -71,6 +71,8 @@ export interface ImageOutcome {
  * to decode keeps its caption, by-line and copyright in its failed record (failedRecord below).
  */
 const metadataRead = new WeakMap<ItemJob, IptcFields>();
+/** The raw IIM/XMP of the same, for the failed record's rights and release (failedItemRights). */
+const rawRead = new WeakMap<ItemJob, ReadImage['raw']>();
 
 /** The job as failedRecord sees it: the feed's IPTC completed by what the photo itself said, if it was read. */
 function withMetadataRead(job: ItemJob): ItemJob {
@@ -114,6 +116,7 @@ async function readImage(ctx: PipelineContext, job: ItemJob, clock: StageClock):
   const own = ownReader ? readImageMetadata(bytes) : undefined;
   if (own) {
     metadataRead.set(job, own.iptc);
+    rawRead.set(job, own.raw);
     await addReaderWarnings(ctx, job, file, own.warnings);
   }
   clock.lap('metadata');
@@ -279,6 +282,7 @@ export function failedRecord(ctx: PipelineContext, queued: ItemJob, error: Recor
     credit = normalizeCredit({ captionTail: null, byline: [], creditLine: null, source: null, copyright: null }, ctx.rules);
   }
   return buildRecord({
+    ...failedItemRights(ctx, { item: job.item, iptc: job.item.iptc, raw: rawRead.get(queued), captionRaw, cleaned, credit, itemId: job.itemId, batchId: job.batchId }),
     id: job.itemId,
     batchId: job.batchId,
     item: queued.item,
