@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { runCli } from '../helpers/cli';
 import { REDIS_URL, REPO_ROOT, WIRE_IMAGES, deletePrefix, makeTmpDir, removeDir, uniquePrefix } from '../helpers/testEnv';
@@ -59,6 +59,9 @@ describe('photowire export / kill / kills / rights', () => {
     expect(kill.stdout).toContain(`${batch}-0001`);
     expect(kill.stdout).toContain(`${again}-0001`);
 
+    // records.ndjson is the batch as received (docs/RIGHTS.md); export and the API are the current truth
+    const asReceived = lines(readFileSync(path.join(dataDir, 'batches', batch, 'records.ndjson'), 'utf8'));
+    expect(asReceived.map((r) => [path.basename(r.source.file), r.status])).toEqual([['01-LON805.jpg', 'active'], ['02-embargoed.jpg', 'active'], ['03-open.jpg', 'active']]);
     const after = await runCli(['export', batch], env);
     expect(after.code).toBe(0);
     expect(lines(after.stdout).map((r) => path.basename(r.source.file))).toEqual(['03-open.jpg']);
