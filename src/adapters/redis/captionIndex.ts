@@ -155,6 +155,8 @@ export class CaptionIndex {
     for (let attempt = 0; ; attempt++) {
       const keys: string[] = [this.itemKey(itemId), this.sizesKey(), ...buckets.map((b) => b.key)];
       for (const x of declared) keys.push(`${this.base}c:${x}`, `${this.base}m:${x}`);
+      // Last: where these exact words' earlier decision is kept (captionIndexScript.ts, KEYS[#KEYS]).
+      keys.push(`${this.base}a:${sig.clusterId}`);
       const reply = await this.redis.photowireAssignCaptionV2(
         keys.length,
         ...keys,

@@ -16,6 +16,9 @@
  * KEYS[3 .. 2+nb]  band buckets (hash: 6-byte band field -> concatenated 8-byte cluster ids)
  * KEYS[3+nb ..]    per declared cluster X, in ARGV[12]'s order: c:X, m:X (the first X is the
  *                  caption's own exact id, the second its fallback id, then candidates)
+ * KEYS[#KEYS]      a:<exact id> (string): the cluster the first caption with these exact words
+ *                  joined when it joined one it was not the canonical of, so that the same words
+ *                  sent again land in the same cluster whatever was indexed in between
  * ARGV[1]   itemId
  * ARGV[2]   nb, number of bands (MinHash bands, then anchors)
  * ARGV[3]   threshold
@@ -55,6 +58,7 @@ for i = 1, #declared, 16 do
   ids[#ids + 1] = x
 end
 local exactId, altId = ids[1], ids[2]
+local aliasKey = KEYS[#KEYS]
 
 local function parse(v)
   local n = struct.unpack('>I4', v, 1)
@@ -206,7 +210,24 @@ local function join(cid, v, sim, e)
     end
   end
   if sim < 1 then addToBuckets(cid) end
+  -- The same words again join this cluster directly (not whichever is best by then).
+  if cid ~= exactId then redis.call('SET', aliasKey, cid, 'NX') end
   return { cid, canonicalOf(v), fmt(sim), 0, 'joined', captionOf(v) }
+end
+
+-- These exact words joined a cluster before: join it again.
+local alias = redis.call('GET', aliasKey)
+if alias then
+  if not ckey[alias] then
+    local reply = { 'stale', alias }
+    for _, cid in ipairs(cands) do reply[#reply + 1] = cid end
+    return reply
+  end
+  local av = redis.call('GET', ckey[alias])
+  if av then
+    local s = score(av)
+    return join(alias, av, s, 0)
+  end
 end
 
 if exactV then
