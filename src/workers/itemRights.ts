@@ -2,7 +2,7 @@ import type { PreviewRights } from '../core/metadata/previewRights';
 import { readItemRights, type ItemRights } from '../core/rights/itemRightsInput';
 import { loadRightsRules, type RightsRules } from '../core/rights/rules';
 import type { Credit } from '../schemas/credit';
-import type { KillStatus } from '../schemas/notice';
+import type { KillStatus, Notice } from '../schemas/notice';
 import type { FeedItem, IptcFields } from '../schemas/feedItem';
 import type { PipelineContext } from './pipelineContext';
 
@@ -66,7 +66,7 @@ export function previewRightsOf(rr: ItemRights, creditLine: string | null, copyr
 export function failedItemRights(
   ctx: Pick<PipelineContext, 'config'>,
   p: Parameters<typeof itemRights>[1] & { itemId: string; batchId: string },
-): { rights?: ItemRights['rights']; release?: ItemRights['release']; status?: Partial<KillStatus> } {
+): { rights?: ItemRights['rights']; release?: ItemRights['release']; status?: Partial<KillStatus>; notice?: Notice | null } {
   let rr: ItemRights;
   try {
     rr = itemRights(ctx, p);
@@ -84,5 +84,5 @@ export function failedItemRights(
         notice: { itemId: p.itemId, batchId: p.batchId, kind: n.kind, source: n.source, text: n.text, targets: n.targets, receivedAt: at },
       }
     : undefined;
-  return { rights: rr.rights, release: rr.release, ...(status ? { status } : {}) };
+  return { rights: rr.rights, release: rr.release, notice: rr.notice, ...(status ? { status } : {}) };
 }

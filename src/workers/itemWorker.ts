@@ -4,7 +4,7 @@ import { isInputError } from '../core/errors';
 import { QUEUES } from '../queues/definitions';
 import { itemJobSchema } from '../schemas/jobs';
 import type { PipelineContext } from './pipelineContext';
-import { failedRecord, processItem } from './processItem';
+import { processItem, settledFailedRecord } from './processItem';
 
 function errorCode(err: unknown): string {
   const code = (err as { code?: unknown })?.code;
@@ -33,14 +33,14 @@ export async function handleItemJob(ctx: PipelineContext, job: Job): Promise<{ o
     const durationMs = Math.round(performance.now() - started);
     if (isInputError(err)) {
       const error = { code: err.code, message: err.message };
-      await ctx.catalog.markItem(failedRecord(ctx, payload, error), { error, attempts });
+      await ctx.catalog.markItem(await settledFailedRecord(ctx, payload, error), { error, attempts });
       log.warn({ durationMs, code: err.code, err: err.message }, 'item failed (bad input, not retried)');
       throw new UnrecoverableError(`${err.code}: ${err.message}`);
     }
     const final = attempts >= (job.opts.attempts ?? 1);
     if (final) {
       const error = { code: errorCode(err), message: err instanceof Error ? err.message : String(err) };
-      await ctx.catalog.markItem(failedRecord(ctx, payload, error), { error, attempts });
+      await ctx.catalog.markItem(await settledFailedRecord(ctx, payload, error), { error, attempts });
     }
     log.error({ durationMs, attempts, final, err }, final ? 'item failed after its last attempt' : 'item failed, will retry');
     throw err;

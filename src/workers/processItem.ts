@@ -22,6 +22,7 @@ import { testPause } from './testPause';
 import { failedItemRights, itemRights, previewRightsOf } from './itemRights';
 import { settleKills } from './itemKills';
 import type { PreviewRights } from '../core/metadata/previewRights';
+import type { Notice } from '../schemas/notice';
 
 /** Milliseconds spent in each part of the item stage; logged with "item done" (the pipeline bench reads them). */
 export interface StageTimings {
@@ -259,6 +260,21 @@ export async function processItem(ctx: PipelineContext, job: ItemJob): Promise<I
 }
 
 /** The record of an item that failed: everything known about it, and why. Raw input is kept. */
+/**
+ * failedRecord, settled like a record that rendered (src/workers/itemKills.ts): indexed, so a later
+ * kill of its agency id reaches it; killed on arrival; the kill or withdrawal it carries applied to
+ * the records it names. If the kill store cannot be reached, the failed record as built.
+ */
+export async function settledFailedRecord(ctx: PipelineContext, queued: ItemJob, error: RecordError): Promise<CatalogRecord> {
+  const record = failedRecord(ctx, queued, error);
+  try {
+    return await settleKills(ctx, record, failedNotices.get(record) ?? null);
+  } catch {
+    return record;
+  }
+}
+const failedNotices = new WeakMap<CatalogRecord, Notice>();
+
 export function failedRecord(ctx: PipelineContext, queued: ItemJob, error: RecordError): CatalogRecord {
   const job = withMetadataRead(queued);
   const captionRaw = job.item.captionRaw !== '' ? job.item.captionRaw : (job.item.iptc.caption ?? '');
@@ -281,8 +297,9 @@ export function failedRecord(ctx: PipelineContext, queued: ItemJob, error: Recor
     cleaned = { caption: captionRaw, removed: [], creditTail: null, dateCreated: null, dateline: null };
     credit = normalizeCredit({ captionTail: null, byline: [], creditLine: null, source: null, copyright: null }, ctx.rules);
   }
-  return buildRecord({
-    ...failedItemRights(ctx, { item: job.item, iptc: job.item.iptc, raw: rawRead.get(queued), captionRaw, cleaned, credit, itemId: job.itemId, batchId: job.batchId }),
+  const { notice, ...read } = failedItemRights(ctx, { item: job.item, iptc: job.item.iptc, raw: rawRead.get(queued), captionRaw, cleaned, credit, itemId: job.itemId, batchId: job.batchId });
+  const record = buildRecord({
+    ...read,
     id: job.itemId,
     batchId: job.batchId,
     item: queued.item,
@@ -296,4 +313,6 @@ export function failedRecord(ctx: PipelineContext, queued: ItemJob, error: Recor
     error,
     processedAt: new Date().toISOString(),
   });
+  if (notice) failedNotices.set(record, notice);
+  return record;
 }

@@ -4,6 +4,7 @@ import * as path from 'node:path';
 import { TestPipeline } from '../helpers/pipeline';
 import { WIRE_IMAGES, makeTmpDir, removeDir } from '../helpers/testEnv';
 import { presentRecords } from '../../src/app/presentRecords';
+import { manualKill } from '../../src/app/kills';
 
 /**
  * A photo that fails to render still says what a desk may do with it (issue 16): its record keeps
@@ -52,5 +53,34 @@ describe('failed records keep rights', () => {
 
     expect(r2.error?.code).toBe('IMAGE_CORRUPT');
     expect(r2).toMatchObject({ status: 'killed', reason: expect.any(String), notice: { itemId: r2.id, kind: 'kill' }, availability: { state: 'killed' } });
+  });
+
+  it('a kill notice whose photo is missing still kills what it names; a failed photo is reached by a later kill of its reference', async () => {
+    const d = path.join(root, 'night');
+    mkdirSync(d);
+    const good = path.join(d, '01-NYPS505.jpg');
+    copyFileSync(path.join(WIRE_IMAGES, 'pa.jpg'), good);
+    exif(good, '-IPTC:OriginalTransmissionReference=NYPS505');
+    const broken = path.join(d, '02-NYPS606.jpg');
+    copyFileSync(path.join(WIRE_IMAGES, 'cp.jpg'), broken);
+    exif(broken, '-IPTC:OriginalTransmissionReference=NYPS606');
+    truncate(broken);
+    const [night] = await p.ingest([d]);
+    const m = path.join(root, 'notice');
+    mkdirSync(m);
+    writeFileSync(
+      path.join(m, 'kill.ndjson'),
+      JSON.stringify({ id: 'APKILL0505', image: 'APKILL0505.jpg', caption: 'MANDATORY KILL', specialInstructions: 'MANDATORY KILL: transmission reference NYPS505. PLEASE DELETE FROM ALL YOUR SYSTEMS.' }) + '\n',
+    );
+    const [notice] = await p.ingest([path.join(m, 'kill.ndjson')]);
+    const [failedNotice] = await p.rt.ctx.catalog.getRecords(notice.batchId!);
+    expect(failedNotice.error).not.toBeNull();
+    const records = async () => presentRecords(p.rt.ctx, await p.rt.ctx.catalog.getRecords(night.batchId!));
+    expect((await records())[0]).toMatchObject({ status: 'killed', notice: { itemId: failedNotice.id, targets: ['NYPS505'] } });
+
+    expect((await records())[1]).toMatchObject({ error: { code: 'IMAGE_CORRUPT' }, status: 'active' });
+    const out = await manualKill({ ...p.rt.ctx, logger: p.rt.logger }, 'NYPS606', 'Wrong person named');
+    expect(out.event.items).toEqual([(await records())[1].id]);
+    expect((await records())[1]).toMatchObject({ status: 'killed', reason: 'Wrong person named', availability: { state: 'killed' } });
   });
 });
