@@ -92,7 +92,7 @@ describe('photowire export / kill / kills / rights', () => {
     const tty = await runCli(['rights', file], env, { wrap: ['sh', '-c', 'exec script -qec "$*" /dev/null', 'sh'] });
     expect(tty.code).toBe(0);
     const text = tty.stdout.replace(/\r/g, '');
-    expect(text).toMatch(/^EDITORIAL USE ONLY\. NO SALES\. MAGS OUT\s*\n {2}restrictions editorial-only, no-sales, no-magazines\n/m);
+    expect(text).toMatch(/^EDITORIAL USE ONLY\. NO SALES\. MAGS OUT\n {2}restrictions editorial-only, no-sales, no-magazines\n/m);
     expect(text).toMatch(/ {2}embargo {6}2024-03-09T00:01:00\.000Z/);
     expect(text).not.toContain('{"input"');
   });

@@ -5,7 +5,7 @@ import { loadConfig } from '../../config';
 import { dryRun, type DryRun } from '../../core/rights/dryRun';
 import { loadRightsRules } from '../../core/rights/rules';
 
-const cut = (s: string, w: number) => (s.length > w ? s.slice(0, w - 1) + '…' : s.padEnd(w));
+const cut = (s: string, w: number) => (s.length > w ? s.slice(0, w - 1) + '…' : s);
 
 /** One readable block per line: the input, then what was read from it. */
 export function rightsTableRow(text: string, r: DryRun): string {
