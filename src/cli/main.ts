@@ -13,7 +13,7 @@ import { exportCommand } from './commands/export';
 import { failedCommand } from './commands/failed';
 import { retryCommand } from './commands/retry';
 import { creditsCliCommand } from './commands/credits';
-import { clustersCommand } from './commands/clusters';
+import { clustersCommand, clustersRebuildCommand } from './commands/clusters';
 import { killCommand, killsCommand } from './commands/kill';
 import { rightsCliCommand } from './commands/rights';
 import { watchCommand } from './commands/watch';
@@ -171,13 +171,20 @@ program
   .option('--json', 'one JSON object per kill')
   .action(action((opts) => killsCommand(opts)));
 
-program
+const clusters = program
   .command('clusters')
   .description('near-duplicate caption clusters, with size, canonical caption and members')
   .option('--batch <id>', 'only clusters with members in this batch')
   .option('--min-size <n>', 'only clusters with at least n members', positiveInt)
   .option('--json', 'print JSON on stdout')
   .action(action((opts) => clustersCommand(opts)));
+clusters
+  .command('rebuild')
+  .description('build the index of PHOTOWIRE_DEDUP_THRESHOLD from the catalog, then make it the active one (docs/DEDUP.md)')
+  .option('--since <when>', 'only batches created since: an ISO date or a duration (30d, 12h)')
+  .option('--json', 'print the result as JSON on stdout')
+  // --json is also the listing's option: Commander gives it to `clusters`, so read it from there too.
+  .action(action((opts, cmd: Command) => clustersRebuildCommand({ ...opts, json: opts.json ?? cmd.parent?.opts().json })));
 
 // Sources: hot folders, scheduled imports, HTTP feeds (README "Sources").
 const wholeMs = (v: string) => {

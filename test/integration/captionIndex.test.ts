@@ -263,7 +263,7 @@ describe('CaptionIndex guarantees', () => {
     expect(alone).toMatchObject({ canonicalId: 'cut-alone' }); // without 08 before it, nothing to join
   });
 
-  it('keys the index by signature version and threshold: another threshold is another index', async () => {
+  it('keys the index by signature version and threshold: another threshold is another index, served once activated', async () => {
     const prefix = freshPrefix();
     const caption08 = seed.find((x) => x.n === '08')!.cleaned;
     const loose = new CaptionIndex(connect(), { prefix });
@@ -271,11 +271,22 @@ describe('CaptionIndex guarantees', () => {
     expect((await loose.assign('08', caption08))!.canonicalId).toBe('01');
     const keys = await connections[0].keys(`${prefix}*`);
     expect(keys.length).toBeGreaterThan(0);
-    expect(keys.every((k) => k.startsWith(`${prefix}v2t0.5:`))).toBe(true);
-    // A stricter index under the same prefix never reads the loose one.
-    const strict = new CaptionIndex(connect(), { prefix, threshold: 0.9 });
-    expect(await strict.assign('08b', caption08)).toMatchObject({ canonicalId: '08b', exact: true });
+    expect(keys.every((k) => k.startsWith(`${prefix}v2t0.5:`) || k === `${prefix}active`)).toBe(true);
+    expect(await connections[0].get(`${prefix}active`)).toBe(`${prefix}v2t0.5:`);
+    // Another threshold under the same prefix: the active index keeps serving (its own threshold)
+    // until a rebuild swaps the pointer (docs/DEDUP.md "clusters rebuild").
+    const configured = new CaptionIndex(connect(), { prefix, threshold: 0.9 });
+    expect(await configured.assign('08b', caption08)).toMatchObject({ canonicalId: '01', exact: false });
+    expect(configured.threshold).toBe(0.5);
+    // The stricter index itself (what the rebuild builds) never reads the loose one.
+    const strict = new CaptionIndex(connect(), { prefix, threshold: 0.9, pinned: true });
+    expect(await strict.assign('08c', caption08)).toMatchObject({ canonicalId: '08c', exact: true });
     expect(await strict.listClusters()).toHaveLength(1);
+    await strict.activate();
+    const reopened = new CaptionIndex(connect(), { prefix });
+    expect(await reopened.assign('08d', caption08)).toMatchObject({ canonicalId: '08c', exact: true });
+    expect(reopened.threshold).toBe(0.9);
+    expect(reopened.keyBase).toBe(`${prefix}v2t0.9:`);
   });
 
   it('returns null for unknown or malformed cluster ids', async () => {

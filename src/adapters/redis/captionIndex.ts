@@ -49,6 +49,19 @@ export interface CaptionIndexOptions {
   maxCandidates?: number;
   /** Most cluster ids one band bucket remembers; beyond that the oldest is forgotten. */
   bucketCapacity?: number;
+  /**
+   * Use this threshold's own key base, never the one `<prefix>:active` names: what
+   * `photowire clusters rebuild` builds before the swap. Default false: the index opens the base
+   * the pointer names (set to this threshold's base when there is none yet).
+   */
+  pinned?: boolean;
+}
+
+/** What assignMany's script calls did: clusters created, captions joined, items already known. */
+export interface AssignOutcomes {
+  created: number;
+  joined: number;
+  known: number;
 }
 
 export interface ClusterMember {
@@ -85,10 +98,15 @@ function intOption(name: string, v: number | undefined, dflt: number, min: numbe
  * per caption decides which cluster it joins. See docs/DEDUP.md for the layout and measurements.
  */
 export class CaptionIndex {
-  readonly threshold: number;
-  private readonly thresholdArg: string;
+  private thresholdValue: number;
+  private thresholdArg: string;
   private readonly redis: RedisWithDedup;
-  private readonly base: string;
+  /** The key base in use: this threshold's own (`ownBase`) or the one the active pointer names. */
+  private base: string;
+  private readonly ownBase: string;
+  private readonly pointerKey: string;
+  private readonly pinned: boolean;
+  private opened: Promise<void> | null = null;
   private readonly itemMask: number;
   private readonly bucketShardBits: number;
   private readonly maxCandidates: number;
@@ -102,20 +120,73 @@ export class CaptionIndex {
     if (redis.options?.keyPrefix) throw new RangeError('CaptionIndex needs a connection without keyPrefix: pass the prefix in its options');
     const threshold = opts.threshold ?? DEFAULT_INDEX_THRESHOLD;
     if (!(threshold > 0 && threshold <= 1)) throw new RangeError(`dedup threshold must be in (0, 1], got ${threshold}`);
-    this.threshold = threshold;
+    this.thresholdValue = threshold;
     this.thresholdArg = String(threshold);
     const itemShardBits = intOption('itemShardBits', opts.itemShardBits, 16, 0, 24);
     this.bucketShardBits = intOption('bucketShardBits', opts.bucketShardBits, 14, 0, 16);
     this.maxCandidates = intOption('maxCandidates', opts.maxCandidates, DEFAULT_MAX_CANDIDATES, 1, 10_000);
     this.bucketCapacity = intOption('bucketCapacity', opts.bucketCapacity, DEFAULT_BUCKET_CAPACITY, 1, 10_000);
     this.itemMask = (1 << itemShardBits) - 1;
-    this.base = `${indexBase(opts.prefix, threshold)}`;
+    this.base = this.ownBase = indexBase(opts.prefix, threshold);
+    this.pointerKey = activePointerKey(opts.prefix);
+    this.pinned = opts.pinned ?? false;
     this.layout = `k=${SHINGLE_WORDS} bands=${LSH_BANDS}x${LSH_ROWS}+anchors${ANCHOR_TOKENS} items=${itemShardBits} buckets=${this.bucketShardBits}`;
     this.redis = redis as RedisWithDedup;
     if (typeof this.redis.photowireAssignCaptionV2 !== 'function') {
       // numberOfKeys left out: the number of keys varies with the candidates declared.
       this.redis.defineCommand('photowireAssignCaptionV2', { lua: ASSIGN_CAPTION_LUA });
     }
+  }
+
+  /**
+   * captionSimilarity() at or above which a caption joins: the configured one until the index is
+   * opened, then the threshold of the base it serves (the active pointer's, unless pinned).
+   */
+  get threshold(): number {
+    return this.thresholdValue;
+  }
+
+  /** The key base this index reads and writes (after open(): the active one, unless pinned). */
+  get keyBase(): string {
+    return this.base;
+  }
+
+  /** The key base this threshold and signature version give (what a rebuild builds). */
+  get configuredBase(): string {
+    return this.ownBase;
+  }
+
+  /**
+   * Read the active pointer (`<prefix>:active`) and serve the base it names; when there is none,
+   * name this threshold's base (SET NX), so a later change of PHOTOWIRE_DEDUP_THRESHOLD keeps the
+   * old index serving until `photowire clusters rebuild` swaps. A pointer naming another
+   * signature version (this code cannot compute its signatures) is ignored. Pinned: own base.
+   */
+  open(): Promise<void> {
+    this.opened ??= (async () => {
+      if (this.pinned) return;
+      await this.redis.set(this.pointerKey, this.ownBase, 'NX');
+      this.useBase(await this.redis.get(this.pointerKey));
+    })().catch((err: unknown) => {
+      this.opened = null;
+      throw err;
+    });
+    return this.opened;
+  }
+
+  /** Make this base the active one (`<prefix>:active`), the swap of `clusters rebuild`. */
+  async activate(): Promise<void> {
+    await this.redis.set(this.pointerKey, this.ownBase);
+  }
+
+  private useBase(named: string | null): void {
+    const parsed = named === null ? null : parseBase(this.ownBase, named);
+    const next = parsed ? parsed.base : this.ownBase;
+    if (next === this.base) return;
+    this.base = next;
+    this.thresholdValue = parsed ? parsed.threshold : this.thresholdValue;
+    this.thresholdArg = String(this.thresholdValue);
+    this.layoutChecked = null;
   }
 
   /**
@@ -136,16 +207,16 @@ export class CaptionIndex {
    * sent. A batch assigned this way gets the same partition however many other workers run,
    * unless they assign near-duplicates of its captions at the same moment.
    */
-  async assignMany(items: ReadonlyArray<{ itemId: string; caption: string }>): Promise<Array<ClusterRef | null>> {
+  async assignMany(items: ReadonlyArray<{ itemId: string; caption: string }>, outcomes?: AssignOutcomes): Promise<Array<ClusterRef | null>> {
     for (const it of items) checkItemId(it.itemId);
     const sigs = items.map((it) => signCaption(it.caption));
     if (sigs.some((s) => s !== null)) await this.checkLayout();
     const out: Array<ClusterRef | null> = [];
-    for (let i = 0; i < items.length; i++) out.push(sigs[i] === null ? null : await this.send(items[i].itemId, items[i].caption, sigs[i]!));
+    for (let i = 0; i < items.length; i++) out.push(sigs[i] === null ? null : await this.send(items[i].itemId, items[i].caption, sigs[i]!, outcomes));
     return out;
   }
 
-  private async send(itemId: string, cleanedCaption: string, sig: CaptionSignature): Promise<ClusterRef> {
+  private async send(itemId: string, cleanedCaption: string, sig: CaptionSignature, outcomes?: AssignOutcomes): Promise<ClusterRef> {
     const buckets = sig.bands.map((b) => this.bucket(b));
     const fields = Buffer.concat(buckets.map((b) => b.field));
     const shingles = shingleBytes(sig.shingles);
@@ -180,7 +251,8 @@ export class CaptionIndex {
         declared = [...next];
         continue;
       }
-      const [id, canonicalId, similarity, exact, , canonicalCaption] = reply as Exclude<AssignReply, ['stale', string, ...string[]]>;
+      const [id, canonicalId, similarity, exact, outcome, canonicalCaption] = reply as Exclude<AssignReply, ['stale', string, ...string[]]>;
+      if (outcomes) outcomes[outcome]++;
       return this.ref(id, canonicalId, Number(similarity), exact === 1, cleanedCaption, canonicalCaption);
     }
   }
@@ -195,6 +267,7 @@ export class CaptionIndex {
   /** A cluster with its canonical caption and members, or null if no such cluster exists. */
   async getCluster(clusterId: string): Promise<ClusterInfo | null> {
     if (!CLUSTER_ID.test(clusterId)) return null;
+    await this.open();
     const [[e1, head], [e2, rest]] = (await this.redis
       .multi()
       .getBuffer(`${this.base}c:${clusterId}`)
@@ -233,6 +306,7 @@ export class CaptionIndex {
   async listClusters(opts: { minSize?: number; itemIds?: string[]; limit?: number } = {}): Promise<ClusterInfo[]> {
     const minSize = opts.minSize ?? 1;
     const limit = opts.limit ?? Infinity;
+    await this.open();
     let ids: string[];
     if (opts.itemIds) {
       ids = await this.clusterIdsOf(opts.itemIds);
@@ -259,17 +333,28 @@ export class CaptionIndex {
   async withBatchLock<T>(owner: string, fn: () => Promise<T>, opts: { ttlMs?: number; waitMs?: number } = {}): Promise<T> {
     const ttlMs = opts.ttlMs ?? 30_000;
     const waitMs = opts.waitMs ?? 10 * 60_000;
-    const key = `${this.base}lock`;
+    await this.open();
     const token = `${owner} ${os.hostname()} ${process.pid} ${Date.now()} ${Math.random().toString(36).slice(2)}`;
     const deadline = Date.now() + waitMs;
-    while ((await this.redis.set(key, token, 'PX', ttlMs, 'NX')) !== 'OK') {
-      if (Date.now() > deadline) throw new Error(`dedup index ${this.base}: ${owner} waited ${waitMs} ms for the batch lock held by "${await this.redis.get(key)}"`);
-      await new Promise((r) => setTimeout(r, 20));
-    }
     // KEYS[1] lock; ARGV[1] token, ARGV[2] ttl ms ('' to release). Only the holder renews or releases.
     const own = `if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end
 if ARGV[2] == '' then return redis.call('DEL', KEYS[1]) end
 return redis.call('PEXPIRE', KEYS[1], ARGV[2])`;
+    let key: string;
+    for (;;) {
+      key = `${this.base}lock`;
+      while ((await this.redis.set(key, token, 'PX', ttlMs, 'NX')) !== 'OK') {
+        if (Date.now() > deadline) throw new Error(`dedup index ${this.base}: ${owner} waited ${waitMs} ms for the batch lock held by "${await this.redis.get(key)}"`);
+        await new Promise((r) => setTimeout(r, 20));
+      }
+      if (this.pinned) break;
+      // A rebuild swaps the active pointer holding the old index's lock: read it again under the
+      // lock, so a batch finalized after the swap goes to the new index (docs/DEDUP.md "rebuild").
+      const before = this.base;
+      this.useBase(await this.redis.get(this.pointerKey));
+      if (this.base === before) break;
+      await this.redis.eval(own, 1, key, token, '');
+    }
     const timer = setInterval(() => void this.redis.eval(own, 1, key, token, String(ttlMs)).catch(() => undefined), Math.max(50, Math.floor(ttlMs / 3)));
     timer.unref?.();
     try {
@@ -288,6 +373,7 @@ return redis.call('PEXPIRE', KEYS[1], ARGV[2])`;
 
   /** Delete every key of this index (SCAN + UNLINK on its prefix). Returns how many were deleted. */
   async deleteAll(): Promise<number> {
+    await this.open();
     let cursor = '0';
     let deleted = 0;
     do {
@@ -332,6 +418,7 @@ return redis.call('PEXPIRE', KEYS[1], ARGV[2])`;
    */
   private checkLayout(): Promise<void> {
     this.layoutChecked ??= (async () => {
+      await this.open();
       const key = `${this.base}meta`;
       const created = await this.redis.set(key, this.layout, 'NX');
       const prev = created === 'OK' ? this.layout : await this.redis.get(key);
@@ -375,6 +462,21 @@ return redis.call('PEXPIRE', KEYS[1], ARGV[2])`;
  */
 export function indexBase(prefix: string, threshold: number = DEFAULT_INDEX_THRESHOLD): string {
   return `${prefix.endsWith(':') ? prefix : `${prefix}:`}v${SIGNATURE_VERSION}t${threshold}:`;
+}
+
+/** The pointer naming the active key base: `<prefix>:active` (e.g. `photowire:dedup:active`). */
+export function activePointerKey(prefix: string): string {
+  return `${prefix.endsWith(':') ? prefix : `${prefix}:`}active`;
+}
+
+/** A pointer value this code can serve: same prefix, same signature version, a valid threshold. */
+function parseBase(ownBase: string, named: string): { base: string; threshold: number } | null {
+  const m = /^(.*:)v(\d+)t([0-9.eE+-]+):$/.exec(named);
+  const own = /^(.*:)v\d+t/.exec(ownBase);
+  if (!m || !own || m[1] !== own[1] || m[2] !== String(SIGNATURE_VERSION)) return null;
+  const threshold = Number(m[3]);
+  if (!(threshold > 0 && threshold <= 1) || String(threshold) !== m[3]) return null;
+  return { base: named, threshold };
 }
 
 function checkItemId(itemId: string): void {

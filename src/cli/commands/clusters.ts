@@ -1,5 +1,10 @@
 import type { CatalogRecord, ClusterDiff } from '../../schemas/record';
+import { parseSince } from '../../app/kills';
+import { activePointerKey } from '../../adapters/redis/captionIndex';
+import { rebuildCaptionIndex } from '../../adapters/redis/captionIndexRebuild';
+import { Progress } from '../progress';
 import { Runtime } from '../runtime';
+import { UsageError } from '../usageError';
 
 /** One member's differences on one line: word 2 "supporter" -> "supporters", word 0 -"A", word 9 +"heavily guarded". */
 export function formatDiff(d: ClusterDiff): string {
@@ -65,6 +70,45 @@ export async function clustersCommand(opts: { batch?: string; minSize?: number; 
         process.stdout.write(`    ${m.itemId}  ${kind}${credit}${d ? `  ${formatDiff(d)}` : ''}\n`);
       }
     }
+    return 0;
+  } finally {
+    await rt.close();
+  }
+}
+
+/**
+ * photowire clusters rebuild [--since DATE]: the index of PHOTOWIRE_DEDUP_THRESHOLD (and this
+ * code's signature version) built from the catalog, batches oldest first, with a progress bar on
+ * stderr; the active index keeps serving until the swap of `<prefix>:dedup:active` at the end.
+ */
+export async function clustersRebuildCommand(opts: { since?: string; json?: boolean }): Promise<number> {
+  let since: Date | undefined;
+  if (opts.since !== undefined) {
+    const t = parseSince(opts.since);
+    if (t === null) throw new UsageError(`--since ${opts.since}: give an ISO date such as 2026-11-01, or a duration such as 30d, 12h`);
+    since = new Date(t);
+  }
+  const rt = await Runtime.open({ allowPrivateRedis: false, defaultLogLevel: 'warn' });
+  try {
+    const bar = new Progress('rebuilding caption index');
+    const out = await rebuildCaptionIndex({
+      redis: rt.redis,
+      catalog: rt.ctx.catalog,
+      prefix: rt.config.prefix,
+      threshold: rt.config.dedupThreshold,
+      since,
+      onProgress: (done, total) => bar.update(done, total),
+    });
+    bar.end();
+    if (opts.json) {
+      process.stdout.write(JSON.stringify({ ...out, pointer: activePointerKey(`${rt.config.prefix}:dedup`) }) + '\n');
+      return 0;
+    }
+    const { created, joined, known } = out.outcomes;
+    process.stdout.write(
+      `rebuilt ${out.base} from ${out.batches} batch(es)${out.resumedAfter ? ` after ${out.resumedAfter}` : ''}, ${out.captions} caption(s): ${created} cluster(s) created, ${joined} joined, ${known} already indexed\n` +
+        (out.previous === out.base ? `${activePointerKey(`${rt.config.prefix}:dedup`)} already named it\n` : `${activePointerKey(`${rt.config.prefix}:dedup`)}: ${out.previous} -> ${out.base} (the old keys are kept; records keep the cluster refs they were decided with)\n`),
+    );
     return 0;
   } finally {
     await rt.close();
