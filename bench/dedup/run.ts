@@ -228,7 +228,8 @@ async function exactMemory(redis: Redis, match: string): Promise<{ keys: number;
     const res = (await pipe.exec()) ?? [];
     batch.forEach((k, i) => {
       const b = Number(res[i][1] ?? 0);
-      const kind = /^v\d+t[^:]*:(b|c|m|i|sizes|meta)/.exec(k.slice(base.length))?.[1] ?? 'other';
+      // Key base `{v2t0.5}:` (hash tag) since 2026-12-01, `v2t0.5:` before; `a` = the exact-words aliases.
+      const kind = /^\{?v\d+t[^:}]*\}?:(b|c|m|i|a|sizes|meta)/.exec(k.slice(base.length))?.[1] ?? 'other';
       const e = (byKind[kind] ??= { keys: 0, bytes: 0 });
       e.keys++;
       e.bytes += b;

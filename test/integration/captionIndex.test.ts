@@ -271,8 +271,8 @@ describe('CaptionIndex guarantees', () => {
     expect((await loose.assign('08', caption08))!.canonicalId).toBe('01');
     const keys = await connections[0].keys(`${prefix}*`);
     expect(keys.length).toBeGreaterThan(0);
-    expect(keys.every((k) => k.startsWith(`${prefix}v2t0.5:`) || k === `${prefix}active`)).toBe(true);
-    expect(await connections[0].get(`${prefix}active`)).toBe(`${prefix}v2t0.5:`);
+    expect(keys.every((k) => k.startsWith(`${prefix}{v2t0.5}:`) || k === `${prefix}active`)).toBe(true);
+    expect(await connections[0].get(`${prefix}active`)).toBe(`${prefix}{v2t0.5}:`);
     // Another threshold under the same prefix: the active index keeps serving (its own threshold)
     // until a rebuild swaps the pointer (docs/DEDUP.md "clusters rebuild").
     const configured = new CaptionIndex(connect(), { prefix, threshold: 0.9 });
@@ -286,7 +286,29 @@ describe('CaptionIndex guarantees', () => {
     const reopened = new CaptionIndex(connect(), { prefix });
     expect(await reopened.assign('08d', caption08)).toMatchObject({ canonicalId: '08c', exact: true });
     expect(reopened.threshold).toBe(0.9);
-    expect(reopened.keyBase).toBe(`${prefix}v2t0.9:`);
+    expect(reopened.keyBase).toBe(`${prefix}{v2t0.9}:`);
+  });
+
+  it('decides a caption with candidates in one script call, every key of the index in one hash slot (issue 12 throughput)', async () => {
+    const r = connect();
+    const prefix = freshPrefix();
+    const index = new CaptionIndex(r, { prefix });
+    await index.assign('warm', 'A warm-up caption so the layout key is written before counting.');
+    let scripts = 0;
+    const send = r.sendCommand.bind(r);
+    r.sendCommand = ((cmd: { name: string }) => {
+      if (cmd.name === 'evalsha' || cmd.name === 'eval') scripts++;
+      return send(cmd as never);
+    }) as typeof r.sendCommand;
+    // The seed in feed order: most captions find candidates in the buckets (before: a 'stale'
+    // reply and a second call declaring them: 61 calls for these 41 captions).
+    const refs = await assignSeedSequentially(index);
+    expect(scripts).toBe(seed.length);
+    expect(groups(refs)).toEqual(SEED_SAME_CAPTION.map((g) => [...g]));
+    // Redis Cluster: a key's slot is its first {...}; every key of this index has the same one.
+    const keys = (await r.keys(`${prefix}*`)).filter((k) => k !== `${prefix}active`);
+    expect(keys.length).toBeGreaterThan(100);
+    expect(new Set(keys.map((k) => /\{([^}]*)\}/.exec(k)?.[1]))).toEqual(new Set(['v2t0.5']));
   });
 
   it('returns null for unknown or malformed cluster ids', async () => {

@@ -59,41 +59,41 @@ describe('photowire clusters rebuild', () => {
     // Seed families at 0.50 (issue 12): 8, 7, 4, 4, 3, 2, 2.
     const a = await runSeed(env);
     expect(await sizes(env, a)).toEqual([8, 7, 4, 4, 3, 2, 2]);
-    expect(await redis.get(pointer)).toBe(`${prefix}:dedup:v2t0.5:`);
+    expect(await redis.get(pointer)).toBe(`${prefix}:dedup:{v2t0.5}:`);
 
     // The operator changes the threshold: workers and the CLI keep the active (0.50) index until
     // the rebuild; a batch run meanwhile joins the 0.50 clusters (whole clusters: both batches).
     const b = await runSeed(at07);
     expect(await sizes(at07, b)).toEqual([16, 14, 8, 8, 6, 4, 4, ...Array(11).fill(2)]); // and the 11 single captions, sent twice
-    expect(await keysOf(`${prefix}:dedup:v2t0.7:`)).toBe(0);
+    expect(await keysOf(`${prefix}:dedup:{v2t0.7}:`)).toBe(0);
 
     const rebuild = await runCli(['clusters', 'rebuild'], at07);
     expect(rebuild.code).toBe(0);
-    expect(rebuild.stdout).toContain(`rebuilt ${prefix}:dedup:v2t0.7: from 2 batch(es), 82 caption(s)`);
-    expect(rebuild.stdout).toContain(`${pointer}: ${prefix}:dedup:v2t0.5: -> ${prefix}:dedup:v2t0.7:`);
+    expect(rebuild.stdout).toContain(`rebuilt ${prefix}:dedup:{v2t0.7}: from 2 batch(es), 82 caption(s)`);
+    expect(rebuild.stdout).toContain(`${pointer}: ${prefix}:dedup:{v2t0.5}: -> ${prefix}:dedup:{v2t0.7}:`);
     expect(rebuild.stderr).toContain('rebuilding caption index: 100% 82/82'); // the progress bar (plain lines off a TTY)
-    expect(await redis.get(pointer)).toBe(`${prefix}:dedup:v2t0.7:`);
+    expect(await redis.get(pointer)).toBe(`${prefix}:dedup:{v2t0.7}:`);
     // The 0.70 partition (docs/DEDUP.md sweep): {01-03,07-11} {33-36} {12-14} {04,05} {19,20} {25,26} {37,38} {40,41}, twice over.
     expect(await sizes(at07, a)).toEqual([16, 8, 6, 4, 4, 4, 4, 4, ...Array(16).fill(2)]);
     // The old index is kept (not served): its keys are still there.
-    expect(await keysOf(`${prefix}:dedup:v2t0.5:`)).toBeGreaterThan(0);
+    expect(await keysOf(`${prefix}:dedup:{v2t0.5}:`)).toBeGreaterThan(0);
 
     // Again: nothing to do after the cursor, nothing added.
-    const keysBefore = await keysOf(`${prefix}:dedup:v2t0.7:`);
+    const keysBefore = await keysOf(`${prefix}:dedup:{v2t0.7}:`);
     const again = await runCli(['clusters', 'rebuild', '--json'], at07);
     expect(again.code).toBe(0);
     const j = JSON.parse(again.stdout);
-    expect(j).toMatchObject({ batches: 0, captions: 0, outcomes: { created: 0, joined: 0, known: 0 }, resumedAfter: b, previous: `${prefix}:dedup:v2t0.7:` });
-    expect(await keysOf(`${prefix}:dedup:v2t0.7:`)).toBe(keysBefore);
+    expect(j).toMatchObject({ batches: 0, captions: 0, outcomes: { created: 0, joined: 0, known: 0 }, resumedAfter: b, previous: `${prefix}:dedup:{v2t0.7}:` });
+    expect(await keysOf(`${prefix}:dedup:{v2t0.7}:`)).toBe(keysBefore);
 
     // After the swap a new batch is decided by the new index directly; a rebuild reads it (it is
     // after the cursor) and finds every caption already indexed.
     const c = await runSeed(at07);
     expect(await sizes(at07, c)).toEqual([24, 12, 9, 6, 6, 6, 6, 6, ...Array(16).fill(3)]);
-    const keysWithC = await keysOf(`${prefix}:dedup:v2t0.7:`);
+    const keysWithC = await keysOf(`${prefix}:dedup:{v2t0.7}:`);
     const third = JSON.parse((await runCli(['clusters', 'rebuild', '--json'], at07)).stdout);
     expect(third).toMatchObject({ batches: 1, captions: 41, outcomes: { created: 0, joined: 0, known: 41 }, resumedAfter: b });
-    expect(await keysOf(`${prefix}:dedup:v2t0.7:`)).toBe(keysWithC);
+    expect(await keysOf(`${prefix}:dedup:{v2t0.7}:`)).toBe(keysWithC);
   });
 
   it('--since limits the batches by creation date; a bad date is a usage error', async () => {
@@ -102,8 +102,8 @@ describe('photowire clusters rebuild', () => {
     const e = { ...env, PHOTOWIRE_DEDUP_THRESHOLD: '0.6' };
     const out = await runCli(['clusters', 'rebuild', '--since', new Date(last).toISOString(), '--json'], e);
     expect(out.code).toBe(0);
-    expect(JSON.parse(out.stdout)).toMatchObject({ batches: 1, captions: 41, base: `${prefix}:dedup:v2t0.6:` });
-    expect(await redis.get(pointer)).toBe(`${prefix}:dedup:v2t0.6:`);
+    expect(JSON.parse(out.stdout)).toMatchObject({ batches: 1, captions: 41, base: `${prefix}:dedup:{v2t0.6}:` });
+    expect(await redis.get(pointer)).toBe(`${prefix}:dedup:{v2t0.6}:`);
     const bad = await runCli(['clusters', 'rebuild', '--since', 'yesterday-ish'], e);
     expect(bad.code).not.toBe(0);
     expect(bad.stderr).toContain('--since yesterday-ish');
@@ -122,12 +122,12 @@ describe('photowire clusters rebuild', () => {
       } }),
     ).rejects.toBe(stop);
     expect(await redis.get(pointer)).toBe(activeBefore); // no swap: the old index still serves
-    expect(JSON.parse((await redis.get(`${prefix}:dedup:v2t0.8:rebuild`))!)).toMatchObject({ id: ids[0] });
+    expect(JSON.parse((await redis.get(`${prefix}:dedup:{v2t0.8}:rebuild`))!)).toMatchObject({ id: ids[0] });
     const out = await rebuildCaptionIndex({ redis, catalog, prefix, threshold: 0.8 });
     // Starts after batch 1; batch 2's captions were already in (known), batch 3's are new.
-    expect(out).toMatchObject({ resumedAfter: ids[0], batches: 2, captions: 82, previous: activeBefore, base: `${prefix}:dedup:v2t0.8:` });
+    expect(out).toMatchObject({ resumedAfter: ids[0], batches: 2, captions: 82, previous: activeBefore, base: `${prefix}:dedup:{v2t0.8}:` });
     expect(out.outcomes.known).toBe(41);
     expect(out.outcomes.created + out.outcomes.joined).toBe(41);
-    expect(await redis.get(pointer)).toBe(`${prefix}:dedup:v2t0.8:`);
+    expect(await redis.get(pointer)).toBe(`${prefix}:dedup:{v2t0.8}:`);
   });
 });

@@ -26,9 +26,6 @@ import { ASSIGN_CAPTION_LUA } from './captionIndexScript';
  */
 export const DEFAULT_INDEX_THRESHOLD = DEFAULT_DEDUP_THRESHOLD;
 
-/** How many times assign() declares newly found candidate clusters and calls the script again. */
-const MAX_STALE_RETRIES = 16;
-
 export interface CaptionIndexOptions {
   /** Key prefix, e.g. "photowire:dedup"; a ':' is added unless it already ends with one. */
   prefix: string;
@@ -79,7 +76,7 @@ export interface ClusterInfo {
   members: ClusterMember[];
 }
 
-type AssignReply = [string, string, string, number, 'created' | 'joined' | 'known', string?] | ['stale', string, ...string[]];
+type AssignReply = [string, string, string, number, 'created' | 'joined' | 'known', string?];
 type RedisWithDedup = Redis & {
   photowireAssignCaptionV2(numKeys: number, ...keysAndArgs: Array<string | Buffer | number>): Promise<AssignReply>;
 };
@@ -220,41 +217,32 @@ export class CaptionIndex {
     const buckets = sig.bands.map((b) => this.bucket(b));
     const fields = Buffer.concat(buckets.map((b) => b.field));
     const shingles = shingleBytes(sig.shingles);
-    // The clusters whose keys the script may touch: its own exact id, its fallback, then the
-    // candidates the buckets named on the previous call (none on the first).
-    let declared: string[] = [sig.clusterId, sig.altClusterId];
-    for (let attempt = 0; ; attempt++) {
-      const keys: string[] = [this.itemKey(itemId), this.sizesKey(), ...buckets.map((b) => b.key)];
-      for (const x of declared) keys.push(`${this.base}c:${x}`, `${this.base}m:${x}`);
-      // Last: where these exact words' earlier decision is kept (captionIndexScript.ts, KEYS[#KEYS]).
-      keys.push(`${this.base}a:${sig.clusterId}`);
-      const reply = await this.redis.photowireAssignCaptionV2(
-        keys.length,
-        ...keys,
-        itemId,
-        buckets.length,
-        this.thresholdArg,
-        shingles,
-        cleanedCaption,
-        this.maxCandidates,
-        this.bucketCapacity,
-        fields,
-        CONTAINMENT_DISCOUNT,
-        MIN_CONTAINED_SHINGLES,
-        MAX_EXTRA_SHINGLES,
-        declared.join(''),
-      );
-      if (reply[0] === 'stale') {
-        if (attempt >= MAX_STALE_RETRIES) throw new Error(`dedup index ${this.base}: item ${itemId}: candidates kept changing over ${attempt + 1} calls`);
-        const [, known, ...cands] = reply as string[];
-        const next = new Set<string>([sig.clusterId, sig.altClusterId, ...declared, ...(known ? [known] : []), ...cands]);
-        declared = [...next];
-        continue;
-      }
-      const [id, canonicalId, similarity, exact, outcome, canonicalCaption] = reply as Exclude<AssignReply, ['stale', string, ...string[]]>;
-      if (outcomes) outcomes[outcome]++;
-      return this.ref(id, canonicalId, Number(similarity), exact === 1, cleanedCaption, canonicalCaption);
-    }
+    // Declared: its own exact id and its fallback; the candidates' keys the script derives from
+    // the base (one hash slot, captionIndexScript.ts), so one call decides.
+    const keys: string[] = [this.itemKey(itemId), this.sizesKey(), ...buckets.map((b) => b.key)];
+    for (const x of [sig.clusterId, sig.altClusterId]) keys.push(`${this.base}c:${x}`, `${this.base}m:${x}`);
+    // Last: where these exact words' earlier decision is kept (captionIndexScript.ts, KEYS[#KEYS]).
+    keys.push(`${this.base}a:${sig.clusterId}`);
+    const reply = await this.redis.photowireAssignCaptionV2(
+      keys.length,
+      ...keys,
+      itemId,
+      buckets.length,
+      this.thresholdArg,
+      shingles,
+      cleanedCaption,
+      this.maxCandidates,
+      this.bucketCapacity,
+      fields,
+      CONTAINMENT_DISCOUNT,
+      MIN_CONTAINED_SHINGLES,
+      MAX_EXTRA_SHINGLES,
+      sig.clusterId + sig.altClusterId,
+      this.base,
+    );
+    const [id, canonicalId, similarity, exact, outcome, canonicalCaption] = reply;
+    if (outcomes) outcomes[outcome]++;
+    return this.ref(id, canonicalId, Number(similarity), exact === 1, cleanedCaption, canonicalCaption);
   }
 
   private ref(id: string, canonicalId: string, similarity: number, exact: boolean, cleanedCaption: string, canonicalCaption: string | undefined): ClusterRef {
@@ -456,12 +444,17 @@ return redis.call('PEXPIRE', KEYS[1], ARGV[2])`;
 }
 
 /**
- * Key base of an index: `<prefix>:v<SIGNATURE_VERSION>t<threshold>:`. The threshold and the
+ * Key base of an index: `<prefix>:{v<SIGNATURE_VERSION>t<threshold>}:`. The threshold and the
  * signature version are in the name, so an index is never read with other rules: changing either
- * starts a new index, filled from the catalog by `photowire clusters rebuild`.
+ * starts a new index, filled from the catalog by `photowire clusters rebuild`. The braces are a
+ * Redis Cluster hash tag: every key of one index is in one slot, so its script may touch the
+ * candidate clusters' keys it derives (one call per caption). A prefix that already has a hash
+ * tag (`photowire:{dedup}`) keeps it (Redis uses the first one) and gets no second one.
  */
 export function indexBase(prefix: string, threshold: number = DEFAULT_INDEX_THRESHOLD): string {
-  return `${prefix.endsWith(':') ? prefix : `${prefix}:`}v${SIGNATURE_VERSION}t${threshold}:`;
+  const p = prefix.endsWith(':') ? prefix : `${prefix}:`;
+  const name = `v${SIGNATURE_VERSION}t${threshold}`;
+  return /\{[^}]+\}/.test(p) ? `${p}${name}:` : `${p}{${name}}:`;
 }
 
 /** The pointer naming the active key base: `<prefix>:active` (e.g. `photowire:dedup:active`). */
@@ -471,11 +464,13 @@ export function activePointerKey(prefix: string): string {
 
 /** A pointer value this code can serve: same prefix, same signature version, a valid threshold. */
 function parseBase(ownBase: string, named: string): { base: string; threshold: number } | null {
-  const m = /^(.*:)v(\d+)t([0-9.eE+-]+):$/.exec(named);
-  const own = /^(.*:)v\d+t/.exec(ownBase);
+  const m = /^(.*:)\{?v(\d+)t([0-9.eE+-]+)\}?:$/.exec(named);
+  const own = /^(.*:)\{?v\d+t/.exec(ownBase);
   if (!m || !own || m[1] !== own[1] || m[2] !== String(SIGNATURE_VERSION)) return null;
   const threshold = Number(m[3]);
   if (!(threshold > 0 && threshold <= 1) || String(threshold) !== m[3]) return null;
+  // Only this code's own form of the base (an index of another layout is not read).
+  if (named !== indexBase(m[1], threshold)) return null;
   return { base: named, threshold };
 }
 

@@ -11,7 +11,7 @@ export interface RebuildOptions {
   catalog: CatalogStore;
   /** The catalog's key prefix (PHOTOWIRE_PREFIX); the index lives under `<prefix>:dedup`. */
   prefix: string;
-  /** The threshold to build (PHOTOWIRE_DEDUP_THRESHOLD): its base is `<prefix>:dedup:v2t<threshold>:`. */
+  /** The threshold to build (PHOTOWIRE_DEDUP_THRESHOLD): its base is `<prefix>:dedup:{v2t<threshold>}:`. */
   threshold?: number;
   /** Only batches created at or after this time. */
   since?: Date;

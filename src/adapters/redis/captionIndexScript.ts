@@ -5,17 +5,19 @@
  * stored shingles (canonical caption's and the members' extra ones), then join the best cluster at
  * or above the threshold or create a new one. Kept as a TypeScript string so it ships inside dist/.
  *
- * Every key the script touches is in KEYS (Redis Cluster): the candidate clusters are not known
- * before the buckets are read, so the adapter declares the clusters it expects; when the buckets
- * name a cluster it did not declare, the script changes nothing and replies
- * { 'stale', known cluster or '', candidate ids... }, and the adapter calls again declaring them
- * (a new caption with empty buckets decides in one call, one with candidates in two).
+ * One call per caption. The keys the adapter can name are in KEYS; the candidate clusters are only
+ * known once the buckets are read, so the script derives their c:/m: keys from the key base
+ * (ARGV[13]). Redis Cluster-correct because every key of an index is in one hash slot: the base
+ * carries a hash tag (`<prefix>:{v2t0.5}:`, indexBase()), so a script touching them all runs on
+ * the one node holding that slot. (Until 2026-12-01 the script replied 'stale' and the adapter
+ * called again declaring the candidates: ~1.5 calls per caption, see docs/DEDUP.md.)
  *
  * KEYS[1]   membership shard (hash: itemId -> "clusterId|exact|similarity")
  * KEYS[2]   sizes (zset: clusterId -> size, clusters of 2+ members only)
  * KEYS[3 .. 2+nb]  band buckets (hash: 6-byte band field -> concatenated 8-byte cluster ids)
  * KEYS[3+nb ..]    per declared cluster X, in ARGV[12]'s order: c:X, m:X (the first X is the
- *                  caption's own exact id, the second its fallback id, then candidates)
+ *                  caption's own exact id, the second its fallback id); other clusters' keys
+ *                  are ARGV[13] .. 'c:' .. id, in the same hash slot
  * KEYS[#KEYS]      a:<exact id> (string): the cluster the first caption with these exact words
  *                  joined when it joined one it was not the canonical of, so that the same words
  *                  sent again land in the same cluster whatever was indexed in between
@@ -28,13 +30,14 @@
  * ARGV[8]   band fields, 6 bytes each, in KEYS[3..]'s order
  * ARGV[9]   containment discount; ARGV[10] min shingles for containment; ARGV[11] max extra shingles
  * ARGV[12]  declared cluster ids, 16 hex digits each
+ * ARGV[13]  key base (`<prefix>:{v2t<threshold>}:`), from which candidate keys are derived
  *
  * Cluster key c:<id> (string): u32 n (big-endian) | n x 4-byte shingles | u16 m | m x 4-byte extra
  * shingles (the members', not in the canonical's, first come first kept) | u16 len | canonical
  * item id | caption. Similarity is sent as a string ('%.17g'): Lua numbers in replies are
  * truncated to integers.
  * Reply: { clusterId, canonicalId, similarity, exact (0|1), 'created'|'joined'|'known'
- * [, canonical caption when not exact: the adapter diffs against it] } or the 'stale' reply.
+ * [, canonical caption when not exact: the adapter diffs against it] }.
  * The rule mirrors captionSimilarity() (src/core/dedup/similarity.ts) and ReferenceClusterer.
  */
 export const ASSIGN_CAPTION_LUA = `
@@ -58,6 +61,10 @@ for i = 1, #declared, 16 do
   ids[#ids + 1] = x
 end
 local exactId, altId = ids[1], ids[2]
+local base = ARGV[13]
+-- A cluster's keys: declared in KEYS, or derived from the base (same hash slot).
+local function ck(x) return ckey[x] or (base .. 'c:' .. x) end
+local function mk(x) return mkey[x] or (base .. 'm:' .. x) end
 local aliasKey = KEYS[#KEYS]
 
 local function parse(v)
@@ -81,8 +88,7 @@ local function fmt(s) return string.format('%.17g', s) end
 local prev = redis.call('HGET', KEYS[1], item)
 if prev then
   local cid, e, sim = string.match(prev, '^(%x+)|(%d)|(.+)$')
-  if not ckey[cid] then return { 'stale', cid } end
-  local v = redis.call('GET', ckey[cid])
+  local v = redis.call('GET', ck(cid))
   if not v then return redis.error_reply('ERR photowire dedup: item ' .. item .. ' points at missing cluster ' .. cid) end
   if e == '1' then return { cid, canonicalOf(v), sim, 1, 'known' } end
   return { cid, canonicalOf(v), sim, 0, 'known', captionOf(v) }
@@ -146,21 +152,12 @@ if #order > maxCand then
   end)
 end
 local cands = {}
-local missing = false
 for i = 1, math.min(#order, maxCand) do
   local cid = hexOf[order[i]]
-  if cid ~= exactId then
-    cands[#cands + 1] = cid
-    if not ckey[cid] then missing = true end
-  end
-end
-if missing then
-  local reply = { 'stale', '' }
-  for _, cid in ipairs(cands) do reply[#reply + 1] = cid end
-  return reply
+  if cid ~= exactId then cands[#cands + 1] = cid end
 end
 
-local exactV = redis.call('GET', ckey[exactId])
+local exactV = redis.call('GET', ck(exactId))
 local bestId, bestV, bestSim = nil, nil, -1
 local function consider(cid, v)
   local s, same = score(v)
@@ -189,7 +186,7 @@ local function addToBuckets(id)
 end
 
 local function join(cid, v, sim, e)
-  local len = redis.call('RPUSH', mkey[cid], item)
+  local len = redis.call('RPUSH', mk(cid), item)
   redis.call('ZADD', KEYS[2], len + 1, cid)
   redis.call('HSET', KEYS[1], item, cid .. '|' .. e .. '|' .. fmt(sim))
   if e == 1 then return { cid, canonicalOf(v), fmt(sim), 1, 'joined' } end
@@ -206,7 +203,7 @@ local function join(cid, v, sim, e)
       if not have[s] then add[#add + 1] = s; have[s] = true end
     end
     if #add > 0 then
-      redis.call('SET', ckey[cid], string.sub(v, 1, p - 1) .. struct.pack('>I2', m + #add) .. string.sub(v, p + 2, q - 1) .. table.concat(add) .. string.sub(v, q))
+      redis.call('SET', ck(cid), string.sub(v, 1, p - 1) .. struct.pack('>I2', m + #add) .. string.sub(v, p + 2, q - 1) .. table.concat(add) .. string.sub(v, q))
     end
   end
   if sim < 1 then addToBuckets(cid) end
@@ -218,12 +215,7 @@ end
 -- These exact words joined a cluster before: join it again.
 local alias = redis.call('GET', aliasKey)
 if alias then
-  if not ckey[alias] then
-    local reply = { 'stale', alias }
-    for _, cid in ipairs(cands) do reply[#reply + 1] = cid end
-    return reply
-  end
-  local av = redis.call('GET', ckey[alias])
+  local av = redis.call('GET', ck(alias))
   if av then
     local s = score(av)
     return join(alias, av, s, 0)
@@ -240,7 +232,7 @@ if exactV then
   consider(exactId, exactV)
 end
 for _, cid in ipairs(cands) do
-  local v = redis.call('GET', ckey[cid])
+  local v = redis.call('GET', ck(cid))
   if v then consider(cid, v) end
 end
 if bestId then return join(bestId, bestV, bestSim, 0) end
@@ -248,11 +240,11 @@ if bestId then return join(bestId, bestV, bestSim, 0) end
 local id = exactId
 if exactV then
   id = altId
-  if redis.call('EXISTS', ckey[id]) == 1 then
+  if redis.call('EXISTS', ck(id)) == 1 then
     return redis.error_reply('ERR photowire dedup: cluster ids ' .. exactId .. ' and ' .. id .. ' both taken by other captions')
   end
 end
-redis.call('SET', ckey[id], struct.pack('>I4', nNew) .. sh .. struct.pack('>I2', 0) .. struct.pack('>I2', #item) .. item .. ARGV[5])
+redis.call('SET', ck(id), struct.pack('>I4', nNew) .. sh .. struct.pack('>I2', 0) .. struct.pack('>I2', #item) .. item .. ARGV[5])
 addToBuckets(id)
 redis.call('HSET', KEYS[1], item, id .. '|1|1')
 return { id, item, '1', 1, 'created' }
