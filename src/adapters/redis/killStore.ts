@@ -259,6 +259,14 @@ function parseEvent(json: string): KillEvent {
   return { ...e, items: list(e.items), review: list(e.review), targets: list(e.targets), supersededBy: e.supersededBy ?? null, reason: e.reason ?? null };
 }
 
+/** The record's place in its feed: `index`, else from its item id (`<batchId>-0001`: src/core/ids.ts), which the item stage always has. */
+function feedIndexOf(record: CatalogRecord): number | null {
+  const prefix = `${record.batchId}-`;
+  if (!record.id.startsWith(prefix)) return null;
+  const n = Number(record.id.slice(prefix.length));
+  return Number.isInteger(n) && n > 0 ? n - 1 : null;
+}
+
 /** The groups a record is indexed by. */
 export function recordGroups(record: CatalogRecord): string[] {
   const g = new Set<string>([`i:${record.id}`]);
@@ -305,7 +313,7 @@ export class KillStore {
     const info: KillItemInfo = {
       itemId: record.id,
       batchId: record.batchId,
-      index: record.index ?? null,
+      index: record.index ?? feedIndexOf(record),
       file: record.source.file,
       original: record.image?.original ?? null,
       agencyId: record.agencyId,
