@@ -287,6 +287,11 @@ describe('CaptionIndex guarantees', () => {
     expect(await reopened.assign('08d', caption08)).toMatchObject({ canonicalId: '08c', exact: true });
     expect(reopened.threshold).toBe(0.9);
     expect(reopened.keyBase).toBe(`${prefix}{v2t0.9}:`);
+    // deleteAll removes the index and the pointer naming it (nothing left behind), not the 0.50 index.
+    await reopened.deleteAll();
+    const left = await connections[0].keys(`${prefix}*`);
+    expect(left.length).toBeGreaterThan(0);
+    expect(left.every((k) => k.startsWith(`${prefix}{v2t0.5}:`))).toBe(true);
   });
 
   it('decides a caption with candidates in one script call, every key of the index in one hash slot (issue 12 throughput)', async () => {

@@ -359,7 +359,10 @@ return redis.call('PEXPIRE', KEYS[1], ARGV[2])`;
     return sig === null ? null : { signature: sig, buckets: sig.bands.map((b) => this.bucket(b)) };
   }
 
-  /** Delete every key of this index (SCAN + UNLINK on its prefix). Returns how many were deleted. */
+  /**
+   * Delete every key of this index (SCAN + UNLINK on its base), and the active pointer when it
+   * names this index. Returns how many were deleted.
+   */
   async deleteAll(): Promise<number> {
     await this.open();
     let cursor = '0';
@@ -369,7 +372,11 @@ return redis.call('PEXPIRE', KEYS[1], ARGV[2])`;
       cursor = next;
       if (keys.length > 0) deleted += await this.redis.unlink(...keys);
     } while (cursor !== '0');
+    // The active pointer lives outside the base: gone too when it names this index.
+    // KEYS[1] pointer; ARGV[1] this base.
+    deleted += (await this.redis.eval(`if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end return 0`, 1, this.pointerKey, this.base)) as number;
     this.layoutChecked = null;
+    this.opened = null;
     return deleted;
   }
 
