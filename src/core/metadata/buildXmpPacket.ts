@@ -27,11 +27,16 @@ export function buildXmpPacket(fields: IptcFields): string {
       props.push(`   <${name}>${escapeXml(values.join(', '))}</${name}>`);
     }
   }
+  return xmpPacket(`xmlns:dc="${NS.dc}" xmlns:photoshop="${NS.photoshop}" xmlns:Iptc4xmpCore="${NS.iptcCore}"`, props);
+}
+
+/** One rdf:Description holding `props` (lines of XMP properties), wrapped as a whole packet. */
+export function xmpPacket(namespaces: string, props: string[]): string {
   return [
     '<?xpacket begin="\ufeff" id="W5M0MpCehiHzreSzNTczkc9d"?>',
     '<x:xmpmeta xmlns:x="adobe:ns:meta/">',
     ` <rdf:RDF xmlns:rdf="${NS.rdf}">`,
-    `  <rdf:Description rdf:about="" xmlns:dc="${NS.dc}" xmlns:photoshop="${NS.photoshop}" xmlns:Iptc4xmpCore="${NS.iptcCore}">`,
+    `  <rdf:Description rdf:about="" ${namespaces}>`,
     ...props,
     '  </rdf:Description>',
     ' </rdf:RDF>',
@@ -40,6 +45,6 @@ export function buildXmpPacket(fields: IptcFields): string {
   ].join('\n');
 }
 
-function escapeXml(s: string): string {
+export function escapeXml(s: string): string {
   return s.replace(/[&<>"]/g, (c) => (c === '&' ? '&amp;' : c === '<' ? '&lt;' : c === '>' ? '&gt;' : '&quot;'));
 }

@@ -1,5 +1,6 @@
 import type { IptcFields } from '../../schemas/feedItem';
 import { buildIimBlock } from './buildIimBlock';
+import { escapeXml as escapeWhole, xmpPacket } from './buildXmpPacket';
 import { NS } from './fieldTables';
 import { insertIptcIntoJpeg, insertXmpIntoJpeg } from './jpegWriter';
 
@@ -17,9 +18,8 @@ export interface PreviewRights {
 // one APP1 segment holds about 65,000 bytes of XMP; each text is cut well below that
 const MAX_XMP_TEXT = 16_000;
 
-function escapeXml(s: string): string {
-  return s.slice(0, MAX_XMP_TEXT).replace(/[&<>"]/g, (c) => (c === '&' ? '&amp;' : c === '<' ? '&lt;' : c === '>' ? '&gt;' : '&quot;'));
-}
+/** Escaped, and at most MAX_XMP_TEXT characters: a preview's packet stays small whatever was sent. */
+const escapeXml = (s: string) => escapeWhole(s.slice(0, MAX_XMP_TEXT));
 
 const langAlt = (name: string, v: string) => `   <${name}><rdf:Alt><rdf:li xml:lang="x-default">${escapeXml(v)}</rdf:li></rdf:Alt></${name}>`;
 
@@ -30,17 +30,7 @@ export function previewXmpPacket(r: PreviewRights): string {
   if (r.creditLine) props.push(`   <photoshop:Credit>${escapeXml(r.creditLine)}</photoshop:Credit>`);
   if (r.specialInstructions) props.push(`   <photoshop:Instructions>${escapeXml(r.specialInstructions)}</photoshop:Instructions>`);
   if (r.usageTerms) props.push(langAlt('xmpRights:UsageTerms', r.usageTerms));
-  return [
-    '<?xpacket begin="\ufeff" id="W5M0MpCehiHzreSzNTczkc9d"?>',
-    '<x:xmpmeta xmlns:x="adobe:ns:meta/">',
-    ` <rdf:RDF xmlns:rdf="${NS.rdf}">`,
-    `  <rdf:Description rdf:about="" xmlns:dc="${NS.dc}" xmlns:photoshop="${NS.photoshop}" xmlns:xmpRights="http://ns.adobe.com/xap/1.0/rights/">`,
-    ...props,
-    '  </rdf:Description>',
-    ' </rdf:RDF>',
-    '</x:xmpmeta>',
-    '<?xpacket end="w"?>',
-  ].join('\n');
+  return xmpPacket(`xmlns:dc="${NS.dc}" xmlns:photoshop="${NS.photoshop}" xmlns:xmpRights="http://ns.adobe.com/xap/1.0/rights/"`, props);
 }
 
 export function hasPreviewRights(r: PreviewRights | null | undefined): r is PreviewRights {
