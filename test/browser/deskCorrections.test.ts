@@ -1,8 +1,8 @@
 import { execFileSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync } from 'node:fs';
-import * as os from 'node:os';
+import { copyFileSync, mkdirSync } from 'node:fs';
 import * as path from 'node:path';
-import type { BrowserContext, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
+import { CHROMIUM, HAS_CHROMIUM, launchChromium, openSignedIn, type Browser } from '../helpers/browser';
 import { startDesk, type Desk } from '../helpers/deskServer';
 import { WIRE_IMAGES, makeTmpDir, removeDir } from '../helpers/testEnv';
 import { presentRecords } from '../../src/app/presentRecords';
@@ -13,18 +13,15 @@ import { presentRecords } from '../../src/app/presentRecords';
  * shown first, the older one is marked SUPERSEDED with a link that takes the focus to the newer.
  * The two items run in parallel, so the correction may be stored before the photo it corrects.
  */
-const CHROMIUM = '/usr/bin/chromium';
-const hasChromium = existsSync(CHROMIUM);
+const hasChromium = HAS_CHROMIUM;
 const suite = hasChromium ? describe : describe.skip;
-const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 const exif = (file: string, ...args: string[]) => execFileSync('exiftool', ['-q', '-overwrite_original', ...args, file]);
 const caption = (text: string) => [`-IPTC:Caption-Abstract=${text}`, `-XMP-dc:Description=${text}`, `-EXIF:ImageDescription=${text}`];
 
 suite(hasChromium ? 'the desk shows the newer version of a correction first' : `desk corrections (SKIPPED: ${CHROMIUM} is not installed)`, () => {
   let desk: Desk;
-  let ctx: BrowserContext;
+  let browser: Browser;
   let page: Page;
-  let profile: string;
   let tmp: string;
   let batch: string;
   let oldId: string;
@@ -48,20 +45,13 @@ suite(hasChromium ? 'the desk shows the newer version of a correction first' : `
     expect(records.find((r) => r.id === oldId)).toMatchObject({ status: 'superseded', supersededBy: newId, availability: { state: 'superseded' } });
     expect(records.find((r) => r.id === newId)).toMatchObject({ status: 'active', availability: { state: 'publishable' } });
 
-    const { chromium } = await import('playwright-core');
-    profile = mkdtempSync(path.join(os.tmpdir(), 'photowire-chromium-'));
-    ctx = await chromium.launchPersistentContext(profile, { executablePath: CHROMIUM, headless: true, args: ARGS, viewport: { width: 1440, height: 1000 }, colorScheme: 'light' });
-    page = ctx.pages()[0] ?? (await ctx.newPage());
-    page.setDefaultTimeout(15_000);
-    await page.goto(`${desk.url}/`);
-    await page.evaluate(`sessionStorage.setItem('photowire.token', ${JSON.stringify(desk.token)})`);
-    await page.reload();
-    await page.locator(`.batch-item[data-batch-id="${batch}"]`).waitFor();
+    browser = await launchChromium();
+    page = browser.page;
+    await openSignedIn(page, desk.url, desk.token, batch);
   }, 120_000);
   afterAll(async () => {
-    await ctx?.close();
+    await browser?.close();
     await desk?.close();
-    if (profile) removeDir(profile);
     if (tmp) removeDir(tmp);
   });
 

@@ -1,8 +1,8 @@
 import { execFileSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync } from 'node:fs';
-import * as os from 'node:os';
+import { copyFileSync, mkdirSync } from 'node:fs';
 import * as path from 'node:path';
-import type { BrowserContext, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
+import { CHROMIUM, HAS_CHROMIUM, launchChromium, openSignedIn, type Browser } from '../helpers/browser';
 import { startDesk, type Desk } from '../helpers/deskServer';
 import { REPO_ROOT, WIRE_IMAGES, makeTmpDir, removeDir } from '../helpers/testEnv';
 
@@ -10,17 +10,14 @@ import { REPO_ROOT, WIRE_IMAGES, makeTmpDir, removeDir } from '../helpers/testEn
  * Issue 16 on the desk: a killed photo struck through in red with its reason and notice, an
  * embargoed one locked with the time left, the Kills view listing every copy. Screenshots go to docs/.
  */
-const CHROMIUM = '/usr/bin/chromium';
-const hasChromium = existsSync(CHROMIUM);
+const hasChromium = HAS_CHROMIUM;
 const suite = hasChromium ? describe : describe.skip;
-const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 const DOCS = path.join(REPO_ROOT, 'docs');
 
 suite(hasChromium ? 'the desk shows killed and embargoed photos' : `desk rights (SKIPPED: ${CHROMIUM} is not installed)`, () => {
   let desk: Desk;
-  let ctx: BrowserContext;
+  let browser: Browser;
   let page: Page;
-  let profile: string;
   let tmp: string;
   let night: string;
   let killedId: string;
@@ -47,20 +44,13 @@ suite(hasChromium ? 'the desk shows killed and embargoed photos' : `desk rights 
     });
     expect(res.status).toBe(201);
 
-    const { chromium } = await import('playwright-core');
-    profile = mkdtempSync(path.join(os.tmpdir(), 'photowire-chromium-'));
-    ctx = await chromium.launchPersistentContext(profile, { executablePath: CHROMIUM, headless: true, args: ARGS, viewport: { width: 1440, height: 1000 }, colorScheme: 'light' });
-    page = ctx.pages()[0] ?? (await ctx.newPage());
-    page.setDefaultTimeout(15_000);
-    await page.goto(`${desk.url}/`);
-    await page.evaluate(`sessionStorage.setItem('photowire.token', ${JSON.stringify(desk.token)})`);
-    await page.reload();
-    await page.locator(`.batch-item[data-batch-id="${night}"]`).waitFor();
+    browser = await launchChromium();
+    page = browser.page;
+    await openSignedIn(page, desk.url, desk.token, night);
   }, 120_000);
   afterAll(async () => {
-    await ctx?.close();
+    await browser?.close();
     await desk?.close();
-    if (profile) removeDir(profile);
     if (tmp) removeDir(tmp);
   });
 
