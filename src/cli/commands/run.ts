@@ -3,6 +3,7 @@ import { ingestPaths } from '../ingestPaths';
 import { UsageError } from '../usageError';
 import { formatFeedError, formatSummary } from '../printSummary';
 import { Runtime } from '../runtime';
+import { onShutdown } from '../shutdown';
 import { waitForBatches } from '../waitForBatches';
 import { summarizeBatch, type BatchSummary } from '../../workers/summarizeBatch';
 import { generateSampleFeed } from '../../sample/generateSample';
@@ -23,18 +24,12 @@ export async function runCommand(paths: string[], opts: RunOptions): Promise<num
   }
   // Per-item log lines would bury the progress bar and summary: `run` logs warnings and errors only unless LOG_LEVEL says otherwise.
   const rt = await Runtime.open({ allowPrivateRedis: true, defaultLogLevel: 'warn' });
-  let interrupted = 0;
-  const onSignal = () => {
-    interrupted++;
-    if (interrupted === 1) {
-      process.stderr.write('\nstopping: finishing in-flight items (Ctrl-C again to force)\n');
-      void rt.close().then(() => process.exit(130));
-    } else {
-      process.exit(130);
-    }
-  };
-  process.on('SIGINT', onSignal);
-  process.on('SIGTERM', onSignal);
+  // Interrupted, the run's work is unfinished: exit 130 once in-flight items are done.
+  const shutdown = onShutdown({
+    stop: () => rt.close(),
+    notice: { write: (text) => process.stderr.write(text), first: '\nstopping: finishing in-flight items (Ctrl-C again to force)\n' },
+    stoppedExitCode: 130,
+  });
   try {
     if (!opts.json) {
       process.stderr.write(
@@ -73,8 +68,7 @@ export async function runCommand(paths: string[], opts: RunOptions): Promise<num
     const anyFailed = feedErrors.length > 0 || summaries.some((s) => s.failed > 0);
     return anyFailed ? 1 : 0;
   } finally {
-    process.off('SIGINT', onSignal);
-    process.off('SIGTERM', onSignal);
-    if (!interrupted) await rt.close();
+    shutdown.dispose();
+    if (!shutdown.signalled) await rt.close();
   }
 }

@@ -1,5 +1,6 @@
 import { createRedis } from '../../adapters/redis/connection';
 import { Runtime } from '../runtime';
+import { onShutdown } from '../shutdown';
 import { Scheduler } from '../../sources/schedule/scheduler';
 import { ScheduleError, describeTiming } from '../../sources/schedule/scheduleDef';
 
@@ -26,17 +27,12 @@ export async function schedulerCommand(opts: { withWorkers?: boolean; concurrenc
   }
   const schedules = await scheduler.list();
   rt.logger.info({ schedules: schedules.map((s) => s.name), workers: !!opts.withWorkers }, 'scheduler ready');
-  return new Promise((resolve) => {
-    let signals = 0;
-    const stop = (sig: string) => {
-      if (++signals > 1) process.exit(130);
-      rt.logger.info({ signal: sig }, 'stopping: a run in progress is finished by the next scheduler start');
-      void scheduler
-        .close()
-        .then(() => rt.close())
-        .then(() => resolve(0));
-    };
-    process.on('SIGTERM', () => stop('SIGTERM'));
-    process.on('SIGINT', () => stop('SIGINT'));
-  });
+  await onShutdown({
+    stop: async () => {
+      await scheduler.close();
+      await rt.close();
+    },
+    notice: { logger: rt.logger, first: 'stopping: a run in progress is finished by the next scheduler start' },
+  }).stopped;
+  return 0;
 }

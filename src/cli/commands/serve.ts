@@ -1,6 +1,7 @@
 import { InvalidArgumentError } from 'commander';
 import { Runtime } from '../runtime';
 import { UsageError } from '../usageError';
+import { onShutdown } from '../shutdown';
 import { startServer } from '../../server/startServer';
 
 export interface ServeOptions {
@@ -36,18 +37,12 @@ export async function serveCommand(opts: ServeOptions): Promise<number> {
   const { app, url } = server;
   rt.logger.info({ url, auth: rt.config.apiToken ? 'bearer token' : 'none (loopback only)', workers: !!opts.workers, dataDir: rt.config.dataDir }, 'desk ready');
   if (process.stderr.isTTY) process.stderr.write(`photowire desk: ${url}/  (queues: ${url}/admin/queues, API: ${url}/openapi.json)\n`);
-  return new Promise((resolve) => {
-    let signals = 0;
-    const stop = (sig: string) => {
-      signals++;
-      if (signals > 1) process.exit(130);
-      rt.logger.info({ signal: sig }, 'stopping the desk');
-      void app
-        .close()
-        .then(() => rt.close())
-        .then(() => resolve(0));
-    };
-    process.on('SIGTERM', () => stop('SIGTERM'));
-    process.on('SIGINT', () => stop('SIGINT'));
-  });
+  await onShutdown({
+    stop: async () => {
+      await app.close();
+      await rt.close();
+    },
+    notice: { logger: rt.logger, first: 'stopping the desk' },
+  }).stopped;
+  return 0;
 }

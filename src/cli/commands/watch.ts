@@ -1,4 +1,5 @@
 import { Runtime } from '../runtime';
+import { onShutdown } from '../shutdown';
 import { HotFolderError, Watcher } from '../../sources/hotFolder/watcher';
 
 /**
@@ -23,17 +24,12 @@ export async function watchCommand(dirs: string[], opts: { withWorkers?: boolean
     { dirs: watcher.dirs, settleMs: opts.settleMs ?? rt.config.settleMs, scanMs: opts.scanMs ?? rt.config.scanMs, workers: !!opts.withWorkers, owner: watcher.owner },
     'watching hot folders',
   );
-  return new Promise((resolve) => {
-    let signals = 0;
-    const stop = (sig: string) => {
-      if (++signals > 1) process.exit(130);
-      rt.logger.info({ signal: sig }, 'stopping: files in progress stay in place and are taken over by the next watcher');
-      void watcher
-        .stop()
-        .then(() => rt.close())
-        .then(() => resolve(0));
-    };
-    process.on('SIGTERM', () => stop('SIGTERM'));
-    process.on('SIGINT', () => stop('SIGINT'));
-  });
+  await onShutdown({
+    stop: async () => {
+      await watcher.stop();
+      await rt.close();
+    },
+    notice: { logger: rt.logger, first: 'stopping: files in progress stay in place and are taken over by the next watcher' },
+  }).stopped;
+  return 0;
 }
