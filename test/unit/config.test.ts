@@ -1,4 +1,18 @@
-import { ConfigError, loadConfig } from '../../src/config';
+import { readFileSync } from 'node:fs';
+import * as path from 'node:path';
+import { CONFIG_ENV, ConfigError, loadConfig } from '../../src/config';
+
+/** The variables the README's "Configuration" table names in its first column (a row may name several). */
+function readmeConfigVars(): Set<string> {
+  const readme = readFileSync(path.join(__dirname, '../../README.md'), 'utf8');
+  const section = readme.split(/^## Configuration\s*$/m)[1]?.split(/^## /m)[0] ?? '';
+  const vars = new Set<string>();
+  for (const line of section.split('\n')) {
+    const first = /^\|([^|]*)\|/.exec(line)?.[1] ?? '';
+    for (const m of first.matchAll(/`([A-Z][A-Z0-9_]*)`/g)) vars.add(m[1]);
+  }
+  return vars;
+}
 
 describe('config from the environment', () => {
   it('has sensible defaults', () => {
@@ -27,5 +41,60 @@ describe('config from the environment', () => {
     // Before: loadConfig ignored it; a bad value failed only later, where a wait started (mid-batch for a hot folder).
     expect(() => loadConfig({ PHOTOWIRE_LEDGER_LOST_MS: 'soon' })).toThrow(/PHOTOWIRE_LEDGER_LOST_MS="soon"/);
     expect(() => loadConfig({ PHOTOWIRE_LEDGER_LOST_MS: '-1' })).toThrow(ConfigError);
+  });
+
+  it('reads every property from one variable of its own, each with a row in the README configuration table', () => {
+    const documented = readmeConfigVars();
+    expect(documented.size).toBeGreaterThan(20); // the table was found and parsed
+    const props = Object.keys(loadConfig({})).sort();
+    expect(Object.keys(CONFIG_ENV).sort()).toEqual(props);
+    const envs = props.map((p) => CONFIG_ENV[p as keyof typeof CONFIG_ENV]);
+    expect(new Set(envs).size).toBe(envs.length); // no variable feeds two properties
+    const undocumented = props.filter((p) => !documented.has(CONFIG_ENV[p as keyof typeof CONFIG_ENV]));
+    expect(undocumented.map((p) => `${p} (${CONFIG_ENV[p as keyof typeof CONFIG_ENV]})`)).toEqual([]);
+  });
+
+  it('turns each variable into its property: sizes in bytes, lists split, paths absolute, flags boolean', () => {
+    const c = loadConfig({
+      PHOTOWIRE_MAX_FILE_MB: '3',
+      PHOTOWIRE_MAX_FEED_MB: '2',
+      PHOTOWIRE_UPLOAD_MAX_MB: '1',
+      PHOTOWIRE_FEED_ROOTS: ['/srv/feeds', 'rel'].join(path.delimiter),
+      PHOTOWIRE_FETCH_ALLOW: ' Feeds.Example.com, *.cdn.test:8443 ,',
+      PHOTOWIRE_BOARD_WRITE: '1',
+      PHOTOWIRE_SCHEDULES: 'schedules.json',
+      PHOTOWIRE_DEDUP_THRESHOLD: '0.8',
+      LOG_LEVEL: 'warn',
+    });
+    expect([c.maxFileBytes, c.maxFeedBytes, c.uploadMaxBytes]).toEqual([3 * 1024 * 1024, 2 * 1024 * 1024, 1024 * 1024]);
+    expect(c.feedRoots).toEqual(['/srv/feeds', path.resolve('rel')]);
+    expect(c.fetchAllow).toEqual(['feeds.example.com', '*.cdn.test:8443']);
+    expect(c.boardWrite).toBe(true);
+    expect(c.schedulesPath).toBe(path.resolve('schedules.json'));
+    expect(c.dedupThreshold).toBe(0.8);
+    expect(c.logLevel).toBe('warn');
+
+    const d = loadConfig({ PHOTOWIRE_FEED_ROOTS: '', PHOTOWIRE_BOARD_WRITE: '' });
+    expect([d.maxFileBytes, d.maxFeedBytes, d.uploadMaxBytes]).toEqual([200 * 1024 * 1024, 64 * 1024 * 1024, 512 * 1024 * 1024]);
+    expect([d.feedRoots, d.fetchAllow, d.boardWrite, d.schedulesPath, d.dedupThreshold]).toEqual([[], [], false, undefined, undefined]);
+    expect(d.dataDir).toBe(path.resolve('./data'));
+    // Unset optional properties are there, undefined (not missing keys).
+    expect(Object.keys(d)).toEqual(expect.arrayContaining(['redisUrl', 'apiToken', 'testPauseAt', 'killWebhook']));
+  });
+
+  it('names a bad variable by its env name with its value, never a secret\'s value', () => {
+    let err: unknown;
+    try {
+      loadConfig({ PHOTOWIRE_API_TOKEN: 'short-secret', PHOTOWIRE_BOARD_WRITE: 'yes', PHOTOWIRE_MAX_FILE_MB: '0' });
+    } catch (e) {
+      err = e;
+    }
+    expect(err).toBeInstanceOf(ConfigError);
+    const problems = (err as ConfigError).problems;
+    expect(problems).toHaveLength(3);
+    expect(problems.join('\n')).not.toContain('short-secret');
+    expect(problems.find((p) => p.startsWith('PHOTOWIRE_API_TOKEN='))).toMatch(/at least 16 characters/);
+    expect(problems).toContain('PHOTOWIRE_BOARD_WRITE="yes": 0 or 1');
+    expect(problems.find((p) => p.startsWith('PHOTOWIRE_MAX_FILE_MB="0": '))).toBeDefined();
   });
 });
