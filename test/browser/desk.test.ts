@@ -1,7 +1,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import type { Locator, Page } from 'playwright-core';
-import { CHROMIUM, HAS_CHROMIUM, launchChromium, type Browser } from '../helpers/browser';
+import { CHROMIUM, HAS_CHROMIUM, launchChromium, waitForCards, waitForImageWidth, waitForImages, type Browser } from '../helpers/browser';
 import { startDesk, type Desk } from '../helpers/deskServer';
 import { REPO_ROOT, SEED_GALLERY, makeTmpDir, removeDir } from '../helpers/testEnv';
 import { BROKEN_NAME, deskPhoto, repairPhoto, writeDeskPhotoFeed } from './deskFixture';
@@ -31,7 +31,7 @@ suite(hasChromium ? 'the desk page in headless Chromium, against a real server' 
   };
   // Page-side code is passed as text: this project's TypeScript has no DOM types.
   const imagesShown = (selector: string) =>
-    page.waitForFunction(`(() => { const imgs = [...document.querySelectorAll(${JSON.stringify(selector)})]; return imgs.length > 0 && imgs.every((i) => i.complete && i.naturalWidth > 0); })()`);
+    waitForImages(page, selector);
 
   beforeAll(async () => {
     mkdirSync(SHOTS, { recursive: true });
@@ -117,7 +117,7 @@ suite(hasChromium ? 'the desk page in headless Chromium, against a real server' 
     const details = page.getByRole('dialog', { name: /01-tulips\.jpg/ });
     await details.waitFor();
     await expectText(details, /KOEN VAN WEEL/);
-    await page.waitForFunction(`document.querySelector('.details-preview')?.naturalWidth === 1200`);
+    await waitForImageWidth(page, '.details-preview', { width: 1200 });
     await shot('details');
     await page.keyboard.press('Escape');
     await details.waitFor({ state: 'hidden' });
@@ -184,8 +184,6 @@ suite(hasChromium ? 'the desk page in headless Chromium, against a real server' 
 
   async function expectCards(itemIds: string[]): Promise<void> {
     // A cluster card counts by its first item.
-    await page.waitForFunction(
-      `JSON.stringify([...document.querySelectorAll('#grid > article')].map((a) => a.dataset.itemId ?? a.dataset.itemIds.split(' ')[0])) === ${JSON.stringify(JSON.stringify(itemIds))}`,
-    );
+    await waitForCards(page, itemIds);
   }
 });

@@ -1,7 +1,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import type { Locator, Page } from 'playwright-core';
-import { CHROMIUM, HAS_CHROMIUM, launchChromium, openSignedIn, type Browser } from '../helpers/browser';
+import { CHROMIUM, HAS_CHROMIUM, launchChromium, openSignedIn, waitForImageWidth, type Browser } from '../helpers/browser';
 import { startDesk, type Desk } from '../helpers/deskServer';
 import { REPO_ROOT, makeTmpDir, removeDir } from '../helpers/testEnv';
 import { deskPhoto } from './deskFixture';
@@ -120,7 +120,7 @@ suite(HAS_CHROMIUM ? 'the desk shows what a person must notice' : `the desk noti
     await expectText(tiny, /Netherlands OUT/);
     await expectText(tiny, /Mandatory credit/);
     const img = tiny.locator('img.thumb');
-    await page.waitForFunction(`document.querySelector('article[data-item-id="${nightOne}-0002"] img.thumb')?.naturalWidth > 0`);
+    await waitForImageWidth(page, `article[data-item-id="${nightOne}-0002"] img.thumb`, { minWidth: 1 });
     const box = (await img.boundingBox())!;
     expect(box.width).toBeLessThanOrEqual(48);
     expect(box.height).toBeLessThanOrEqual(32);

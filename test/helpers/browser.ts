@@ -51,3 +51,49 @@ export async function openSignedIn(page: Page, url: string, token: string | null
   }
   await page.locator(`.batch-item[data-batch-id="${batchId}"]`).waitFor();
 }
+
+/**
+ * The page's own types, for predicates run in it (this project's TypeScript has no DOM library).
+ * Predicates are passed as functions, never as strings: Playwright polls a string expression
+ * through eval(), which the desk's Content-Security-Policy (script-src 'self') rightly refuses.
+ * A predicate is sent as its source text, so it may use only its argument and the page's globals.
+ */
+interface PageElement {
+  complete: boolean;
+  naturalWidth: number;
+  dataset: Record<string, string | undefined>;
+}
+export interface PageDocument {
+  querySelector(selector: string): PageElement | null;
+  querySelectorAll(selector: string): ArrayLike<PageElement>;
+}
+export type PageGlobals = { document: PageDocument };
+
+/** Every image matching `selector` (at least one) has loaded with real pixels. */
+export function waitForImages(page: Page, selector: string): Promise<unknown> {
+  return page.waitForFunction((sel) => {
+    const imgs = Array.from((globalThis as unknown as PageGlobals).document.querySelectorAll(sel));
+    return imgs.length > 0 && imgs.every((i) => i.complete && i.naturalWidth > 0);
+  }, selector);
+}
+
+/** The image matching `selector` has loaded at least `minWidth` (or exactly `width`) pixels wide. */
+export function waitForImageWidth(page: Page, selector: string, want: { width?: number; minWidth?: number }): Promise<unknown> {
+  return page.waitForFunction(
+    ({ sel, width, minWidth }) => {
+      const img = (globalThis as unknown as PageGlobals).document.querySelector(sel);
+      if (!img) return false;
+      return width !== undefined ? img.naturalWidth === width : img.naturalWidth >= (minWidth ?? 1);
+    },
+    { sel: selector, width: want.width, minWidth: want.minWidth },
+  );
+}
+
+/** The grid's cards, each by its item id (a cluster card by its first item), are exactly `itemIds`. */
+export function waitForCards(page: Page, itemIds: string[]): Promise<unknown> {
+  return page.waitForFunction((want) => {
+    const cards = Array.from((globalThis as unknown as PageGlobals).document.querySelectorAll('#grid > article'));
+    const got = cards.map((a) => a.dataset.itemId ?? (a.dataset.itemIds ?? '').split(' ')[0]);
+    return JSON.stringify(got) === JSON.stringify(want);
+  }, itemIds);
+}
