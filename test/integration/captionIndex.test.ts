@@ -102,9 +102,12 @@ describe('CaptionIndex on the seed gallery', () => {
     expect(ofBatch.map((c) => c.members.map((m) => m.itemId))).toEqual([['04', '05'], ['16']]);
   });
 
-  it('gives the same partition with 8 concurrent workers in shuffled order as with 1 worker', async () => {
-    const sequential = groups(await assignSeedSequentially(new CaptionIndex(connect(), { prefix: freshPrefix() })));
-
+  // At threshold 0.50 a chain (A~B, B~C, not A~C) makes the index's answer depend on arrival
+  // order: the pipeline decides a batch in feed order in its finalize job (clusterBatch.ts, proven
+  // with 8 worker processes by clusterOrder.test.ts). What the index itself guarantees under 8
+  // concurrent callers is checked here: one cluster per item, never two, and the same words in
+  // the same cluster, whatever the order.
+  it('keeps every item in one cluster and the same words together with 8 concurrent callers in shuffled order', async () => {
     const prefix = freshPrefix();
     const workers = Array.from({ length: 8 }, () => new CaptionIndex(connect(), { prefix }));
     let state = 2012;
@@ -124,7 +127,18 @@ describe('CaptionIndex on the seed gallery', () => {
         }
       }),
     );
-    expect(groups(refs)).toEqual(sequential);
+    // Every item with a caption is a member of exactly one cluster, the one its answer names.
+    const assigned = seed.filter((s) => refs.get(s.n)).map((s) => s.n).sort();
+    const listed = await workers[0].listClusters({ itemIds: [...refs.keys()] });
+    const members = listed.flatMap((c) => c.members.map((m) => m.itemId));
+    expect(members.length).toBe(new Set(members).size);
+    expect([...members].sort()).toEqual(assigned);
+    for (const c of listed) for (const m of c.members) expect(refs.get(m.itemId)!.id).toBe(c.id);
+    // The seed's groups of the same words land in one cluster, whichever of them came first
+    // (exact is relative to the canonical caption, which the arrival order picks).
+    for (const same of [['01', '03', '07'], ['04', '05'], ['08', '09']]) {
+      expect(new Set(same.map((n) => refs.get(n)!.id)).size).toBe(1);
+    }
   });
   it('gives each non-exact member its word-level diff against the canonical caption, and a retry the same diff', async () => {
     const index = new CaptionIndex(connect(), { prefix: freshPrefix() });
