@@ -63,10 +63,18 @@ suite(hasChromium ? 'the desk shows killed and embargoed photos' : `desk rights 
     const caption = killed.locator('.caption');
     // run in the page (the test's TypeScript has no DOM types)
     type Styled = { ownerDocument: { defaultView: { getComputedStyle(e: unknown): { textDecorationLine: string; color: string } } } };
-    const style = await caption.evaluate((el) => {
-      const cs = (el as unknown as Styled).ownerDocument.defaultView.getComputedStyle(el);
-      return { line: cs.textDecorationLine, color: cs.color };
-    });
+    // The grid re-renders on live updates: a card replaced between finding and reading it reads as
+    // detached (empty styles), so read again until the style of the card on the page is known.
+    const readStyle = () =>
+      caption.evaluate((el) => {
+        const cs = (el as unknown as Styled).ownerDocument.defaultView.getComputedStyle(el);
+        return { line: cs.textDecorationLine, color: cs.color };
+      });
+    let style = await readStyle();
+    for (let i = 0; i < 50 && style.line === ''; i++) {
+      await page.waitForTimeout(100);
+      style = await readStyle();
+    }
     expect(style).toEqual({ line: 'line-through', color: 'rgb(176, 0, 32)' });
     const embargoed = page.locator(`article[data-item-id="${embargoedId}"]`);
     expect(await embargoed.getAttribute('data-availability')).toBe('embargoed');

@@ -70,10 +70,14 @@ describe('readImageMetadata reads only what precedes the image data', () => {
     // looks like endless APP13 markers to anything that keeps scanning past SOS
     const scan = Buffer.alloc(24 * 1024 * 1024, 'ffed0010', 'hex');
     const big = fakeJpeg([app13(irbResource(0x0404, iimCredit('Big')))], scan);
-    const start = process.hrtime.bigint();
-    for (let i = 0; i < 50; i++) expect(readImageMetadata(big).iptc.credit).toBe('Big');
-    const ms = Number(process.hrtime.bigint() - start) / 1e6;
-    // fifty copies of 24 MB take ~170 ms on a fast machine; fifty header reads take ~2 ms
+    // fifty copies of 24 MB take ~170 ms on a fast machine; fifty header reads take ~2 ms. The
+    // fastest of three rounds is kept: a busy shared machine only ever slows a round down.
+    let ms = Infinity;
+    for (let round = 0; round < 3 && ms >= 100; round++) {
+      const start = process.hrtime.bigint();
+      for (let i = 0; i < 50; i++) expect(readImageMetadata(big).iptc.credit).toBe('Big');
+      ms = Math.min(ms, Number(process.hrtime.bigint() - start) / 1e6);
+    }
     expect(ms).toBeLessThan(100);
   });
 });
