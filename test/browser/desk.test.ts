@@ -1,7 +1,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import type { Locator, Page } from 'playwright-core';
-import { CHROMIUM, HAS_CHROMIUM, launchChromium, waitForCards, waitForImageWidth, waitForImages, type Browser } from '../helpers/browser';
+import { CHROMIUM, HAS_CHROMIUM, launchChromium, waitForCards, waitForFocus, waitForImageWidth, waitForImages, type Browser } from '../helpers/browser';
 import { startDesk, type Desk } from '../helpers/deskServer';
 import { REPO_ROOT, SEED_GALLERY, makeTmpDir, removeDir } from '../helpers/testEnv';
 import { BROKEN_NAME, deskPhoto, repairPhoto, writeDeskPhotoFeed } from './deskFixture';
@@ -126,7 +126,7 @@ suite(hasChromium ? 'the desk page in headless Chromium, against a real server' 
   it('finds items by caption text, creator or agency', async () => {
     await page.keyboard.press('/');
     const search = page.getByRole('searchbox', { name: /Search this batch/ });
-    expect(await page.evaluate(`document.activeElement?.id`)).toBe('batch-search');
+    await waitForFocus(page, 'batch-search');
     await search.fill('lisbon');
     await expectCards([`${photosId}-0002`]);
     await search.fill('agency:epa');
@@ -137,6 +137,21 @@ suite(hasChromium ? 'the desk page in headless Chromium, against a real server' 
     await page.getByRole('button', { name: /^Failed 1/ }).click();
     await expectCards([`${photosId}-0006`]);
     await page.getByRole('button', { name: /^All / }).click();
+  });
+
+  it('shows the batch again, searchable, after another view replaced it', async () => {
+    const batchHash = new URL(page.url()).hash;
+    await page.locator('#kills-open').click();
+    await page.waitForURL(/#\/kills$/);
+    await page.evaluate((h) => {
+      (globalThis as unknown as { location: { hash: string } }).location.hash = h;
+    }, batchHash);
+    // The same cards as before the detour, and the search is there to focus.
+    await card(`${photosId}-0001`).waitFor();
+    expect(await page.locator('#batch-search').count()).toBe(1);
+    await page.keyboard.press('/');
+    await waitForFocus(page, 'batch-search');
+    await page.locator('#batch-search').blur();
   });
 
   it('shows a failed item with its reason, and retry turns it into a photo once the file is fixed', async () => {

@@ -97,3 +97,12 @@ export function waitForCards(page: Page, itemIds: string[]): Promise<unknown> {
     return JSON.stringify(got) === JSON.stringify(want);
   }, itemIds);
 }
+
+/** The page's focused element has the id `id`. */
+export function waitForFocus(page: Page, id: string): Promise<unknown> {
+  return page.waitForFunction(
+    (want) => ((globalThis as unknown as { document: { activeElement: { id: string } | null } }).document.activeElement?.id ?? '') === want,
+    id,
+    { timeout: 5000 },
+  );
+}

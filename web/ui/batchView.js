@@ -23,13 +23,20 @@ export class BatchView {
 
   /** Show a batch (a new one resets search and expansion; the same one keeps them). */
   render(detail, records) {
-    if (detail.id !== this.batchId) {
+    // Another view (the kills, an error message) may have replaced the page's main part since:
+    // the same batch then builds its view again, keeping its search.
+    const attached = this.grid?.isConnected === true;
+    if (detail.id !== this.batchId || !attached) {
+      const same = detail.id === this.batchId;
       this.batchId = detail.id;
-      this.q = '';
-      this.show = 'all';
-      this.ui.expanded.clear();
-      this.widths = null;
+      if (!same) {
+        this.q = '';
+        this.show = 'all';
+        this.ui.expanded.clear();
+        this.widths = null;
+      }
       this.build();
+      if (same) this.searchInput.value = this.q;
     }
     this.detail = detail;
     this.records = records;
