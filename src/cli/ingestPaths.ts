@@ -1,7 +1,7 @@
 import { loadFeed } from '../adapters/feeds/loadFeed';
 import { isInputError } from '../core/errors';
 import { enqueueFeed } from '../queues/enqueueFeed';
-import type { Runtime } from './runtime';
+import type { Runtime } from '../app/runtime';
 
 export interface IngestOutcome {
   path: string;

@@ -1,6 +1,6 @@
 import { LedgerLostError, LedgerWatch, ledgerMissingMessage } from '../sources/waitForBatch';
 import { Progress } from './progress';
-import type { Runtime } from './runtime';
+import type { Runtime } from '../app/runtime';
 
 export interface WaitOptions {
   progress: boolean;

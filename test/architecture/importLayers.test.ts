@@ -94,12 +94,12 @@ const KNOWN_VIOLATIONS: Record<string, string> = {
     'the command runs the watcher loop itself instead of starting an app service; issue 15 removes it',
   'src/cli/printSummary.ts -> src/workers/summarizeBatch.ts':
     'the batch summary is an app service kept in workers/; issue 15 removes it',
-  'src/cli/runtime.ts -> src/workers/pipelineContext.ts':
+  'src/app/runtime.ts -> src/workers/pipelineContext.ts':
     'the shared runtime context (connections, keys, config) lives in workers/, not app/; issue 15 removes it',
-  'src/cli/runtime.ts -> src/workers/itemWorker.ts':
-    'the runtime starts the item worker from cli/ instead of an app runtime; issue 15 removes it',
-  'src/cli/runtime.ts -> src/workers/batchWorker.ts':
-    'the runtime starts the batch worker from cli/ instead of an app runtime; issue 15 removes it',
+  'src/app/runtime.ts -> src/workers/itemWorker.ts':
+    'the app runtime (composition root) starts the item worker, an entry point in workers/; issue 15 removes it',
+  'src/app/runtime.ts -> src/workers/batchWorker.ts':
+    'the app runtime (composition root) starts the batch worker, an entry point in workers/; issue 15 removes it',
   'src/cli/waitForBatches.ts -> src/sources/waitForBatch.ts':
     'waiting for a batch is an app ingest step kept in sources/; issue 15 removes it',
   'src/queues/retryItems.ts -> src/workers/pipelineContext.ts':
@@ -112,20 +112,12 @@ const KNOWN_VIOLATIONS: Record<string, string> = {
     'the shared runtime context (connections, keys, config) lives in workers/, not app/; issue 15 removes it',
   'src/server/batchOverview.ts -> src/workers/summarizeBatch.ts':
     'the batch summary is an app service kept in workers/; issue 15 removes it',
-  'src/server/buildServer.ts -> src/cli/runtime.ts':
-    'the runtime that wires adapters lives in cli/, not app/; issue 15 removes it',
   'src/server/routes/batches.ts -> src/workers/pipelineContext.ts':
     'the shared runtime context (connections, keys, config) lives in workers/, not app/; issue 15 removes it',
   'src/server/routes/clusters.ts -> src/workers/pipelineContext.ts':
     'the shared runtime context (connections, keys, config) lives in workers/, not app/; issue 15 removes it',
-  'src/server/routes/feeds.ts -> src/cli/runtime.ts':
-    'the runtime that wires adapters lives in cli/, not app/; issue 15 removes it',
   'src/server/routes/feeds.ts -> src/cli/ingestPaths.ts':
     'the ingest service (load, enqueue) lives in cli/, not app/; issue 15 removes it',
-  'src/server/routes/kills.ts -> src/cli/runtime.ts':
-    'the runtime that wires adapters lives in cli/, not app/; issue 15 removes it',
-  'src/server/startServer.ts -> src/cli/runtime.ts':
-    'the runtime that wires adapters lives in cli/, not app/; issue 15 removes it',
   'src/sources/hotFolder/watcher.ts -> src/workers/summarizeBatch.ts':
     'the batch summary is an app service kept in workers/; issue 15 removes it',
   'src/sources/schedule/runSchedule.ts -> src/workers/summarizeBatch.ts':

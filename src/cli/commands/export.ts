@@ -1,5 +1,5 @@
 import { presentRecords } from '../../app/presentRecords';
-import { Runtime } from '../runtime';
+import { Runtime } from '../../app/runtime';
 
 export interface ExportOptions {
   /** Also write records still under embargo (each says so in `availability`). */

@@ -1,6 +1,6 @@
 import type { FailedItem } from '../../adapters/redis/catalogStore';
 import { plural } from '../plural';
-import { Runtime } from '../runtime';
+import { Runtime } from '../../app/runtime';
 
 export interface FailedListing extends FailedItem {
   batchId: string;

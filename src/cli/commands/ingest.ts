@@ -3,7 +3,7 @@ import { enqueueFeed } from '../../queues/enqueueFeed';
 import { LedgerLostError } from '../../sources/waitForBatch';
 import { ingestPaths, type IngestOutcome } from '../ingestPaths';
 import { formatFeedError, formatSummary } from '../printSummary';
-import { Runtime } from '../runtime';
+import { Runtime } from '../../app/runtime';
 import { waitForBatches } from '../waitForBatches';
 import { summarizeBatch } from '../../workers/summarizeBatch';
 

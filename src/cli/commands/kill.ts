@@ -1,5 +1,5 @@
 import { listKills, manualKill, parseSince } from '../../app/kills';
-import { Runtime } from '../runtime';
+import { Runtime } from '../../app/runtime';
 import { UsageError } from '../usageError';
 
 /** photowire kill <itemId|agencyId> --reason: a manual kill, applied to every copy photowire has and will get. */

@@ -1,7 +1,7 @@
 import { retryItems, type RetryOutcome } from '../../queues/retryItems';
 import { summarizeBatch, type BatchSummary } from '../../workers/summarizeBatch';
 import { formatSummary } from '../printSummary';
-import { Runtime } from '../runtime';
+import { Runtime } from '../../app/runtime';
 import { waitForBatches } from '../waitForBatches';
 
 export interface RetryOptions {

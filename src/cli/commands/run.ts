@@ -2,7 +2,7 @@ import { describeRedis } from '../../adapters/redis/ensureRedis';
 import { ingestPaths } from '../ingestPaths';
 import { UsageError } from '../usageError';
 import { formatFeedError, formatSummary } from '../printSummary';
-import { Runtime } from '../runtime';
+import { Runtime } from '../../app/runtime';
 import { onShutdown } from '../shutdown';
 import { waitForBatches } from '../waitForBatches';
 import { summarizeBatch, type BatchSummary } from '../../workers/summarizeBatch';

@@ -1,4 +1,4 @@
-import { Runtime } from '../runtime';
+import { Runtime } from '../../app/runtime';
 import { formatOverdue, formatRuns, formatStale } from '../../sources/runs/formatRuns';
 import { RunLog } from '../../sources/runs/runLog';
 import { overdueBy, staleness } from '../../sources/runs/stale';

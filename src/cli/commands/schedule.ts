@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { Runtime } from '../runtime';
+import { Runtime } from '../../app/runtime';
 import { formatRuns, formatTime } from '../../sources/runs/formatRuns';
 import type { RunRecord } from '../../sources/runs/runRecord';
 import { Scheduler } from '../../sources/schedule/scheduler';

@@ -1,5 +1,5 @@
 import { createRedis } from '../../adapters/redis/connection';
-import { Runtime } from '../runtime';
+import { Runtime } from '../../app/runtime';
 import { onShutdown } from '../shutdown';
 import { Scheduler } from '../../sources/schedule/scheduler';
 import { ScheduleError, describeTiming } from '../../sources/schedule/scheduleDef';

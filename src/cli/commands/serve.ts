@@ -1,5 +1,5 @@
 import { InvalidArgumentError } from 'commander';
-import { Runtime } from '../runtime';
+import { Runtime } from '../../app/runtime';
 import { UsageError } from '../usageError';
 import { onShutdown } from '../shutdown';
 import { startServer } from '../../server/startServer';

@@ -1,5 +1,5 @@
 import { formatSummary } from '../printSummary';
-import { Runtime } from '../runtime';
+import { Runtime } from '../../app/runtime';
 import { summarizeBatch } from '../../workers/summarizeBatch';
 
 export async function statusCommand(batchId: string | undefined, opts: { json?: boolean }): Promise<number> {

@@ -1,4 +1,4 @@
-import { Runtime } from '../runtime';
+import { Runtime } from '../../app/runtime';
 import { onShutdown } from '../shutdown';
 import { HotFolderError, Watcher } from '../../sources/hotFolder/watcher';
 

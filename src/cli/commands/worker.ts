@@ -1,5 +1,5 @@
 import { describeRedis } from '../../adapters/redis/ensureRedis';
-import { Runtime } from '../runtime';
+import { Runtime } from '../../app/runtime';
 import { onShutdown } from '../shutdown';
 
 /** A long-running worker process: SIGTERM finishes in-flight jobs, a second signal forces exit. */

@@ -7,8 +7,8 @@ import { describeRedis, ensureRedis, type RedisHandle } from '../adapters/redis/
 import { createPipelineContext, type PipelineContext } from '../workers/pipelineContext';
 import { createItemWorker } from '../workers/itemWorker';
 import { createBatchWorker } from '../workers/batchWorker';
-import { createKillWebhookWorker } from '../app/killWebhookWorker';
-import { closeKillWebhookQueues } from '../app/killWebhook';
+import { createKillWebhookWorker } from './killWebhookWorker';
+import { closeKillWebhookQueues } from './killWebhook';
 
 /** Everything a command needs, opened once and closed in reverse order. */
 export class Runtime {
