@@ -4,7 +4,7 @@ import fastifyRateLimit from '@fastify/rate-limit';
 import fastifyStatic from '@fastify/static';
 import { Queue } from 'bullmq';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
-import type { Runtime } from '../cli/runtime';
+import type { Runtime } from '../app/runtime';
 import { QUEUES } from '../queues/definitions';
 import { healthSchema } from './apiSchemas';
 import { collectRoutes, matchedRoute, requestAccess } from './access';

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import type { Runtime } from '../cli/runtime';
+import type { Runtime } from '../app/runtime';
 import { assertServable } from './auth';
 import { buildServer, type ServerOptions } from './buildServer';
 

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import type { Runtime } from '../../cli/runtime';
+import type { Runtime } from '../../app/runtime';
 import { ingestPaths } from '../../cli/ingestPaths';
 import { feedPathBodySchema, ingestResponseSchema } from '../apiSchemas';
 import { resolveFeedPath } from '../feedRoots';

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { listKills, manualKill, parseSince } from '../../app/kills';
-import type { Runtime } from '../../cli/runtime';
+import type { Runtime } from '../../app/runtime';
 import { killBodySchema, killListSchema, killOutcomeSchema, killQuerySchema } from '../apiSchemas';
 import { HttpError } from '../httpError';
 import type { ApiDocs } from '../openapi';
