@@ -3,7 +3,7 @@ import { parseSince } from '../../app/kills';
 import { activePointerKey } from '../../adapters/redis/captionIndex';
 import { rebuildCaptionIndex } from '../../adapters/redis/captionIndexRebuild';
 import { Progress } from '../progress';
-import { Runtime } from '../runtime';
+import { Runtime } from '../../app/runtime';
 import { UsageError } from '../usageError';
 
 /** One member's differences on one line: word 2 "supporter" -> "supporters", word 0 -"A", word 9 +"heavily guarded". */
