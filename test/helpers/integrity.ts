@@ -1,7 +1,7 @@
 import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import * as path from 'node:path';
 import sharp from 'sharp';
-import type { Runtime } from '../../src/cli/runtime';
+import type { Runtime } from '../../src/app/runtime';
 import type { CatalogRecord } from '../../src/schemas/record';
 
 export interface Integrity {

@@ -1,5 +1,5 @@
 import type { Config } from '../../src/config';
-import { Runtime } from '../../src/cli/runtime';
+import { Runtime } from '../../src/app/runtime';
 import { ingestPaths, type IngestOutcome } from '../../src/cli/ingestPaths';
 import { waitForBatches } from '../../src/cli/waitForBatches';
 import { deletePrefix, removeDir, testConfig } from './testEnv';

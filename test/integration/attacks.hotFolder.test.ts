@@ -4,7 +4,7 @@ import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, renameSync
 import * as path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { loadConfig } from '../../src/config';
-import { Runtime } from '../../src/cli/runtime';
+import { Runtime } from '../../src/app/runtime';
 import { syntheticPhoto } from '../../src/sample/syntheticPhoto';
 import { dayFolder } from '../../src/sources/hotFolder/destination';
 import { RunLog } from '../../src/sources/runs/runLog';

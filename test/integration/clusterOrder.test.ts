@@ -1,7 +1,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { loadConfig } from '../../src/config';
-import { Runtime } from '../../src/cli/runtime';
+import { Runtime } from '../../src/app/runtime';
 import { ingestPaths } from '../../src/cli/ingestPaths';
 import { CaptionIndex } from '../../src/adapters/redis/captionIndex';
 import { ReferenceClusterer } from '../../src/core/dedup/referenceClusterer';

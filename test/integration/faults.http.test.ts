@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import * as http from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { loadConfig } from '../../src/config';
-import { Runtime } from '../../src/cli/runtime';
+import { Runtime } from '../../src/app/runtime';
 import { batchIdFor } from '../../src/core/ids';
 import { enqueueFeed } from '../../src/queues/enqueueFeed';
 import { loadHttpFeed } from '../../src/sources/http/loadHttpFeed';

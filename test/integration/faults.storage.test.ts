@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { loadConfig } from '../../src/config';
-import { Runtime } from '../../src/cli/runtime';
+import { Runtime } from '../../src/app/runtime';
 import { ingestPaths } from '../../src/cli/ingestPaths';
 import type { CatalogRecord } from '../../src/schemas/record';
 import { runCli } from '../helpers/cli';

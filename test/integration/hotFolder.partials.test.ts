@@ -2,7 +2,7 @@ import { appendFileSync, existsSync, mkdirSync, readdirSync, renameSync, writeFi
 import * as path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { loadConfig } from '../../src/config';
-import { Runtime } from '../../src/cli/runtime';
+import { Runtime } from '../../src/app/runtime';
 import { syntheticPhoto } from '../../src/sample/syntheticPhoto';
 import { dayFolder } from '../../src/sources/hotFolder/destination';
 import { CliProcess, waitUntil } from '../helpers/processes';

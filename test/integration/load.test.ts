@@ -2,7 +2,7 @@ import { QueueEvents } from 'bullmq';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { loadConfig } from '../../src/config';
-import { Runtime } from '../../src/cli/runtime';
+import { Runtime } from '../../src/app/runtime';
 import { ingestPaths } from '../../src/cli/ingestPaths';
 import { QUEUES } from '../../src/queues/definitions';
 import { photoVariants } from '../helpers/corpus';
