@@ -85,6 +85,8 @@ export const configSchema = z.object({
   uploadMaxBytes: fromEnv('PHOTOWIRE_UPLOAD_MAX_MB', intFromEnv(1, 100_000).default(512).transform((mb) => mb * MB)),
   /** PHOTOWIRE_API_RATE_LIMIT: API requests per minute per client address. */
   apiRateLimit: fromEnv('PHOTOWIRE_API_RATE_LIMIT', intFromEnv(1, 1_000_000).default(600)),
+  /** PHOTOWIRE_STORAGE_PROXY: with S3 storage, the desk streams renditions through itself instead of redirecting to a presigned URL. */
+  storageProxy: fromEnv('PHOTOWIRE_STORAGE_PROXY', z.enum(['0', '1'], '0 or 1').default('0').transform((v) => v === '1')),
   /** PHOTOWIRE_BOARD_WRITE: the queue board's destructive actions (pause, empty, clean, retry, remove); off by default. */
   boardWrite: fromEnv('PHOTOWIRE_BOARD_WRITE', z.enum(['0', '1'], '0 or 1').default('0').transform((v) => v === '1')),
   /** PHOTOWIRE_SETTLE_MS: a dropped file is taken once its size and mtime have not changed for this long (README "Sources"). */
