@@ -211,8 +211,9 @@ export class S3Storage implements StoragePort {
   }
 
   /** A presigned GET (SigV4 in the query string), valid for `expiresInSeconds` (default 15 minutes). */
-  async url(key: string, opts: { expiresInSeconds?: number } = {}): Promise<string> {
-    return getSignedUrl(this.client, new GetObjectCommand({ Bucket: this.bucket, Key: this.full(key) }), { expiresIn: opts.expiresInSeconds ?? 900 });
+  async url(key: string, opts: { expiresInSeconds?: number; cacheControl?: string; contentType?: string } = {}): Promise<string> {
+    const get = new GetObjectCommand({ Bucket: this.bucket, Key: this.full(key), ResponseCacheControl: opts.cacheControl, ResponseContentType: opts.contentType });
+    return getSignedUrl(this.client, get, { expiresIn: opts.expiresInSeconds ?? 900 });
   }
 
   async close(): Promise<void> {

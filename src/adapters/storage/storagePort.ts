@@ -40,8 +40,10 @@ export interface StoragePort {
   /**
    * A URL the desk can hand a browser for the object: S3, a presigned GET valid `expiresInSeconds`;
    * local, the adapter's `urlBase` + key when one is set (the desk's own route), else a file:// URL.
+   * `cacheControl`/`contentType`: S3 answers the presigned GET with these headers (signed
+   * response-cache-control/response-content-type), whatever the object was stored with.
    */
-  url(key: string, opts?: { expiresInSeconds?: number }): Promise<string>;
+  url(key: string, opts?: { expiresInSeconds?: number; cacheControl?: string; contentType?: string }): Promise<string>;
   close(): Promise<void>;
 }
 
