@@ -1,0 +1,192 @@
+/**
+ * Every Redis key photowire uses, in one place (issue 15; BullMQ's `QueueKeys` is the model).
+ * No other file builds a key name: adapters ask `redisKeys(prefix)` and pass what a Lua script
+ * touches in its KEYS.
+ *
+ * Redis Cluster (issue 13): every key carries a hash tag (the first `{...}` in its name decides
+ * its slot), chosen so that the keys one Lua script or one MULTI touches share a slot:
+ *
+ *   keys                                tag                         touched together by
+ *   batch ledger, items, records,       {<p>:batch:<batchId>}       CREATE_BATCH, MARK_ITEM, FINISH,
+ *     errors, retry claims                                          REOPEN, MARK_RETRY_QUEUED, DEL of claims
+ *   catalog's batch list (zset)         {<p>:catalog}               alone (ZADD/ZREVRANGE): never inside a
+ *                                                                   batch's script, it is another slot
+ *   kill items/groups/status/killed/    {<p>:kill}                  APPLY, REGISTER (all seven, each call)
+ *     events/log/corrected
+ *   photo pixels/ref/items/versions     {<p>:photo}                 REGISTER_PHOTO (the photo's own keys
+ *                                                                   are passed in KEYS too)
+ *   runs list, runs by schedule, runs   {<p>:runs}                  FOLD_EMPTY_RUN, save's MULTI, MGET
+ *   sources set and each source         {<p>:sources}               registerSource/removeSource MULTI
+ *   a schedule's cursor/pending/lock    {<p>:schedule:<name>}       commit's MULTI, reset's DEL
+ *   a hot-folder file's claim           {<p>:claim:<sha256>}        the lease's RENEW/RELEASE (one key)
+ *   dedup index (v2)                    {v2t<threshold>} inside     the caption scripts (captionIndex*.ts);
+ *                                       `<p>:dedup:`                the pointer `<p>:dedup:active` is one
+ *                                                                   key, read and set alone
+ *   BullMQ queues                       prefix `{<p>}`              BullMQ's own scripts: a flow's parent and
+ *                                                                   children are in one slot
+ *
+ * Layout 2 renamed the keys of layout 1 (no tags); src/adapters/redis/keyLayout.ts moves a single
+ * Redis's layout-1 data to these names once, on start, and docs/SCALING.md says what changed.
+ */
+
+/** The key layout this code reads and writes; stored at `layout` (see keyLayout.ts). */
+export const KEY_LAYOUT_VERSION = 2;
+
+/** The keys of one batch: all in the batch's slot. */
+export interface BatchKeys {
+  /** Hash: id, feed, format, expected, ok, failed, state, warnings, ... */
+  ledger: string;
+  /** Hash: itemId -> ok | failed. */
+  items: string;
+  /** Hash: batch index -> record JSON. */
+  records: string;
+  /** Hash: itemId -> failure JSON. */
+  errors: string;
+  /** The tag itself, `{<p>:batch:<id>}`: any key starting with it is in the batch's slot. */
+  tag: string;
+}
+
+export interface KillKeys {
+  items: string;
+  groups: string;
+  status: string;
+  killed: string;
+  events: string;
+  log: string;
+  corrected: string;
+}
+
+export interface PhotoKeys {
+  /** String: JPEG scan data sha256 -> photo id. */
+  byPixels(pixelSha256: string): string;
+  /** String: agency id (guid, transmission reference) -> photo id. */
+  byRef(agencyRef: string): string;
+  /** Hash: itemId -> "photoId phash". */
+  items: string;
+  /** Hash: sha256 -> version number, of one photo. */
+  versions(photoId: string): string;
+  /** Hash: version -> "itemId sha256" (the first item of each version), of one photo. */
+  firstItems(photoId: string): string;
+}
+
+export interface RunKeys {
+  /** Zset: run id by start (ms). */
+  all: string;
+  /** Zset: a schedule's run ids by start. */
+  bySchedule(schedule: string): string;
+  /** String: a run's record (JSON). */
+  run(runId: string): string;
+}
+
+export interface SourceKeys {
+  /** Set: `<kind>:<name>` of every source tracked. */
+  all: string;
+  /** Hash: one source's silence (since, lastNewAt, lastCheckAt...). */
+  source(kind: string, name: string): string;
+}
+
+export interface ScheduleKeys {
+  /** Hash: cursor entries (key -> signature and time taken). */
+  cursor: string;
+  /** String: the pending run (JSON). */
+  pending: string;
+  /** String: the run lease (src/sources/lease.ts). */
+  lock: string;
+}
+
+export interface DedupKeys {
+  /** The prefix the caption index builds its bases under: `<p>:dedup` (captionIndex.ts `indexBase`). */
+  prefix: string;
+  /** String: the key base the active index is served from (`<p>:dedup:active`). */
+  active: string;
+}
+
+export interface RedisKeys {
+  /** PHOTOWIRE_PREFIX as given. */
+  prefix: string;
+  /** The prefix of every BullMQ queue, worker and flow producer: `{<p>}` (BullMQ's docs for cluster). */
+  queuePrefix: string;
+  /** String: the key layout version of this prefix's data (keyLayout.ts). */
+  layout: string;
+  batch(batchId: string): BatchKeys;
+  /** String with TTL: one retry of one failure (item + time it failed), in the batch's slot. */
+  retryClaim(batchId: string, itemId: string, failedAt: string): string;
+  /** Zset: batch ids by creation (ms). */
+  batches: string;
+  kill: KillKeys;
+  photo: PhotoKeys;
+  runs: RunKeys;
+  sources: SourceKeys;
+  schedule(name: string): ScheduleKeys;
+  /** String with TTL: the lease of one hot-folder file (sha256 of its path). */
+  claim(fileSha256: string): string;
+  dedup: DedupKeys;
+}
+
+/** `{inner}`: a Redis Cluster hash tag. The inner text must not hold braces itself. */
+export function hashTag(inner: string): string {
+  if (/[{}]/.test(inner)) throw new RangeError(`a hash tag cannot contain braces: ${inner}`);
+  return `{${inner}}`;
+}
+
+/** The hash tag a key's slot is computed from (Redis's rule: the first `{...}` with something inside), or null. */
+export function hashTagOf(key: string): string | null {
+  const open = key.indexOf('{');
+  if (open < 0) return null;
+  const close = key.indexOf('}', open + 1);
+  if (close <= open + 1) return null;
+  return key.slice(open + 1, close);
+}
+
+/** The registry of one prefix (PHOTOWIRE_PREFIX: letters, digits, dot, dash, underscore). */
+export function redisKeys(prefix: string): RedisKeys {
+  if (!prefix || /[{}:\s]/.test(prefix)) throw new RangeError(`a key prefix must be non-empty, without braces, colons or spaces: ${JSON.stringify(prefix)}`);
+  const p = prefix;
+  const kill = hashTag(`${p}:kill`);
+  const photo = hashTag(`${p}:photo`);
+  const runs = hashTag(`${p}:runs`);
+  const sources = hashTag(`${p}:sources`);
+  const batch = (batchId: string): BatchKeys => {
+    const tag = hashTag(`${p}:batch:${batchId}`);
+    return { tag, ledger: tag, items: `${tag}:items`, records: `${tag}:records`, errors: `${tag}:errors` };
+  };
+  return {
+    prefix: p,
+    queuePrefix: hashTag(p),
+    layout: `${hashTag(p)}:layout`,
+    batch,
+    retryClaim: (batchId, itemId, failedAt) => `${batch(batchId).tag}:retry:${itemId}:${failedAt}`,
+    batches: `${hashTag(`${p}:catalog`)}:batches`,
+    kill: {
+      items: `${kill}:items`,
+      groups: `${kill}:groups`,
+      status: `${kill}:status`,
+      killed: `${kill}:killed`,
+      events: `${kill}:events`,
+      log: `${kill}:log`,
+      corrected: `${kill}:corrected`,
+    },
+    photo: {
+      byPixels: (sha) => `${photo}:pixels:${sha}`,
+      byRef: (ref) => `${photo}:ref:${ref}`,
+      items: `${photo}:items`,
+      versions: (id) => `${photo}:${id}:versions`,
+      firstItems: (id) => `${photo}:${id}:items`,
+    },
+    runs: {
+      all: runs,
+      bySchedule: (s) => `${runs}:by:${s}`,
+      run: (id) => `${runs}:run:${id}`,
+    },
+    sources: {
+      all: sources,
+      source: (kind, name) => `${sources}:${kind}:${name}`,
+    },
+    schedule: (name) => {
+      const tag = hashTag(`${p}:schedule:${name}`);
+      return { cursor: `${tag}:cursor`, pending: `${tag}:pending`, lock: `${tag}:lock` };
+    },
+    claim: (sha) => hashTag(`${p}:claim:${sha}`),
+    dedup: { prefix: `${p}:dedup`, active: `${p}:dedup:active` },
+  };
+}
