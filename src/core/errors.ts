@@ -1,41 +1,168 @@
 /**
- * Stable error codes a user sees in `status`, `failed`, `export` and run summaries.
- * Documented in the README; never rename one, only add.
+ * Every error code photowire uses, each with its message, whether the fault is transient
+ * (retryable), the CLI's exit code and the API's HTTP status: one table (fastify's
+ * `createError` registry is the model), read by `PhotowireError`, `exitCodeOf`, `httpStatusOf`
+ * and `isRetryable`. Codes are documented in the README; never rename one, only add.
+ *
+ * Exit codes: 0 ok, 1 an item or feed failed (or a bug), 2 configuration, Redis, rules files or usage.
  */
-export const ERROR_CODES = {
-  FEED_UNREADABLE: 'the feed file could not be read',
-  FEED_UNKNOWN_FORMAT: 'the feed is not a format photowire reads',
-  FEED_MALFORMED: 'the feed (or one of its lines) could not be parsed',
-  FEED_TOO_LARGE: 'the feed file is over the size cap',
-  XML_ENTITY_REFUSED: 'the XML declares a DOCTYPE or entities, which are never expanded',
-  ITEM_DUPLICATE_ID: 'another item of the same feed has this id',
-  ITEM_INVALID: 'the item does not match the item schema',
-  PATH_OUTSIDE_FEED: "the item's image path leaves the feed's folder",
-  IMAGE_NOT_FOUND: 'the image file named by the item does not exist',
-  IMAGE_UNSUPPORTED: 'the file is not an image format photowire reads',
-  IMAGE_CORRUPT: 'the image could not be decoded',
-  IMAGE_TOO_LARGE: 'the image is over the pixel or file-size cap',
-  STORAGE_FAILED: 'the data directory could not be written',
-  WORKER_LOST: 'the worker processing the item died or stopped answering, three times (killed, out of memory, a crash in the image decoder)',
-  FETCH_REFUSED: 'the URL is not http(s) or its host is not in PHOTOWIRE_FETCH_ALLOW',
-  FETCH_FAILED: 'the URL could not be downloaded (timeout, HTTP error or too large), after retries',
-  INTERNAL: 'an unexpected error (a bug): see the logs',
-} as const;
-export type ErrorCode = keyof typeof ERROR_CODES;
+export interface ErrorSpec {
+  readonly message: string;
+  /** A transient fault (network, 5xx, timeouts, storage): another attempt may succeed. */
+  readonly retryable: boolean;
+  readonly exitCode: 1 | 2;
+  readonly httpStatus: number;
+}
+
+const spec = (message: string, httpStatus: number, opts: { retryable?: boolean; exitCode?: 1 | 2 } = {}): ErrorSpec => ({
+  message,
+  retryable: opts.retryable ?? false,
+  exitCode: opts.exitCode ?? 1,
+  httpStatus,
+});
+const transient = { retryable: true } as const;
+const setup = { exitCode: 2 } as const;
+
+/** Codes an item or a feed fails with: shown in `status`, `failed`, `export` and run summaries. */
+const ITEM_ERRORS = {
+  FEED_UNREADABLE: spec('the feed file could not be read', 404),
+  FEED_UNKNOWN_FORMAT: spec('the feed is not a format photowire reads', 415),
+  FEED_MALFORMED: spec('the feed (or one of its lines) could not be parsed', 422),
+  FEED_TOO_LARGE: spec('the feed file is over the size cap', 413),
+  XML_ENTITY_REFUSED: spec('the XML declares a DOCTYPE or entities, which are never expanded', 422),
+  ITEM_DUPLICATE_ID: spec('another item of the same feed has this id', 422),
+  ITEM_INVALID: spec('the item does not match the item schema', 422),
+  PATH_OUTSIDE_FEED: spec("the item's image path leaves the feed's folder", 422),
+  IMAGE_NOT_FOUND: spec('the image file named by the item does not exist', 422),
+  IMAGE_UNSUPPORTED: spec('the file is not an image format photowire reads', 415),
+  IMAGE_CORRUPT: spec('the image could not be decoded', 422),
+  IMAGE_TOO_LARGE: spec('the image is over the pixel or file-size cap', 413),
+  STORAGE_FAILED: spec('the data directory could not be written', 503, transient),
+  WORKER_LOST: spec('the worker processing the item died or stopped answering, three times (killed, out of memory, a crash in the image decoder)', 500),
+  FETCH_REFUSED: spec('the URL is not http(s) or its host is not in PHOTOWIRE_FETCH_ALLOW', 403),
+  FETCH_FAILED: spec('the URL could not be downloaded (timeout, HTTP error or too large), after retries', 502, transient),
+  INTERNAL: spec('an unexpected error (a bug): see the logs', 500, transient),
+} as const satisfies Record<string, ErrorSpec>;
+
+/** Codes of the program itself: configuration, services, rules files, usage, the API. */
+const PROGRAM_ERRORS = {
+  CONFIG_INVALID: spec('the configuration (environment variables) is invalid', 500, setup),
+  STORAGE_CONFIG: spec('the storage named by PHOTOWIRE_STORAGE cannot be used (bucket, credentials, endpoint or folder)', 503, setup),
+  REDIS_UNAVAILABLE: spec('no Redis answers (or it refused the credentials)', 503, { ...setup, ...transient }),
+  LEDGER_LOST: spec("a wait gave up: a batch's ledger, or Redis, was gone for longer than PHOTOWIRE_LEDGER_LOST_MS", 503, setup),
+  USAGE: spec('the command was called wrongly (a missing argument, a bad option, a port in use)', 400, setup),
+  CREDIT_RULES_UNREADABLE: spec('the credit rules file could not be read', 500, setup),
+  CREDIT_RULES_INVALID: spec('the credit rules file is not valid', 500, setup),
+  BOILERPLATE_RULES_UNREADABLE: spec('the boilerplate rules file could not be read', 500, setup),
+  BOILERPLATE_RULES_INVALID: spec('the boilerplate rules file is not valid', 500, setup),
+  RIGHTS_RULES_UNREADABLE: spec('the rights rules file could not be read', 500, setup),
+  RIGHTS_RULES_INVALID: spec('the rights rules file is not valid', 500, setup),
+  RULES_PHRASE_INVALID: spec('a phrase of a rights rule cannot be compiled', 400, setup),
+  JSON_SYNTAX: spec('a JSON text could not be parsed', 400, setup),
+  SCHEDULE_INVALID: spec('a schedule cannot be used (name, cron, interval, time zone or source)', 400, setup),
+  HOT_FOLDER_INVALID: spec('a hot folder cannot be watched (missing, not a folder)', 400, setup),
+  BAD_REQUEST: spec('the request is not valid', 400),
+  UNAUTHORIZED: spec('the request needs the API token', 401),
+  PATH_SUBMIT_DISABLED: spec('feeds cannot be named by path on this server', 403),
+  PATH_OUTSIDE_ROOTS: spec('the path is not under an allowed feed root (PHOTOWIRE_FEED_ROOTS)', 403),
+  BOARD_READ_ONLY: spec('the queue board is read-only', 403),
+  NOT_FOUND: spec('no such resource', 404),
+  UPLOAD_TOO_LARGE: spec('the upload is over its size or file-count cap', 413),
+  RATE_LIMITED: spec('too many requests', 429),
+} as const satisfies Record<string, ErrorSpec>;
+
+/** The one table: every code, its message, retryable, exit code and HTTP status. */
+export const ERRORS: { readonly [K in PhotowireCode]: ErrorSpec } = { ...ITEM_ERRORS, ...PROGRAM_ERRORS };
+
+/** A code an item or feed fails with (records, summaries, the README's table). */
+export type ErrorCode = keyof typeof ITEM_ERRORS;
+/** Any code of the table. */
+export type PhotowireCode = keyof typeof ITEM_ERRORS | keyof typeof PROGRAM_ERRORS;
+
+/** The item codes and their messages (as before the table: callers read `ERROR_CODES[code]`). */
+export const ERROR_CODES = Object.fromEntries(Object.entries(ITEM_ERRORS).map(([code, s]) => [code, s.message])) as { readonly [K in ErrorCode]: string };
+
+export function isPhotowireCode(code: unknown): code is PhotowireCode {
+  return typeof code === 'string' && Object.prototype.hasOwnProperty.call(ERRORS, code);
+}
+
+/**
+ * The base of every error photowire throws on purpose: a stable `code`, and from the table
+ * whether it is retryable, its exit code and its HTTP status.
+ */
+export class PhotowireError extends Error {
+  constructor(
+    readonly code: PhotowireCode,
+    message: string,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+    this.name = 'PhotowireError';
+  }
+
+  /** A transient fault: BullMQ's attempts/backoff may run it again. */
+  get retryable(): boolean {
+    return ERRORS[this.code].retryable;
+  }
+
+  get exitCode(): 1 | 2 {
+    return ERRORS[this.code].exitCode;
+  }
+
+  get httpStatus(): number {
+    return ERRORS[this.code].httpStatus;
+  }
+}
 
 /** Bad input: never retried. Carries a stable code and says which file/item and why. */
-export class InputError extends Error {
-  constructor(
-    readonly code: ErrorCode,
-    message: string,
-  ) {
-    super(message);
+export class InputError extends PhotowireError {
+  declare readonly code: ErrorCode;
+  constructor(code: ErrorCode, message: string, options?: { cause?: unknown }) {
+    super(code, message, options);
     this.name = 'InputError';
+  }
+
+  /** Bad input fails the same way again, whatever its code's default (a 404 is FETCH_FAILED too). */
+  override get retryable(): boolean {
+    return false;
   }
 }
 
 export function isInputError(err: unknown): err is InputError {
   return err instanceof InputError;
+}
+
+/** The table's code of an error: a PhotowireError's, or a known `code` property (`Object.assign(new Error(), { code })`). */
+export function codeOf(err: unknown): PhotowireCode | undefined {
+  const code = (err as { code?: unknown } | null | undefined)?.code;
+  return isPhotowireCode(code) ? code : undefined;
+}
+
+/**
+ * Is another attempt worth it? A PhotowireError says so itself (bad input never); an error with a
+ * known code follows the table; an error without one (a dropped connection, a bug) is retried,
+ * as BullMQ always did, and is INTERNAL once its attempts are spent.
+ */
+export function isRetryable(err: unknown): boolean {
+  if (err instanceof PhotowireError) return err.retryable;
+  const code = codeOf(err);
+  return code === undefined ? true : ERRORS[code].retryable;
+}
+
+/** The CLI's exit code for a failure: from the table; 1 for anything else (a bug). */
+export function exitCodeOf(err: unknown): 1 | 2 {
+  if (err instanceof PhotowireError) return err.exitCode;
+  const code = codeOf(err);
+  return code === undefined ? 1 : ERRORS[code].exitCode;
+}
+
+/** The API's status for a failure: from the table; else the error's own 4xx/5xx `statusCode` (fastify's); else 500. */
+export function httpStatusOf(err: unknown): number {
+  if (err instanceof PhotowireError) return err.httpStatus;
+  const code = codeOf(err);
+  if (code !== undefined) return ERRORS[code].httpStatus;
+  const status = (err as { statusCode?: unknown } | null | undefined)?.statusCode;
+  return typeof status === 'number' && status >= 400 && status <= 599 ? status : 500;
 }
 
 /**
