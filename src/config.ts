@@ -1,6 +1,7 @@
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { z } from 'zod';
+import { PhotowireError } from './core/errors';
 import { describeHidden, maskUrlCredentials } from './core/secrets';
 
 /** Which environment variable each config property is read from (one variable per property). */
@@ -140,9 +141,10 @@ export const CONFIG_ENV = Object.fromEntries(
   }),
 ) as { readonly [K in keyof Config]: string };
 
-export class ConfigError extends Error {
+/** Every bad variable, each named (exit 2). */
+export class ConfigError extends PhotowireError {
   constructor(readonly problems: string[]) {
-    super(`invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+    super('CONFIG_INVALID', `invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
     this.name = 'ConfigError';
   }
 }
