@@ -1,6 +1,7 @@
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { z } from 'zod';
+import { parseRedisClusterNodes, type RedisClusterNodes } from './core/redisClusterNodes';
 import { PhotowireError } from './core/errors';
 import { describeHidden, maskUrlCredentials } from './core/secrets';
 
@@ -26,6 +27,22 @@ const unset = <T>(v: T | undefined): T | undefined => v;
 export const configSchema = z.object({
   /** REDIS_URL: Redis to use; unset: 127.0.0.1:6379, else a private redis-server (run only). */
   redisUrl: fromEnv('REDIS_URL', z.string().regex(/^rediss?:\/\//, 'must start with redis:// or rediss://').optional().transform(unset)),
+  /** REDIS_CLUSTER_NODES: a Redis Cluster's nodes, `host:port,...` (entries may be redis(s):// URLs for credentials and TLS), instead of REDIS_URL. */
+  redisClusterNodes: fromEnv(
+    'REDIS_CLUSTER_NODES',
+    z
+      .string()
+      .optional()
+      .transform((v, ctx): RedisClusterNodes | undefined => {
+        if (v === undefined) return undefined;
+        try {
+          return parseRedisClusterNodes(v);
+        } catch (err) {
+          ctx.addIssue({ code: 'custom', message: (err as Error).message });
+          return z.NEVER;
+        }
+      }),
+  ),
   /** PHOTOWIRE_DATA_DIR: originals, renditions, batch exports; an absolute path. */
   dataDir: fromEnv('PHOTOWIRE_DATA_DIR', z.string().min(1).default('./data').transform((d) => path.resolve(d))),
   /** PHOTOWIRE_PREFIX: prefix of every Redis key and queue. */
