@@ -66,26 +66,12 @@ const KNOWN_VIOLATIONS: Record<string, string> = {
     'the batch summary is an app service kept in workers/; issue 15 removes it',
   'src/cli/commands/run.ts -> src/workers/summarizeBatch.ts':
     'the batch summary is an app service kept in workers/; issue 15 removes it',
-  'src/cli/commands/runs.ts -> src/sources/runs/formatRuns.ts':
-    'the run log (records, formatting) is app/adapters code kept in sources/; issue 15 removes it',
-  'src/cli/commands/runs.ts -> src/sources/runs/runLog.ts':
-    'the run log (records, formatting) is app/adapters code kept in sources/; issue 15 removes it',
-  'src/cli/commands/runs.ts -> src/sources/runs/stale.ts':
-    'the run log (records, formatting) is app/adapters code kept in sources/; issue 15 removes it',
   'src/cli/commands/runs.ts -> src/sources/schedule/scheduler.ts':
     'schedule services (list, run once) are reached through the scheduler process module; issue 15 removes it',
-  'src/cli/commands/schedule.ts -> src/sources/runs/formatRuns.ts':
-    'the run log (records, formatting) is app/adapters code kept in sources/; issue 15 removes it',
-  'src/cli/commands/schedule.ts -> src/sources/runs/runRecord.ts':
-    'the run log (records, formatting) is app/adapters code kept in sources/; issue 15 removes it',
   'src/cli/commands/schedule.ts -> src/sources/schedule/scheduler.ts':
     'schedule services (list, run once) are reached through the scheduler process module; issue 15 removes it',
-  'src/cli/commands/schedule.ts -> src/sources/schedule/scheduleDef.ts':
-    'the schedule definition schema lives with the scheduler process, not in schemas/; issue 15 removes it',
   'src/cli/commands/scheduler.ts -> src/sources/schedule/scheduler.ts':
     'schedule services (list, run once) are reached through the scheduler process module; issue 15 removes it',
-  'src/cli/commands/scheduler.ts -> src/sources/schedule/scheduleDef.ts':
-    'the schedule definition schema lives with the scheduler process, not in schemas/; issue 15 removes it',
   'src/cli/commands/serve.ts -> src/server/startServer.ts':
     '`serve` starts the server module directly instead of an app service; issue 15 removes it',
   'src/cli/commands/status.ts -> src/workers/summarizeBatch.ts':
@@ -104,10 +90,6 @@ const KNOWN_VIOLATIONS: Record<string, string> = {
     'waiting for a batch is an app ingest step kept in sources/; issue 15 removes it',
   'src/queues/retryItems.ts -> src/workers/pipelineContext.ts':
     'the shared runtime context (connections, keys, config) lives in workers/, not app/; issue 15 removes it',
-  'src/server/batchOverview.ts -> src/sources/runs/runLog.ts':
-    'the run log (records, formatting) is app/adapters code kept in sources/; issue 15 removes it',
-  'src/server/batchOverview.ts -> src/sources/runs/runRecord.ts':
-    'the run log (records, formatting) is app/adapters code kept in sources/; issue 15 removes it',
   'src/server/batchOverview.ts -> src/workers/pipelineContext.ts':
     'the shared runtime context (connections, keys, config) lives in workers/, not app/; issue 15 removes it',
   'src/server/batchOverview.ts -> src/workers/summarizeBatch.ts':

@@ -1,7 +1,7 @@
 import { Redis } from 'ioredis';
-import { foldEmptyRun } from '../../src/sources/runs/foldEmptyRun';
-import { RunLog } from '../../src/sources/runs/runLog';
-import { finishRun, newRun, type RunRecord } from '../../src/sources/runs/runRecord';
+import { foldEmptyRun } from '../../src/app/runs/foldEmptyRun';
+import { RunLog } from '../../src/app/runs/runLog';
+import { finishRun, newRun, type RunRecord } from '../../src/app/runs/runRecord';
 import { REDIS_URL, deletePrefix, uniquePrefix } from '../helpers/testEnv';
 
 /** The fold of empty runs in Redis (FOLD_EMPTY_RUN) does what its pure twin foldEmptyRun says, in one step. */

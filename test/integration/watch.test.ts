@@ -7,7 +7,7 @@ import { makeTmpDir, removeDir } from '../helpers/testEnv';
 import { syntheticPhoto } from '../../src/sample/syntheticPhoto';
 import { dayFolder } from '../../src/sources/hotFolder/destination';
 import { Watcher, type TakeResult, type WatcherOptions } from '../../src/sources/hotFolder/watcher';
-import { RunLog } from '../../src/sources/runs/runLog';
+import { RunLog } from '../../src/app/runs/runLog';
 import { scanHotFolder } from '../../src/sources/hotFolder/scanFolder';
 
 const sha = (b: Buffer) => createHash('sha256').update(b).digest('hex');

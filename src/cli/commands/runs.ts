@@ -1,7 +1,7 @@
 import { Runtime } from '../../app/runtime';
-import { formatOverdue, formatRuns, formatStale } from '../../sources/runs/formatRuns';
-import { RunLog } from '../../sources/runs/runLog';
-import { overdueBy, staleness } from '../../sources/runs/stale';
+import { formatOverdue, formatRuns, formatStale } from '../../app/runs/formatRuns';
+import { RunLog } from '../../app/runs/runLog';
+import { overdueBy, staleness } from '../../app/runs/stale';
 import { Scheduler } from '../../sources/schedule/scheduler';
 
 /** Recent runs of schedules and hot folders, the sources that have gone quiet, the schedules nobody runs. */

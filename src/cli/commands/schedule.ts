@@ -1,9 +1,9 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Runtime } from '../../app/runtime';
-import { formatRuns, formatTime } from '../../sources/runs/formatRuns';
-import type { RunRecord } from '../../sources/runs/runRecord';
+import { formatRuns, formatTime } from '../../app/runs/formatRuns';
+import type { RunRecord } from '../../app/runs/runRecord';
 import { Scheduler } from '../../sources/schedule/scheduler';
-import { ScheduleError, describeTiming, normalizeScheduleDef } from '../../sources/schedule/scheduleDef';
+import { ScheduleError, describeTiming, normalizeScheduleDef } from '../../app/schedules/scheduleDef';
 
 export interface ScheduleAddOptions {
   cron?: string;

@@ -2,7 +2,7 @@ import { createRedis } from '../../adapters/redis/connection';
 import { Runtime } from '../../app/runtime';
 import { onShutdown } from '../shutdown';
 import { Scheduler } from '../../sources/schedule/scheduler';
-import { ScheduleError, describeTiming } from '../../sources/schedule/scheduleDef';
+import { ScheduleError, describeTiming } from '../../app/schedules/scheduleDef';
 
 /**
  * The long-running process of scheduled imports: applies PHOTOWIRE_SCHEDULES, then runs the

@@ -8,9 +8,9 @@ import { InputError, isInputError } from '../../core/errors';
 import { enqueueFeed } from '../../queues/enqueueFeed';
 import { summarizeBatch } from '../../workers/summarizeBatch';
 import { Lease } from '../lease';
-import { RunLog } from '../runs/runLog';
-import { finishRun, newRun, WATCH_SCHEDULE, type RunRecord } from '../runs/runRecord';
-import { staleness } from '../runs/stale';
+import { RunLog } from '../../app/runs/runLog';
+import { finishRun, newRun, WATCH_SCHEDULE, type RunRecord } from '../../app/runs/runRecord';
+import { staleness } from '../../app/runs/stale';
 import type { SourceRuntime } from '../sourceRuntime';
 import { waitForBatchDone } from '../waitForBatch';
 import { moveTaken } from './moveTaken';
@@ -19,7 +19,7 @@ import { loadDropFolder } from '../loadDropFolder';
 import { planTakes, type PlannedTake } from './planTakes';
 import { observeEntry, scanHotFolder, SCAN_MAX_TOP_LEVEL } from './scanFolder';
 import { emptySettleState, heldMessage, holdWarnMs, settleStep, type EntryObservation, type HeldEntry, type ReadyReason, type SettleState } from './settle';
-import { formatDuration } from '../runs/formatRuns';
+import { formatDuration } from '../../app/runs/formatRuns';
 
 export interface WatcherOptions {
   dirs: string[];

@@ -1,6 +1,6 @@
 import type { Redis } from 'ioredis';
 import type { LoadedFeed } from '../../adapters/feeds/loadFeed';
-import type { RunTrigger } from '../runs/runRecord';
+import type { RunTrigger } from '../../app/runs/runRecord';
 import { decodeCursor, encodeCursorEntry, type Cursor, type Keyed } from './cursor';
 
 /**

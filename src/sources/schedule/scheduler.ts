@@ -5,11 +5,11 @@ import type { Redis } from 'ioredis';
 import { isInputError } from '../../core/errors';
 import { JOBS, QUEUES, jobIds, scheduleJobOptions } from '../../queues/definitions';
 import { checkFetchAllowed } from '../http/allowList';
-import { RunLog } from '../runs/runLog';
+import { RunLog } from '../../app/runs/runLog';
 import type { SourceRuntime } from '../sourceRuntime';
 import { droppedTick } from './catchUp';
 import { ScheduleRunner } from './runSchedule';
-import { isHttpSource, parseSchedulesFile, ScheduleError, type ScheduleDef } from './scheduleDef';
+import { isHttpSource, parseSchedulesFile, ScheduleError, type ScheduleDef } from '../../app/schedules/scheduleDef';
 import { scheduleJobSchema, type ScheduleJob } from './scheduleJob';
 
 export interface ScheduleInfo extends ScheduleDef {

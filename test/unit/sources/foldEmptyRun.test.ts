@@ -1,6 +1,6 @@
-import { foldEmptyRun, foldsInto, stretchLabel } from '../../../src/sources/runs/foldEmptyRun';
-import { formatOverdue, formatRuns } from '../../../src/sources/runs/formatRuns';
-import { finishRun, newRun, type RunRecord } from '../../../src/sources/runs/runRecord';
+import { foldEmptyRun, foldsInto, stretchLabel } from '../../../src/app/runs/foldEmptyRun';
+import { formatOverdue, formatRuns } from '../../../src/app/runs/formatRuns';
+import { finishRun, newRun, type RunRecord } from '../../../src/app/runs/runRecord';
 import { emptyRunNote } from '../../../src/sources/schedule/emptyRunNote';
 import { scheduledBatchId, scheduledFeedName } from '../../../src/sources/schedule/runName';
 import { loadWebModule } from '../web/loadWebModule';

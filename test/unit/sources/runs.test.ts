@@ -1,6 +1,6 @@
-import { formatDuration, formatRuns, formatStale } from '../../../src/sources/runs/formatRuns';
-import { finishRun, newRun } from '../../../src/sources/runs/runRecord';
-import { overdueBy, staleness, type SourceStatus } from '../../../src/sources/runs/stale';
+import { formatDuration, formatRuns, formatStale } from '../../../src/app/runs/formatRuns';
+import { finishRun, newRun } from '../../../src/app/runs/runRecord';
+import { overdueBy, staleness, type SourceStatus } from '../../../src/app/runs/stale';
 import { httpItemKey } from '../../../src/sources/schedule/httpItemKey';
 import type { FeedItem } from '../../../src/schemas/feedItem';
 

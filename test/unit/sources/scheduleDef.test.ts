@@ -1,4 +1,4 @@
-import { describeTiming, normalizeScheduleDef, parseDuration, parseSchedulesFile, ScheduleError } from '../../../src/sources/schedule/scheduleDef';
+import { describeTiming, normalizeScheduleDef, parseDuration, parseSchedulesFile, ScheduleError } from '../../../src/app/schedules/scheduleDef';
 
 describe('schedule definitions', () => {
   it('durations', () => {
