@@ -1,6 +1,6 @@
 import type { BatchLedger } from '../adapters/redis/catalogStore';
-import { RunLog } from '../sources/runs/runLog';
-import type { RunRecord } from '../sources/runs/runRecord';
+import { RunLog } from '../app/runs/runLog';
+import type { RunRecord } from '../app/runs/runRecord';
 import type { PipelineContext } from '../workers/pipelineContext';
 import { summarizeBatch } from '../workers/summarizeBatch';
 import type { BatchOverview } from './apiSchemas';
