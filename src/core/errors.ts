@@ -86,23 +86,31 @@ export function isPhotowireCode(code: unknown): code is PhotowireCode {
   return typeof code === 'string' && Object.prototype.hasOwnProperty.call(ERRORS, code);
 }
 
+export interface PhotowireErrorOptions {
+  cause?: unknown;
+  /** Overrides the table's `retryable` for this one error. */
+  retryable?: boolean;
+}
+
 /**
  * The base of every error photowire throws on purpose: a stable `code`, and from the table
  * whether it is retryable, its exit code and its HTTP status.
  */
 export class PhotowireError extends Error {
+  /**
+   * A transient fault: BullMQ's attempts/backoff may run it again. The table's value for the
+   * code, unless the thrower knows better (FETCH_FAILED for a 404 is not worth another attempt).
+   */
+  readonly retryable: boolean;
+
   constructor(
     readonly code: PhotowireCode,
     message: string,
-    options?: { cause?: unknown },
+    options?: PhotowireErrorOptions,
   ) {
-    super(message, options);
+    super(message, options?.cause === undefined ? undefined : { cause: options.cause });
     this.name = 'PhotowireError';
-  }
-
-  /** A transient fault: BullMQ's attempts/backoff may run it again. */
-  get retryable(): boolean {
-    return ERRORS[this.code].retryable;
+    this.retryable = options?.retryable ?? ERRORS[code].retryable;
   }
 
   get exitCode(): 1 | 2 {
@@ -114,17 +122,15 @@ export class PhotowireError extends Error {
   }
 }
 
-/** Bad input: never retried. Carries a stable code and says which file/item and why. */
+/**
+ * Bad input: not retried (it fails the same way again, whatever its code's default). Carries a
+ * stable code and says which file/item and why.
+ */
 export class InputError extends PhotowireError {
   declare readonly code: ErrorCode;
-  constructor(code: ErrorCode, message: string, options?: { cause?: unknown }) {
-    super(code, message, options);
+  constructor(code: ErrorCode, message: string, options?: PhotowireErrorOptions) {
+    super(code, message, { ...options, retryable: options?.retryable ?? false });
     this.name = 'InputError';
-  }
-
-  /** Bad input fails the same way again, whatever its code's default (a 404 is FETCH_FAILED too). */
-  override get retryable(): boolean {
-    return false;
   }
 }
 

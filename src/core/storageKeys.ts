@@ -7,16 +7,18 @@
  * the layout of DataDir (src/adapters/storage/dataDir.ts) written with forward slashes.
  */
 
+import { PhotowireError } from './errors';
+
 const SHA256 = /^[0-9a-f]{64}$/;
 
 function shard(sha256: string): string {
-  if (!SHA256.test(sha256)) throw new Error(`not a sha256 hex digest: ${JSON.stringify(sha256)}`);
+  if (!SHA256.test(sha256)) throw new PhotowireError('INTERNAL', `not a sha256 hex digest: ${JSON.stringify(sha256)}`);
   return `${sha256.slice(0, 2)}/${sha256.slice(2, 4)}/${sha256}`;
 }
 
 /** The original bytes of a photo: `originals/ab/cd/<sha256>.<ext>`. */
 export function originalKey(sha256: string, ext: string): string {
-  if (!/^[a-z0-9]{1,8}$/.test(ext)) throw new Error(`not a file extension: ${JSON.stringify(ext)}`);
+  if (!/^[a-z0-9]{1,8}$/.test(ext)) throw new PhotowireError('INTERNAL', `not a file extension: ${JSON.stringify(ext)}`);
   return `originals/${shard(sha256)}.${ext}`;
 }
 
@@ -55,7 +57,7 @@ export function uploadKey(uploadId: string, name: string): string {
 
 function checkName(name: string): void {
   const why = nameProblem(name);
-  if (why) throw new Error(`not a storage key part: ${JSON.stringify(name)} (${why})`);
+  if (why) throw new PhotowireError('INTERNAL', `not a storage key part: ${JSON.stringify(name)} (${why})`);
 }
 
 function nameProblem(name: string): string | null {

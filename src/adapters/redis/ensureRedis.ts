@@ -4,6 +4,7 @@ import * as net from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { Redis } from 'ioredis';
+import { PhotowireError } from '../../core/errors';
 import { maskUrlCredentials } from '../../core/secrets';
 
 export interface RedisHandle {
@@ -14,10 +15,12 @@ export interface RedisHandle {
   stop(): Promise<void>;
 }
 
-export class NoRedisError extends Error {
+/** No Redis to use (REDIS_UNAVAILABLE: exit 2, retryable), with how to get one. */
+export class NoRedisError extends PhotowireError {
   /** `hint: false` when the Redis was named by REDIS_URL: installing one would not help. */
   constructor(detail: string, opts: { hint?: boolean } = {}) {
     super(
+      'REDIS_UNAVAILABLE',
       opts.hint === false
         ? detail
         : `${detail}\nphotowire needs Redis 7 (or newer). Any of these works:\n` +

@@ -1,5 +1,6 @@
+import { PhotowireError } from '../errors';
 import { readFileSync } from 'node:fs';
-import { JsonSyntaxError, lineAndColumn, parseJsonWithPositions, pathKey } from '../credits/jsonPositions';
+import { JsonSyntaxError, lineAndColumn, parseJsonWithPositions } from '../credits/jsonPositions';
 import shipped from './boilerplate-rules.json';
 import {
   boilerplateRulesSchema,
@@ -22,15 +23,16 @@ export type { BoilerplateRules, MarkerRule } from './boilerplateSchema';
  */
 
 /** A rules file that cannot be used. `code` starts with BOILERPLATE_RULES so the CLI prints it without a stack. */
-export class BoilerplateRulesError extends Error {
+export class BoilerplateRulesError extends PhotowireError {
+  declare readonly code: 'BOILERPLATE_RULES_UNREADABLE' | 'BOILERPLATE_RULES_INVALID';
   constructor(
-    readonly code: 'BOILERPLATE_RULES_UNREADABLE' | 'BOILERPLATE_RULES_INVALID',
+    code: 'BOILERPLATE_RULES_UNREADABLE' | 'BOILERPLATE_RULES_INVALID',
     readonly file: string,
     readonly line: number | null,
     readonly reason: string,
     readonly column: number | null = null,
   ) {
-    super(`boilerplate rules file ${file}${line !== null ? `, line ${line}` : ''}${column !== null ? `, column ${column}` : ''}: ${reason}`);
+    super(code, `boilerplate rules file ${file}${line !== null ? `, line ${line}` : ''}${column !== null ? `, column ${column}` : ''}: ${reason}`);
     this.name = 'BoilerplateRulesError';
   }
 }
@@ -74,7 +76,7 @@ export function loadBoilerplateRules(path?: string): BoilerplateRules {
   }
   const lineOf = (p: ReadonlyArray<PropertyKey>): number | null => {
     for (let n = p.length; n >= 0; n--) {
-      const at = json.positions.get(pathKey(p.slice(0, n).map((x) => (typeof x === 'symbol' ? String(x) : x))));
+      const at = json.offsetOf(p.slice(0, n).map((x) => (typeof x === 'symbol' ? String(x) : x)));
       if (at !== undefined) return lineAndColumn(text, at).line;
     }
     return null;

@@ -1,3 +1,4 @@
+import { PhotowireError } from '../errors';
 import { problemAt, readRulesFile, type RulesFileProblem } from '../rulesFile';
 import defaults from './default-rules.json';
 import { creditRulesSchema, operatorRulesSchema, type CreditRules, type OperatorRules } from './rulesSchema';
@@ -5,15 +6,16 @@ import { creditRulesSchema, operatorRulesSchema, type CreditRules, type Operator
 export type { CreditRules } from './rulesSchema';
 
 /** A rules file that cannot be used. `code` starts with CREDIT_RULES so the CLI prints it without a stack. */
-export class CreditRulesError extends Error {
+export class CreditRulesError extends PhotowireError {
+  declare readonly code: 'CREDIT_RULES_UNREADABLE' | 'CREDIT_RULES_INVALID';
   constructor(
-    readonly code: 'CREDIT_RULES_UNREADABLE' | 'CREDIT_RULES_INVALID',
+    code: 'CREDIT_RULES_UNREADABLE' | 'CREDIT_RULES_INVALID',
     readonly file: string,
     readonly line: number | null,
     readonly reason: string,
     readonly column: number | null = null,
   ) {
-    super(`credit rules file ${file}${line !== null ? `, line ${line}` : ''}${column !== null ? `, column ${column}` : ''}: ${reason}`);
+    super(code, `credit rules file ${file}${line !== null ? `, line ${line}` : ''}${column !== null ? `, column ${column}` : ''}: ${reason}`);
     this.name = 'CreditRulesError';
   }
 }

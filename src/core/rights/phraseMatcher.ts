@@ -1,3 +1,4 @@
+import { PhotowireError } from '../errors';
 import type { RightsSourceKind } from '../../schemas/rights';
 import { allUpper, tokenize, type Token } from './tokens';
 
@@ -179,7 +180,13 @@ function slotAt(slot: Slot, lex: Lexicon, tokens: readonly Token[], at: number):
   }
 }
 
-export class PhraseError extends Error {}
+/** A phrase of a rights rule that cannot be compiled; the rules schema turns it into an issue naming the rule. */
+export class PhraseError extends PhotowireError {
+  constructor(message: string) {
+    super('RULES_PHRASE_INVALID', message);
+    this.name = 'PhraseError';
+  }
+}
 
 interface Part {
   elements: Element[];

@@ -1,3 +1,4 @@
+import { PhotowireError } from '../errors';
 import { ADVISORY_IDS, RESTRICTION_IDS } from '../../schemas/rights';
 import { problemAt, readRulesFile, type RulesFileProblem, type RulesIssue } from '../rulesFile';
 import defaults from './default-rules.json';
@@ -13,15 +14,16 @@ import {
 export type { RightsRules } from './rulesSchema';
 
 /** A rights rules file that cannot be used. `code` starts with RIGHTS_RULES so a CLI can print it without a stack. */
-export class RightsRulesError extends Error {
+export class RightsRulesError extends PhotowireError {
+  declare readonly code: 'RIGHTS_RULES_UNREADABLE' | 'RIGHTS_RULES_INVALID';
   constructor(
-    readonly code: 'RIGHTS_RULES_UNREADABLE' | 'RIGHTS_RULES_INVALID',
+    code: 'RIGHTS_RULES_UNREADABLE' | 'RIGHTS_RULES_INVALID',
     readonly file: string,
     readonly line: number | null,
     readonly reason: string,
     readonly column: number | null = null,
   ) {
-    super(`rights rules file ${file}${line !== null ? `, line ${line}` : ''}${column !== null ? `, column ${column}` : ''}: ${reason}`);
+    super(code, `rights rules file ${file}${line !== null ? `, line ${line}` : ''}${column !== null ? `, column ${column}` : ''}: ${reason}`);
     this.name = 'RightsRulesError';
   }
 }

@@ -1,5 +1,5 @@
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
-import { InputError } from '../../errors';
+import { InputError, PhotowireError } from '../../errors';
 import { decodeReferences, namedEntity, numericEntity } from './xmlEntities';
 import { localName, type XmlElement, type XmlNode } from './xmlTree';
 
@@ -71,7 +71,7 @@ function isTextNode(node: unknown): boolean {
 
 function toElement(node: OrderedNode, lines: LineIndex): XmlElement {
   const name = Object.keys(node).find((key) => key !== ':@');
-  if (name === undefined) throw new Error('fast-xml-parser returned a node without a name');
+  if (name === undefined) throw new PhotowireError('INTERNAL', 'fast-xml-parser returned a node without a name');
   const attrs: Record<string, string> = Object.create(null);
   for (const [key, value] of Object.entries(node[':@'] ?? {})) attrs[key] = decodeReferences(String(value));
   const meta = (node as Record<symbol, { startIndex?: number } | undefined>)[META];
