@@ -83,7 +83,7 @@ export type StorageConfigReason = 'bucket-missing' | 'credentials-refused' | 'un
  * ConfigError): names the bucket and endpoint (or folder) and the reason, never a secret.
  */
 export class StorageConfigError extends ConfigError {
-  readonly code = 'STORAGE_CONFIG' as const;
+  override readonly code = 'STORAGE_CONFIG' as const;
   constructor(
     readonly reason: StorageConfigReason,
     problem: string,
