@@ -1,14 +1,12 @@
-import type { PreviewRights } from '../core/metadata/previewRights';
-import { readItemRights, type ItemRights } from '../core/rights/itemRightsInput';
 import { loadRightsRules, type RightsRules } from '../core/rights/rules';
-import type { Credit } from '../schemas/credit';
-import type { KillStatus, Notice } from '../schemas/notice';
-import type { FeedItem, IptcFields } from '../schemas/feedItem';
 import type { PipelineContext } from './pipelineContext';
 
 const rulesByPath = new Map<string, RightsRules>();
 
-/** The rights rules in force for this process (PHOTOWIRE_RIGHTS_RULES over the shipped ones), loaded once. */
+/**
+ * The rights rules in force for this process (PHOTOWIRE_RIGHTS_RULES over the shipped ones), loaded
+ * once. What is read with them (rights, release, notices) is src/app/items/itemRights.ts.
+ */
 export function rightsRulesOf(ctx: Pick<PipelineContext, 'config'>): RightsRules {
   const key = ctx.config.rightsRulesPath ?? '';
   let rules = rulesByPath.get(key);
@@ -17,72 +15,4 @@ export function rightsRulesOf(ctx: Pick<PipelineContext, 'config'>): RightsRules
     rulesByPath.set(key, rules);
   }
   return rules;
-}
-
-/**
- * Rights, embargo/expiry and any kill or correction notice of one item, from every text it
- * carries: the feed's wire fields, the photo's IIM and XMP, the caption's notes (issue 16).
- */
-export function itemRights(
-  ctx: Pick<PipelineContext, 'config'>,
-  p: {
-    item: FeedItem;
-    iptc: IptcFields;
-    raw?: { iim: ReadonlyArray<{ record: number; dataset: number; value: string }>; xmp: string | null };
-    captionRaw: string;
-    cleaned: { removed: ReadonlyArray<{ kind: string; text: string }>; creditTail: string | null };
-    credit: Credit;
-  },
-): ItemRights {
-  return readItemRights(
-    {
-      item: p.item,
-      iptc: p.iptc,
-      iim: p.raw?.iim,
-      xmp: p.raw?.xmp,
-      captionRaw: p.captionRaw,
-      removed: p.cleaned.removed,
-      creditTail: p.cleaned.creditTail,
-      agency: p.credit.agencyId ?? p.credit.agency, // the rules id ("CP"): release zones are keyed by it
-    },
-    rightsRulesOf(ctx),
-  );
-}
-
-/** What the preview's IPTC/XMP carry: the longest Special Instructions read (XMP keeps what IIM cuts), the usage terms. */
-export function previewRightsOf(rr: ItemRights, creditLine: string | null, copyright: string | null): PreviewRights {
-  const instructions = rr.input.texts
-    .filter((t) => t.source === 'xmp:photoshop:Instructions' || t.source === 'iptc:specialInstructions' || t.source === 'newsml:edNote' || t.source === 'nitf:ed-msg')
-    .sort((a, b) => b.text.length - a.text.length)[0];
-  return { specialInstructions: instructions?.text ?? null, usageTerms: rr.rights.usageTerms, creditLine, copyright };
-}
-
-/**
- * Rights, release and status of an item that failed (a photo that could not be decoded or
- * rendered): read from what was read of it, so a failed record still says what a desk may do
- * with it. A kill or withdrawal the item carries about itself gives its status, as it would have
- * on a record that rendered. Never throws: a failed record must still be written.
- */
-export function failedItemRights(
-  ctx: Pick<PipelineContext, 'config'>,
-  p: Parameters<typeof itemRights>[1] & { itemId: string; batchId: string },
-): { rights?: ItemRights['rights']; release?: ItemRights['release']; status?: Partial<KillStatus>; notice?: Notice | null } {
-  let rr: ItemRights;
-  try {
-    rr = itemRights(ctx, p);
-  } catch {
-    return {};
-  }
-  const n = rr.notice;
-  const self = n && n.selfTargeted && (n.kind === 'kill' || n.kind === 'withdraw');
-  const at = new Date().toISOString();
-  const status: Partial<KillStatus> | undefined = self
-    ? {
-        status: n.kind === 'kill' ? 'killed' : 'withdrawn',
-        killedAt: at,
-        reason: n.reason,
-        notice: { itemId: p.itemId, batchId: p.batchId, kind: n.kind, source: n.source, text: n.text, targets: n.targets, receivedAt: at },
-      }
-    : undefined;
-  return { rights: rr.rights, release: rr.release, notice: rr.notice, ...(status ? { status } : {}) };
 }

@@ -1,17 +1,17 @@
 import { UnrecoverableError, Worker, type Job } from 'bullmq';
 import type { Redis } from 'ioredis';
-import { isInputError } from '../core/errors';
+import { failureCode, failureMessage, isRetryable } from '../app/items/retryable';
 import { QUEUES } from '../queues/definitions';
 import { itemJobSchema } from '../schemas/jobs';
 import type { PipelineContext } from './pipelineContext';
-import { processItem, settledFailedRecord } from './processItem';
+import { itemPipelineOf } from './processItem';
 
-function errorCode(err: unknown): string {
-  const code = (err as { code?: unknown })?.code;
-  return code === 'STORAGE_FAILED' ? 'STORAGE_FAILED' : 'INTERNAL';
-}
-
-/** Validate, process, persist, log. Bad input fails once for good; anything else retries with backoff. */
+/**
+ * Validate, run the item pipeline (src/app/items/itemPipeline.ts), and tell BullMQ what to do with
+ * a failure: bad input fails once for good (UnrecoverableError); a transient fault (a download
+ * timeout or 5xx, a storage fault, anything unexpected) is thrown as it is and retried with the
+ * job's backoff, PHOTOWIRE_ATTEMPTS attempts in all.
+ */
 export async function handleItemJob(ctx: PipelineContext, job: Job): Promise<{ ok: boolean }> {
   const parsed = itemJobSchema.safeParse(job.data);
   if (!parsed.success) {
@@ -20,29 +20,11 @@ export async function handleItemJob(ctx: PipelineContext, job: Job): Promise<{ o
   }
   const payload = parsed.data;
   const log = ctx.logger.child({ queue: QUEUES.item, jobId: job.id, batchId: payload.batchId, itemId: payload.itemId });
-  const started = performance.now();
-  const attempts = job.attemptsMade + 1;
   try {
-    const { record, rendered, timings } = await processItem(ctx, payload);
-    const catalogStarted = performance.now();
-    await ctx.catalog.markItem(record, null);
-    const stages = { ...timings, catalog: Math.round((performance.now() - catalogStarted) * 10) / 10 };
-    log.info({ durationMs: Math.round(performance.now() - started), rendered, cluster: record.cluster?.id ?? null, stages }, 'item done');
+    await itemPipelineOf(ctx).handle(payload, { number: job.attemptsMade + 1, max: job.opts.attempts ?? 1 }, log);
     return { ok: true };
   } catch (err) {
-    const durationMs = Math.round(performance.now() - started);
-    if (isInputError(err)) {
-      const error = { code: err.code, message: err.message };
-      await ctx.catalog.markItem(await settledFailedRecord(ctx, payload, error), { error, attempts });
-      log.warn({ durationMs, code: err.code, err: err.message }, 'item failed (bad input, not retried)');
-      throw new UnrecoverableError(`${err.code}: ${err.message}`);
-    }
-    const final = attempts >= (job.opts.attempts ?? 1);
-    if (final) {
-      const error = { code: errorCode(err), message: err instanceof Error ? err.message : String(err) };
-      await ctx.catalog.markItem(await settledFailedRecord(ctx, payload, error), { error, attempts });
-    }
-    log.error({ durationMs, attempts, final, err }, final ? 'item failed after its last attempt' : 'item failed, will retry');
+    if (!isRetryable(err)) throw new UnrecoverableError(`${failureCode(err)}: ${failureMessage(err)}`);
     throw err;
   }
 }

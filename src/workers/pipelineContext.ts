@@ -5,6 +5,9 @@ import { CatalogStore } from '../adapters/redis/catalogStore';
 import { CaptionIndex } from '../adapters/redis/captionIndex';
 import { PhotoVersions } from '../adapters/redis/photoVersions';
 import { DataDir } from '../adapters/storage/dataDir';
+import { createStorage } from '../adapters/storage/openStorage';
+import { parseStorageConfig } from '../adapters/storage/storageConfig';
+import type { StoragePort } from '../adapters/storage/storagePort';
 import { loadBoilerplateRules, type BoilerplateRules } from '../core/captions/boilerplate';
 import { loadCreditRules, type CreditRules } from '../core/credits/rules';
 
@@ -14,6 +17,13 @@ export interface PipelineContext {
   redis: Redis;
   logger: Logger;
   data: DataDir;
+  /**
+   * Where the item stage stores originals, renditions and manifests (issue 13): the local folder
+   * PHOTOWIRE_DATA_DIR by default, or what PHOTOWIRE_STORAGE names (a folder, `s3://bucket/prefix`
+   * with S3_ENDPOINT...). Created without I/O; checked on first use, or at start by `storage.open()`
+   * (a missing bucket or refused credentials: StorageConfigError, exit 2). Close it with the context.
+   */
+  storage: StoragePort;
   catalog: CatalogStore;
   captions: CaptionIndex;
   photos: PhotoVersions;
@@ -27,6 +37,9 @@ export function createPipelineContext(config: Config, redis: Redis, logger: Logg
     redis,
     logger,
     data: new DataDir(config.dataDir),
+    // The S3 settings and PHOTOWIRE_STORAGE come from the environment (src/adapters/storage/storageConfig.ts);
+    // the folder default is the config's data directory.
+    storage: createStorage(parseStorageConfig({ ...process.env, PHOTOWIRE_DATA_DIR: config.dataDir })),
     catalog: new CatalogStore(redis, config.prefix),
     captions: new CaptionIndex(redis, { prefix: `${config.prefix}:dedup`, threshold: config.dedupThreshold }),
     photos: new PhotoVersions(redis, config.prefix),

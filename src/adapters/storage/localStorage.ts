@@ -85,11 +85,12 @@ export class LocalDirStorage implements StoragePort {
     }
   }
 
-  async putIfAbsent(key: string, body: Buffer | string, _opts: PutOptions = {}): Promise<PutIfAbsentResult> {
+  async putIfAbsent(key: string, body: Buffer | string, opts: PutOptions = {}): Promise<PutIfAbsentResult> {
     const target = this.abs(key);
     let tmp: string | undefined;
     try {
       tmp = await this.writeTemp(body);
+      if (opts.beforeCommit) await opts.beforeCommit();
       await fs.mkdir(path.dirname(target), { recursive: true });
       try {
         await fs.link(tmp, target);

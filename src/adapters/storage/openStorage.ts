@@ -12,7 +12,7 @@ export async function openStorage(
   cfg: StorageConfig = parseStorageConfig(),
   opts: S3StorageOptions & { urlBase?: string } = {},
 ): Promise<StoragePort> {
-  const port: StoragePort = cfg.kind === 'local' ? new LocalDirStorage(cfg.root, { urlBase: opts.urlBase }) : new S3Storage(cfg, opts);
+  const port = createStorage(cfg, opts);
   try {
     await port.open();
   } catch (err) {
@@ -20,4 +20,9 @@ export async function openStorage(
     throw err;
   }
   return port;
+}
+
+/** The adapter for the configuration, not yet checked (no I/O): call `open()` before relying on it. */
+export function createStorage(cfg: StorageConfig, opts: S3StorageOptions & { urlBase?: string } = {}): StoragePort {
+  return cfg.kind === 'local' ? new LocalDirStorage(cfg.root, { urlBase: opts.urlBase }) : new S3Storage(cfg, opts);
 }

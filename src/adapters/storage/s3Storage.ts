@@ -132,6 +132,7 @@ export class S3Storage implements StoragePort {
 
   async putIfAbsent(key: string, body: Buffer | string, opts: PutOptions = {}): Promise<PutIfAbsentResult> {
     const Key = this.full(key);
+    if (opts.beforeCommit) await opts.beforeCommit();
     for (let conflict = 0; ; conflict++) {
       try {
         await this.client.send(

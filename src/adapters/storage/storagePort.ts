@@ -1,5 +1,6 @@
 import type { Readable } from 'node:stream';
 import { ConfigError } from '../../config';
+import { PhotowireError } from '../../core/errors';
 import { keyProblem } from '../../core/storageKeys';
 
 /**
@@ -54,6 +55,11 @@ export interface PutOptions {
   contentType?: string;
   /** e.g. `public, max-age=31536000, immutable` for content-addressed renditions. */
   cacheControl?: string;
+  /**
+   * Test hook (PHOTOWIRE_TEST_PAUSE_AT=render): runs once the body is ready and before the object
+   * becomes visible (local: the temp file is written, not yet linked; S3: before the request).
+   */
+  beforeCommit?: () => Promise<void>;
 }
 
 export interface ObjectInfo {
@@ -66,12 +72,13 @@ export interface ObjectInfo {
 
 /**
  * A storage fault seen by an item: a 5xx, a timeout, a full disk, after the adapter's retries.
- * Transient from the item's point of view: the worker retries the job, `photowire retry` recovers it.
+ * Transient from the item's point of view (retryable, src/core/errors.ts): BullMQ retries the
+ * job with backoff, and after the attempts the item fails STORAGE_FAILED; `photowire retry` recovers it.
  */
-export class StorageError extends Error {
-  readonly code = 'STORAGE_FAILED' as const;
+export class StorageError extends PhotowireError {
+  declare readonly code: 'STORAGE_FAILED';
   constructor(message: string, options?: { cause?: unknown }) {
-    super(message, options);
+    super('STORAGE_FAILED', message, options);
     this.name = 'StorageError';
   }
 }

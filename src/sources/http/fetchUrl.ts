@@ -8,7 +8,11 @@ export interface FetchLimits {
   allow: string[];
   /** For one attempt, body included. */
   timeoutMs: number;
-  /** Further attempts after the first, for timeouts, network errors and 408/429/5xx. */
+  /**
+   * Further attempts after the first, for timeouts, network errors and 408/429/5xx. Feeds use
+   * PHOTOWIRE_FETCH_RETRIES; an item's photo uses 0: its job is retried by BullMQ instead
+   * (PHOTOWIRE_ATTEMPTS, exponential backoff), so a download is never retried by two loops.
+   */
   retries: number;
   maxBytes: number;
   /** What is fetched: chooses the size-cap error code and its message. */
@@ -25,6 +29,19 @@ export interface Fetched {
 }
 
 const MAX_REDIRECTS = 5;
+
+/**
+ * A download that failed: FETCH_FAILED naming the URL and why. `retryable` says whether another
+ * try may succeed (a network error, a timeout, 408/425/429/5xx: the host may be back in a minute)
+ * or not (another 4xx, a redirect loop): the item worker lets BullMQ retry the first kind and
+ * fails the second for good. Still an InputError, so a feed's download fails as it did.
+ */
+export class FetchFailedError extends InputError {
+  constructor(message: string, retryable: boolean) {
+    super('FETCH_FAILED', message, { retryable });
+    this.name = 'FetchFailedError';
+  }
+}
 
 /** A failure worth another attempt (the server or the network, not the request). */
 class Transient extends Error {
@@ -57,8 +74,8 @@ async function attempt(startUrl: string, limits: FetchLimits): Promise<Fetched> 
     if (kind === 'redirect') {
       await res.body?.cancel().catch(() => undefined);
       const location = res.headers.get('location');
-      if (!location) throw new InputError('FETCH_FAILED', `${url.href}: HTTP ${res.status} without a Location header`);
-      if (hop + 1 > MAX_REDIRECTS) throw new InputError('FETCH_FAILED', `${startUrl}: more than ${MAX_REDIRECTS} redirects`);
+      if (!location) throw new FetchFailedError(`${url.href}: HTTP ${res.status} without a Location header`, false);
+      if (hop + 1 > MAX_REDIRECTS) throw new FetchFailedError(`${startUrl}: more than ${MAX_REDIRECTS} redirects`, false);
       url = checkFetchAllowed(new URL(location, url).href, limits.allow);
       continue;
     }
@@ -66,7 +83,7 @@ async function attempt(startUrl: string, limits: FetchLimits): Promise<Fetched> 
       await res.body?.cancel().catch(() => undefined);
       const why = `HTTP ${res.status}${res.statusText ? ` ${res.statusText}` : ''}`;
       if (kind === 'retry') throw new Transient(why, retryAfterMs(res.headers.get('retry-after'), Date.now()));
-      throw new InputError('FETCH_FAILED', `${url.href}: ${why}`);
+      throw new FetchFailedError(`${url.href}: ${why}`, false);
     }
     const declared = Number(res.headers.get('content-length') ?? NaN);
     if (Number.isFinite(declared) && declared > limits.maxBytes) {
@@ -102,8 +119,10 @@ function describeNetworkError(err: unknown, timeoutMs: number): string {
 
 /**
  * Download a URL with the limits: allow-listed hosts only (redirects included), a timeout per
- * attempt, a size cap enforced while reading, and retries with exponential backoff for timeouts,
- * network errors and 408/429/5xx. Refusals and permanent failures are InputErrors naming the URL.
+ * attempt, a size cap enforced while reading, and `limits.retries` retries with exponential backoff
+ * for timeouts, network errors and 408/429/5xx. Refusals and permanent failures are InputErrors
+ * naming the URL; a transient failure after the last try is a FetchFailedError with `retryable`
+ * (its message says how many attempts were made when there were retries).
  */
 export async function fetchBytes(url: string, limits: FetchLimits): Promise<Fetched> {
   let last = '';
@@ -117,7 +136,7 @@ export async function fetchBytes(url: string, limits: FetchLimits): Promise<Fetc
     }
   }
   const tries = limits.retries + 1;
-  throw new InputError('FETCH_FAILED', `${url}: ${last} (${tries} attempt${tries === 1 ? '' : 's'})`);
+  throw new FetchFailedError(limits.retries > 0 ? `${url}: ${last} (${tries} attempts)` : `${url}: ${last}`, true);
 }
 
 export function fetchLimits(config: Config, what: 'feed' | 'image'): FetchLimits {
@@ -133,7 +152,11 @@ export function fetchLimits(config: Config, what: 'feed' | 'image'): FetchLimits
 const HTTP_URL = /^https?:\/\//i;
 export const isHttpUrl = (s: string): boolean => HTTP_URL.test(s);
 
-/** The item worker's download of a photo named by URL in an HTTP feed. */
+/**
+ * The item stage's download of a photo named by URL in an HTTP feed: one try. A transient failure
+ * is a retryable FetchFailedError and the item's job is retried by BullMQ (PHOTOWIRE_ATTEMPTS,
+ * exponential backoff from 1 s), not by a second loop here.
+ */
 export async function fetchImageBytes(url: string, config: Config): Promise<Buffer> {
-  return (await fetchBytes(url, fetchLimits(config, 'image'))).bytes;
+  return (await fetchBytes(url, { ...fetchLimits(config, 'image'), retries: 0 })).bytes;
 }
