@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { JsonSyntaxError, lineAndColumn, parseJsonWithPositions, pathKey } from './credits/jsonPositions';
+import { JsonSyntaxError, lineAndColumn, parseJsonWithPositions, type PositionedJson } from './credits/jsonPositions';
 
 /**
  * Reading an operator's rules file (credit rules, rights rules): the text, the JSON with the
@@ -17,7 +17,7 @@ export interface RulesFileProblem {
 export interface RulesFile {
   text: string;
   value: unknown;
-  positions: Map<string, number>;
+  offsetOf: PositionedJson['offsetOf'];
 }
 
 /** A zod issue, as far as locating it goes. */
@@ -38,8 +38,8 @@ export function readRulesFile(path: string, fail: (p: RulesFileProblem) => Error
     throw fail({ kind: 'unreadable', line: null, column: null, reason: `cannot be read (${code ?? String(err)})` });
   }
   try {
-    const { value, positions } = parseJsonWithPositions(text);
-    return { text, value, positions };
+    const { value, offsetOf } = parseJsonWithPositions(text);
+    return { text, value, offsetOf };
   } catch (err) {
     if (err instanceof JsonSyntaxError) {
       const { line, column } = lineAndColumn(text, err.offset);
@@ -64,7 +64,7 @@ export function problemAt(file: RulesFile, issue: RulesIssue, unknownKey?: (pare
   }
   let line: number | null = null;
   for (let n = path.length; n >= 0 && line === null; n--) {
-    const at = file.positions.get(pathKey(path.slice(0, n)));
+    const at = file.offsetOf(path.slice(0, n));
     if (at !== undefined) line = lineAndColumn(file.text, at).line;
   }
   return { kind: 'invalid', line, column: null, reason: `${path.join('.') || '(top level)'}: ${reason}` };

@@ -1,6 +1,6 @@
 import { PhotowireError } from '../errors';
 import { readFileSync } from 'node:fs';
-import { JsonSyntaxError, lineAndColumn, parseJsonWithPositions, pathKey } from '../credits/jsonPositions';
+import { JsonSyntaxError, lineAndColumn, parseJsonWithPositions } from '../credits/jsonPositions';
 import shipped from './boilerplate-rules.json';
 import {
   boilerplateRulesSchema,
@@ -76,7 +76,7 @@ export function loadBoilerplateRules(path?: string): BoilerplateRules {
   }
   const lineOf = (p: ReadonlyArray<PropertyKey>): number | null => {
     for (let n = p.length; n >= 0; n--) {
-      const at = json.positions.get(pathKey(p.slice(0, n).map((x) => (typeof x === 'symbol' ? String(x) : x))));
+      const at = json.offsetOf(p.slice(0, n).map((x) => (typeof x === 'symbol' ? String(x) : x)));
       if (at !== undefined) return lineAndColumn(text, at).line;
     }
     return null;

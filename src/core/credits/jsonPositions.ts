@@ -1,8 +1,12 @@
+import { findNodeAtLocation, findNodeAtOffset, getLocation, parseTree, ParseErrorCode, printParseErrorCode, type Node, type ParseError } from 'jsonc-parser';
 import { PhotowireError } from '../errors';
+
 /**
- * A small JSON reader that remembers where every value starts, so a rules file can be refused
- * with the line of the offending key. JSON.parse gives no position in Node 20's messages for many
- * errors ("Unexpected token '}', ... is not valid JSON"), so syntax errors are located here too.
+ * Reading a rules file as JSON while remembering where every value starts, so it can be refused
+ * with the line of the offending key. The parsing is jsonc-parser's `parseTree` in strict mode (no
+ * comments, no trailing commas, no empty file: plain JSON, as before); this module turns its first
+ * error into a reason an operator can act on, refuses duplicate keys (JSON.parse keeps the last one
+ * silently) and finds a path's offset with `findNodeAtLocation`.
  */
 
 export class JsonSyntaxError extends PhotowireError {
@@ -17,14 +21,8 @@ export class JsonSyntaxError extends PhotowireError {
 
 export interface PositionedJson {
   value: unknown;
-  /** Offset of the value (or of its key, for object members) for each path joined by PATH_SEP. */
-  positions: Map<string, number>;
-}
-
-export const PATH_SEP = '\u0000';
-
-export function pathKey(path: ReadonlyArray<string | number>): string {
-  return path.map(String).join(PATH_SEP);
+  /** Offset of the value at `path` (of its key, for an object member); undefined when the text has no such path. */
+  offsetOf(path: ReadonlyArray<string | number>): number | undefined;
 }
 
 export function lineAndColumn(text: string, offset: number): { line: number; column: number } {
@@ -40,133 +38,99 @@ export function lineAndColumn(text: string, offset: number): { line: number; col
   return { line, column: end - lineStart + 1 };
 }
 
-export function parseJsonWithPositions(text: string): PositionedJson {
-  const positions = new Map<string, number>();
-  let i = 0;
-
-  const fail = (msg: string, at = i): never => {
-    throw new JsonSyntaxError(msg, at);
+export function parseJsonWithPositions(input: string): PositionedJson {
+  // A BOM some editors write: blanked, so offsets stay those of the file.
+  const text = input.charCodeAt(0) === 0xfeff ? ` ${input.slice(1)}` : input;
+  const errors: ParseError[] = [];
+  const root = parseTree(text, errors, { disallowComments: true, allowTrailingComma: false, allowEmptyContent: false });
+  if (errors.length > 0 || root === undefined) {
+    const { message, offset } = explain(text, errors[0] ?? { error: ParseErrorCode.ValueExpected, offset: text.length, length: 0 }, root);
+    throw new JsonSyntaxError(message, offset);
+  }
+  const value = valueOf(root);
+  return {
+    value,
+    offsetOf: (path) => {
+      const node = findNodeAtLocation(root, [...path]);
+      if (node === undefined) return undefined;
+      return node.parent?.type === 'property' ? node.parent.offset : node.offset;
+    },
   };
-  const describe = (at: number) => (at >= text.length ? 'the end of the file' : `'${text[at]}'`);
+}
 
-  const skipWs = () => {
-    while (i < text.length) {
-      const c = text[i];
-      if (c === ' ' || c === '\t' || c === '\n' || c === '\r') i++;
-      else break;
-    }
+/** The node's value as plain objects and arrays; a key given twice is refused at its second occurrence. */
+function valueOf(node: Node): unknown {
+  if (node.type === 'array') return (node.children ?? []).map(valueOf);
+  if (node.type !== 'object') return node.value;
+  const obj: Record<string, unknown> = {};
+  for (const prop of node.children ?? []) {
+    const [keyNode, valueNode] = prop.children ?? [];
+    const key = String(keyNode?.value);
+    if (Object.prototype.hasOwnProperty.call(obj, key)) throw new JsonSyntaxError(`duplicate key "${key}"`, prop.offset);
+    // defineProperty: a "__proto__" key is a key like any other (the schema refuses it), not a prototype.
+    Object.defineProperty(obj, key, { value: valueNode ? valueOf(valueNode) : undefined, enumerable: true, writable: true, configurable: true });
+  }
+  return obj;
+}
+
+/** jsonc-parser's first error as a reason and the offset to report it at. */
+function explain(text: string, err: ParseError, root: Node | undefined): { message: string; offset: number } {
+  const at = err.offset;
+  const found = (o: number) => (o >= text.length ? 'the end of the file' : `'${text[o]}'`);
+  const container = (): '}' | ']' => {
+    let n = root && findNodeAtOffset(root, at, true);
+    while (n && n.type !== 'object' && n.type !== 'array') n = n.parent;
+    return n?.type === 'array' ? ']' : '}';
   };
-
-  const parseString = (): string => {
-    const start = i;
-    i++; // opening quote
-    let out = '';
-    while (i < text.length) {
-      const c = text[i];
-      if (c === '"') {
-        i++;
-        return out;
-      }
-      if (c === '\\') {
-        const e = text[i + 1];
-        const simple: Record<string, string> = { '"': '"', '\\': '\\', '/': '/', b: '\b', f: '\f', n: '\n', r: '\r', t: '\t' };
-        if (e !== undefined && e in simple) {
-          out += simple[e];
-          i += 2;
-        } else if (e === 'u' && /^[0-9a-fA-F]{4}$/.test(text.slice(i + 2, i + 6))) {
-          out += String.fromCharCode(parseInt(text.slice(i + 2, i + 6), 16));
-          i += 6;
-        } else {
-          fail('invalid escape in string', i);
-        }
-        continue;
-      }
-      if (c.charCodeAt(0) < 0x20) fail('unescaped control character (a line break?) in string', i);
-      out += c;
-      i++;
+  const commaOrClose = (close: '}' | ']') => ({ message: `expected ',' or '${close}' but found ${found(at)}`, offset: at });
+  switch (err.error) {
+    case ParseErrorCode.PropertyNameExpected:
+    case ParseErrorCode.ValueExpected: {
+      const c = text[at];
+      let before = at - 1;
+      while (before >= 0 && /\s/.test(text[before]!)) before--;
+      if ((c === '}' || c === ']') && text[before] === ',') return { message: `trailing comma before ${c}`, offset: before };
+      const key = err.error === ParseErrorCode.PropertyNameExpected || getLocation(text, at).isAtPropertyKey;
+      const what = key ? 'a double-quoted key' : 'a value';
+      return { message: `expected ${what} but found ${found(at)}`, offset: at };
     }
-    return fail('string is never closed', start);
-  };
-
-  const parseValue = (path: Array<string | number>): unknown => {
-    skipWs();
-    if (!positions.has(pathKey(path))) positions.set(pathKey(path), i);
-    const c = text[i];
-    if (c === '{') return parseObject(path);
-    if (c === '[') return parseArray(path);
-    if (c === '"') return parseString();
-    const lit = /^(?:true|false|null|-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?)/.exec(text.slice(i, i + 64));
-    if (lit) {
-      i += lit[0].length;
-      return JSON.parse(lit[0]);
+    case ParseErrorCode.InvalidSymbol: {
+      if (root && at >= root.offset + root.length) return { message: `unexpected ${found(at)} after the end of the JSON value`, offset: at };
+      const loc = getLocation(text, at);
+      if (loc.isAtPropertyKey) return { message: `expected a double-quoted key but found ${found(at)}`, offset: at };
+      if (loc.previousNode !== undefined) return commaOrClose(container());
+      return { message: `expected a value but found ${found(at)}`, offset: at };
     }
-    return fail(`expected a value but found ${describe(i)}`);
-  };
-
-  const parseObject = (path: Array<string | number>): Record<string, unknown> => {
-    const obj: Record<string, unknown> = {};
-    i++;
-    skipWs();
-    if (text[i] === '}') {
-      i++;
-      return obj;
+    case ParseErrorCode.CommaExpected:
+      return commaOrClose(container());
+    case ParseErrorCode.CloseBraceExpected:
+      return commaOrClose('}');
+    case ParseErrorCode.CloseBracketExpected:
+      return commaOrClose(']');
+    case ParseErrorCode.ColonExpected: {
+      const key = getLocation(text, at).path.at(-1);
+      return { message: `expected ':' after key "${String(key)}" but found ${found(at)}`, offset: at };
     }
-    for (;;) {
-      skipWs();
-      if (text[i] !== '"') fail(`expected a double-quoted key but found ${describe(i)}`);
-      const keyAt = i;
-      const key = parseString();
-      if (Object.prototype.hasOwnProperty.call(obj, key)) fail(`duplicate key "${key}"`, keyAt);
-      positions.set(pathKey([...path, key]), keyAt);
-      skipWs();
-      if (text[i] !== ':') fail(`expected ':' after key "${key}" but found ${describe(i)}`);
-      i++;
-      obj[key] = parseValue([...path, key]);
-      skipWs();
-      if (text[i] === ',') {
-        const comma = i;
-        i++;
-        skipWs();
-        if (text[i] === '}') fail('trailing comma before }', comma);
-        continue;
+    case ParseErrorCode.EndOfFileExpected:
+      return { message: `unexpected ${found(at)} after the end of the JSON value`, offset: at };
+    case ParseErrorCode.InvalidCommentToken:
+    case ParseErrorCode.UnexpectedEndOfComment:
+      return { message: 'comments are not allowed (a rules file is plain JSON)', offset: at };
+    case ParseErrorCode.UnexpectedEndOfString:
+    case ParseErrorCode.InvalidCharacter: {
+      // The string token stops at a line break (UnexpectedEndOfString) or holds a raw control character (InvalidCharacter).
+      for (let o = at + 1; o < Math.min(text.length, at + err.length + 1); o++) {
+        if (text.charCodeAt(o) < 0x20) return { message: 'unescaped control character (a line break?) in string', offset: o };
       }
-      if (text[i] === '}') {
-        i++;
-        return obj;
-      }
-      fail(`expected ',' or '}' but found ${describe(i)}`);
+      return { message: 'string is never closed', offset: at };
     }
-  };
-
-  const parseArray = (path: Array<string | number>): unknown[] => {
-    const arr: unknown[] = [];
-    i++;
-    skipWs();
-    if (text[i] === ']') {
-      i++;
-      return arr;
-    }
-    for (;;) {
-      arr.push(parseValue([...path, arr.length]));
-      skipWs();
-      if (text[i] === ',') {
-        const comma = i;
-        i++;
-        skipWs();
-        if (text[i] === ']') fail('trailing comma before ]', comma);
-        continue;
-      }
-      if (text[i] === ']') {
-        i++;
-        return arr;
-      }
-      fail(`expected ',' or ']' but found ${describe(i)}`);
-    }
-  };
-
-  if (text.charCodeAt(0) === 0xfeff) i = 1; // a BOM some editors write
-  const value = parseValue([]);
-  skipWs();
-  if (i < text.length) fail(`unexpected ${describe(i)} after the end of the JSON value`);
-  return { value, positions };
+    case ParseErrorCode.InvalidEscapeCharacter:
+    case ParseErrorCode.InvalidUnicode:
+      return { message: 'invalid escape in string', offset: Math.max(at, text.indexOf('\\', at)) };
+    case ParseErrorCode.InvalidNumberFormat:
+    case ParseErrorCode.UnexpectedEndOfNumber:
+      return { message: 'invalid number', offset: at };
+    default:
+      return { message: printParseErrorCode(err.error), offset: at };
+  }
 }
