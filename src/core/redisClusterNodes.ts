@@ -47,3 +47,22 @@ export function parseRedisClusterNodes(text: string): RedisClusterNodes {
   }
   return out;
 }
+
+/**
+ * The cluster as one URL, `redis+cluster://[user:password@]host:port,host:port` (`rediss+cluster://`
+ * for TLS): what a RedisHandle carries, so every `createRedis(handle.url)` opens a Cluster client.
+ * Printed only through maskUrlCredentials, as REDIS_URL is.
+ */
+export function clusterUrl(c: RedisClusterNodes): string {
+  const creds = c.password !== undefined || c.username !== undefined ? `${encodeURIComponent(c.username ?? '')}:${encodeURIComponent(c.password ?? '')}@` : '';
+  const hosts = c.nodes.map((n) => (n.host.includes(':') ? `[${n.host}]:${n.port}` : `${n.host}:${n.port}`)).join(',');
+  return `${c.tls ? 'rediss' : 'redis'}+cluster://${creds}${hosts}`;
+}
+
+/** The cluster a `clusterUrl` names, or null for any other URL. */
+export function parseClusterUrl(url: string): RedisClusterNodes | null {
+  const m = /^(rediss?)\+cluster:\/\/(?:(.*)@)?([^@]+)$/.exec(url);
+  if (!m) return null;
+  const auth = m[2] !== undefined ? `${m[2]}@` : '';
+  return parseRedisClusterNodes(m[3].split(',').map((hp) => `${m[1]}://${auth}${hp}`).join(','));
+}

@@ -3,8 +3,9 @@ import { accessSync, constants as fsConstants, mkdtempSync, rmSync } from 'node:
 import * as net from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { Redis } from 'ioredis';
+import { Cluster, Redis } from 'ioredis';
 import { PhotowireError } from '../../core/errors';
+import { clusterUrl, parseClusterUrl, type RedisClusterNodes } from '../../core/redisClusterNodes';
 import { maskUrlCredentials } from '../../core/secrets';
 
 export interface RedisHandle {
@@ -147,7 +148,56 @@ export async function ensureRedis(redisUrl: string | undefined, opts: { allowPri
   return startPrivateRedis();
 }
 
+/** Ask a Redis Cluster whether it serves every slot (CLUSTER INFO: cluster_state:ok) within the timeout. */
+export async function probeCluster(c: RedisClusterNodes, timeoutMs: number): Promise<ProbeResult> {
+  const cluster = new Cluster(c.nodes, {
+    lazyConnect: true,
+    enableOfflineQueue: false,
+    clusterRetryStrategy: () => null,
+    redisOptions: { username: c.username, password: c.password, connectTimeout: timeoutMs, maxRetriesPerRequest: 0, ...(c.tls ? { tls: {} } : {}) },
+  });
+  let lastError = '';
+  cluster.on('error', (err: Error) => (lastError = err.message));
+  cluster.on('node error', (err: Error) => (lastError = err.message));
+  try {
+    await Promise.race([
+      cluster.connect(),
+      new Promise((_r, reject) => setTimeout(() => reject(new Error(`no answer within ${timeoutMs} ms`)), timeoutMs).unref()),
+    ]);
+    const info = String(await cluster.cluster('INFO'));
+    if (/cluster_state:ok/.test(info)) return { ok: true };
+    return { ok: false, auth: false, reason: `the cluster is not serving every slot (${/cluster_state:\w+/.exec(info)?.[0] ?? 'no cluster_state'})` };
+  } catch (err) {
+    const message = lastError || (err as Error).message;
+    if (AUTH_FAILURE.test(message) || AUTH_FAILURE.test((err as Error).message)) return { ok: false, auth: true, reason: message };
+    return { ok: false, auth: false, reason: message || 'no answer' };
+  } finally {
+    cluster.disconnect();
+  }
+}
+
+/**
+ * The Redis the configuration names: REDIS_CLUSTER_NODES (a Redis Cluster, which must answer; the
+ * handle's url is a `redis+cluster://` URL that createRedis opens as a Cluster), else as ensureRedis.
+ */
+export async function ensureRedisFromConfig(
+  config: { redisUrl?: string; redisClusterNodes?: RedisClusterNodes },
+  opts: { allowPrivate: boolean },
+): Promise<RedisHandle> {
+  const c = config.redisClusterNodes;
+  if (!c) return ensureRedis(config.redisUrl, opts);
+  if (config.redisUrl) throw new NoRedisError('REDIS_URL and REDIS_CLUSTER_NODES are both set: set one of them (REDIS_CLUSTER_NODES for a Redis Cluster).', { hint: false });
+  const url = clusterUrl(c);
+  const answer = await probeCluster(c, 5000);
+  if (answer.ok) return { url, private: false, stop: async () => undefined };
+  const shown = c.nodes.map((n) => `${n.host}:${n.port}`).join(',');
+  if (answer.auth) throw new NoRedisError(`REDIS_CLUSTER_NODES=${shown}: the cluster refused the credentials (wrong password or user name).`, { hint: false });
+  throw new NoRedisError(`REDIS_CLUSTER_NODES=${shown}: ${maskUrlCredentials(answer.reason)}. Check that the cluster runs and that this machine reaches its nodes.`, { hint: false });
+}
+
 /** Which Redis a command uses, as it may be printed: credentials masked. */
 export function describeRedis(handle: Pick<RedisHandle, 'url' | 'private'>): string {
+  const cluster = parseClusterUrl(handle.url);
+  if (cluster) return `Redis Cluster at ${cluster.nodes.map((n) => `${n.host}:${n.port}`).join(',')}`;
   return handle.private ? `a private redis-server at ${handle.url} (stopped on exit)` : `Redis at ${maskUrlCredentials(handle.url)}`;
 }

@@ -1,0 +1,44 @@
+import calculateSlot from 'cluster-key-slot';
+import type { RedisClient } from './connection';
+
+/**
+ * The one way photowire registers and calls a Lua script (issue 15): ioredis `defineCommand`
+ * (EVALSHA, EVAL once when the script is not cached yet), the same on a `Redis` and a `Cluster`.
+ * The number of keys is passed with each call, so a script may take a varying number of KEYS.
+ * Every key a script touches is one of its KEYS (none built inside from ARGV), and they must share
+ * one Redis Cluster slot: `runScript` refuses keys in more than one slot, on a single Redis too,
+ * so a key layout that would fail on a cluster fails in every test.
+ */
+export interface LuaScript {
+  /** The command name ioredis defines (`pw...`), unique per script. */
+  readonly name: string;
+  readonly lua: string;
+}
+
+export function luaScript(name: string, lua: string): LuaScript {
+  if (!/^pw[A-Za-z0-9]+$/.test(name)) throw new RangeError(`a script name must be pw<Letters>: ${name}`);
+  return { name, lua };
+}
+
+type Arg = string | Buffer | number;
+type Callable = Record<string, (numKeys: number, ...keysAndArgs: Arg[]) => Promise<unknown>>;
+
+/** The slot of each key and whether they are one; for tests and the error message. */
+export function slotOf(keys: ReadonlyArray<string | Buffer>): number {
+  return keys.length === 0 ? -1 : calculateSlot.generateMulti(keys as Array<string | Buffer>);
+}
+
+export class CrossSlotScriptError extends RangeError {
+  constructor(script: string, keys: ReadonlyArray<string | Buffer>) {
+    super(`Lua script ${script}: its KEYS are in more than one Redis Cluster slot (${keys.map((k) => `${String(k)}=${calculateSlot(k)}`).join(', ')}); see src/adapters/redis/keys.ts`);
+    this.name = 'CrossSlotScriptError';
+  }
+}
+
+/** Run `script` with `keys` and `args`; the result is as the script returns it. */
+export async function runScript<T>(redis: RedisClient, script: LuaScript, keys: ReadonlyArray<string | Buffer>, args: ReadonlyArray<Arg> = []): Promise<T> {
+  if (keys.length > 0 && slotOf(keys) < 0) throw new CrossSlotScriptError(script.name, keys);
+  const r = redis as unknown as Callable;
+  if (typeof r[script.name] !== 'function') redis.defineCommand(script.name, { lua: script.lua });
+  return (await r[script.name](keys.length, ...keys, ...args)) as T;
+}
