@@ -113,19 +113,27 @@ export const recordQuerySchema = z.object({
   limit: z.coerce.number().int().min(1).max(1000).default(100),
   cluster: z.string().max(64).optional().describe('only members of this caption cluster'),
   agency: z.string().max(200).optional().describe('normalized agency, case-insensitive, e.g. AFP'),
-  creator: z.string().max(200).optional().describe('part of a normalized creator name, case-insensitive'),
+  creator: z.string().max(200).optional().describe("words of a normalized creator's name, case- and accent-insensitive (an index: whole words)"),
   lowConfidence: flag.describe('only items whose credit was normalized with low confidence'),
   failed: flag.describe('only failed items (true) or only ok items (false)'),
-  q: z.string().max(500).optional().describe('words that must all appear in the caption, title, headline, credit, creator or agency'),
+  q: z
+    .string()
+    .max(500)
+    .optional()
+    .describe('the desk\'s search: words and "quoted phrases" that must all appear, agency:, creator: (by:), credit:, caption: for one field (src/core/search/query.ts); scans at most 2,000 records per request, see cursor'),
+  cursor: z.coerce.number().int().min(0).optional().describe('a q search: where to go on (the previous page\'s nextCursor)'),
 });
 export type RecordQuery = z.infer<typeof recordQuerySchema>;
 
 export const recordPageSchema = z
   .object({
     batchId: z.string(),
-    total: z.number().int().nonnegative().describe('records matching the filters'),
+    total: z.number().int().nonnegative().describe('records matching the filters (an upper bound when exact is false)'),
+    exact: z.boolean().optional().describe('false when a q search stopped at its bound before the end: total is then an upper bound'),
     offset: z.number().int().nonnegative(),
     limit: z.number().int().positive(),
+    nextOffset: z.number().int().nonnegative().nullable().optional().describe('the offset of the next page, null after the last (no q)'),
+    nextCursor: z.number().int().nonnegative().nullable().optional().describe('a q search: the cursor of the next page, null when the scan reached the end'),
     records: z.array(catalogRecordSchema),
   })
   .meta({ id: 'RecordPage' });
