@@ -9,12 +9,22 @@ import { createItemWorker } from '../workers/itemWorker';
 import { createBatchWorker } from '../workers/batchWorker';
 import { createKillWebhookWorker } from './killWebhookWorker';
 import { closeKillWebhookQueues } from './killWebhook';
+import { loadFeed } from '../adapters/feeds/loadFeed';
+import { enqueueFeed } from '../queues/enqueueFeed';
+import { summarizeBatch, type BatchSummary } from '../workers/summarizeBatch';
+import { IngestService } from './ingest/ingestService';
+
+/** What hot folders and schedules need from the Runtime. */
+export type { BatchSummary };
+
+export type SourceRuntime = Pick<Runtime, 'config' | 'logger' | 'redis' | 'ctx' | 'flow' | 'ingest'>;
 
 /** Everything a command needs, opened once and closed in reverse order. */
 export class Runtime {
   private flowProducer: FlowProducer | null = null;
   private workers: Worker[] = [];
   private extra: Redis[] = [];
+  private ingestService: IngestService<BatchSummary> | null = null;
   private constructor(
     readonly config: Config,
     readonly logger: Logger,
@@ -44,6 +54,19 @@ export class Runtime {
       this.flowProducer = new FlowProducer({ connection: this.redis, prefix: this.config.prefix });
     }
     return this.flowProducer;
+  }
+
+  /** Load, enqueue, wait, summarize (src/app/ingest/ingestService.ts), on this runtime's Redis and queues. */
+  get ingest(): IngestService<BatchSummary> {
+    this.ingestService ??= new IngestService<BatchSummary>({
+      loader: { load: (feedPath, opts) => loadFeed(feedPath, this.config.maxFeedBytes, opts) },
+      queue: { enqueue: (feed) => enqueueFeed({ catalog: this.ctx.catalog, flow: this.flow, prefix: this.config.prefix, attempts: this.config.attempts }, feed) },
+      ledgers: this.ctx.catalog,
+      summaries: { summarize: (batchId) => summarizeBatch(this.ctx, batchId) },
+      logger: this.logger,
+      lostMs: this.config.ledgerLostMs,
+    });
+    return this.ingestService;
   }
 
   /** Start item and batch workers in this process. */

@@ -1,6 +1,6 @@
 import * as path from 'node:path';
-import type { BatchSummary } from '../workers/summarizeBatch';
-import type { IngestOutcome } from './ingestPaths';
+import type { IngestOutcome } from '../app/ingest/ingestService';
+import type { BatchSummary } from '../app/runtime';
 import { plural } from './plural';
 
 const rel = (p: string) => {

@@ -58,14 +58,6 @@ const KNOWN_VIOLATIONS: Record<string, string> = {
     'the shared runtime context (connections, keys, config) lives in workers/, not app/; issue 15 removes it',
   'src/app/presentRecords.ts -> src/workers/itemKills.ts':
     'kill handling is an app service kept in workers/; issue 15 removes it',
-  'src/cli/commands/ingest.ts -> src/sources/waitForBatch.ts':
-    'waiting for a batch is an app ingest step kept in sources/; issue 15 removes it',
-  'src/cli/commands/ingest.ts -> src/workers/summarizeBatch.ts':
-    'the batch summary is an app service kept in workers/; issue 15 removes it',
-  'src/cli/commands/retry.ts -> src/workers/summarizeBatch.ts':
-    'the batch summary is an app service kept in workers/; issue 15 removes it',
-  'src/cli/commands/run.ts -> src/workers/summarizeBatch.ts':
-    'the batch summary is an app service kept in workers/; issue 15 removes it',
   'src/cli/commands/runs.ts -> src/sources/schedule/scheduler.ts':
     'schedule services (list, run once) are reached through the scheduler process module; issue 15 removes it',
   'src/cli/commands/schedule.ts -> src/sources/schedule/scheduler.ts':
@@ -74,20 +66,16 @@ const KNOWN_VIOLATIONS: Record<string, string> = {
     'schedule services (list, run once) are reached through the scheduler process module; issue 15 removes it',
   'src/cli/commands/serve.ts -> src/server/startServer.ts':
     '`serve` starts the server module directly instead of an app service; issue 15 removes it',
-  'src/cli/commands/status.ts -> src/workers/summarizeBatch.ts':
-    'the batch summary is an app service kept in workers/; issue 15 removes it',
   'src/cli/commands/watch.ts -> src/sources/hotFolder/watcher.ts':
     'the command runs the watcher loop itself instead of starting an app service; issue 15 removes it',
-  'src/cli/printSummary.ts -> src/workers/summarizeBatch.ts':
-    'the batch summary is an app service kept in workers/; issue 15 removes it',
   'src/app/runtime.ts -> src/workers/pipelineContext.ts':
     'the shared runtime context (connections, keys, config) lives in workers/, not app/; issue 15 removes it',
   'src/app/runtime.ts -> src/workers/itemWorker.ts':
     'the app runtime (composition root) starts the item worker, an entry point in workers/; issue 15 removes it',
   'src/app/runtime.ts -> src/workers/batchWorker.ts':
     'the app runtime (composition root) starts the batch worker, an entry point in workers/; issue 15 removes it',
-  'src/cli/waitForBatches.ts -> src/sources/waitForBatch.ts':
-    'waiting for a batch is an app ingest step kept in sources/; issue 15 removes it',
+  'src/app/runtime.ts -> src/workers/summarizeBatch.ts':
+    'the batch summary is kept in workers/ (its path stays while its internals change); the runtime wires it once as the ingest port, in place of the nine cli/sources importers; issue 15 removes it',
   'src/queues/retryItems.ts -> src/workers/pipelineContext.ts':
     'the shared runtime context (connections, keys, config) lives in workers/, not app/; issue 15 removes it',
   'src/server/batchOverview.ts -> src/workers/pipelineContext.ts':
@@ -100,12 +88,6 @@ const KNOWN_VIOLATIONS: Record<string, string> = {
     'the shared runtime context (connections, keys, config) lives in workers/, not app/; issue 15 removes it',
   'src/server/routes/feeds.ts -> src/cli/ingestPaths.ts':
     'the ingest service (load, enqueue) lives in cli/, not app/; issue 15 removes it',
-  'src/sources/hotFolder/watcher.ts -> src/workers/summarizeBatch.ts':
-    'the batch summary is an app service kept in workers/; issue 15 removes it',
-  'src/sources/schedule/runSchedule.ts -> src/workers/summarizeBatch.ts':
-    'the batch summary is an app service kept in workers/; issue 15 removes it',
-  'src/sources/sourceRuntime.ts -> src/workers/pipelineContext.ts':
-    'the shared runtime context (connections, keys, config) lives in workers/, not app/; issue 15 removes it',
   'src/workers/processItem.ts -> src/sources/http/fetchUrl.ts':
     'fetching a URL is an adapter kept in sources/http/; issue 15 removes it',
 };

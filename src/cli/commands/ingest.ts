@@ -1,27 +1,8 @@
-import { loadFeed } from '../../adapters/feeds/loadFeed';
-import { enqueueFeed } from '../../queues/enqueueFeed';
-import { LedgerLostError } from '../../sources/waitForBatch';
-import { ingestPaths, type IngestOutcome } from '../ingestPaths';
-import { formatFeedError, formatSummary } from '../printSummary';
+import { LedgerLostError } from '../../app/ingest/waitForBatches';
 import { Runtime } from '../../app/runtime';
+import { ingestPaths } from '../ingestPaths';
+import { formatFeedError, formatSummary } from '../printSummary';
 import { waitForBatches } from '../waitForBatches';
-import { summarizeBatch } from '../../workers/summarizeBatch';
-
-/**
- * Re-create a batch whose ledger vanished (Redis restarted without its data) from its feed: the
- * same feed (same content, so the same batch id) is enqueued again; items already recorded are
- * counted, not run twice into the counts.
- */
-async function recreateFrom(rt: Runtime, outcomes: IngestOutcome[], batchId: string): Promise<string> {
-  const o = outcomes.find((x) => x.batchId === batchId)!;
-  const feed = await loadFeed(o.path, rt.config.maxFeedBytes);
-  if (feed.batchId !== batchId) {
-    throw new LedgerLostError(`batch ${batchId}: its ledger is gone from Redis and ${o.path} has changed since (it is now batch ${feed.batchId}): ingest it again as a new batch`, [batchId]);
-  }
-  const r = await enqueueFeed({ catalog: rt.ctx.catalog, flow: rt.flow, prefix: rt.config.prefix, attempts: rt.config.attempts }, feed);
-  const ledger = await rt.ctx.catalog.getBatch(batchId);
-  return `batch ${batchId}: re-created from ${o.path} (${r.expected} items, ${ledger ? ledger.ok + ledger.failed : 0} already recorded)`;
-}
 
 /** Enqueue feeds for workers running elsewhere (`photowire worker`, docker-compose). */
 export async function ingestCommand(paths: string[], opts: { wait?: boolean; json?: boolean; recreate?: boolean }): Promise<number> {
@@ -30,15 +11,17 @@ export async function ingestCommand(paths: string[], opts: { wait?: boolean; jso
     const outcomes = await ingestPaths(rt, paths);
     const ids = outcomes.filter((o) => o.batchId).map((o) => o.batchId!);
     if (opts.wait) {
+      // A batch whose ledger vanished is re-created from its feed (same content, same batch id).
+      const recreate = (id: string) => rt.ingest.recreate(outcomes.find((o) => o.batchId === id)!.path, id);
       try {
-        await waitForBatches(rt, ids, { progress: !opts.json, recreate: opts.recreate ? (id) => recreateFrom(rt, outcomes, id) : undefined });
+        await waitForBatches(rt, ids, { progress: !opts.json, recreate: opts.recreate ? recreate : undefined });
       } catch (err) {
         if (!(err instanceof LedgerLostError)) throw err;
         process.stderr.write(`photowire: ${err.message}\n`);
         return 2;
       }
     }
-    const summaries = await Promise.all(ids.map((id) => summarizeBatch(rt.ctx, id)));
+    const summaries = await rt.ingest.summarize(ids);
     if (opts.json) {
       process.stdout.write(JSON.stringify({ feeds: outcomes, batches: summaries }, null, 2) + '\n');
     } else {

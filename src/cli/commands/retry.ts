@@ -1,7 +1,6 @@
 import { retryItems, type RetryOutcome } from '../../queues/retryItems';
-import { summarizeBatch, type BatchSummary } from '../../workers/summarizeBatch';
 import { formatSummary } from '../printSummary';
-import { Runtime } from '../../app/runtime';
+import { Runtime, type BatchSummary } from '../../app/runtime';
 import { waitForBatches } from '../waitForBatches';
 
 export interface RetryOptions {
@@ -29,7 +28,7 @@ export async function retryCommand(id: string, opts: RetryOptions): Promise<numb
     }
     const wait = (opts.wait || opts.withWorkers) && out.retried.length + out.pending.length > 0;
     if (wait) await waitForBatches(rt, [out.batchId], { progress: !opts.json });
-    const summary = wait ? await summarizeBatch(rt.ctx, out.batchId) : null;
+    const [summary] = wait ? await rt.ingest.summarize([out.batchId]) : [null];
     if (opts.json) process.stdout.write(JSON.stringify({ ...out, batch: summary }, null, 2) + '\n');
     else process.stdout.write(describe(out, summary));
     if (summary) return summary.failed > 0 ? 1 : 0;

@@ -5,7 +5,6 @@ import { formatFeedError, formatSummary } from '../printSummary';
 import { Runtime } from '../../app/runtime';
 import { onShutdown } from '../shutdown';
 import { waitForBatches } from '../waitForBatches';
-import { summarizeBatch, type BatchSummary } from '../../workers/summarizeBatch';
 import { generateSampleFeed } from '../../sample/generateSample';
 
 export interface RunOptions {
@@ -48,7 +47,7 @@ export async function runCommand(paths: string[], opts: RunOptions): Promise<num
     const outcomes = await ingestPaths(rt, feeds);
     const ids = outcomes.filter((o) => o.batchId).map((o) => o.batchId!);
     await waitForBatches(rt, ids, { progress: !opts.json });
-    const summaries = (await Promise.all(ids.map((id) => summarizeBatch(rt.ctx, id)))).filter((s): s is BatchSummary => !!s);
+    const summaries = (await rt.ingest.summarize(ids)).flatMap((s) => (s ? [s] : []));
     const feedErrors = outcomes.filter((o) => o.error);
     if (opts.json) {
       const out = {

@@ -1,6 +1,5 @@
 import { formatSummary } from '../printSummary';
 import { Runtime } from '../../app/runtime';
-import { summarizeBatch } from '../../workers/summarizeBatch';
 
 export async function statusCommand(batchId: string | undefined, opts: { json?: boolean }): Promise<number> {
   const rt = await Runtime.open({ allowPrivateRedis: false, defaultLogLevel: 'warn' });
@@ -13,7 +12,7 @@ export async function statusCommand(batchId: string | undefined, opts: { json?: 
       else for (const l of ledgers) process.stdout.write(`${l!.id}  ${l!.state.padEnd(7)} ${l!.ok}/${l!.expected} ok, ${l!.failed} failed  ${l!.createdAt}  ${l!.feed}\n`);
       return 0;
     }
-    const s = await summarizeBatch(rt.ctx, batchId);
+    const [s] = await rt.ingest.summarize([batchId]);
     if (!s) {
       process.stderr.write(`no batch ${batchId} (photowire status lists recent batches)\n`);
       return 1;

@@ -3,16 +3,13 @@ import { EventEmitter } from 'node:events';
 import { existsSync, watch as fsWatch, promises as fs, type FSWatcher } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { loadFeed, type LoadedFeed } from '../../adapters/feeds/loadFeed';
+import type { LoadedFeed } from '../../adapters/feeds/loadFeed';
 import { InputError, isInputError } from '../../core/errors';
-import { enqueueFeed } from '../../queues/enqueueFeed';
-import { summarizeBatch } from '../../workers/summarizeBatch';
 import { Lease } from '../lease';
 import { RunLog } from '../../app/runs/runLog';
 import { finishRun, newRun, WATCH_SCHEDULE, type RunRecord } from '../../app/runs/runRecord';
 import { staleness } from '../../app/runs/stale';
 import type { SourceRuntime } from '../sourceRuntime';
-import { waitForBatchDone } from '../waitForBatch';
 import { moveTaken } from './moveTaken';
 import { hasImageExtension } from '../../core/feeds/sniff';
 import { loadDropFolder } from '../loadDropFolder';
@@ -275,7 +272,7 @@ export class Watcher extends EventEmitter {
       if (!hit || hit.signature !== c.signature) {
         let holders: string[] = [];
         try {
-          const feed = await loadFeed(path.join(dir, c.name), this.rt.config.maxFeedBytes);
+          const feed = await this.rt.ingest.load(path.join(dir, c.name));
           holders = [
             ...new Set(
               feed.items
@@ -321,7 +318,7 @@ export class Watcher extends EventEmitter {
     const realDir = await fs.realpath(dir);
     const real = await fs.realpath(file);
     if (real !== path.join(realDir, entry.name)) throw refuse(`resolves to ${real}, not an entry of the hot folder ${realDir} (a symlink)`);
-    const feed = entry.kind === 'dir' ? await loadDropFolder(file, maxFeedBytes, { signal }) : await loadFeed(file, maxFeedBytes, { signal });
+    const feed = entry.kind === 'dir' ? await loadDropFolder(file, maxFeedBytes, { signal }) : await this.rt.ingest.load(file, { signal });
     return { ...feed, root: realDir };
   }
 
@@ -349,7 +346,6 @@ export class Watcher extends EventEmitter {
         log.warn('hot folder: lost the claim on a file; leaving it to whoever holds it now');
         lost.abort(new Error('claim lost'));
       });
-      const { config, ctx } = this.rt;
       let feed;
       try {
         feed = await this.loadEntry(dir, entry, signal);
@@ -364,21 +360,25 @@ export class Watcher extends EventEmitter {
         this.emit('taken', { dir, name: entry.name, file, reason, outcome: 'failed', movedTo, companionsMovedTo: [], batchId: null, error } satisfies TakeResult);
         return;
       }
-      const enq = await enqueueFeed({ catalog: ctx.catalog, flow: this.rt.flow, prefix: config.prefix, attempts: config.attempts }, feed);
-      const runId = `drop-${feed.batchId}`;
-      const previous = await this.runs.get(runId);
-      // Same path, same content as a feed taken before: nothing new is ingested, the file is cleared away.
-      const again = !enq.created && previous?.state === 'done';
-      let run: RunRecord = again
-        ? newRun({ id: `${runId}-${Date.now()}`, schedule: WATCH_SCHEDULE, source: file, trigger: 'drop', startedAt: new Date() })
-        : (previous ?? newRun({ id: runId, schedule: WATCH_SCHEDULE, source: file, trigger: 'drop', startedAt: new Date() }));
-      run = { ...run, batchId: feed.batchId, files: 1, items: enq.expected };
-      await this.runs.save(run);
-      if (!again) await this.touchSource(dir, Date.now());
-      log.info({ batchId: feed.batchId, format: feed.format, items: enq.expected, reason, created: enq.created }, 'hot folder: file taken');
-
-      await waitForBatchDone(ctx.catalog, feed.batchId, { signal: AbortSignal.any([signal, lost.signal]), lostMs: config.ledgerLostMs, logger: log });
-      const summary = await summarizeBatch(ctx, feed.batchId);
+      let run!: RunRecord;
+      let again = false;
+      const { summary } = await this.rt.ingest.take(feed, {
+        signal: AbortSignal.any([signal, lost.signal]),
+        logger: log,
+        onEnqueued: async (enq) => {
+          const runId = `drop-${feed.batchId}`;
+          const previous = await this.runs.get(runId);
+          // Same path, same content as a feed taken before: nothing new is ingested, the file is cleared away.
+          again = !enq.created && previous?.state === 'done';
+          run = again
+            ? newRun({ id: `${runId}-${Date.now()}`, schedule: WATCH_SCHEDULE, source: file, trigger: 'drop', startedAt: new Date() })
+            : (previous ?? newRun({ id: runId, schedule: WATCH_SCHEDULE, source: file, trigger: 'drop', startedAt: new Date() }));
+          run = { ...run, batchId: feed.batchId, files: 1, items: enq.expected };
+          await this.runs.save(run);
+          if (!again) await this.touchSource(dir, Date.now());
+          log.info({ batchId: feed.batchId, format: feed.format, items: enq.expected, reason, created: enq.created }, 'hot folder: file taken');
+        },
+      });
       // Photos first: while the feed is still in place, no watcher takes them on their own.
       const companionsMovedTo: string[] = [];
       for (const c of companions) {

@@ -1,7 +1,5 @@
 import { createHash } from 'node:crypto';
 import type { LoadedFeed } from '../../adapters/feeds/loadFeed';
-import { enqueueFeed } from '../../queues/enqueueFeed';
-import { summarizeBatch } from '../../workers/summarizeBatch';
 import { loadHttpFeed } from '../http/loadHttpFeed';
 import { Lease } from '../lease';
 import { loadFileList } from '../loadFileList';
@@ -10,7 +8,6 @@ import { shortTime } from '../../app/runs/formatRuns';
 import { finishRun, newRun, type RunRecord } from '../../app/runs/runRecord';
 import { staleness } from '../../app/runs/stale';
 import type { SourceRuntime } from '../sourceRuntime';
-import { waitForBatchDone } from '../waitForBatch';
 import { newSinceCursor, prunableKeys, type Keyed } from './cursor';
 import { httpItemKey } from './httpItemKey';
 import { emptyRunNote } from './emptyRunNote';
@@ -147,18 +144,22 @@ export class ScheduleRunner {
 
   /** Enqueue the pending run's batch (again, harmlessly, after a crash), wait for it, commit the cursor. */
   async complete(name: string, pending: PendingRun, signal?: AbortSignal): Promise<RunRecord> {
-    const { config, ctx, logger } = this.rt;
-    const enq = await enqueueFeed({ catalog: ctx.catalog, flow: this.rt.flow, prefix: config.prefix, attempts: config.attempts }, pending.feed);
-    await this.runs.touchSource('schedule', name, { checkedAt: Date.now(), newAt: Date.now() });
-    const run: RunRecord = (await this.runs.get(pending.runId)) ?? {
-      ...newRun({ id: pending.runId, schedule: name, source: pending.source, trigger: pending.trigger, startedAt: new Date(pending.startedAt) }),
-      batchId: pending.feed.batchId,
-      files: pending.commit.length,
-      items: pending.feed.items.length,
-    };
-    logger.info({ schedule: name, runId: pending.runId, batchId: enq.batchId, items: enq.expected, files: pending.commit.length }, 'schedule: run enqueued');
-    await waitForBatchDone(ctx.catalog, pending.feed.batchId, { signal, lostMs: config.ledgerLostMs, logger: logger.child({ schedule: name, runId: pending.runId }) });
-    const summary = await summarizeBatch(ctx, pending.feed.batchId);
+    const { logger } = this.rt;
+    let run!: RunRecord;
+    const { summary } = await this.rt.ingest.take(pending.feed, {
+      signal,
+      logger: logger.child({ schedule: name, runId: pending.runId }),
+      onEnqueued: async (enq) => {
+        await this.runs.touchSource('schedule', name, { checkedAt: Date.now(), newAt: Date.now() });
+        run = (await this.runs.get(pending.runId)) ?? {
+          ...newRun({ id: pending.runId, schedule: name, source: pending.source, trigger: pending.trigger, startedAt: new Date(pending.startedAt) }),
+          batchId: pending.feed.batchId,
+          files: pending.commit.length,
+          items: pending.feed.items.length,
+        };
+        logger.info({ schedule: name, runId: pending.runId, batchId: enq.batchId, items: enq.expected, files: pending.commit.length }, 'schedule: run enqueued');
+      },
+    });
     await this.store.commit(name, pending, Date.now());
     const done = finishRun(run, 'done', new Date(), {
       batchId: pending.feed.batchId,

@@ -1,0 +1,53 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { LoadedFeed, LoadOptions } from '../../adapters/feeds/loadFeed';
+import type { BatchLedger } from '../../adapters/redis/catalogStore';
+import type { EnqueueResult } from '../../queues/enqueueFeed';
+
+/**
+ * What the ingest service needs from the outside, passed in (src/app/runtime.ts wires the real
+ * ones; test/unit/app/ingest/ builds the service with fakes). None of them is BullMQ to the service.
+ */
+
+/** Reads a feed from a path (src/adapters/feeds/loadFeed.ts); a feed that cannot be read throws an InputError. */
+export interface FeedLoader {
+  load(feedPath: string, opts?: LoadOptions): Promise<LoadedFeed>;
+}
+
+/** Puts a loaded feed on the queues as one batch (src/queues/enqueueFeed.ts: ledger, then the flow). */
+export interface BatchQueue {
+  enqueue(feed: LoadedFeed): Promise<EnqueueResult>;
+}
+
+/** A batch's ledger, or null when Redis has none (CatalogStore.getBatch). Throws while Redis does not answer. */
+export interface LedgerSource {
+  getBatch(batchId: string): Promise<BatchLedger | null>;
+}
+
+/** A batch's summary (src/workers/summarizeBatch.ts), or null when it has no ledger. */
+export interface BatchSummaries<S> {
+  summarize(batchId: string): Promise<S | null>;
+}
+
+export interface IngestLogger {
+  info(obj: object, msg: string): void;
+  warn(obj: object, msg: string): void;
+}
+
+/** Time, for the waits: a fake clock makes a test of a minute-long outage take no time. */
+export interface Clock {
+  now(): number;
+  /** Resolves after `ms`; rejects with the signal's reason as soon as it is aborted. */
+  sleep(ms: number, signal?: AbortSignal): Promise<void>;
+}
+
+export const systemClock: Clock = {
+  now: () => Date.now(),
+  async sleep(ms, signal) {
+    try {
+      await sleep(ms, undefined, { signal });
+    } catch (err) {
+      signal?.throwIfAborted();
+      throw err;
+    }
+  },
+};
