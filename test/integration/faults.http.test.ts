@@ -15,7 +15,7 @@ import { REDIS_URL, deletePrefix, makeTmpDir, removeDir, uniquePrefix } from '..
 /**
  * Photos named by URL in an HTTP feed, served by a misbehaving server: one never answers, one
  * resets the connection, one stops halfway through the body, one answers 500 once and then 200.
- * Each download has a timeout per attempt and a few retries with backoff; what still fails is a
+ * Each download has a timeout per attempt and the item job is retried with backoff; what still fails is a
  * per-item FETCH_FAILED saying why and after how many attempts, and `photowire retry` fetches it
  * again once the server is fixed.
  */
@@ -32,7 +32,8 @@ describe('image URLs that hang, reset, stop halfway, or fail once', () => {
     PHOTOWIRE_DATA_DIR: dataDir,
     PHOTOWIRE_FETCH_ALLOW: '127.0.0.1',
     PHOTOWIRE_FETCH_TIMEOUT_MS: '500',
-    PHOTOWIRE_FETCH_RETRIES: '2',
+    // An image download is tried once per attempt of its item job; BullMQ retries the job (issue 15).
+    PHOTOWIRE_ATTEMPTS: '3',
   };
   const hits = new Map<string, number>();
   const sockets = new Set<Socket>();
@@ -104,12 +105,12 @@ describe('image URLs that hang, reset, stop halfway, or fail once', () => {
     const records = await rt.ctx.catalog.getRecords(batchId);
     const byId = new Map(records.map((r) => [r.agencyId, r]));
     expect(byId.get('ok')!.error).toBeNull();
-    // 500 then 200: the second attempt inside the same download succeeded.
+    // 500 then 200: the item job's second attempt succeeded.
     expect(byId.get('flaky')!.error).toBeNull();
     expect(hits.get('/img/flaky.jpg')).toBe(2);
     expect(byId.get('flaky')!.image!.sha256).toBe(createHash('sha256').update(Buffer.concat([photo, Buffer.from('/img/flaky.jpg')])).digest('hex'));
 
-    // Each bad URL was tried 1 + PHOTOWIRE_FETCH_RETRIES times, then failed with the reason.
+    // Each bad URL was tried once per attempt (PHOTOWIRE_ATTEMPTS), then failed with the reason.
     for (const bad of ['hang', 'reset', 'half']) expect([bad, hits.get(`/img/${bad}.jpg`)]).toEqual([bad, 3]);
     expect(byId.get('hang')!.error).toEqual({ code: 'FETCH_FAILED', message: `${base}/img/hang.jpg: no complete answer within 500 ms (PHOTOWIRE_FETCH_TIMEOUT_MS) (3 attempts)` });
     expect(byId.get('half')!.error).toEqual({ code: 'FETCH_FAILED', message: `${base}/img/half.jpg: no complete answer within 500 ms (PHOTOWIRE_FETCH_TIMEOUT_MS) (3 attempts)` });
