@@ -86,8 +86,6 @@ const KNOWN_VIOLATIONS: Record<string, string> = {
     'the shared runtime context (connections, keys, config) lives in workers/, not app/; issue 15 removes it',
   'src/server/routes/clusters.ts -> src/workers/pipelineContext.ts':
     'the shared runtime context (connections, keys, config) lives in workers/, not app/; issue 15 removes it',
-  'src/server/routes/feeds.ts -> src/cli/ingestPaths.ts':
-    'the ingest service (load, enqueue) lives in cli/, not app/; issue 15 removes it',
   'src/workers/processItem.ts -> src/sources/http/fetchUrl.ts':
     'fetching a URL is an adapter kept in sources/http/; issue 15 removes it',
 };

@@ -1,6 +1,5 @@
 import type { FastifyInstance } from 'fastify';
 import type { Runtime } from '../../app/runtime';
-import { ingestPaths } from '../../cli/ingestPaths';
 import { feedPathBodySchema, ingestResponseSchema } from '../apiSchemas';
 import { resolveFeedPath } from '../feedRoots';
 import { badRequest } from '../httpError';
@@ -42,7 +41,7 @@ export function feedRoutes(app: FastifyInstance, docs: ApiDocs, rt: Runtime, opt
       } else {
         throw badRequest('send files as multipart/form-data, or JSON {"path": "..."}');
       }
-      const outcomes = await ingestPaths(rt, feeds);
+      const outcomes = await rt.ingest.ingest(feeds);
       req.log.info({ feeds: outcomes.map((o) => ({ path: o.path, batchId: o.batchId, error: o.error?.code })) }, 'feeds submitted');
       return { feeds: outcomes };
     },
