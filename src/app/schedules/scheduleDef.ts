@@ -1,4 +1,5 @@
 import * as path from 'node:path';
+import ms, { type StringValue } from 'ms';
 import { z } from 'zod';
 
 /** A named import: when it runs (cron or every) and what it reads (a folder or an http(s) URL). */
@@ -24,15 +25,19 @@ export function isHttpSource(source: string): boolean {
   return HTTP_URL.test(source);
 }
 
-const UNIT_MS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
-
-/** `500ms`, `30s`, `15m`, `2h`, `1d`, or a number of milliseconds. */
+/** `500ms`, `30s`, `15m`, `2h`, `1d` (the `ms` package's units and names: `2 hours`, `1w` too), or a number of milliseconds. */
 export function parseDuration(text: string): number {
-  const m = /^\s*(\d+(?:\.\d+)?)\s*(ms|s|m|h|d)?\s*$/i.exec(text);
-  if (!m) throw new ScheduleError(`${JSON.stringify(text)} is not a duration (examples: 90s, 15m, 2h, 1d)`);
-  const ms = Math.round(Number(m[1]) * UNIT_MS[(m[2] ?? 'ms').toLowerCase()]);
-  if (ms < 1000) throw new ScheduleError(`every ${JSON.stringify(text)} is under one second`);
-  return ms;
+  const trimmed = text.trim();
+  let parsed: number | undefined;
+  try {
+    parsed = trimmed === '' ? undefined : ms(trimmed as StringValue);
+  } catch {
+    parsed = undefined;
+  }
+  if (typeof parsed !== 'number' || !Number.isFinite(parsed)) throw new ScheduleError(`${JSON.stringify(text)} is not a duration (examples: 90s, 15m, 2h, 1d)`);
+  const every = Math.round(parsed);
+  if (every < 1000) throw new ScheduleError(`every ${JSON.stringify(text)} is under one second`);
+  return every;
 }
 
 export function isValidTimeZone(tz: string): boolean {
@@ -105,9 +110,10 @@ export function parseSchedulesFile(text: string, file: string): ScheduleDef[] {
 /** How a schedule reads in a listing: `cron 0 2 * * * (Europe/London)` or `every 15m`. */
 export function describeTiming(d: { cron?: string; every?: number; tz?: string }): string {
   if (d.cron) return `cron ${d.cron}${d.tz ? ` (${d.tz})` : ''}`;
-  const ms = d.every ?? 0;
+  // Hand-written: exact (`every 90s`), where ms() rounds to one unit (90s reads `2m`).
+  const every = d.every ?? 0;
   for (const [unit, size] of [['d', 86_400_000], ['h', 3_600_000], ['m', 60_000], ['s', 1000]] as const) {
-    if (ms % size === 0) return `every ${ms / size}${unit}`;
+    if (every % size === 0) return `every ${every / size}${unit}`;
   }
-  return `every ${ms}ms`;
+  return `every ${every}ms`;
 }
