@@ -1,3 +1,4 @@
+import ms, { type StringValue } from 'ms';
 import { killIdOf, type KillEvent, type KillItemInfo } from '../adapters/redis/killStore';
 import type { Config } from '../config';
 import type { Logger } from '../logger';
@@ -55,11 +56,15 @@ export async function listKills(ctx: Pick<PipelineContext, 'redis' | 'config'>, 
   return events.map((e) => ({ ...e, copies: e.items.map(where), reviewCopies: e.review.map(where) }));
 }
 
-/** "3d", "12h", "90m", or an ISO date: the start of a `--since` window. */
+/** "3d", "12h", "90m" (any `ms` duration with a unit: "2 weeks"), or an ISO date: the start of a `--since` window. */
 export function parseSince(raw: string | undefined, now = Date.now()): number | null {
   if (raw === undefined) return now - 3 * 86_400_000;
-  const m = /^(\d{1,5})\s*([dhm])$/.exec(raw.trim());
-  if (m) return now - Number(m[1]) * { d: 86_400_000, h: 3_600_000, m: 60_000 }[m[2] as 'd' | 'h' | 'm'];
+  // A unit is required: a bare number such as 2026 is a date (the year), not milliseconds.
+  const text = raw.trim();
+  if (/^\d+(?:\.\d+)?\s*[a-z]+$/i.test(text)) {
+    const span = ms(text as StringValue) as number | undefined;
+    if (typeof span === 'number' && Number.isFinite(span)) return now - span;
+  }
   const t = Date.parse(raw);
   return Number.isNaN(t) ? null : t;
 }
