@@ -3,6 +3,8 @@ import type { Redis } from 'ioredis';
 import { isReusedReference } from '../../core/kills/transmissionReference';
 import type { KillStatus, NoticeRef } from '../../schemas/notice';
 import type { CatalogRecord } from '../../schemas/record';
+import { redisKeys, type KillKeys } from './keys';
+import { luaScript, runScript } from './scripts';
 
 /**
  * Kills, withdrawals and corrections (issue 16): an event stored once and applied to every record
@@ -69,7 +71,9 @@ export interface StoredStatus extends KillStatus {
  * ARGV: killId, event JSON (items/review filled here), status JSON, nowMs, maxItems, rank (2 kill,
  *       1 withdraw, 0 correction), excludeItem ('' or the correction itself), windowMs, target groups...
  */
-const APPLY = `
+const APPLY = luaScript(
+  'pwApplyKill',
+  `
 local existing = redis.call('HGET', KEYS[5], ARGV[1])
 if existing then return existing end
 local rank = tonumber(ARGV[6])
@@ -164,7 +168,8 @@ local out = cjson.encode(event)
 redis.call('HSET', KEYS[5], ARGV[1], out)
 redis.call('ZADD', KEYS[6], tonumber(ARGV[4]), ARGV[1])
 return out
-`;
+`,
+);
 
 /**
  * Index a stored record by its groups; if one of them was killed, kill it on arrival and add it to
@@ -175,7 +180,9 @@ return out
  * KEYS: items hash, groups hash, status hash, killed hash, events hash, log zset, corrected hash.
  * ARGV: itemId, info JSON (with groups, refs), nowIso, nowMs, windowMs.
  */
-const REGISTER = `
+const REGISTER = luaScript(
+  'pwRegisterKillItem',
+  `
 local info = cjson.decode(ARGV[2])
 local nowMs = tonumber(ARGV[4])
 local windowMs = tonumber(ARGV[5])
@@ -242,12 +249,8 @@ end
 local status = cjson.encode({ status = event.status, killedAt = ARGV[3], reason = event.reason, notice = event.notice, supersededBy = cjson.null, killId = killId })
 redis.call('HSET', KEYS[3], ARGV[1], status)
 return status
-`;
-
-type RedisWithKills = Redis & {
-  pwApplyKill(...args: string[]): Promise<string>;
-  pwRegisterKillItem(...args: string[]): Promise<string>;
-};
+`,
+);
 
 const MAX_ITEMS_PER_KILL = 10_000;
 /** PHOTOWIRE_KILL_REF_WINDOW_HOURS default: AP reuses a reference from day to day; a kill comes within hours. */
@@ -293,18 +296,22 @@ export function windowedGroups(groups: string[]): string[] {
 }
 
 export class KillStore {
-  private readonly redis: RedisWithKills;
-  private readonly keys: { items: string; groups: string; status: string; killed: string; events: string; log: string; corrected: string };
-
+  private readonly keys: KillKeys;
   private readonly refWindowMs: number;
 
-  constructor(redis: Redis, prefix: string, opts: { refWindowMs?: number } = {}) {
-    if (!('pwApplyKill' in redis)) redis.defineCommand('pwApplyKill', { numberOfKeys: 7, lua: APPLY });
-    if (!('pwRegisterKillItem' in redis)) redis.defineCommand('pwRegisterKillItem', { numberOfKeys: 7, lua: REGISTER });
+  constructor(
+    private readonly redis: Redis,
+    prefix: string,
+    opts: { refWindowMs?: number } = {},
+  ) {
     this.refWindowMs = opts.refWindowMs ?? DEFAULT_REF_WINDOW_MS;
-    this.redis = redis as RedisWithKills;
-    const k = `${prefix}:kill`;
-    this.keys = { items: `${k}:items`, groups: `${k}:groups`, status: `${k}:status`, killed: `${k}:killed`, events: `${k}:events`, log: `${k}:log`, corrected: `${k}:corrected` };
+    this.keys = redisKeys(prefix).kill;
+  }
+
+  /** The seven keys both scripts take, in their KEYS order (all in the `{<p>:kill}` slot). */
+  private scriptKeys(): string[] {
+    const k = this.keys;
+    return [k.items, k.groups, k.status, k.killed, k.events, k.log, k.corrected];
   }
 
   /** Index a record (after it is built, before it is stored); the kill status it arrives with, or null. */
@@ -324,11 +331,9 @@ export class KillStore {
       receivedMs: now.getTime(),
       refs: windowedGroups(groups),
     };
-    const k = this.keys;
-    const out = await this.redis.pwRegisterKillItem(
-      k.items, k.groups, k.status, k.killed, k.events, k.log, k.corrected,
+    const out = await runScript<string>(this.redis, REGISTER, this.scriptKeys(), [
       record.id, JSON.stringify(info), now.toISOString(), String(now.getTime()), String(this.refWindowMs),
-    );
+    ]);
     return out ? (JSON.parse(out) as StoredStatus) : null;
   }
 
@@ -362,12 +367,10 @@ export class KillStore {
     };
     const stored: StoredStatus = { status, killedAt: status === 'superseded' ? null : now.toISOString(), reason: p.reason, notice: p.notice, supersededBy: p.supersededBy ?? null, killId: p.id };
     const groups = [...p.targets.agencyIds.map((a) => `a:${a}`), ...p.targets.itemIds.map((i) => `i:${i}`)];
-    const k = this.keys;
     const rank = p.kind === 'kill' ? 2 : p.kind === 'withdraw' ? 1 : 0;
-    const out = await this.redis.pwApplyKill(
-      k.items, k.groups, k.status, k.killed, k.events, k.log, k.corrected,
+    const out = await runScript<string>(this.redis, APPLY, this.scriptKeys(), [
       p.id, JSON.stringify(event), JSON.stringify(stored), String(now.getTime()), String(MAX_ITEMS_PER_KILL), String(rank), p.supersededBy ?? '', String(this.refWindowMs), ...groups,
-    );
+    ]);
     return parseEvent(out);
   }
 

@@ -1,5 +1,7 @@
 import type { Redis } from 'ioredis';
 import { hammingHex } from '../../core/dedup/phash';
+import { redisKeys, type PhotoKeys } from './keys';
+import { luaScript, runScript } from './scripts';
 
 export interface PhotoRef {
   /** Stable id of the photo across resends: the sha256 of the first bytes seen of it. */
@@ -14,16 +16,24 @@ export interface PhotoRef {
 /**
  * One atomic step per image: find the photo by its pixels (JPEG scan data) or by the agency's id
  * (transmission reference, guid), else start a new one; identical bytes are the same version.
- * KEYS: byPixels, byRef ('' when no agency id), items hash. ARGV: itemId, sha256, phash, keyPrefix.
+ * The photo's own hashes are KEYS too, for the photo the caller expects (ARGV[4]: the one its
+ * pixels or reference named when it looked, else the new photo's id, its sha256); when the keys
+ * name another photo the script changes nothing and replies {'stale', photo}, and the caller calls
+ * again with that photo's keys (a photo id, once set, never changes: the second call succeeds).
+ * KEYS: byPixels, items hash, versions hash and first-items hash of the expected photo, [byRef].
+ * ARGV: itemId, sha256, phash, expected photo id.
  */
-const REGISTER = `
+const REGISTER = luaScript(
+  'pwRegisterPhoto',
+  `
 local photo = redis.call('GET', KEYS[1])
-if (not photo) and KEYS[2] ~= '' then photo = redis.call('GET', KEYS[2]) end
+if (not photo) and KEYS[5] then photo = redis.call('GET', KEYS[5]) end
 if not photo then photo = ARGV[2] end
+if photo ~= ARGV[4] then return {'stale', photo} end
 redis.call('SET', KEYS[1], photo, 'NX')
-if KEYS[2] ~= '' then redis.call('SET', KEYS[2], photo, 'NX') end
-local versions = ARGV[4] .. photo .. ':versions'
-local firstItem = ARGV[4] .. photo .. ':items'
+if KEYS[5] then redis.call('SET', KEYS[5], photo, 'NX') end
+local versions = KEYS[3]
+local firstItem = KEYS[4]
 local v = redis.call('HGET', versions, ARGV[2])
 if not v then
   v = redis.call('HLEN', versions) + 1
@@ -31,40 +41,39 @@ if not v then
   redis.call('HSET', firstItem, tostring(v), ARGV[1] .. ' ' .. ARGV[2])
 end
 v = tonumber(v)
-redis.call('HSET', KEYS[3], ARGV[1], photo .. ' ' .. ARGV[3])
+redis.call('HSET', KEYS[2], ARGV[1], photo .. ' ' .. ARGV[3])
 local prev = ''
 if v > 1 then prev = redis.call('HGET', firstItem, tostring(v - 1)) or '' end
 return {photo, v, prev}
-`;
-
-type RedisWithPhotos = Redis & {
-  pwRegisterPhoto(k1: string, k2: string, k3: string, ...args: string[]): Promise<[string, number, string]>;
-};
+`,
+);
 
 /** Photo identity across resends, shared by every worker. */
 export class PhotoVersions {
-  private readonly redis: RedisWithPhotos;
+  private readonly keys: PhotoKeys;
   constructor(
-    redis: Redis,
-    private readonly prefix: string,
+    private readonly redis: Redis,
+    prefix: string,
   ) {
-    if (!('pwRegisterPhoto' in redis)) redis.defineCommand('pwRegisterPhoto', { numberOfKeys: 3, lua: REGISTER });
-    this.redis = redis as RedisWithPhotos;
+    this.keys = redisKeys(prefix).photo;
   }
 
   async register(p: { itemId: string; sha256: string; pixelSha256: string; agencyRef: string | null; phash: string | null }): Promise<PhotoRef> {
-    const base = `${this.prefix}:photo:`;
-    const [id, version, prev] = await this.redis.pwRegisterPhoto(
-      `${base}pixels:${p.pixelSha256}`,
-      p.agencyRef ? `${base}ref:${p.agencyRef}` : '',
-      `${base}items`,
-      p.itemId,
-      p.sha256,
-      p.phash ?? '',
-      base,
-    );
-    const [previousItemId, previousSha256] = prev ? prev.split(' ') : [null, null];
-    return { id, version: Number(version), previousSha256: previousSha256 ?? null, previousItemId: previousItemId ?? null };
+    const k = this.keys;
+    // Most images are a new photo: expect that first (one call); a resend answers 'stale' with its photo.
+    let expected = p.sha256;
+    for (let round = 0; ; round++) {
+      const keys = [k.byPixels(p.pixelSha256), k.items, k.versions(expected), k.firstItems(expected)];
+      if (p.agencyRef) keys.push(k.byRef(p.agencyRef));
+      const [id, version, prev] = await runScript<[string, number, string]>(this.redis, REGISTER, keys, [p.itemId, p.sha256, p.phash ?? '', expected]);
+      if (id === 'stale') {
+        if (round >= 2) throw new Error(`photo versions: the photo of item ${p.itemId} kept changing while it was registered (${expected} -> ${version})`);
+        expected = String(version);
+        continue;
+      }
+      const [previousItemId, previousSha256] = prev ? prev.split(' ') : [null, null];
+      return { id, version: Number(version), previousSha256: previousSha256 ?? null, previousItemId: previousItemId ?? null };
+    }
   }
 
   /**
@@ -72,7 +81,7 @@ export class PhotoVersions {
    * same photo or looks the same (perceptual hashes within `maxHamming` of 64 bits).
    */
   async isProbableResend(photo: PhotoRef, phash: string | null, canonicalItemId: string, maxHamming = 10): Promise<boolean> {
-    const other = await this.redis.hget(`${this.prefix}:photo:items`, canonicalItemId);
+    const other = await this.redis.hget(this.keys.items, canonicalItemId);
     if (!other) return false;
     const [otherPhoto, otherHash] = other.split(' ');
     if (otherPhoto === photo.id) return true;
