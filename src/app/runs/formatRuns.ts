@@ -2,6 +2,7 @@ import { stretchLabel } from './foldEmptyRun';
 import type { RunRecord } from './runRecord';
 import { OVERDUE_GRACE_MS, type SourceStatus, type Staleness } from './stale';
 
+// Hand-written, not ms(): the runs table shows two units (`3 min 4 s`); ms() rounds to one (`3m`).
 export function formatDuration(ms: number | null): string {
   if (ms === null) return '-';
   if (ms < 60_000) return `${(ms / 1000).toFixed(1)} s`;
