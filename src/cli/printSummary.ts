@@ -9,6 +9,7 @@ const rel = (p: string) => {
 };
 
 /** A time as the summary prints it: "0.1 s", "42.0 s", "5 min 42 s", "2 h 05 min". */
+// Hand-written, not ms(): two units with padded seconds (`5 min 42 s`); ms() rounds to one (`6m`).
 export function formatSeconds(ms: number): string {
   if (ms < 60_000) return `${(ms / 1000).toFixed(1)} s`;
   const s = Math.round(ms / 1000);
