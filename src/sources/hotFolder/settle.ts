@@ -129,6 +129,7 @@ export function settleStep(
 export function heldMessage(h: HeldEntry, now: number): string {
   const names = h.entry.tempNames?.length ? h.entry.tempNames.join(', ') : 'temp-named files';
   const ms = now - h.since;
+  // Hand-written, not ms(): `3 min` in a sentence, where ms(150000, { long: true }) would round 150 s up to `3 minutes`.
   const waited = ms < 60_000 ? `${Math.round(ms / 1000)} s` : `${Math.floor(ms / 60_000)} min`;
   return `${h.entry.name}/ still holds ${names} after ${waited}${h.marked ? ' (its .done marker is there)' : ''}; waiting for the sender`;
 }
