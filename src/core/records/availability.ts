@@ -19,6 +19,7 @@ export const availabilitySchema = z
   .meta({ id: 'Availability' });
 export type Availability = z.infer<typeof availabilitySchema>;
 
+// Hand-written, not ms(): minutes rounded up and two units (`1 h 5 min`); ms() rounds to one unit, to the nearest.
 function left(ms: number): string {
   const m = Math.ceil(ms / 60_000);
   if (m < 60) return `${m} min`;
