@@ -1,9 +1,6 @@
-import { createHash } from 'node:crypto';
 import * as path from 'node:path';
 import type { FailedItem } from '../adapters/redis/catalogStore';
 import type { PipelineContext } from './pipelineContext';
-
-const ITEM_SUFFIX = /-\d{4,}$/;
 
 export interface BatchSummary {
   batchId: string;
@@ -42,35 +39,17 @@ export interface BatchSummary {
 }
 
 /**
- * What a person wants to know about a batch, from the ledger and its records. The records are
- * read a chunk at a time and only counted (captions by digest), so a summary of a 100,000-item
- * batch costs a few MB, not the whole batch in memory.
+ * What a person wants to know about a batch, from the ledger and the batch's counters, which the
+ * atomic step that stores a record keeps (CatalogStore.counters): no record is read, so the
+ * summary of a 100,000-item batch costs what a 10-item one does. A batch stored by a version
+ * before the counters existed is indexed once first (CatalogStore.ensureIndexed).
  */
 export async function summarizeBatch(ctx: PipelineContext, batchId: string): Promise<BatchSummary | null> {
   const ledger = await ctx.catalog.getBatch(batchId);
   if (!ledger) return null;
-  const failures = await ctx.catalog.getFailed(batchId);
+  await ctx.catalog.ensureIndexed(batchId, ledger.expected);
+  const [failures, counts] = await Promise.all([ctx.catalog.getFailed(batchId), ctx.catalog.counters(batchId)]);
   const elapsedMs = ledger.state === 'done' && ledger.finishedAt ? Date.parse(ledger.finishedAt) - Date.parse(ledger.createdAt) : null;
-  const clusters = new Set<string>();
-  const captions = new Set<string>();
-  let photos = 0;
-  let captionOnly = 0;
-  let duplicates = 0;
-  let joinedEarlier = 0;
-  let lowConfidenceCredits = 0;
-  for await (const r of ctx.catalog.iterateRecords(batchId, ledger.expected)) {
-    if (r.error) continue;
-    if (r.image) photos++;
-    else captionOnly++;
-    if (r.cluster) {
-      clusters.add(r.cluster.id);
-      // Item ids are `<batchId>-0007` (itemIdFor): the canonical item's batch is its id less the suffix.
-      if (r.cluster.canonicalId.replace(ITEM_SUFFIX, '') !== batchId) joinedEarlier++;
-      else if (r.cluster.canonicalId !== r.id) duplicates++;
-    }
-    if (r.caption.trim() !== '') captions.add(createHash('sha1').update(r.caption).digest('base64'));
-    if (r.credit.confidence === 'low') lowConfidenceCredits++;
-  }
   return {
     batchId,
     feed: ledger.feed,
@@ -81,13 +60,13 @@ export async function summarizeBatch(ctx: PipelineContext, batchId: string): Pro
     failed: ledger.failed,
     pending: Math.max(0, ledger.expected - ledger.ok - ledger.failed),
     complete: ledger.state === 'done' && ledger.ok + ledger.failed === ledger.expected && !ledger.exportError,
-    photos,
-    captionOnly,
-    distinctCaptions: captions.size,
-    clusters: clusters.size,
-    duplicates,
-    joinedEarlier,
-    lowConfidenceCredits,
+    photos: counts.photos,
+    captionOnly: counts.captionOnly,
+    distinctCaptions: counts.distinctCaptions,
+    clusters: counts.clusters,
+    duplicates: counts.duplicates,
+    joinedEarlier: counts.joinedEarlier,
+    lowConfidenceCredits: counts.lowConfidence,
     skipped: ledger.skipped,
     processingMs: elapsedMs === null ? null : (ledger.processingMs ?? elapsedMs),
     elapsedMs,

@@ -1,5 +1,8 @@
+import { createHash } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import type { CatalogRecord, RecordError } from '../../schemas/record';
+import { defaultCreditRules, type CreditRules } from '../../core/credits/rules';
+import { COUNTERS, recordFacets, type CounterName, type RecordFacets } from '../../core/records/recordFacets';
 
 export type BatchState = 'queued' | 'running' | 'done';
 
@@ -62,10 +65,55 @@ return 1
 `;
 
 /**
+ * Lua shared by the steps that store a record (MARK_ITEM, REPLACE_RECORDS): a record's facets
+ * (src/core/records/recordFacets.ts: the counters and indexes it adds to) are kept beside it in
+ * the facets hash, so a record replaced (a retry, a re-run, the finalize's clusters, a correction)
+ * takes back exactly what it had added before adding its new ones: nothing is counted twice.
+ *
+ * Every index key a step touches is passed in KEYS, named in a JSON list in ARGV (the same
+ * order). A record stored earlier may belong to an index the caller did not name (it cannot know
+ * the stored facets): the step then writes nothing and replies {'need', name...}; the caller names
+ * them too and calls again.
+ */
+const FACETS_LUA = `
+local function indexMap(first, names)
+  local m = {}
+  for i, n in ipairs(names) do m[n] = KEYS[first + i - 1] end
+  return m
+end
+local function missingIndexes(raw, ix, out)
+  if not raw then return end
+  for _, n in ipairs(cjson.decode(raw).i) do
+    if not ix[n] then out[#out + 1] = n end
+  end
+end
+local function moveFacets(f, sign, pos, ix, stats, clusters, captions)
+  for _, c in ipairs(f.c) do redis.call('HINCRBY', stats, c, sign) end
+  if type(f.k) == 'string' then
+    if redis.call('HINCRBY', clusters, f.k, sign) <= 0 then redis.call('HDEL', clusters, f.k) end
+  end
+  if type(f.d) == 'string' then
+    if redis.call('HINCRBY', captions, f.d, sign) <= 0 then redis.call('HDEL', captions, f.d) end
+  end
+  for _, n in ipairs(f.i) do
+    if sign > 0 then redis.call('ZADD', ix[n], pos, pos) else redis.call('ZREM', ix[n], pos) end
+  end
+end
+local function storeFacets(facetsKey, pos, raw, ix, stats, clusters, captions)
+  local before = redis.call('HGET', facetsKey, pos)
+  if before == raw then return end
+  if before then moveFacets(cjson.decode(before), -1, pos, ix, stats, clusters, captions) end
+  moveFacets(cjson.decode(raw), 1, pos, ix, stats, clusters, captions)
+  redis.call('HSET', facetsKey, pos, raw)
+end
+`;
+
+/**
  * Mark one item's outcome and store its record in one step. Counters move only when the item's
  * state changes, so a retried or re-run item is never counted twice. A ledger that is not there
  * (Redis restarted without its data while the item was in flight) is not invented from counters:
  * the record and state are kept, and CREATE_BATCH counts them when the batch is created again.
+ * The record's counters and indexes move in the same step (FACETS_LUA).
  *
  * A failure of an item whose earlier failure was put back in the queue by `retry` (retryQueued)
  * is a new round: its attempts are added to the earlier rounds' (`attempts` counts every round,
@@ -73,12 +121,20 @@ return 1
  * recording) replaces its own attempts, never adds them twice.
  *
  * KEYS[1] ledger hash, KEYS[2] item states (itemId -> ok|failed), KEYS[3] records (index -> JSON),
- * KEYS[4] failures (itemId -> JSON)
+ * KEYS[4] failures (itemId -> JSON), KEYS[5] facets (index -> JSON), KEYS[6] stats hash,
+ * KEYS[7] members per cluster, KEYS[8] records per caption digest, KEYS[9..] the index sorted sets
+ * named by ARGV[7]
  * ARGV[1] itemId, ARGV[2] ok|failed, ARGV[3] the item's batch index, ARGV[4] record JSON,
- * ARGV[5] failure JSON ('' when ok; its `attempts` are this round's)
- * Returns the item's previous state ('' when none).
+ * ARGV[5] failure JSON ('' when ok; its `attempts` are this round's), ARGV[6] the record's facets
+ * JSON, ARGV[7] JSON list of the index names of KEYS[9..]
+ * Returns the item's previous state ('' when none), or {'need', name...} (nothing written).
  */
-const MARK_ITEM = `
+const MARK_ITEM = FACETS_LUA + `
+local ix = indexMap(9, cjson.decode(ARGV[7]))
+local need = {}
+missingIndexes(redis.call('HGET', KEYS[5], ARGV[3]), ix, need)
+if #need > 0 then return { 'need', unpack(need) } end
+storeFacets(KEYS[5], ARGV[3], ARGV[6], ix, KEYS[6], KEYS[7], KEYS[8])
 local prev = redis.call('HGET', KEYS[2], ARGV[1])
 redis.call('HSET', KEYS[2], ARGV[1], ARGV[2])
 redis.call('HSET', KEYS[3], ARGV[3], ARGV[4])
@@ -230,7 +286,10 @@ return 1
 `;
 
 type RedisWithScripts = Redis & {
-  pwMarkItem(k1: string, k2: string, k3: string, k4: string, ...args: string[]): Promise<string>;
+  /** numkeys first (the index keys vary) */
+  pwMarkItemIx(numKeys: number, ...keysAndArgs: string[]): Promise<string | string[]>;
+  pwReplaceRecords(numKeys: number, ...keysAndArgs: string[]): Promise<number | string[]>;
+  pwIndexPage(numKeys: number, ...keysAndArgs: string[]): Promise<Array<string | number>>;
   pwCreateBatch(k1: string, k2: string, k3: string, ...args: string[]): Promise<string>;
   pwFinishBatch(k1: string, ...args: string[]): Promise<string>;
   pwReopenBatch(k1: string, ...args: string[]): Promise<number>;
@@ -238,16 +297,53 @@ type RedisWithScripts = Redis & {
 };
 
 /**
- * Replace records whose stored text is unchanged, all or none.
- * KEYS[1] records hash (index -> JSON); ARGV triples: index, JSON expected now, new JSON.
- * Returns 1 when replaced, 0 when one of them had changed (nothing written).
+ * Replace records whose stored text is unchanged, all or none, moving their counters and indexes
+ * (FACETS_LUA). A record replaced by itself (same text) only gets its facets: how a batch stored
+ * before the facets existed is indexed (CatalogStore.ensureIndexed).
+ *
+ * KEYS[1] records hash (index -> JSON), KEYS[2] facets, KEYS[3] stats, KEYS[4] members per
+ * cluster, KEYS[5] records per caption digest, KEYS[6..] index sorted sets named by ARGV[1]
+ * ARGV[1] JSON list of the index names of KEYS[6..]; then quadruples: index, JSON expected now,
+ * new JSON, new facets JSON.
+ * Returns 1 when replaced, 0 when one of them had changed, {'need', name...} when a stored
+ * record's facets name an index not passed (nothing written either way).
  */
-const REPLACE_RECORDS = `
-for i = 1, #ARGV, 3 do
+const REPLACE_RECORDS = FACETS_LUA + `
+local ix = indexMap(6, cjson.decode(ARGV[1]))
+local need = {}
+for i = 2, #ARGV, 4 do
   if redis.call('HGET', KEYS[1], ARGV[i]) ~= ARGV[i + 1] then return 0 end
+  missingIndexes(redis.call('HGET', KEYS[2], ARGV[i]), ix, need)
 end
-for i = 1, #ARGV, 3 do redis.call('HSET', KEYS[1], ARGV[i], ARGV[i + 2]) end
+if #need > 0 then return { 'need', unpack(need) } end
+for i = 2, #ARGV, 4 do
+  redis.call('HSET', KEYS[1], ARGV[i], ARGV[i + 2])
+  storeFacets(KEYS[2], ARGV[i], ARGV[i + 3], ix, KEYS[3], KEYS[4], KEYS[5])
+end
 return 1
+`;
+
+/**
+ * The page of an index (or of the intersection of several, kept a short while for the next
+ * pages): how many records it holds and the batch indexes of ranks ARGV[1]..ARGV[2].
+ * KEYS[1] the intersection's key (unused for one index), KEYS[2..] index sorted sets
+ * ARGV[1] first rank, ARGV[2] last rank, ARGV[3] seconds to keep an intersection
+ * Returns {count, index...}.
+ */
+const INDEX_PAGE = `
+local key = KEYS[2]
+if #KEYS > 2 then
+  key = KEYS[1]
+  if redis.call('EXISTS', key) == 0 then
+    local src = {}
+    for i = 2, #KEYS do src[#src + 1] = KEYS[i] end
+    redis.call('ZINTERSTORE', key, #src, unpack(src))
+  end
+  redis.call('EXPIRE', key, ARGV[3])
+end
+local out = { redis.call('ZCARD', key) }
+for _, m in ipairs(redis.call('ZRANGE', key, ARGV[1], ARGV[2])) do out[#out + 1] = m end
+return out
 `;
 
 export type CreateOutcome = 'created' | 'repaired' | 'exists';
@@ -272,8 +368,12 @@ export class CatalogStore {
   constructor(
     redis: Redis,
     private readonly prefix: string,
+    /** The rules a record's agency index is named by (`agency=getty` finds `GETTY` and `Getty Images`). */
+    private readonly rules: CreditRules = defaultCreditRules(),
   ) {
-    if (!('pwMarkItem' in redis)) redis.defineCommand('pwMarkItem', { numberOfKeys: 4, lua: MARK_ITEM });
+    if (!('pwMarkItemIx' in redis)) redis.defineCommand('pwMarkItemIx', { lua: MARK_ITEM });
+    if (!('pwReplaceRecords' in redis)) redis.defineCommand('pwReplaceRecords', { lua: REPLACE_RECORDS });
+    if (!('pwIndexPage' in redis)) redis.defineCommand('pwIndexPage', { lua: INDEX_PAGE });
     if (!('pwCreateBatch' in redis)) redis.defineCommand('pwCreateBatch', { numberOfKeys: 3, lua: CREATE_BATCH });
     if (!('pwFinishBatch' in redis)) redis.defineCommand('pwFinishBatch', { numberOfKeys: 1, lua: FINISH_BATCH });
     if (!('pwReopenBatch' in redis)) redis.defineCommand('pwReopenBatch', { numberOfKeys: 1, lua: REOPEN_BATCH });
@@ -286,7 +386,25 @@ export class CatalogStore {
   }
   private batchKeys(batchId: string) {
     const b = this.k('batch', batchId);
-    return { ledger: b, items: `${b}:items`, records: `${b}:records`, errors: `${b}:errors` };
+    return {
+      ledger: b,
+      items: `${b}:items`,
+      records: `${b}:records`,
+      errors: `${b}:errors`,
+      facets: `${b}:facets`,
+      stats: `${b}:stats`,
+      clusters: `${b}:clusters`,
+      captions: `${b}:captions`,
+    };
+  }
+  /** One index of a batch (a sorted set of batch indexes, scored by them). */
+  private indexKey(batchId: string, name: string): string {
+    return `${this.k('batch', batchId)}:ix:${name}`;
+  }
+
+  /** A record's facets as this store computes them (src/core/records/recordFacets.ts). */
+  facetsOf(record: CatalogRecord): RecordFacets {
+    return recordFacets(record, this.rules);
   }
 
   /**
@@ -362,17 +480,27 @@ export class CatalogStore {
           at: record.processedAt,
         }
       : null;
-    await this.redis.pwMarkItem(
-      keys.ledger,
-      keys.items,
-      keys.records,
-      keys.errors,
-      record.id,
-      failure ? 'failed' : 'ok',
-      String(index),
-      JSON.stringify(stored),
-      failed ? JSON.stringify(failed) : '',
-    );
+    const facets = this.facetsOf(stored);
+    const names = new Set(facets.i);
+    for (let attempt = 0; ; attempt++) {
+      const list = [...names];
+      const keyList = [keys.ledger, keys.items, keys.records, keys.errors, keys.facets, keys.stats, keys.clusters, keys.captions, ...list.map((n) => this.indexKey(record.batchId, n))];
+      const out = await this.redis.pwMarkItemIx(
+        keyList.length,
+        ...keyList,
+        record.id,
+        failure ? 'failed' : 'ok',
+        String(index),
+        JSON.stringify(stored),
+        failed ? JSON.stringify(failed) : '',
+        JSON.stringify(facets),
+        JSON.stringify(list),
+      );
+      if (!Array.isArray(out)) return;
+      // The stored record belongs to indexes not named: name them too (a concurrent writer may add more).
+      for (const n of out.slice(1)) names.add(n);
+      if (attempt >= 5) throw new Error(`record ${record.id}: its stored indexes kept changing while it was written`);
+    }
   }
 
   /**
@@ -453,8 +581,92 @@ export class CatalogStore {
    */
   async replaceRecords(batchId: string, changes: Array<{ index: number; before: string; after: string }>): Promise<boolean> {
     if (changes.length === 0) return true;
-    const args = changes.flatMap((c) => [String(c.index), c.before, c.after]);
-    return (await this.redis.eval(REPLACE_RECORDS, 1, this.batchKeys(batchId).records, ...args)) === 1;
+    const keys = this.batchKeys(batchId);
+    const rows = changes.map((c) => ({ ...c, facets: this.facetsOf(JSON.parse(c.after) as CatalogRecord) }));
+    // The indexes the records are in now, as far as their text says (the stored facets are checked by the script).
+    const names = new Set(rows.flatMap((r) => [...r.facets.i, ...this.facetsOf(JSON.parse(r.before) as CatalogRecord).i]));
+    const args = rows.flatMap((c) => [String(c.index), c.before, c.after, JSON.stringify(c.facets)]);
+    for (let attempt = 0; ; attempt++) {
+      const list = [...names];
+      const keyList = [keys.records, keys.facets, keys.stats, keys.clusters, keys.captions, ...list.map((n) => this.indexKey(batchId, n))];
+      const out = await this.redis.pwReplaceRecords(keyList.length, ...keyList, JSON.stringify(list), ...args);
+      if (!Array.isArray(out)) return out === 1;
+      for (const n of out.slice(1)) names.add(n);
+      if (attempt >= 5) throw new Error(`batch ${batchId}: stored indexes kept changing while records were replaced`);
+    }
+  }
+
+  /**
+   * Give every record stored without facets (by a version before they existed) its counters and
+   * indexes, a chunk at a time, each record replaced by itself in one atomic step. Costs two HLENs
+   * when there is nothing to do (the usual case: the summary calls it). Returns how many it indexed.
+   */
+  async ensureIndexed(batchId: string, expected: number): Promise<number> {
+    const keys = this.batchKeys(batchId);
+    const [records, facets] = await Promise.all([this.redis.hlen(keys.records), this.redis.hlen(keys.facets)]);
+    if (facets >= records) return 0;
+    let done = 0;
+    const chunk = 500;
+    for (let from = 0; from < expected; from += chunk) {
+      const fields = Array.from({ length: Math.min(chunk, expected - from) }, (_, i) => String(from + i));
+      const have = await this.redis.hmget(keys.facets, ...fields);
+      const lacking = fields.filter((_, i) => have[i] === null);
+      if (lacking.length === 0) continue;
+      for (let attempt = 0; attempt < 5; attempt++) {
+        const texts = await this.redis.hmget(keys.records, ...lacking);
+        const changes = lacking.flatMap((f, i) => (texts[i] === null ? [] : [{ index: Number(f), before: texts[i]!, after: texts[i]! }]));
+        if (await this.replaceRecords(batchId, changes)) {
+          done += changes.length;
+          break;
+        }
+      }
+    }
+    return done;
+  }
+
+  /**
+   * The batch's counters, kept by the steps that store records (never a read of the records):
+   * counts of records that are not failed (photos, caption-only, low-confidence credits,
+   * near-duplicates, joined earlier clusters), failed records, clusters and distinct captions.
+   */
+  async counters(batchId: string): Promise<Record<CounterName, number> & { clusters: number; distinctCaptions: number }> {
+    const keys = this.batchKeys(batchId);
+    const [stats, clusters, captions] = await Promise.all([this.redis.hmget(keys.stats, ...COUNTERS), this.redis.hlen(keys.clusters), this.redis.hlen(keys.captions)]);
+    const out = Object.fromEntries(COUNTERS.map((c, i) => [c, Number(stats[i] ?? 0)])) as Record<CounterName, number>;
+    return { ...out, clusters, distinctCaptions: captions };
+  }
+
+  /**
+   * One page of records by batch index (feed order): indexes offset..offset+limit-1, one HMGET.
+   * A batch still running may have holes (items in flight): the page is then shorter.
+   * `total` is the number of records stored.
+   */
+  async getRecordsPage(batchId: string, page: { offset: number; limit: number }): Promise<{ total: number; records: CatalogRecord[] }> {
+    const key = this.batchKeys(batchId).records;
+    const fields = Array.from({ length: page.limit }, (_, i) => String(page.offset + i));
+    const [total, values] = await Promise.all([this.redis.hlen(key), this.redis.hmget(key, ...fields)]);
+    return { total, records: values.filter((v): v is string => v !== null).map((v) => JSON.parse(v) as CatalogRecord) };
+  }
+
+  /** Records at these batch indexes, in the order given (null where there is none). */
+  async recordsAt(batchId: string, indexes: number[]): Promise<Array<CatalogRecord | null>> {
+    if (indexes.length === 0) return [];
+    const values = await this.redis.hmget(this.batchKeys(batchId).records, ...indexes.map(String));
+    return values.map((v) => (v === null ? null : (JSON.parse(v) as CatalogRecord)));
+  }
+
+  /**
+   * Ranks start..stop (inclusive) of an index, or of the intersection of several (kept
+   * `keepSeconds` for the next pages): the batch indexes there, in feed order, and how many the
+   * index holds. Index names: see src/core/records/recordFacets.ts.
+   */
+  async indexPage(batchId: string, names: string[], start: number, stop: number, keepSeconds = 30): Promise<{ total: number; indexes: number[] }> {
+    if (names.length === 0) throw new Error('indexPage needs at least one index');
+    const sorted = [...new Set(names)].sort();
+    const tmp = `${this.k('batch', batchId)}:ix~and:${createHash('sha1').update(sorted.join('\n')).digest('hex').slice(0, 20)}`;
+    const keyList = [tmp, ...sorted.map((n) => this.indexKey(batchId, n))];
+    const out = await this.redis.pwIndexPage(keyList.length, ...keyList, String(start), String(stop), String(keepSeconds));
+    return { total: Number(out[0]), indexes: out.slice(1).map(Number) };
   }
 
   /** Batch indexes (0..expected-1) that have a record (ok or failed). */
