@@ -42,6 +42,18 @@ export interface BatchKeys {
   records: string;
   /** Hash: itemId -> failure JSON. */
   errors: string;
+  /** Hash: batch index -> the record's facets JSON (src/core/records/recordFacets.ts), kept by MARK_ITEM/REPLACE_RECORDS. */
+  facets: string;
+  /** Hash: the batch's counters (records, photos, captionOnly, lowConfidence, duplicates, joinedEarlier, failedRecords). */
+  stats: string;
+  /** Hash: cluster id -> members in the batch. */
+  clusters: string;
+  /** Hash: caption digest -> records in the batch. */
+  captions: string;
+  /** Zset: one index of the batch (`ok`, `failed`, `low`, `c:<cluster>`, `a:<org>`, `p:<word>`), batch indexes scored by themselves. */
+  index(name: string): string;
+  /** Zset with a TTL: the intersection of several indexes, named by a digest of their names. */
+  intersection(digest: string): string;
   /** The tag itself, `{<p>:batch:<id>}`: any key starting with it is in the batch's slot. */
   tag: string;
 }
@@ -148,7 +160,19 @@ export function redisKeys(prefix: string): RedisKeys {
   const sources = hashTag(`${p}:sources`);
   const batch = (batchId: string): BatchKeys => {
     const tag = hashTag(`${p}:batch:${batchId}`);
-    return { tag, ledger: tag, items: `${tag}:items`, records: `${tag}:records`, errors: `${tag}:errors` };
+    return {
+      tag,
+      ledger: tag,
+      items: `${tag}:items`,
+      records: `${tag}:records`,
+      errors: `${tag}:errors`,
+      facets: `${tag}:facets`,
+      stats: `${tag}:stats`,
+      clusters: `${tag}:clusters`,
+      captions: `${tag}:captions`,
+      index: (name) => `${tag}:ix:${name}`,
+      intersection: (digest) => `${tag}:ix~and:${digest}`,
+    };
   };
   return {
     prefix: p,
@@ -189,4 +213,9 @@ export function redisKeys(prefix: string): RedisKeys {
     claim: (sha) => hashTag(`${p}:claim:${sha}`),
     dedup: { prefix: `${p}:dedup`, active: `${p}:dedup:active` },
   };
+}
+
+/** SCAN patterns that together match every key of a prefix, layout 1 and 2: `<p>:*`, `{<p>:*`, `{<p>}:*`. */
+export function prefixPatterns(prefix: string): string[] {
+  return [`${prefix}:*`, `{${prefix}:*`, `{${prefix}}:*`];
 }
