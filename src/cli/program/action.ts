@@ -1,0 +1,33 @@
+import { exitCodeOf } from '../../core/errors';
+import { maskSecrets } from '../../core/secrets';
+import { UsageError } from '../usageError';
+
+/** One clear message (secrets masked); the stack only for what is not a known failure, and only at LOG_LEVEL=debug. */
+export function report(err: unknown): void {
+  const known = exitCodeOf(err) === 2;
+  const message = err instanceof Error ? err.message : String(err);
+  let text = `photowire: ${message}\n`;
+  if (err instanceof UsageError && err.hint) text += `hint: ${err.hint}\n`;
+  if (!known) {
+    const debug = process.env.LOG_LEVEL === 'debug' || process.env.LOG_LEVEL === 'trace';
+    text += debug && err instanceof Error && err.stack ? `${err.stack}\n` : 'this looks like a bug in photowire: run again with LOG_LEVEL=debug for the details, and report them\n';
+  }
+  process.stderr.write(maskSecrets(text));
+}
+
+/** Exit with the failure's code (src/core/errors.ts: 1 an item or feed failed, or a bug; 2 configuration, Redis or usage). */
+export function fail(err: unknown): void {
+  report(err);
+  process.exitCode = exitCodeOf(err);
+}
+
+/** Run a command and exit with its code; known failures print one clear message, not a stack. */
+export function action<A extends unknown[]>(fn: (...args: A) => Promise<number>) {
+  return async (...args: A) => {
+    try {
+      process.exitCode = await fn(...args);
+    } catch (err) {
+      fail(err);
+    }
+  };
+}
