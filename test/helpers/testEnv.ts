@@ -4,6 +4,8 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { Redis } from 'ioredis';
 import { loadConfig, type Config } from '../../src/config';
+import { createRedis } from '../../src/adapters/redis/connection';
+import { deletePrefixKeys } from '../../src/adapters/redis/scan';
 
 export const REPO_ROOT = path.resolve(__dirname, '../..');
 /** Copies of the team's shared material (test/fixtures/shared/ORIGIN.md); PHOTOWIRE_SHARED_DIR points elsewhere. */
@@ -38,14 +40,10 @@ export function testConfig(overrides: Record<string, string> = {}): Config {
 
 /** Delete every key under a prefix (SCAN + UNLINK); never FLUSHALL: the server is shared. */
 export async function deletePrefix(prefix: string, url = REDIS_URL): Promise<void> {
-  const r = new Redis(url, { maxRetriesPerRequest: 3 });
+  // Both key layouts (src/adapters/redis/keys.ts: `<p>:*`, `{<p>:...}`, `{<p>}:`), on a Redis or a cluster URL.
+  const r = createRedis(url);
   try {
-    let cursor = '0';
-    do {
-      const [next, keys] = await r.scan(cursor, 'MATCH', `${prefix}:*`, 'COUNT', 1000);
-      cursor = next;
-      if (keys.length) await r.unlink(...keys);
-    } while (cursor !== '0');
+    await deletePrefixKeys(r, prefix);
   } finally {
     r.disconnect();
   }

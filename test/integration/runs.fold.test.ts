@@ -1,4 +1,5 @@
 import { Redis } from 'ioredis';
+import { redisKeys } from '../../src/adapters/redis/keys';
 import { foldEmptyRun } from '../../src/app/runs/foldEmptyRun';
 import { RunLog } from '../../src/app/runs/runLog';
 import { finishRun, newRun, type RunRecord } from '../../src/app/runs/runRecord';
@@ -35,7 +36,7 @@ describe('RunLog folds consecutive empty runs of a schedule (real Redis)', () =>
     expect(expected).toMatchObject({ checks: 57, lastAt: new Date(t0 + 56 * 60_000).toISOString(), note: 'check m56' });
     // A folded run is still readable by its id (schedule run --wait), for a while.
     expect(await log.get('m30')).toMatchObject({ state: 'empty', foldedInto: 'm0' });
-    expect(await redis.pttl(`${prefix}:run:m30`)).toBeGreaterThan(0);
+    expect(await redis.pttl(redisKeys(prefix).runs.run('m30'))).toBeGreaterThan(0);
 
     const took = run('t1', 60);
     await log.save(took);

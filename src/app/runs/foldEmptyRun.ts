@@ -23,10 +23,13 @@ export function foldEmptyRun(prev: RunRecord, run: RunRecord): RunRecord {
 export const FOLDED_TTL_MS = 86_400_000;
 
 /**
- * KEYS[1] `<prefix>:runs` (all runs by start), KEYS[2] `<prefix>:runs:by:<schedule>`,
- * KEYS[3] `<prefix>:run:<id>` (this run's record).
+ * KEYS[1] all runs by start, KEYS[2] the schedule's runs by start, KEYS[3] this run's record,
+ * KEYS[4] the record of the schedule's newest other row as the caller saw it (absent: none);
+ * all in the `{<p>:runs}` slot (src/adapters/redis/keys.ts).
  * ARGV[1] the run (JSON, state empty), ARGV[2] its id, ARGV[3] its score (start, ms),
- * ARGV[4] `<prefix>:run:` (the record key of a row is this and its id), ARGV[5] FOLDED_TTL_MS.
+ * ARGV[4] the id of that newest other row ('' for none), ARGV[5] FOLDED_TTL_MS.
+ * When the newest other row is no longer ARGV[4] (another process saved meanwhile), nothing is
+ * written and it returns {'stale', id}: the caller calls again with that row's key.
  * If the schedule's newest other row is empty, the run is folded into it (checks + 1, lastAt,
  * finishedAt and note of this run) and its own record kept for ARGV[5] ms, unlisted; else it is
  * saved as a row. Returns the id of the row that shows it. In one step, so two scheduler
@@ -38,8 +41,9 @@ local prevId = nil
 for _, id in ipairs(ids) do
   if id ~= ARGV[2] then prevId = id break end
 end
+if (prevId or '') ~= ARGV[4] then return {'stale', prevId or ''} end
 if prevId then
-  local prevKey = ARGV[4] .. prevId
+  local prevKey = KEYS[4]
   local raw = redis.call('GET', prevKey)
   if raw then
     local prev = cjson.decode(raw)
