@@ -1,5 +1,6 @@
 import { Redis } from 'ioredis';
 import { CatalogStore } from '../../src/adapters/redis/catalogStore';
+import { redisKeys } from '../../src/adapters/redis/keys';
 import type { CatalogRecord } from '../../src/schemas/record';
 import { readRecordPage } from '../../src/server/recordQuery';
 import type { RecordQuery } from '../../src/server/apiSchemas';
@@ -200,7 +201,7 @@ describe('catalog pages of a 20,000-item batch (issue 14)', () => {
   it('indexes a batch stored before the indexes existed, once', async () => {
     const old = 'older-batch';
     const recs = Array.from({ length: 30 }, (_, i) => ({ ...item(i), batchId: old, id: `${old}-${String(i + 1).padStart(4, '0')}`, cluster: null }));
-    await redis.hset(`${prefix}:batch:${old}:records`, ...recs.flatMap((r, i) => [String(i), JSON.stringify(r)]));
+    await redis.hset(redisKeys(prefix).batch(old).records, ...recs.flatMap((r, i) => [String(i), JSON.stringify(r)]));
     expect(await store.ensureIndexed(old, 30)).toBe(30);
     expect(await store.ensureIndexed(old, 30)).toBe(0);
     expect((await store.counters(old)).failedRecords).toBe(0);

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import type { CatalogRecord, RecordError } from '../../schemas/record';
 import { defaultCreditRules, type CreditRules } from '../../core/credits/rules';
+import { redisKeys, type BatchKeys, type RedisKeys } from './keys';
 import { COUNTERS, recordFacets, type CounterName, type RecordFacets } from '../../core/records/recordFacets';
 
 export type BatchState = 'queued' | 'running' | 'done';
@@ -173,7 +174,8 @@ return prev or ''
  * FINISH_BATCH adds the round's time to `processingMs`. `skipped` (not pictures, by kind) is part
  * of the feed, stored with it.
  *
- * KEYS[1] ledger hash, KEYS[2] batch index (sorted set), KEYS[3] item states (itemId -> ok|failed)
+ * KEYS[1] ledger hash, KEYS[2] item states (itemId -> ok|failed). The batch list (another slot)
+ * is added to by createBatch after this step.
  * ARGV[1] batch id, ARGV[2] feed, ARGV[3] format, ARGV[4] createdAt (ISO), ARGV[5] createdAt (ms),
  * ARGV[6] expected, ARGV[7] warnings JSON, ARGV[8] article ('' for none), ARGV[9] skipped JSON
  * Returns 'created', 'repaired' or 'exists'.
@@ -184,13 +186,10 @@ local missing = false
 for _, f in ipairs(fields) do
   if redis.call('HEXISTS', KEYS[1], f) == 0 then missing = true end
 end
-if not missing then
-  redis.call('ZADD', KEYS[2], 'NX', ARGV[5], ARGV[1])
-  return 'exists'
-end
+if not missing then return 'exists' end
 local had = redis.call('EXISTS', KEYS[1]) == 1
 local ok, failed = 0, 0
-local states = redis.call('HVALS', KEYS[3])
+local states = redis.call('HVALS', KEYS[2])
 for _, v in ipairs(states) do
   if v == 'ok' then ok = ok + 1 elseif v == 'failed' then failed = failed + 1 end
 end
@@ -210,7 +209,6 @@ if not state or state == 'done' then
   if state == 'done' then redis.call('HSET', KEYS[1], 'openedMs', ARGV[5]) end
 end
 redis.call('HSETNX', KEYS[1], 'openedMs', ARGV[5])
-redis.call('ZADD', KEYS[2], 'NX', ARGV[5], ARGV[1])
 return had and 'repaired' or 'created'
 `;
 
@@ -290,7 +288,7 @@ type RedisWithScripts = Redis & {
   pwMarkItemIx(numKeys: number, ...keysAndArgs: string[]): Promise<string | string[]>;
   pwReplaceRecords(numKeys: number, ...keysAndArgs: string[]): Promise<number | string[]>;
   pwIndexPage(numKeys: number, ...keysAndArgs: string[]): Promise<Array<string | number>>;
-  pwCreateBatch(k1: string, k2: string, k3: string, ...args: string[]): Promise<string>;
+  pwCreateBatch2(k1: string, k2: string, ...args: string[]): Promise<string>;
   pwFinishBatch(k1: string, ...args: string[]): Promise<string>;
   pwReopenBatch(k1: string, ...args: string[]): Promise<number>;
   pwMarkRetryQueued(k1: string, ...args: string[]): Promise<number>;
@@ -365,6 +363,7 @@ export function batchIndexOf(record: Pick<CatalogRecord, 'id' | 'batchId' | 'ind
 /** Batches, their ledgers and their records, in Redis under the configured prefix. */
 export class CatalogStore {
   private readonly redis: RedisWithScripts;
+  private readonly keys: RedisKeys;
   constructor(
     redis: Redis,
     private readonly prefix: string,
@@ -374,32 +373,21 @@ export class CatalogStore {
     if (!('pwMarkItemIx' in redis)) redis.defineCommand('pwMarkItemIx', { lua: MARK_ITEM });
     if (!('pwReplaceRecords' in redis)) redis.defineCommand('pwReplaceRecords', { lua: REPLACE_RECORDS });
     if (!('pwIndexPage' in redis)) redis.defineCommand('pwIndexPage', { lua: INDEX_PAGE });
-    if (!('pwCreateBatch' in redis)) redis.defineCommand('pwCreateBatch', { numberOfKeys: 3, lua: CREATE_BATCH });
+    if (!('pwCreateBatch2' in redis)) redis.defineCommand('pwCreateBatch2', { numberOfKeys: 2, lua: CREATE_BATCH });
     if (!('pwFinishBatch' in redis)) redis.defineCommand('pwFinishBatch', { numberOfKeys: 1, lua: FINISH_BATCH });
     if (!('pwReopenBatch' in redis)) redis.defineCommand('pwReopenBatch', { numberOfKeys: 1, lua: REOPEN_BATCH });
     if (!('pwMarkRetryQueued' in redis)) redis.defineCommand('pwMarkRetryQueued', { numberOfKeys: 1, lua: MARK_RETRY_QUEUED });
     this.redis = redis as RedisWithScripts;
+    this.keys = redisKeys(prefix);
   }
 
-  private k(...parts: string[]): string {
-    return [this.prefix, ...parts].join(':');
-  }
-  private batchKeys(batchId: string) {
-    const b = this.k('batch', batchId);
-    return {
-      ledger: b,
-      items: `${b}:items`,
-      records: `${b}:records`,
-      errors: `${b}:errors`,
-      facets: `${b}:facets`,
-      stats: `${b}:stats`,
-      clusters: `${b}:clusters`,
-      captions: `${b}:captions`,
-    };
+  /** A batch's keys, all in its slot (src/adapters/redis/keys.ts). */
+  private batchKeys(batchId: string): BatchKeys {
+    return this.keys.batch(batchId);
   }
   /** One index of a batch (a sorted set of batch indexes, scored by them). */
   private indexKey(batchId: string, name: string): string {
-    return `${this.k('batch', batchId)}:ix:${name}`;
+    return this.keys.batch(batchId).index(name);
   }
 
   /** A record's facets as this store computes them (src/core/records/recordFacets.ts). */
@@ -422,9 +410,8 @@ export class CatalogStore {
   }): Promise<{ created: boolean; outcome: CreateOutcome }> {
     const keys = this.batchKeys(l.id);
     const now = new Date();
-    const outcome = (await this.redis.pwCreateBatch(
+    const outcome = (await this.redis.pwCreateBatch2(
       keys.ledger,
-      this.k('batches'),
       keys.items,
       l.id,
       l.feed,
@@ -436,6 +423,9 @@ export class CatalogStore {
       l.article ?? '',
       JSON.stringify(l.skipped ?? {}),
     )) as CreateOutcome;
+    // The batch list is another slot (keys.ts): listed after the ledger exists, every time (NX), so a
+    // crash in between is mended by the next createBatch of the feed.
+    await this.redis.zadd(this.keys.batches, 'NX', String(now.getTime()), l.id);
     return { created: outcome !== 'exists', outcome };
   }
 
@@ -461,7 +451,7 @@ export class CatalogStore {
   }
 
   async listBatches(limit = 50): Promise<string[]> {
-    return this.redis.zrevrange(this.k('batches'), 0, limit - 1);
+    return this.redis.zrevrange(this.keys.batches, 0, limit - 1);
   }
 
   async markItem(record: CatalogRecord, failure: { error: RecordError; attempts: number } | null): Promise<void> {
@@ -663,7 +653,7 @@ export class CatalogStore {
   async indexPage(batchId: string, names: string[], start: number, stop: number, keepSeconds = 30): Promise<{ total: number; indexes: number[] }> {
     if (names.length === 0) throw new Error('indexPage needs at least one index');
     const sorted = [...new Set(names)].sort();
-    const tmp = `${this.k('batch', batchId)}:ix~and:${createHash('sha1').update(sorted.join('\n')).digest('hex').slice(0, 20)}`;
+    const tmp = this.batchKeys(batchId).intersection(createHash('sha1').update(sorted.join('\n')).digest('hex').slice(0, 20));
     const keyList = [tmp, ...sorted.map((n) => this.indexKey(batchId, n))];
     const out = await this.redis.pwIndexPage(keyList.length, ...keyList, String(start), String(stop), String(keepSeconds));
     return { total: Number(out[0]), indexes: out.slice(1).map(Number) };
