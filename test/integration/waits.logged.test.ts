@@ -4,6 +4,7 @@ import { tinyJpeg } from '../helpers/corpus';
 import { TestPipeline } from '../helpers/pipeline';
 import { CliProcess, waitUntil, type LogEntry } from '../helpers/processes';
 import { REDIS_URL, makeTmpDir, removeDir } from '../helpers/testEnv';
+import { redisKeys } from '../../src/adapters/redis/keys';
 
 /**
  * The hot-folder watcher and the scheduler wait for their batch like `ingest --wait` does, and a
@@ -41,7 +42,7 @@ describe('the watcher and the scheduler say at once that a ledger vanished', () 
       `a batch from pid ${c.pid} (stderr:\n${c.tail()})`,
     );
     expect(await p.rt.ctx.catalog.getBatch(batchId)).toMatchObject({ state: 'queued' });
-    await p.rt.redis.del(`${p.config.prefix}:batch:${batchId}`);
+    await p.rt.redis.del(redisKeys(p.config.prefix).batch(batchId).ledger);
     return batchId;
   }
 
