@@ -5,7 +5,7 @@ import { Redis } from 'ioredis';
 import { loadFeed } from '../../src/adapters/feeds/loadFeed';
 import { ingestPaths } from '../../src/cli/ingestPaths';
 import { waitForBatches } from '../../src/cli/waitForBatches';
-import { QUEUES } from '../../src/queues/definitions';
+import { QUEUES, queuePrefix } from '../../src/queues/definitions';
 import { retryItems } from '../../src/queues/retryItems';
 import type { CatalogRecord } from '../../src/schemas/record';
 import { finalizeBatch } from '../../src/workers/batchWorker';
@@ -15,6 +15,7 @@ import { expectBatchWhole } from '../helpers/integrity';
 import { TestPipeline } from '../helpers/pipeline';
 import { CliProcess, PersistentRedis, startReadyWorker, waitUntil } from '../helpers/processes';
 import { REPO_ROOT, makeTmpDir, removeDir } from '../helpers/testEnv';
+import { redisKeys } from '../../src/adapters/redis/keys';
 
 /**
  * Issue 18, attack 5 (batches closed with holes, waits that never end) and issue 11 ("Records
@@ -82,7 +83,7 @@ describe('createBatch is one step that repairs a partial ledger (attack 5)', () 
     const feed = writeManifest(dir, 'partial.ndjson', 3, 'Partial');
     const { batchId } = await loadFeed(feed, p.config.maxFeedBytes);
     // What a crash between HSETNX and the MULTI of the old createBatch left behind.
-    await p.rt.redis.hset(`${p.config.prefix}:batch:${batchId}`, 'id', batchId);
+    await p.rt.redis.hset(redisKeys(p.config.prefix).batch(batchId).ledger, 'id', batchId);
     const [o] = await p.ingest([feed]);
     expect(o).toMatchObject({ batchId, created: true, expected: 3 });
     const ledger = await p.rt.ctx.catalog.getBatch(batchId);
@@ -98,9 +99,9 @@ describe('createBatch is one step that repairs a partial ledger (attack 5)', () 
     const [first] = await p.ingest([feed]);
     const batchId = first.batchId!;
     // Redis lost the ledger (and the jobs); the items' states and records written meanwhile are there.
-    await p.rt.redis.del(`${p.config.prefix}:batch:${batchId}`);
+    await p.rt.redis.del(redisKeys(p.config.prefix).batch(batchId).ledger);
     for (const name of [QUEUES.item, QUEUES.batch]) {
-      const q = new Queue(name, { connection: p.rt.redis, prefix: p.config.prefix });
+      const q = new Queue(name, { connection: p.rt.redis, prefix: queuePrefix(p.config.prefix) });
       await q.obliterate({ force: true });
       await q.close();
     }
@@ -126,7 +127,7 @@ describe('the finalizer checks records.ndjson against the ledger (issue 11)', ()
     const [o] = await p.ingest([feed]);
     const batchId = o.batchId!;
     // Redis lost one record after it was written (its item state and completed job remain).
-    await p.rt.redis.hdel(`${p.config.prefix}:batch:${batchId}:records`, '1');
+    await p.rt.redis.hdel(redisKeys(p.config.prefix).batch(batchId).records, '1');
     await finalizeBatch(p.rt.ctx, batchId);
     // Before: records.ndjson had 2 lines and the ledger still said done, 3 ok.
     const records = lines(p.config.dataDir, batchId);
@@ -151,7 +152,7 @@ describe('an item whose job is gone at finalize becomes WORKER_LOST, and retry r
     const [o] = await ingestPaths(p.rt, [feed]);
     const batchId = o.batchId!;
     await waitUntil(async () => ((await p.rt.ctx.catalog.getBatch(batchId))?.ok ?? 0) >= 1, 30_000, 'a first item done');
-    const queue = new Queue(QUEUES.item, { connection: p.rt.redis, prefix: p.config.prefix });
+    const queue = new Queue(QUEUES.item, { connection: p.rt.redis, prefix: queuePrefix(p.config.prefix) });
     await queue.drain(true); // what the queue board's "empty" does
     await queue.close();
     await waitForBatches(p.rt, [batchId], { progress: false, timeoutMs: 30_000 });
@@ -211,7 +212,7 @@ describe('waits notice a ledger that vanished with Redis restarted without its d
     mkdirSync(redisDir);
     await redis.startServer();
   }
-  const okOf = async (batchId: string) => Number((await probe.hget(`pwtest-vanish:batch:${batchId}`, 'ok')) ?? 0);
+  const okOf = async (batchId: string) => Number((await probe.hget(redisKeys('pwtest-vanish').batch(batchId).ledger, 'ok')) ?? 0);
   const stderrOf = (c: CliProcess) => [...c.logs.map((l) => String(l.msg ?? '')), ...c.plain].join('\n');
 
   it('ingest --wait says the ledger is gone and exits 2 with the reason after PHOTOWIRE_LEDGER_LOST_MS', async () => {
@@ -244,7 +245,7 @@ describe('waits notice a ledger that vanished with Redis restarted without its d
     expect(stderrOf(ingest)).toContain(`batch ${batchId}: re-created from ${feed} (6 items`);
     expect(exit!.code).toBe(0);
     expect(ingest.stdout).toContain('6 items: 6 ok, 0 failed');
-    expect(await probe.hgetall(`pwtest-vanish:batch:${batchId}`)).toMatchObject({ state: 'done', expected: '6', ok: '6', failed: '0' });
+    expect(await probe.hgetall(redisKeys('pwtest-vanish').batch(batchId).ledger)).toMatchObject({ state: 'done', expected: '6', ok: '6', failed: '0' });
     expect(existsSync(path.join(dataDir, 'batches', batchId, 'records.ndjson'))).toBe(true);
     expect(lines(dataDir, batchId).map((r) => r.index)).toEqual([0, 1, 2, 3, 4, 5]);
     // The worker lived through it.
