@@ -213,6 +213,24 @@ function scriptStats(stats: Record<string, string>): { calls: number; usec: numb
   return { calls, usec };
 }
 
+/**
+ * Commands run by the script, per caption (INFO commandstats counts a script's redis.call()s under
+ * their own names): calls and microseconds of each, between two snapshots. What the script spends
+ * outside them (EVALSHA usec minus these) is its Lua work: parsing buckets, verifying shingles.
+ */
+function commandBreakdown(before: Record<string, string>, after: Record<string, string>, captions: number): Record<string, { callsPerCaption: number; usPerCaption: number }> {
+  const parse = (v: string | undefined) => ({ calls: Number(/calls=(\d+)/.exec(v ?? '')?.[1] ?? 0), usec: Number(/usec=(\d+)/.exec(v ?? '')?.[1] ?? 0) });
+  const out: Record<string, { callsPerCaption: number; usPerCaption: number }> = {};
+  for (const k of Object.keys(after)) {
+    if (!k.startsWith('cmdstat_')) continue;
+    const a = parse(after[k]);
+    const b = parse(before[k]);
+    if (a.calls - b.calls < captions / 100) continue; // other clients' traffic on a shared Redis
+    out[k.slice('cmdstat_'.length)] = { callsPerCaption: +((a.calls - b.calls) / captions).toFixed(3), usPerCaption: +((a.usec - b.usec) / captions).toFixed(1) };
+  }
+  return out;
+}
+
 async function exactMemory(redis: Redis, match: string): Promise<{ keys: number; bytes: number; byKind: Record<string, { keys: number; bytes: number }> }> {
   let cursor = '0';
   let keys = 0;
@@ -261,7 +279,8 @@ async function scale(args: Args, prefixBase: string) {
     const captionBytes = buffer.reduce((a, c) => a + Buffer.byteLength(c.caption), 0) / buffer.length;
 
     const memBefore = Number((await info(redis, 'memory')).used_memory);
-    const statsBefore = scriptStats(await info(redis, 'commandstats'));
+    const cmdBefore = await info(redis, 'commandstats');
+    const statsBefore = scriptStats(cmdBefore);
     const redisCpuBefore = await info(redis, 'cpu');
     const latency = new Float64Array(args.n);
     const clusters = new Set<string>();
@@ -286,7 +305,8 @@ async function scale(args: Args, prefixBase: string) {
     const main = await phase(args.n - taken - PROBE, args.concurrency);
     const probeAtEnd = await phase(PROBE, 1);
 
-    const statsAfter = scriptStats(await info(redis, 'commandstats'));
+    const cmdAfter = await info(redis, 'commandstats');
+    const statsAfter = scriptStats(cmdAfter);
     const redisCpuAfter = await info(redis, 'cpu');
     const memAfter = Number((await info(redis, 'memory')).used_memory);
     const redisCpuSec =
@@ -309,6 +329,7 @@ async function scale(args: Args, prefixBase: string) {
         redisCpuUsPerCaption: +((redisCpuSec * 1e6) / args.n).toFixed(1),
         scriptCallsPerCaption: +(scriptCalls / args.n).toFixed(3),
         redisScriptUsPerCall: scriptCalls > 0 ? +((statsAfter.usec - statsBefore.usec) / scriptCalls).toFixed(1) : null,
+        commands: commandBreakdown(cmdBefore, cmdAfter, args.n),
       },
       latency: {
         pipelinedAt10k: latencyStats(latency.subarray(WINDOW, 2 * WINDOW - PROBE)),
@@ -353,6 +374,7 @@ function printScale(s: Awaited<ReturnType<typeof scale>>): void {
   console.log(`scale: ${s.captions} captions (mean ${s.meanCaptionBytes} bytes cleaned) -> ${s.clusters} clusters, ${s.concurrency} in flight on one connection`);
   console.log(`  throughput                         ${s.throughput.overallPerSecond} captions/s overall, ${s.throughput.mainPhasePerSecond}/s main phase`);
   console.log(`  cpu per caption                    node ${s.throughput.nodeCpuUsPerCaption} us, redis ${s.throughput.redisCpuUsPerCaption} us (script ${s.throughput.redisScriptUsPerCall} us/call)`);
+  console.log(`  commands per caption               ${Object.entries(s.throughput.commands).map(([k, v]) => `${k} ${v.callsPerCaption} (${v.usPerCaption} us)`).join(', ')}`);
   console.log(lat('pipelined, captions 10k-19k', s.latency.pipelinedAt10k));
   console.log(lat(`pipelined, last 10k`, s.latency.pipelinedAtEnd));
   console.log(lat('one at a time, at ~19k indexed', s.latency.isolatedAt10k));
