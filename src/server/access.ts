@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyRequest, FastifySchema } from 'fastify';
 
 /**
  * Who may reach a route: decided on the route the router matched (its pattern, after the router
@@ -34,6 +34,8 @@ export interface RouteEntry {
   method: string;
   url: string;
   access: Access;
+  /** The route's schema as registered (zod: params, querystring, body, response), for the OpenAPI test. */
+  schema?: FastifySchema;
 }
 
 declare module 'fastify' {
@@ -48,7 +50,7 @@ export function collectRoutes(app: FastifyInstance): RouteEntry[] {
   const table: RouteEntry[] = [];
   app.decorate('routeTable', table);
   app.addHook('onRoute', (r) => {
-    for (const method of [r.method].flat()) table.push({ method, url: r.url ?? r.path, access: routeAccess(method, r.url ?? r.path) });
+    for (const method of [r.method].flat()) table.push({ method, url: r.url ?? r.path, access: routeAccess(method, r.url ?? r.path), schema: r.schema });
   });
   return table;
 }

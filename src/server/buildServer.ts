@@ -5,15 +5,17 @@ import fastifyStatic from '@fastify/static';
 import { Queue } from 'bullmq';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { Runtime } from '../app/runtime';
+import { openStorage } from '../adapters/storage/openStorage';
+import { parseStorageConfig } from '../adapters/storage/storageConfig';
+import type { StoragePort } from '../adapters/storage/storagePort';
 import { QUEUES } from '../queues/definitions';
 import { healthSchema } from './apiSchemas';
 import { collectRoutes, matchedRoute, requestAccess } from './access';
 import { presentedToken, tokenMatches } from './auth';
 import { BatchOverviews } from './batchOverview';
 import { HttpError } from './httpError';
-import { ApiDocs } from './openapi';
 import { QUEUE_BOARD_PATH, mountQueueBoard } from './queueBoard';
-import { jsonRoute } from './route';
+import { RenditionSource } from './renditionSource';
 import { batchRoutes } from './routes/batches';
 import { clusterRoutes } from './routes/clusters';
 import { eventRoutes } from './routes/events';
@@ -21,6 +23,7 @@ import { feedRoutes } from './routes/feeds';
 import { killRoutes } from './routes/kills';
 import { RENDITION_ROUTE, renditionRoutes } from './routes/renditions';
 import { retryRoutes } from './routes/retry';
+import { responses, useZodApi, validationMessage } from './zodApi';
 
 export interface ServerOptions {
   /** The API token; defaults to PHOTOWIRE_API_TOKEN. Unset (or null): no auth, for loopback only. */
@@ -33,6 +36,11 @@ export interface ServerOptions {
   rateLimit?: number;
   /** The queue board's pause, empty, clean, retry and remove (default PHOTOWIRE_BOARD_WRITE); off, the board only shows. */
   boardWrite?: boolean;
+  /**
+   * Where renditions are read (the caller keeps it open and closes it). Default: the storage
+   * PHOTOWIRE_STORAGE names (unset: the data directory), opened here and closed with the server.
+   */
+  storage?: StoragePort;
 }
 
 export const DEFAULT_WEB_ROOT = path.resolve(__dirname, '../../web');
@@ -56,7 +64,15 @@ export async function buildServer(rt: Runtime, opts: ServerOptions = {}): Promis
   });
   // Before any route: every route is recorded with its access (src/server/access.ts).
   collectRoutes(app);
-  const docs = new ApiDocs();
+  // Validation, serialization and /openapi.json from the same zod schemas (src/server/apiSchemas.ts).
+  const api = await useZodApi(app, {
+    title: 'photowire desk API',
+    version: '1',
+    description:
+      'Batches, records, clusters, feed submission and retries of photowire. Every /api call needs `Authorization: Bearer <PHOTOWIRE_API_TOKEN>` when the server has a token. Records follow the catalog record schema (src/schemas/record.ts).',
+  });
+  const storage = opts.storage ?? (await openStorage(parseStorageConfig({ ...process.env, PHOTOWIRE_DATA_DIR: rt.config.dataDir })));
+  if (!opts.storage) app.addHook('onClose', async () => storage.close());
   const queues = [
     new Queue(QUEUES.item, { connection: rt.redis, prefix: rt.config.prefix }),
     new Queue(QUEUES.batch, { connection: rt.redis, prefix: rt.config.prefix }),
@@ -70,6 +86,8 @@ export async function buildServer(rt: Runtime, opts: ServerOptions = {}): Promis
   app.setErrorHandler((err: Error & { statusCode?: number; code?: string }, req, reply) => {
     closeIfBodyUnread(req, reply);
     if (err instanceof HttpError) return reply.code(err.status).send({ error: err.code, message: err.message });
+    const invalid = validationMessage(err);
+    if (invalid !== null) return reply.code(400).send({ error: 'BAD_REQUEST', message: invalid });
     // A path the page's file server refuses (`//x`, `/x/../y`, a backslash) names no file: not found, like any other.
     if (err.code === 'FST_STATIC_FORBIDDEN_PATH') return notFound(req, reply);
     const status = err.statusCode ?? 500;
@@ -126,27 +144,19 @@ export async function buildServer(rt: Runtime, opts: ServerOptions = {}): Promis
   await app.register(fastifyMultipart, { limits: { fileSize: rt.config.uploadMaxBytes } });
 
   const overviews = new BatchOverviews(rt.ctx);
-  jsonRoute(
-    app,
-    docs,
-    { method: 'GET', url: '/healthz', tag: 'server', summary: 'Liveness: answers when Redis does', description: 'ok', response: healthSchema },
+  api.get(
+    '/healthz',
+    { schema: { tags: ['server'], summary: 'Liveness: answers when Redis does', response: responses({ 200: [healthSchema, 'ok'] }, {}, { public: true }) } },
     async () => ({ ok: true as const, redis: await rt.redis.ping() }),
   );
-  batchRoutes(app, docs, { ctx: rt.ctx, overviews, itemQueue: queues[0] });
-  clusterRoutes(app, docs, rt.ctx, { maxMembers: 200 });
-  feedRoutes(app, docs, rt, { uploadsPerMinute: Math.max(5, Math.ceil((opts.rateLimit ?? rt.config.apiRateLimit) / 20)) });
-  retryRoutes(app, docs, rt);
-  killRoutes(app, docs, rt);
-  renditionRoutes(app, docs, rt.ctx.data.root);
-  eventRoutes(app, docs, overviews, { intervalMs: opts.eventsIntervalMs ?? 1000 });
-
-  const openapi = docs.document({
-    title: 'photowire desk API',
-    version: '1',
-    description:
-      'Batches, records, clusters, feed submission and retries of photowire. Every /api call needs `Authorization: Bearer <PHOTOWIRE_API_TOKEN>` when the server has a token. Records follow the catalog record schema (src/schemas/record.ts).',
-  });
-  app.get('/openapi.json', async () => openapi);
+  batchRoutes(api, { ctx: rt.ctx, overviews, itemQueue: queues[0] });
+  clusterRoutes(api, rt.ctx, { maxMembers: 200 });
+  feedRoutes(api, rt, { uploadsPerMinute: Math.max(5, Math.ceil((opts.rateLimit ?? rt.config.apiRateLimit) / 20)) });
+  retryRoutes(api, rt);
+  killRoutes(api, rt);
+  renditionRoutes(api, new RenditionSource(storage, { proxy: rt.config.storageProxy }));
+  eventRoutes(api, overviews, { intervalMs: opts.eventsIntervalMs ?? 1000 });
+  app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
 
   await app.register(async (scope) => mountQueueBoard(scope, queues, { write: opts.boardWrite ?? rt.config.boardWrite }));
   await app.register(fastifyStatic, { root: opts.webRoot ?? DEFAULT_WEB_ROOT, prefix: '/', decorateReply: false, index: ['index.html'] });

@@ -1,5 +1,4 @@
 import { Job, type Queue } from 'bullmq';
-import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import type { PipelineContext } from '../../workers/pipelineContext';
 import { retryCanHelp } from '../../core/errors';
@@ -8,42 +7,36 @@ import { PENDING_JOB_STATES } from '../../queues/retryItems';
 import { batchDetailSchema, batchIdParam, batchListQuery, batchListSchema, recordPageSchema, recordQuerySchema } from '../apiSchemas';
 import type { BatchOverviews } from '../batchOverview';
 import { notFound } from '../httpError';
-import type { ApiDocs } from '../openapi';
 import { queryRecords } from '../recordQuery';
-import { jsonRoute } from '../route';
+import { responses, type ZodApp } from '../zodApi';
 import { presentRecords } from '../../app/presentRecords';
 
-export function batchRoutes(app: FastifyInstance, docs: ApiDocs, deps: { ctx: PipelineContext; overviews: BatchOverviews; itemQueue: Queue }): void {
+export function batchRoutes(app: ZodApp, deps: { ctx: PipelineContext; overviews: BatchOverviews; itemQueue: Queue }): void {
   const { ctx, overviews, itemQueue } = deps;
   const params = z.object({ batchId: batchIdParam });
 
-  jsonRoute(
-    app,
-    docs,
+  app.get(
+    '/api/batches',
     {
-      method: 'GET',
-      url: '/api/batches',
-      tag: 'batches',
-      summary: 'Batches of the last days, newest first, with live ledger counts',
-      description: 'the batches',
-      query: batchListQuery,
-      response: batchListSchema,
+      schema: {
+        tags: ['batches'],
+        summary: 'Batches of the last days, newest first, with live ledger counts',
+        querystring: batchListQuery,
+        response: responses({ 200: [batchListSchema, 'the batches'] }, { 400: 'a bad query' }),
+      },
     },
-    async ({ query }) => (await overviews.listWithRuns(query)),
+    async ({ query }) => await overviews.listWithRuns(query),
   );
 
-  jsonRoute(
-    app,
-    docs,
+  app.get(
+    '/api/batches/:batchId',
     {
-      method: 'GET',
-      url: '/api/batches/:batchId',
-      tag: 'batches',
-      summary: "A batch's ledger, counts, warnings and failed items (each with whether a retry is under way)",
-      description: 'the batch',
-      params,
-      response: batchDetailSchema,
-      errors: { 404: 'no such batch' },
+      schema: {
+        tags: ['batches'],
+        summary: "A batch's ledger, counts, warnings and failed items (each with whether a retry is under way)",
+        params,
+        response: responses({ 200: [batchDetailSchema, 'the batch'] }, { 400: 'not a batch id', 404: 'no such batch' }),
+      },
     },
     async ({ params: { batchId } }) => {
       const found = await overviews.get(batchId);
@@ -66,19 +59,16 @@ export function batchRoutes(app: FastifyInstance, docs: ApiDocs, deps: { ctx: Pi
     },
   );
 
-  jsonRoute(
-    app,
-    docs,
+  app.get(
+    '/api/batches/:batchId/records',
     {
-      method: 'GET',
-      url: '/api/batches/:batchId/records',
-      tag: 'records',
-      summary: "A batch's catalog records in feed order, paged and filtered",
-      description: 'one page of records',
-      params,
-      query: recordQuerySchema,
-      response: recordPageSchema,
-      errors: { 404: 'no such batch' },
+      schema: {
+        tags: ['records'],
+        summary: "A batch's catalog records in feed order, paged and filtered",
+        params,
+        querystring: recordQuerySchema,
+        response: responses({ 200: [recordPageSchema, 'one page of records'] }, { 400: 'a bad id or query', 404: 'no such batch' }),
+      },
     },
     async ({ params: { batchId }, query }) => {
       if (!(await ctx.catalog.getBatch(batchId))) throw notFound(`no batch ${batchId}`);

@@ -1,28 +1,23 @@
-import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import type { CatalogRecord } from '../../schemas/record';
 import type { PipelineContext } from '../../workers/pipelineContext';
 import { clusterSchema } from '../apiSchemas';
 import { notFound } from '../httpError';
-import type { ApiDocs } from '../openapi';
-import { jsonRoute } from '../route';
+import { responses, type ZodApp } from '../zodApi';
 import { presentRecords } from '../../app/presentRecords';
 
 const ITEM_ID = /^(.+)-(\d{4,})$/;
 
-export function clusterRoutes(app: FastifyInstance, docs: ApiDocs, ctx: PipelineContext, opts: { maxMembers: number }): void {
-  jsonRoute(
-    app,
-    docs,
+export function clusterRoutes(app: ZodApp, ctx: PipelineContext, opts: { maxMembers: number }): void {
+  app.get(
+    '/api/clusters/:clusterId',
     {
-      method: 'GET',
-      url: '/api/clusters/:clusterId',
-      tag: 'clusters',
-      summary: 'A caption cluster: its canonical caption and its members (from every batch) with their records',
-      description: 'the cluster',
-      params: z.object({ clusterId: z.string().regex(/^[0-9a-f]{16}$/, 'a cluster id: 16 hex digits') }),
-      response: clusterSchema,
-      errors: { 404: 'no such cluster' },
+      schema: {
+        tags: ['clusters'],
+        summary: 'A caption cluster: its canonical caption and its members (from every batch) with their records',
+        params: z.object({ clusterId: z.string().regex(/^[0-9a-f]{16}$/, 'a cluster id: 16 hex digits') }),
+        response: responses({ 200: [clusterSchema, 'the cluster'] }, { 400: 'not a cluster id', 404: 'no such cluster' }),
+      },
     },
     async ({ params: { clusterId } }) => {
       const cluster = await ctx.captions.getCluster(clusterId);

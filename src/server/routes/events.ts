@@ -1,33 +1,33 @@
 import type { ServerResponse } from 'node:http';
-import type { FastifyInstance } from 'fastify';
-import { batchListQuery, batchListSchema } from '../apiSchemas';
+import { apiErrorSchema, batchListQuery, batchListSchema } from '../apiSchemas';
 import type { BatchOverviews } from '../batchOverview';
-import type { ApiDocs } from '../openapi';
-import { parseInput } from '../route';
+import type { ZodApp } from '../zodApi';
 
 /**
  * Server-sent events: the batch list (same shape as GET /api/batches) whenever it changes, so
  * progress bars move without the page polling. The page reads the stream with fetch, which can
  * send the Authorization header that EventSource cannot.
  */
-export function eventRoutes(app: FastifyInstance, docs: ApiDocs, overviews: BatchOverviews, opts: { intervalMs: number; heartbeatMs?: number }): void {
+export function eventRoutes(app: ZodApp, overviews: BatchOverviews, opts: { intervalMs: number; heartbeatMs?: number }): void {
   const open = new Set<ServerResponse>();
   // Streams never end on their own: close them so the server can stop.
   app.addHook('preClose', async () => {
     for (const res of open) res.end();
   });
 
-  docs.add({
-    method: 'GET',
-    url: '/api/events',
+  const error = (description: string) => ({ description, content: { 'application/json': { schema: apiErrorSchema } } });
+  const schema = {
+    tags: ['batches'],
     summary: 'Server-sent events: `batches` (a BatchList) at once and whenever a ledger changes',
-    tag: 'batches',
-    auth: true,
-    query: batchListQuery,
-    responses: { 200: { description: 'text/event-stream of `event: batches` messages', schema: batchListSchema, contentType: 'text/event-stream' } },
-  });
-  app.get('/api/events', async (req, reply) => {
-    const query = parseInput(batchListQuery, req.query, 'query');
+    querystring: batchListQuery,
+    response: {
+      200: { description: 'text/event-stream of `event: batches` messages', content: { 'text/event-stream': { schema: batchListSchema } } },
+      400: error('a bad query'),
+      401: error('no or wrong token'),
+    },
+  };
+  app.get('/api/events', { schema }, async (req, reply) => {
+    const { query } = req;
     reply.hijack();
     const res = reply.raw;
     res.writeHead(200, {

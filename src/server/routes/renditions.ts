@@ -1,51 +1,50 @@
-import { createReadStream, promises as fs } from 'node:fs';
-import * as path from 'node:path';
-import type { FastifyInstance } from 'fastify';
-import { RENDITIONS } from '../../core/images/planRenditions';
+import { z } from 'zod';
 import { apiErrorSchema } from '../apiSchemas';
 import { notFound } from '../httpError';
-import type { ApiDocs } from '../openapi';
+import { IMMUTABLE, REDIRECT_MAX_AGE_SECONDS, type RenditionSource } from '../renditionSource';
+import type { ZodApp } from '../zodApi';
 
-const CONTENT_TYPES: Record<string, string> = { webp: 'image/webp', jpeg: 'image/jpeg', png: 'image/png' };
 export const RENDITION_ROUTE = '/api/renditions/:a/:b/:sha256/:file';
-const FILES = new Map(RENDITIONS.map((r) => [r.file, CONTENT_TYPES[r.format] ?? 'application/octet-stream']));
+
+// Loose on purpose: any other shape is a 404 (no such rendition), not a 400.
+const params = z.object({
+  a: z.string().describe('the first two hex digits of the sha256'),
+  b: z.string().describe('the next two'),
+  sha256: z.string().describe("the photo's sha256 (64 hex digits)"),
+  file: z.string().describe('thumb.webp or preview.jpg'),
+});
+const image = z.string().meta({ format: 'binary' });
+const error = (description: string) => ({ description, content: { 'application/json': { schema: apiErrorSchema } } });
 
 /**
- * Renditions are content-addressed (`renditions/ab/cd/<sha256>/thumb.webp`): a URL's bytes never
- * change, so browsers may keep them for a year. Only that exact shape is served, and the real
- * path must stay inside the data directory (a symlink planted there leads nowhere).
+ * A photo's renditions, from the storage (src/server/renditionSource.ts): streamed with a year's
+ * immutable caching, or a short-cached redirect to a presigned URL that answers with the same.
  */
-export function renditionRoutes(app: FastifyInstance, docs: ApiDocs, dataDir: string): void {
-  docs.add({
-    method: 'GET',
-    url: RENDITION_ROUTE,
+export function renditionRoutes(app: ZodApp, source: RenditionSource): void {
+  const schema = {
+    tags: ['renditions'],
     summary: "A photo's thumbnail (WebP, 400 px) or preview (JPEG, 1600 px): the `renditions[].path` of a record, after /api/",
-    tag: 'renditions',
-    auth: true,
-    responses: { 200: { description: 'the image, Cache-Control immutable', contentType: 'image/*' }, 404: { description: 'no such rendition', schema: apiErrorSchema } },
-  });
-  app.get<{ Params: { a: string; b: string; sha256: string; file: string } }>(
-    RENDITION_ROUTE,
-    { config: { rateLimit: false } },
-    async (req, reply) => {
-      const { a, b, sha256, file } = req.params;
-      const type = FILES.get(file);
-      if (!/^[0-9a-f]{64}$/.test(sha256) || a !== sha256.slice(0, 2) || b !== sha256.slice(2, 4) || !type) throw notFound('no such rendition');
-      const root = await fs.realpath(dataDir);
-      let real: string;
-      try {
-        real = await fs.realpath(path.join(root, 'renditions', a, b, sha256, file));
-      } catch {
-        throw notFound('no such rendition');
-      }
-      if (!real.startsWith(root + path.sep)) throw notFound('no such rendition');
-      const st = await fs.stat(real);
-      return reply
-        .header('Content-Type', type)
-        .header('Content-Length', st.size)
-        .header('Cache-Control', 'public, max-age=31536000, immutable')
-        .header('ETag', `"${sha256.slice(0, 16)}-${file}"`)
-        .send(createReadStream(real));
+    params,
+    response: {
+      200: { description: 'the image, Cache-Control immutable', content: { 'image/webp': { schema: image }, 'image/jpeg': { schema: image } } },
+      // No body (type null: the document gives a description only); Location is the presigned URL.
+      302: z.null().describe(`S3 storage: a redirect to a presigned URL of the image (the redirect cached ${REDIRECT_MAX_AGE_SECONDS} s, the image immutable)`),
+      401: error('no or wrong token'),
+      404: error('no such rendition'),
     },
-  );
+  };
+  app.get(RENDITION_ROUTE, { config: { rateLimit: false }, schema }, async (req, reply) => {
+    const found = await source.open(req.params);
+    if (!found) throw notFound('no such rendition');
+    if (found.kind === 'redirect') {
+      return reply.header('Cache-Control', `private, max-age=${REDIRECT_MAX_AGE_SECONDS}`).redirect(found.location, 302);
+    }
+    return reply
+      .header('Content-Type', found.contentType)
+      .header('Content-Length', found.size)
+      .header('Cache-Control', IMMUTABLE)
+      .header('ETag', found.etag)
+      // A stream is sent as it is (never serialized); the schema only documents the bytes.
+      .send(found.body as never);
+  });
 }

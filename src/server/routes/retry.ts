@@ -1,38 +1,30 @@
-import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { retryItems, type RetryDeps } from '../../queues/retryItems';
 import { batchIdParam, itemIdParam, retryOutcomeSchema } from '../apiSchemas';
 import { notFound } from '../httpError';
-import type { ApiDocs } from '../openapi';
-import { jsonRoute } from '../route';
+import { responses, type ZodApp } from '../zodApi';
 
-export function retryRoutes(app: FastifyInstance, docs: ApiDocs, deps: RetryDeps): void {
-  const common = {
-    method: 'POST' as const,
-    tag: 'retry',
-    description: 'what was queued again, what was already queued, and what a retry cannot fix',
-    response: retryOutcomeSchema,
-    status: 202,
-    errors: { 404: 'no such batch or item' },
-  };
-  jsonRoute(
-    app,
-    docs,
-    { ...common, url: '/api/batches/:batchId/retry', summary: "Retry a batch's failed items; records.ndjson and the ledger update when they end", params: z.object({ batchId: batchIdParam }) },
-    async ({ params: { batchId } }) => {
+export function retryRoutes(app: ZodApp, deps: RetryDeps): void {
+  const response = responses(
+    { 202: [retryOutcomeSchema, 'what was queued again, what was already queued, and what a retry cannot fix'] },
+    { 400: 'not a batch or item id', 404: 'no such batch or item' },
+  );
+  app.post(
+    '/api/batches/:batchId/retry',
+    { schema: { tags: ['retry'], summary: "Retry a batch's failed items; records.ndjson and the ledger update when they end", params: z.object({ batchId: batchIdParam }), response } },
+    async ({ params: { batchId } }, reply) => {
       const out = await retryItems(deps, batchId);
       if (!out || out.batchId !== batchId) throw notFound(`no batch ${batchId}`);
-      return out;
+      return reply.code(202).send(out);
     },
   );
-  jsonRoute(
-    app,
-    docs,
-    { ...common, url: '/api/items/:itemId/retry', summary: 'Retry one failed item (idempotent: a second call while it is queued adds nothing)', params: z.object({ itemId: itemIdParam }) },
-    async ({ params: { itemId } }) => {
+  app.post(
+    '/api/items/:itemId/retry',
+    { schema: { tags: ['retry'], summary: 'Retry one failed item (idempotent: a second call while it is queued adds nothing)', params: z.object({ itemId: itemIdParam }), response } },
+    async ({ params: { itemId } }, reply) => {
       const out = await retryItems(deps, itemId);
       if (!out || out.batchId === itemId) throw notFound(`no item ${itemId}`);
-      return out;
+      return reply.code(202).send(out);
     },
   );
 }

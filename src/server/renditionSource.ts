@@ -1,0 +1,92 @@
+import { createReadStream, promises as fs } from 'node:fs';
+import * as path from 'node:path';
+import type { Readable } from 'node:stream';
+import { LocalDirStorage } from '../adapters/storage/localStorage';
+import type { StoragePort } from '../adapters/storage/storagePort';
+import { RENDITIONS } from '../core/images/planRenditions';
+import { renditionKey } from '../core/storageKeys';
+
+const CONTENT_TYPES: Record<string, string> = { webp: 'image/webp', jpeg: 'image/jpeg', png: 'image/png' };
+const FILES = new Map(RENDITIONS.map((r) => [r.file, CONTENT_TYPES[r.format] ?? 'application/octet-stream']));
+
+/** A rendition's bytes never change under its URL (content-addressed): browsers may keep them for a year. */
+export const IMMUTABLE = 'public, max-age=31536000, immutable';
+/** A presigned URL lives this long; the redirect to it is cached for less, so a cached redirect never leads to an expired URL. */
+export const PRESIGNED_SECONDS = 900;
+export const REDIRECT_MAX_AGE_SECONDS = 300;
+/** Objects known to exist (HEAD answered), kept as long as a redirect is cached: content-addressed, they do not change. */
+const KNOWN_MAX = 10_000;
+
+export interface RenditionParams {
+  a: string;
+  b: string;
+  sha256: string;
+  file: string;
+}
+
+export type RenditionAnswer =
+  | { kind: 'stream'; body: Readable; contentType: string; size: number; etag: string }
+  | { kind: 'redirect'; location: string };
+
+/**
+ * Where the desk finds a rendition (issue 13), through the storage port that PHOTOWIRE_STORAGE
+ * names. Only the exact shape `ab/cd/<sha256>/<thumb.webp|preview.jpg>` is served; anything else
+ * is null (the route's 404).
+ * - local folder: streamed, and the real path must stay inside the folder (a symlink planted
+ *   there leads nowhere);
+ * - S3: a redirect to a presigned GET that answers with the immutable Cache-Control and the
+ *   rendition's type, or (`proxy`, PHOTOWIRE_STORAGE_PROXY=1) streamed through the server.
+ */
+export class RenditionSource {
+  private readonly known = new Map<string, { size: number; until: number }>();
+
+  constructor(
+    private readonly storage: StoragePort,
+    private readonly opts: { proxy: boolean },
+  ) {}
+
+  async open(p: RenditionParams): Promise<RenditionAnswer | null> {
+    const contentType = FILES.get(p.file);
+    if (!contentType || !/^[0-9a-f]{64}$/.test(p.sha256) || p.a !== p.sha256.slice(0, 2) || p.b !== p.sha256.slice(2, 4)) return null;
+    const etag = `"${p.sha256.slice(0, 16)}-${p.file}"`;
+    if (this.storage instanceof LocalDirStorage) return openConfined(this.storage.root, p, contentType, etag);
+
+    const key = renditionKey(p.sha256, p.file);
+    const size = await this.sizeOf(key);
+    if (size === null) return null;
+    if (!this.opts.proxy) {
+      return { kind: 'redirect', location: await this.storage.url(key, { expiresInSeconds: PRESIGNED_SECONDS, cacheControl: IMMUTABLE, contentType }) };
+    }
+    const body = await this.storage.getStream(key);
+    if (!body) {
+      this.known.delete(key);
+      return null;
+    }
+    return { kind: 'stream', body, contentType, size, etag };
+  }
+
+  /** The object's size, or null when there is none; a HEAD at most every few minutes per object. */
+  private async sizeOf(key: string): Promise<number | null> {
+    const now = Date.now();
+    const hit = this.known.get(key);
+    if (hit && hit.until > now) return hit.size;
+    const info = await this.storage.head(key);
+    if (!info) return null;
+    if (this.known.size >= KNOWN_MAX) this.known.delete(this.known.keys().next().value!);
+    this.known.set(key, { size: info.size, until: now + REDIRECT_MAX_AGE_SECONDS * 1000 });
+    return info.size;
+  }
+}
+
+async function openConfined(dataDir: string, p: RenditionParams, contentType: string, etag: string): Promise<RenditionAnswer | null> {
+  const root = await fs.realpath(dataDir);
+  let real: string;
+  try {
+    real = await fs.realpath(path.join(root, 'renditions', p.a, p.b, p.sha256, p.file));
+  } catch {
+    return null;
+  }
+  if (!real.startsWith(root + path.sep)) return null;
+  const st = await fs.stat(real);
+  return { kind: 'stream', body: createReadStream(real), contentType, size: st.size, etag };
+}
