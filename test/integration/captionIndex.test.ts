@@ -244,6 +244,36 @@ describe('CaptionIndex guarantees', () => {
     expect((await index.getCluster(a!.id))!.size).toBe(1);
   });
 
+  it('verifies the candidates with the most band hits first when there are more than maxCandidates', async () => {
+    const other = 'Ecuador\u2019s President Rafael Correa gestures during a press conference in Quito, Ecuador, Thursday, June 21, 2012.';
+    // The caption with its last word changed: it shares some of the caption's bands, not its last anchor.
+    const edited = caption.replace(/\S+$/, 'yesterday.');
+    const decide = async (maxCandidates: number) => {
+      const index = new CaptionIndex(connect(), { prefix: freshPrefix(), maxCandidates });
+      const redis = connections[0];
+      const x = (await index.assign('x', caption))!;
+      const y = (await index.assign('y', other))!;
+      const mine = index.locate(edited)!;
+      const theirs = index.locate(caption)!.buckets;
+      const xHits = mine.buckets.filter((b, i) => theirs[i] !== undefined && theirs[i].key === b.key && theirs[i].field.equals(b.field)).length;
+      expect(xHits).toBeGreaterThan(0);
+      expect(xHits).toBeLessThan(mine.buckets.length);
+      // y (unrelated) planted in every bucket the edit looks in, after what is there: more hits than x.
+      for (const { key, field } of mine.buckets) {
+        const cur = (await redis.hgetBuffer(key, field)) ?? Buffer.alloc(0);
+        await redis.hset(key, field, Buffer.concat([cur, Buffer.from(y.id, 'hex')]));
+      }
+      return { x, y, ref: (await index.assign('e', edited))! };
+    };
+    // One verified: y's, the most hits; it fails verification, so the edit starts its own cluster.
+    const one = await decide(1);
+    expect(one.ref).toMatchObject({ canonicalId: 'e', exact: true });
+    // Two verified: x is among them and joins.
+    const two = await decide(2);
+    expect(two.ref.id).toBe(two.x.id);
+    expect(two.ref.exact).toBe(false);
+  });
+
   it('uses the threshold it is given', async () => {
     const strict = new CaptionIndex(connect(), { prefix: freshPrefix(), threshold: 0.99 });
     const refs = await assignSeedSequentially(strict);

@@ -94,54 +94,23 @@ if prev then
   return { cid, canonicalOf(v), sim, 0, 'known', captionOf(v) }
 end
 
--- Shingles are compared as numbers: struct.unpack reads up to CHUNK 4-byte values in one C call,
--- and the new caption's set is a table keyed by number, so no 4-byte Lua string is created (or
--- interned) per shingle. (Until 2026-12-01 each probe was a string.sub: the per-candidate cost that
--- made the script grow from 85 to 130 us per call between 100k and 1M captions, docs/DEDUP.md.)
-local CHUNK = 500
-local fmts = {}
-local function fmtOf(k)
-  local f = fmts[k]
-  if not f then f = '<' .. string.rep('I4', k); fmts[k] = f end
-  return f
-end
--- Calls fn(value) for the count little-endian uint32 values of s starting at byte pos.
-local function each(s, pos, count, fn)
-  local done = 0
-  while done < count do
-    local k = math.min(CHUNK, count - done)
-    local vals = { struct.unpack(fmtOf(k), s, pos + 4 * done) }
-    for i = 1, k do fn(vals[i]) end
-    done = done + k
-  end
-end
--- How many of the count values at byte pos of s are in set.
-local function countIn(s, pos, count, set)
-  local hit, done = 0, 0
-  while done < count do
-    local k = math.min(CHUNK, count - done)
-    local vals = { struct.unpack(fmtOf(k), s, pos + 4 * done) }
-    for i = 1, k do if set[vals[i]] then hit = hit + 1 end end
-    done = done + k
-  end
-  return hit
-end
-
 local newset = nil
-local function newSet()
-  if not newset then
-    newset = {}
-    each(sh, 1, nNew, function(x) newset[x] = true end)
-  end
-  return newset
-end
 
 -- captionSimilarity(): max(J, containment - discount), in the same order of operations as the TS.
 local function score(v)
-  local set = newSet()
+  if not newset then
+    newset = {}
+    for i = 1, #sh, 4 do newset[string.sub(sh, i, i + 3)] = true end
+  end
   local n, p, m = parse(v)
-  local inter = countIn(v, 5, n, set)
-  local interAll = inter + countIn(v, p + 2, m, set)
+  local inter = 0
+  for i = 5, p - 1, 4 do
+    if newset[string.sub(v, i, i + 3)] then inter = inter + 1 end
+  end
+  local interAll = inter
+  for i = p + 2, p + 1 + 4 * m, 4 do
+    if newset[string.sub(v, i, i + 3)] then interAll = interAll + 1 end
+  end
   local union = n + nNew - inter
   local j = 0
   if union ~= 0 then j = inter / union end
@@ -226,15 +195,14 @@ local function join(cid, v, sim, e)
   local n, p, m, q = parse(v)
   if m < maxExtra then
     local have = {}
-    local function keep(x) have[x] = true end
-    each(v, 5, n, keep)
-    each(v, p + 2, m, keep)
+    for i = 5, p - 1, 4 do have[string.sub(v, i, i + 3)] = true end
+    for i = p + 2, q - 1, 4 do have[string.sub(v, i, i + 3)] = true end
     local add = {}
-    local i = 0
-    each(sh, 1, nNew, function(x)
-      i = i + 1
-      if m + #add < maxExtra and not have[x] then add[#add + 1] = string.sub(sh, 4 * i - 3, 4 * i); have[x] = true end
-    end)
+    for i = 1, #sh, 4 do
+      if m + #add >= maxExtra then break end
+      local s = string.sub(sh, i, i + 3)
+      if not have[s] then add[#add + 1] = s; have[s] = true end
+    end
     if #add > 0 then
       redis.call('SET', ck(cid), string.sub(v, 1, p - 1) .. struct.pack('>I2', m + #add) .. string.sub(v, p + 2, q - 1) .. table.concat(add) .. string.sub(v, q))
     end
