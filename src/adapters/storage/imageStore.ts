@@ -23,7 +23,8 @@ const typeOf = (name: string): string => TYPES[name.slice(name.lastIndexOf('.') 
  * put-if-absent: two machines rendering the same bytes at once store one copy (412 = already there).
  * The manifest is created last, so a rendition set is whole exactly when its manifest exists.
  *
- * The storage is opened (checked) on first use, once; a fault there is STORAGE_FAILED like any other.
+ * S3 storage is opened (the bucket checked) on first use, once; a fault there is STORAGE_FAILED like
+ * any other. A local folder needs no opening.
  */
 export class StorageImageStore {
   private opened: Promise<void> | null = null;
@@ -31,11 +32,13 @@ export class StorageImageStore {
   constructor(readonly storage: StoragePort) {}
 
   private async ready(): Promise<void> {
+    // A local folder is made as it is written, and a write that fails says which file and why.
+    if (this.storage.kind === 'local') return;
     if (!this.opened) {
       this.opened = this.storage.open().catch((err: unknown) => {
         this.opened = null;
         // At start the runtime reports this as a configuration error; seen by an item it is a storage fault.
-        if (err instanceof StorageConfigError) throw new StorageError(err.message, { cause: err });
+        if (err instanceof StorageConfigError) throw new StorageError(err.problems.join('; '), { cause: err });
         throw err;
       });
     }
