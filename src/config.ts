@@ -134,7 +134,7 @@ export const configSchema = z.object({
   ),
   /** PHOTOWIRE_FETCH_TIMEOUT_MS: timeout of one download attempt, body included. */
   fetchTimeoutMs: fromEnv('PHOTOWIRE_FETCH_TIMEOUT_MS', intFromEnv(100, 3_600_000).default(30_000)),
-  /** PHOTOWIRE_FETCH_RETRIES: further attempts after a timeout, network error or 408/429/5xx. */
+  /** PHOTOWIRE_FETCH_RETRIES: further attempts of a feed's download after a timeout, network error or 408/429/5xx (a photo's download is retried by its item job's PHOTOWIRE_ATTEMPTS). */
   fetchRetries: fromEnv('PHOTOWIRE_FETCH_RETRIES', intFromEnv(0, 10).default(3)),
   /** PHOTOWIRE_LOCK_MS: BullMQ lock of an item job; a killed worker's items are taken again once it has expired (docs/RELIABILITY.md). */
   lockMs: fromEnv('PHOTOWIRE_LOCK_MS', intFromEnv(500, 3_600_000).default(120_000)),
