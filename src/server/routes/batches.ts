@@ -7,7 +7,7 @@ import { PENDING_JOB_STATES } from '../../queues/retryItems';
 import { batchDetailSchema, batchIdParam, batchListQuery, batchListSchema, recordPageSchema, recordQuerySchema } from '../apiSchemas';
 import type { BatchOverviews } from '../batchOverview';
 import { notFound } from '../httpError';
-import { queryRecords } from '../recordQuery';
+import { readRecordPage } from '../recordQuery';
 import { responses, type ZodApp } from '../zodApi';
 import { presentRecords } from '../../app/presentRecords';
 
@@ -71,10 +71,13 @@ export function batchRoutes(app: ZodApp, deps: { ctx: PipelineContext; overviews
       },
     },
     async ({ params: { batchId }, query }) => {
-      if (!(await ctx.catalog.getBatch(batchId))) throw notFound(`no batch ${batchId}`);
+      const ledger = await ctx.catalog.getBatch(batchId);
+      if (!ledger) throw notFound(`no batch ${batchId}`);
+      // Only the page is read: index filters, or a bounded scan for q (src/server/recordQuery.ts, issue 14).
+      const out = await readRecordPage(ctx.catalog, batchId, query, { expected: ledger.expected, running: ledger.state !== 'done' });
       // kill status and embargo state merged at read time (issue 16, src/app/presentRecords.ts)
-      const { total, page } = queryRecords(await presentRecords(ctx, await ctx.catalog.getRecords(batchId)), query);
-      return { batchId, total, offset: query.offset, limit: query.limit, records: page };
+      const records = await presentRecords(ctx, out.records);
+      return { batchId, total: out.total, exact: out.exact, offset: query.offset, limit: query.limit, nextOffset: out.nextOffset, nextCursor: out.nextCursor, records };
     },
   );
 }
