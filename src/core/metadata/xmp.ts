@@ -48,10 +48,20 @@ export function readXmpFields(xml: string): IptcFields {
   return finishXmpValues(readXmpPacket(xml).values).fields;
 }
 
+/**
+ * The packet without the NULs and whitespace after it, in one pass from the end: the regex
+ * /[\0\s]+$/ tried every position of each padding run inside the packet (38 s for 64 KB of padding on this box).
+ */
+function trimPacketEnd(xml: string): string {
+  let end = xml.length;
+  while (end > 0 && (xml.charCodeAt(end - 1) === 0 || /\s/.test(xml[end - 1]))) end--;
+  return xml.slice(0, end);
+}
+
 export function readXmpPacket(xml: string): XmpPacketResult {
   const warnings: string[] = [];
   const values: XmpValues = {};
-  const text = xml.replace(/^\ufeff/, '').replace(/[\0\s]+$/, '');
+  const text = trimPacketEnd(xml.replace(/^\ufeff/, ''));
   if (/<!DOCTYPE|<!ENTITY/i.test(text)) {
     warnings.push('XMP packet declares a DOCTYPE or entities (XML_ENTITY_REFUSED); it was not read');
     return { values, warnings };
