@@ -1,7 +1,7 @@
 /**
  * The one entry point for photowire's benchmarks (compiled to dist-bench/ by `tsc -p tsconfig.bench.json`):
  *
- *   node dist-bench/bench/run.js [renditions|pipeline|dedup|all] [bench options...]
+ *   node dist-bench/bench/run.js [renditions|pipeline|dedup|metadata|all] [bench options...]
  *
  * No name (or only options, e.g. `npm run bench -- --quick`) runs them all.
  * Each bench runs in its own node process, so one bench's heap and libvips state never colour the
@@ -15,6 +15,7 @@ const BENCHES: Record<string, string> = {
   renditions: 'photowire rendition stage vs vipsthumbnail, ImageMagick and Pillow (one core, all cores)',
   pipeline: '`photowire run` end to end vs the rendition stage alone; caption-only items at 1,000 and 10,000',
   dedup: 'caption near-duplicate index: quality against brute force, then throughput and memory at scale',
+  metadata: 'IPTC/XMP reader vs exifr on every image fixture, ExifTool as reference: speed, fields read, charsets',
 };
 
 function usage(): string {
