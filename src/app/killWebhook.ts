@@ -2,7 +2,7 @@ import { Queue, UnrecoverableError } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { KillEvent } from '../adapters/redis/killStore';
 import type { Config } from '../config';
-import { JOBS, QUEUES, jobIds, killWebhookJobOptions } from '../queues/definitions';
+import { JOBS, QUEUES, jobIds, killWebhookJobOptions, queuePrefix } from '../queues/definitions';
 import { checkFetchAllowed } from '../sources/http/allowList';
 
 type WebhookConfig = Pick<Config, 'killWebhook' | 'fetchAllow' | 'fetchRetries' | 'fetchTimeoutMs'>;
@@ -30,7 +30,7 @@ function queueOf(redis: Redis, prefix: string): Queue {
   let byPrefix = queues.get(redis);
   if (!byPrefix) queues.set(redis, (byPrefix = new Map()));
   let q = byPrefix.get(prefix);
-  if (!q) byPrefix.set(prefix, (q = new Queue(QUEUES.killWebhook, { connection: redis, prefix })));
+  if (!q) byPrefix.set(prefix, (q = new Queue(QUEUES.killWebhook, { connection: redis, prefix: queuePrefix(prefix) })));
   return q;
 }
 

@@ -3,7 +3,7 @@ import type { Redis } from 'ioredis';
 import { KillStore } from '../adapters/redis/killStore';
 import type { Config } from '../config';
 import type { Logger } from '../logger';
-import { QUEUES } from '../queues/definitions';
+import { QUEUES, queuePrefix } from '../queues/definitions';
 import { postKillWebhook } from './killWebhook';
 
 /**
@@ -26,7 +26,7 @@ export function createKillWebhookWorker(ctx: { redis: Redis; config: Config; log
       log.info({ status, attempts: job.attemptsMade + 1 }, 'kill webhook delivered');
       return { sent: true, status };
     },
-    { connection, prefix: ctx.config.prefix, concurrency: 4 },
+    { connection, prefix: queuePrefix(ctx.config.prefix), concurrency: 4 },
   );
   w.on('failed', (job, err) => {
     const attempts = job?.attemptsMade ?? 0;

@@ -1,9 +1,10 @@
 import { FlowProducer, type Worker } from 'bullmq';
+import { queuePrefix } from '../queues/definitions';
 import type { Redis } from 'ioredis';
 import { loadConfig, type Config } from '../config';
 import { createLogger, type Logger } from '../logger';
 import { createRedis } from '../adapters/redis/connection';
-import { describeRedis, ensureRedis, type RedisHandle } from '../adapters/redis/ensureRedis';
+import { describeRedis, ensureRedisFromConfig, type RedisHandle } from '../adapters/redis/ensureRedis';
 import { createPipelineContext, type PipelineContext } from '../workers/pipelineContext';
 import { createItemWorker } from '../workers/itemWorker';
 import { createBatchWorker } from '../workers/batchWorker';
@@ -36,7 +37,7 @@ export class Runtime {
   static async open(opts: { allowPrivateRedis: boolean; config?: Config; defaultLogLevel?: string }): Promise<Runtime> {
     const config = opts.config ?? loadConfig();
     const logger = createLogger(config.logLevel ?? opts.defaultLogLevel ?? 'info');
-    const handle = await ensureRedis(config.redisUrl, { allowPrivate: opts.allowPrivateRedis });
+    const handle = await ensureRedisFromConfig(config, { allowPrivate: opts.allowPrivateRedis });
     if (handle.private) logger.info({ redis: describeRedis(handle) }, 'started a private redis-server for this run');
     const redis = createRedis(handle.url, { name: 'photowire' });
     try {
@@ -51,7 +52,7 @@ export class Runtime {
 
   get flow(): FlowProducer {
     if (!this.flowProducer) {
-      this.flowProducer = new FlowProducer({ connection: this.redis, prefix: this.config.prefix });
+      this.flowProducer = new FlowProducer({ connection: this.redis, prefix: queuePrefix(this.config.prefix) });
     }
     return this.flowProducer;
   }

@@ -1,4 +1,13 @@
 import type { JobsOptions } from 'bullmq';
+import { redisKeys } from '../adapters/redis/keys';
+
+/**
+ * The BullMQ prefix of every queue, worker and flow producer: `{<PHOTOWIRE_PREFIX>}`, a Redis Cluster
+ * hash tag (BullMQ's docs: a flow's parent and children, in different queues, must share a slot).
+ */
+export function queuePrefix(prefix: string): string {
+  return redisKeys(prefix).queuePrefix;
+}
 
 /** Every queue and job name photowire uses, in one place. */
 export const QUEUES = {

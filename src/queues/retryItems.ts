@@ -4,10 +4,11 @@ import type { Redis } from 'ioredis';
 import type { Config } from '../config';
 import { loadFeed } from '../adapters/feeds/loadFeed';
 import { batchIndexOf, type FailedItem } from '../adapters/redis/catalogStore';
+import { redisKeys } from '../adapters/redis/keys';
 import { isInputError } from '../core/errors';
 import { itemJobSchema, type BatchJob, type ItemJob } from '../schemas/jobs';
 import type { PipelineContext } from '../workers/pipelineContext';
-import { JOBS, QUEUES, batchJobOptions, itemJobOptions, jobIds } from './definitions';
+import { JOBS, QUEUES, batchJobOptions, itemJobOptions, jobIds, queuePrefix } from './definitions';
 
 /** What retrying needs; a `Runtime` has all of it. */
 export interface RetryDeps {
@@ -66,7 +67,7 @@ export async function retryItems(rt: RetryDeps, id: string): Promise<RetryOutcom
     return out;
   }
 
-  const queue = new Queue(QUEUES.item, { connection: rt.redis, prefix: rt.config.prefix });
+  const queue = new Queue(QUEUES.item, { connection: rt.redis, prefix: queuePrefix(rt.config.prefix) });
   const children: FlowJob[] = [];
   const claimed: string[] = [];
   try {
@@ -93,7 +94,7 @@ export async function retryItems(rt: RetryDeps, id: string): Promise<RetryOutcom
         out.skipped.push({ itemId: f.itemId, reason: `${payload.item.error.code}: the feed itself is bad at this item; fix the feed and ingest it again (a changed feed is a new batch)` });
         continue;
       }
-      const claim = claimKey(rt.config.prefix, f);
+      const claim = claimKey(rt.config.prefix, batchId, f);
       if ((await rt.redis.set(claim, '1', 'EX', CLAIM_TTL_S, 'NX')) !== 'OK') {
         out.pending.push(f.itemId);
         continue;
@@ -140,8 +141,9 @@ export async function retryItems(rt: RetryDeps, id: string): Promise<RetryOutcom
   }
 }
 
-function claimKey(prefix: string, f: FailedItem): string {
-  return `${prefix}:retry:${f.itemId}:${f.at}`;
+/** In the batch's slot, so the claims of one retry are deleted in one command on a cluster too. */
+function claimKey(prefix: string, batchId: string, f: FailedItem): string {
+  return redisKeys(prefix).retryClaim(batchId, f.itemId, f.at);
 }
 
 /** The feed's items by batch index, for failed items whose job is gone; only items that are still the same item. */

@@ -1,13 +1,15 @@
 import type { Redis } from 'ioredis';
+import { luaScript, runScript } from '../adapters/redis/scripts';
 
 // Only the holder may extend or drop a lease: a holder that stalled past its expiry must not
 // release the lease a successor has since taken.
-const RENEW = `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('PEXPIRE', KEYS[1], ARGV[2]) else return 0 end`;
-const RELEASE = `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) else return 0 end`;
+// KEYS[1] the lease (src/adapters/redis/keys.ts: a claim or a schedule's lock); ARGV[1] the holder's token, ARGV[2] the ttl (ms).
+const RENEW = luaScript('pwRenewLease', `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('PEXPIRE', KEYS[1], ARGV[2]) else return 0 end`);
+const RELEASE = luaScript('pwReleaseLease', `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) else return 0 end`);
 
 /**
- * A lease in Redis (SET NX PX): who holds a hot-folder file (`:claim:`) or a schedule's run
- * (`:schedule:<name>:lock`). It expires unless renewed, so a holder that dies frees it after
+ * A lease in Redis (SET NX PX): who holds a hot-folder file (`{<p>:claim:<sha256>}`) or a schedule's run
+ * (`{<p>:schedule:<name>}:lock`). It expires unless renewed, so a holder that dies frees it after
  * `ttlMs`; `keepAlive` renews it at a third of the ttl and reports when it was lost.
  */
 export class Lease {
@@ -35,7 +37,7 @@ export class Lease {
   }
 
   async renew(): Promise<boolean> {
-    const n = (await this.redis.eval(RENEW, 1, this.key, this.token, String(this.ttlMs))) as number;
+    const n = await runScript<number>(this.redis, RENEW, [this.key], [this.token, String(this.ttlMs)]);
     if (n !== 1) this.lost = true;
     return n === 1;
   }
@@ -64,6 +66,6 @@ export class Lease {
 
   async release(): Promise<void> {
     this.stopRenewing();
-    await this.redis.eval(RELEASE, 1, this.key, this.token);
+    await runScript<number>(this.redis, RELEASE, [this.key], [this.token]);
   }
 }

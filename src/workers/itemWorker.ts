@@ -1,7 +1,7 @@
 import { UnrecoverableError, Worker, type Job } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { failureCode, failureMessage, isRetryable } from '../app/items/retryable';
-import { QUEUES } from '../queues/definitions';
+import { QUEUES, queuePrefix } from '../queues/definitions';
 import { itemJobSchema } from '../schemas/jobs';
 import type { PipelineContext } from './pipelineContext';
 import { itemPipelineOf } from './processItem';
@@ -32,7 +32,7 @@ export async function handleItemJob(ctx: PipelineContext, job: Job): Promise<{ o
 export function createItemWorker(ctx: PipelineContext, connection: Redis, concurrency: number): Worker {
   return new Worker(QUEUES.item, (job) => handleItemJob(ctx, job), {
     connection,
-    prefix: ctx.config.prefix,
+    prefix: queuePrefix(ctx.config.prefix),
     concurrency,
     // sharp works off the event loop (libuv pool), so lock renewal keeps its timer; the long lock
     // only covers a 200 MP photo on a loaded box.

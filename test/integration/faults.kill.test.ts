@@ -5,7 +5,7 @@ import { loadConfig } from '../../src/config';
 import { Runtime } from '../../src/app/runtime';
 import { ingestPaths } from '../../src/cli/ingestPaths';
 import { buildIimBlock, insertIptcIntoJpeg } from '../../src/core/metadata';
-import { QUEUES, jobIds } from '../../src/queues/definitions';
+import { QUEUES, jobIds, queuePrefix } from '../../src/queues/definitions';
 import { photoVariants } from '../helpers/corpus';
 import { expectBatchWhole, renditionDirs } from '../helpers/integrity';
 import { CliProcess, startReadyWorker, waitUntil } from '../helpers/processes';
@@ -51,7 +51,7 @@ describe('kill -9 of a worker mid-batch', () => {
 
   beforeAll(async () => {
     rt = await Runtime.open({ allowPrivateRedis: false, config: loadConfig({ ...env, LOG_LEVEL: 'silent' }) });
-    queue = new Queue(QUEUES.item, { connection: rt.redis, prefix });
+    queue = new Queue(QUEUES.item, { connection: rt.redis, prefix: queuePrefix(prefix) });
   });
   afterAll(async () => {
     await Promise.all(procs.map((p) => p.stop()));

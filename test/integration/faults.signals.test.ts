@@ -4,7 +4,7 @@ import * as path from 'node:path';
 import { loadConfig } from '../../src/config';
 import { Runtime } from '../../src/app/runtime';
 import { ingestPaths } from '../../src/cli/ingestPaths';
-import { QUEUES } from '../../src/queues/definitions';
+import { QUEUES, queuePrefix } from '../../src/queues/definitions';
 import { expectBatchWhole } from '../helpers/integrity';
 import { CliProcess, startReadyWorker, waitUntil } from '../helpers/processes';
 import { REDIS_URL, deletePrefix, makeTmpDir, removeDir, uniquePrefix } from '../helpers/testEnv';
@@ -31,7 +31,7 @@ describe('SIGTERM to worker and run', () => {
     const dir = path.join(root, String(++n));
     const env = { REDIS_URL, PHOTOWIRE_PREFIX: prefix, PHOTOWIRE_DATA_DIR: path.join(dir, 'data'), PHOTOWIRE_LOCK_MS: '2000' };
     const rt = await Runtime.open({ allowPrivateRedis: false, config: loadConfig({ ...env, LOG_LEVEL: 'silent' }) });
-    const queue = new Queue(QUEUES.item, { connection: rt.redis, prefix });
+    const queue = new Queue(QUEUES.item, { connection: rt.redis, prefix: queuePrefix(prefix) });
     opened.push({ rt, queue, prefix });
     mkdirSync(dir, { recursive: true });
     const manifest = path.join(dir, 'night.ndjson');

@@ -8,7 +8,7 @@ import { TestPipeline } from '../helpers/pipeline';
 import { REPO_ROOT, WIRE_IMAGES, makeTmpDir, removeDir } from '../helpers/testEnv';
 import { waitUntil } from '../helpers/processes';
 import { queueKillWebhook } from '../../src/app/killWebhook';
-import { QUEUES, jobIds } from '../../src/queues/definitions';
+import { QUEUES, jobIds, queuePrefix } from '../../src/queues/definitions';
 import { killStoreOf } from '../../src/workers/itemKills';
 
 /**
@@ -62,7 +62,7 @@ describe('the kill webhook, durably retried', () => {
     await p.ingest([path.join(b, 'ap-mandatory-kill.ndjson')]);
 
     const [kill] = await killStoreOf(p.rt.ctx).list(0);
-    const queue = new Queue(QUEUES.killWebhook, { connection: p.rt.redis, prefix: p.config.prefix });
+    const queue = new Queue(QUEUES.killWebhook, { connection: p.rt.redis, prefix: queuePrefix(p.config.prefix) });
     try {
       const jobId = jobIds.killWebhook(kill.id);
       await waitUntil(async () => (await Job.fromId(queue, jobId))?.finishedOn !== undefined, 30_000, 'the webhook job to finish');
@@ -94,7 +94,7 @@ describe('the kill webhook, durably retried', () => {
     const out = await queueKillWebhook({ redis: p.rt.redis, config, logger }, kill);
     expect(out).toEqual({ state: 'refused', jobId: null, error: expect.stringContaining(`host ${host} is not in PHOTOWIRE_FETCH_ALLOW (allowed: cms.example.com)`) });
     expect(warnings).toEqual([{ obj: expect.objectContaining({ killId: kill.id, code: 'FETCH_REFUSED' }), msg: out.error }]);
-    const queue = new Queue(QUEUES.killWebhook, { connection: p.rt.redis, prefix: config.prefix });
+    const queue = new Queue(QUEUES.killWebhook, { connection: p.rt.redis, prefix: queuePrefix(config.prefix) });
     try {
       expect(await queue.getJobCounts()).toMatchObject({ waiting: 0, delayed: 0, completed: 0, failed: 0 });
     } finally {

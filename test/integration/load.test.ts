@@ -4,7 +4,7 @@ import * as path from 'node:path';
 import { loadConfig } from '../../src/config';
 import { Runtime } from '../../src/app/runtime';
 import { ingestPaths } from '../../src/cli/ingestPaths';
-import { QUEUES } from '../../src/queues/definitions';
+import { QUEUES, queuePrefix } from '../../src/queues/definitions';
 import { photoVariants } from '../helpers/corpus';
 import { expectBatchWhole } from '../helpers/integrity';
 import { CliProcess, startReadyWorker, waitUntil } from '../helpers/processes';
@@ -59,7 +59,7 @@ describe(`a ${ITEMS.toLocaleString('en')}-item batch with 4 concurrent items`, (
     const lines = Array.from({ length: ITEMS }, (_, i) => JSON.stringify({ id: `L${i}`, caption: caption(i), image: `p${String(i % PHOTOS).padStart(3, '0')}.jpg`, byline: 'Staff' }));
     writeFileSync(path.join(feed, 'night.ndjson'), lines.join('\n') + '\n');
     rt = await Runtime.open({ allowPrivateRedis: false, config: loadConfig({ ...env, LOG_LEVEL: 'silent' }) });
-    events = new QueueEvents(QUEUES.item, { connection: { url: REDIS_URL }, prefix });
+    events = new QueueEvents(QUEUES.item, { connection: { url: REDIS_URL }, prefix: queuePrefix(prefix) });
     events.on('stalled', ({ jobId }) => stalled.push(jobId));
     await events.waitUntilReady();
     worker = await startReadyWorker({ ...env, LOG_LEVEL: 'warn' }, 4);

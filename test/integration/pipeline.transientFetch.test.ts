@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
 import * as path from 'node:path';
 import { Job, Queue } from 'bullmq';
 import { batchIdFor } from '../../src/core/ids';
-import { QUEUES, jobIds } from '../../src/queues/definitions';
+import { QUEUES, jobIds, queuePrefix } from '../../src/queues/definitions';
 import { enqueueFeed } from '../../src/queues/enqueueFeed';
 import { loadHttpFeed } from '../../src/sources/http/loadHttpFeed';
 import { TestPipeline } from '../helpers/pipeline';
@@ -56,7 +56,7 @@ describe('a transient image download failure retries through BullMQ', () => {
     base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
     // Inner retries set high on purpose: an image download must not use them (the feed's does).
     p = await TestPipeline.start({ overrides: { PHOTOWIRE_FETCH_ALLOW: '127.0.0.1', PHOTOWIRE_ATTEMPTS: '4', PHOTOWIRE_FETCH_RETRIES: '5', PHOTOWIRE_FETCH_TIMEOUT_MS: '5000' } });
-    queue = new Queue(QUEUES.item, { connection: p.rt.redis, prefix: p.config.prefix });
+    queue = new Queue(QUEUES.item, { connection: p.rt.redis, prefix: queuePrefix(p.config.prefix) });
   });
   afterAll(async () => {
     await queue?.close();

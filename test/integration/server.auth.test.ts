@@ -4,7 +4,7 @@ import { startDesk, type Desk } from '../helpers/deskServer';
 import { makeTmpDir, removeDir } from '../helpers/testEnv';
 import { ingestPaths } from '../../src/cli/ingestPaths';
 import { waitForBatches } from '../../src/cli/waitForBatches';
-import { QUEUES, jobIds } from '../../src/queues/definitions';
+import { QUEUES, jobIds, queuePrefix } from '../../src/queues/definitions';
 import { writeDeskPhotoFeed } from '../browser/deskFixture';
 
 /**
@@ -169,7 +169,7 @@ describe('the desk refuses every spelling of every protected route without the t
     }
     expect(withToken).toEqual(protectedRoutes.filter((r) => r.method === 'GET').map((r) => `${r.url} 200`));
     // Nothing was done through the board either: the item queue runs and still holds its jobs.
-    const q = new Queue(QUEUES.item, { connection: desk.p.rt.redis, prefix: desk.p.config.prefix });
+    const q = new Queue(QUEUES.item, { connection: desk.p.rt.redis, prefix: queuePrefix(desk.p.config.prefix) });
     try {
       expect(await q.isPaused()).toBe(false);
       expect(await Job.fromId(q, values.jobId)).toBeTruthy();
@@ -203,7 +203,7 @@ describe('the queue board', () => {
   it('is read-only unless PHOTOWIRE_BOARD_WRITE=1, even with the token', async () => {
     const desk = await startDesk({ workers: false });
     try {
-      const q = new Queue(QUEUES.item, { connection: desk.p.rt.redis, prefix: desk.p.config.prefix });
+      const q = new Queue(QUEUES.item, { connection: desk.p.rt.redis, prefix: queuePrefix(desk.p.config.prefix) });
       try {
         await q.add('probe', {}, { jobId: 'probe-1' });
         for (const [method, p] of [
@@ -234,7 +234,7 @@ describe('the queue board', () => {
   it('with PHOTOWIRE_BOARD_WRITE=1 pauses and resumes with the token, and never without', async () => {
     const desk = await startDesk({ workers: false, overrides: { PHOTOWIRE_BOARD_WRITE: '1' } });
     try {
-      const q = new Queue(QUEUES.item, { connection: desk.p.rt.redis, prefix: desk.p.config.prefix });
+      const q = new Queue(QUEUES.item, { connection: desk.p.rt.redis, prefix: queuePrefix(desk.p.config.prefix) });
       try {
         const pause = `/admin/queues/api/queues/${QUEUES.item}/pause`;
         expect((await rawRequest(desk.url, 'PUT', pause, {}, '{}')).status).toBe(401);

@@ -4,7 +4,7 @@ import { Job, Queue } from 'bullmq';
 import { startDesk, type Desk } from '../helpers/deskServer';
 import { makeTmpDir, removeDir } from '../helpers/testEnv';
 import { waitForBatches } from '../../src/cli/waitForBatches';
-import { jobIds, QUEUES } from '../../src/queues/definitions';
+import { jobIds, QUEUES, queuePrefix } from '../../src/queues/definitions';
 import { retryItems } from '../../src/queues/retryItems';
 import { batchDetailSchema, retryOutcomeSchema } from '../../src/server/apiSchemas';
 import { BROKEN_NAME, repairPhoto, writeDeskPhotoFeed } from '../browser/deskFixture';
@@ -61,7 +61,7 @@ describe('retrying failed items (retryItems and the API, real Redis and workers)
 
   it('adds one retry for a double click: the second call finds it already queued', async () => {
     // No workers pick it up while we look: pause the item queue.
-    const queue = new Queue(QUEUES.item, { connection: desk.p.rt.redis, prefix: desk.p.config.prefix });
+    const queue = new Queue(QUEUES.item, { connection: desk.p.rt.redis, prefix: queuePrefix(desk.p.config.prefix) });
     try {
       await queue.pause();
       const [a, b] = await Promise.all([retryItems(desk.p.rt, brokenId), retryItems(desk.p.rt, brokenId)]);
@@ -109,7 +109,7 @@ describe('retrying failed items (retryItems and the API, real Redis and workers)
       writeFileSync(path.join(dir, 'x.jpg'), 'not a photo at all');
       const [o] = await desk.p.ingest([dir]);
       const id = `${o.batchId}-0001`;
-      const queue = new Queue(QUEUES.item, { connection: desk.p.rt.redis, prefix: desk.p.config.prefix });
+      const queue = new Queue(QUEUES.item, { connection: desk.p.rt.redis, prefix: queuePrefix(desk.p.config.prefix) });
       try {
         await (await Job.fromId(queue, jobIds.item(id)))!.remove();
       } finally {

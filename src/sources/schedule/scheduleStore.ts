@@ -1,4 +1,5 @@
 import type { Redis } from 'ioredis';
+import { redisKeys, type RedisKeys } from '../../adapters/redis/keys';
 import type { LoadedFeed } from '../../adapters/feeds/loadFeed';
 import type { RunTrigger } from '../../app/runs/runRecord';
 import { decodeCursor, encodeCursorEntry, type Cursor, type Keyed } from './cursor';
@@ -20,15 +21,18 @@ export interface PendingRun {
   prune: string[];
 }
 
-/** Per-schedule state under `<prefix>:schedule:<name>:`: the cursor, the pending run, the run lock. */
+/** Per-schedule state under `{<p>:schedule:<name>}:` (one slot): the cursor, the pending run, the run lock. */
 export class ScheduleStore {
+  private readonly keys: RedisKeys;
   constructor(
     private readonly redis: Redis,
-    private readonly prefix: string,
-  ) {}
+    prefix: string,
+  ) {
+    this.keys = redisKeys(prefix);
+  }
 
-  private k(name: string, what: string): string {
-    return `${this.prefix}:schedule:${name}:${what}`;
+  private k(name: string, what: 'cursor' | 'pending' | 'lock'): string {
+    return this.keys.schedule(name)[what];
   }
 
   lockKey(name: string): string {

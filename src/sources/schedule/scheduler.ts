@@ -3,7 +3,7 @@ import { promises as fs } from 'node:fs';
 import { DelayedError, Queue, Worker, type Job } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { isInputError } from '../../core/errors';
-import { JOBS, QUEUES, jobIds, scheduleJobOptions } from '../../queues/definitions';
+import { JOBS, QUEUES, jobIds, scheduleJobOptions, queuePrefix } from '../../queues/definitions';
 import { checkFetchAllowed } from '../http/allowList';
 import { RunLog } from '../../app/runs/runLog';
 import type { SourceRuntime } from '../sourceRuntime';
@@ -42,7 +42,7 @@ export class Scheduler {
     private readonly rt: SourceRuntime,
     opts: { lockTtlMs?: number } = {},
   ) {
-    this.queue = new Queue(QUEUES.schedule, { connection: rt.redis, prefix: rt.config.prefix });
+    this.queue = new Queue(QUEUES.schedule, { connection: rt.redis, prefix: queuePrefix(rt.config.prefix) });
     this.runner = new ScheduleRunner(rt, { ...opts, nextRunAt: async (name) => (await this.queue.getJobScheduler(name))?.next ?? null });
     this.runs = new RunLog(rt.redis, rt.config.prefix);
   }
@@ -135,7 +135,7 @@ export class Scheduler {
     this.workerConnection = connection;
     this.worker = new Worker(QUEUES.schedule, (job, token) => this.handle(job, token), {
       connection,
-      prefix: this.rt.config.prefix,
+      prefix: queuePrefix(this.rt.config.prefix),
       concurrency: opts.concurrency ?? 4,
       // A crashed run's job comes back (stalled) and finishes its pending batch; allow a few crashes.
       maxStalledCount: 3,
