@@ -1,4 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
+import { redisKeys } from '../../adapters/redis/keys';
 import { EventEmitter } from 'node:events';
 import { existsSync, watch as fsWatch, promises as fs, type FSWatcher } from 'node:fs';
 import * as os from 'node:os';
@@ -118,7 +119,7 @@ export class Watcher extends EventEmitter {
   }
 
   claimKey(file: string): string {
-    return `${this.rt.config.prefix}:claim:${createHash('sha256').update(file).digest('hex')}`;
+    return redisKeys(this.rt.config.prefix).claim(createHash('sha256').update(file).digest('hex'));
   }
 
   async start(): Promise<void> {
