@@ -3,6 +3,7 @@ import * as path from 'node:path';
 import { Redis } from 'ioredis';
 import { CatalogStore } from '../../src/adapters/redis/catalogStore';
 import { rebuildCaptionIndex } from '../../src/adapters/redis/captionIndexRebuild';
+import { redisKeys } from '../../src/adapters/redis/keys';
 import { runCli } from '../helpers/cli';
 import { REDIS_URL, REPO_ROOT, SEED_GALLERY, deletePrefix, makeTmpDir, removeDir, uniquePrefix } from '../helpers/testEnv';
 
@@ -55,6 +56,35 @@ describe('photowire clusters rebuild', () => {
     return keys.size;
   };
 
+  /** Every record of these batches names the cluster `photowire clusters` lists it in, as the index holds it. */
+  const expectRecordsAgree = async (batchIds: string[]) => {
+    const catalog = new CatalogStore(redis, prefix);
+    const listed = await runCli(['clusters', '--min-size', '1', '--json'], at07);
+    expect(listed.code).toBe(0);
+    const clusters = JSON.parse(listed.stdout) as Array<{ id: string; canonicalId: string; canonicalCaption: string; members: Array<{ itemId: string; similarity: number; exact: boolean }> }>;
+    const byItem = new Map(clusters.flatMap((c) => c.members.map((m) => [m.itemId, { c, m }] as const)));
+    let checked = 0;
+    for (const batchId of batchIds) {
+      const records = await catalog.getRecords(batchId);
+      for (const r of records.filter((x) => x.cluster !== null)) {
+        const hit = byItem.get(r.id);
+        expect(hit).toBeDefined();
+        const { c, m } = hit!;
+        expect({ id: r.cluster!.id, canonicalId: r.cluster!.canonicalId, similarity: r.cluster!.similarity, exact: r.cluster!.exact }).toEqual({ id: c.id, canonicalId: c.canonicalId, similarity: m.similarity, exact: m.exact });
+        // The diff is against the new cluster's canonical caption: present exactly for the non-exact members.
+        expect(r.cluster!.diff !== undefined).toBe(!m.exact);
+        checked++;
+      }
+      // The API's ?cluster= filter reads the record facets: the batch's members of each cluster.
+      for (const c of clusters) {
+        const mine = records.filter((r) => c.members.some((m) => m.itemId === r.id)).map((r) => r.index!).sort((x, y) => x - y);
+        if (mine.length === 0) continue;
+        expect((await catalog.indexPage(batchId, [`c:${c.id}`], 0, -1)).indexes).toEqual(mine);
+      }
+    }
+    expect(checked).toBe(41 * batchIds.length);
+  };
+
   it('builds the new threshold index from the catalog, keeps the old one serving until the swap, then serves the new clusters; idempotent and resumable', async () => {
     // Seed families at 0.50 (issue 12): 8, 7, 4, 4, 3, 2, 2.
     const a = await runSeed(env);
@@ -77,6 +107,10 @@ describe('photowire clusters rebuild', () => {
     expect(await sizes(at07, a)).toEqual([16, 8, 6, 4, 4, 4, 4, 4, ...Array(16).fill(2)]);
     // The old index is kept (not served): its keys are still there.
     expect(await keysOf(`${prefix}:dedup:{v2t0.5}:`)).toBeGreaterThan(0);
+    // The records were patched to the new clusters: `photowire clusters` (the index) and the
+    // records (their cluster ref and diff, the API's ?cluster= facet) agree.
+    expect(rebuild.stdout).toMatch(/patched the cluster of [1-9]\d* record\(s\) in 2 batch\(es\)/);
+    await expectRecordsAgree([a, b]);
 
     // Again: nothing to do after the cursor, nothing added.
     const keysBefore = await keysOf(`${prefix}:dedup:{v2t0.7}:`);
@@ -94,10 +128,10 @@ describe('photowire clusters rebuild', () => {
     const third = JSON.parse((await runCli(['clusters', 'rebuild', '--json'], at07)).stdout);
     expect(third).toMatchObject({ batches: 1, captions: 41, outcomes: { created: 0, joined: 0, known: 41 }, resumedAfter: b });
     expect(await keysOf(`${prefix}:dedup:{v2t0.7}:`)).toBe(keysWithC);
-  });
+  }, 240_000); // three nights and seven CLI runs: minutes on a loaded box
 
   it('--since limits the batches by creation date; a bad date is a usage error', async () => {
-    const batches = await redis.zrange(`${prefix}:batches`, '0', '-1', 'WITHSCORES');
+    const batches = await redis.zrange(redisKeys(prefix).batches, '0', '-1', 'WITHSCORES');
     const last = Number(batches[batches.length - 1]);
     const e = { ...env, PHOTOWIRE_DEDUP_THRESHOLD: '0.6' };
     const out = await runCli(['clusters', 'rebuild', '--since', new Date(last).toISOString(), '--json'], e);
@@ -111,7 +145,7 @@ describe('photowire clusters rebuild', () => {
 
   it('resumes after the last batch done when a rebuild is interrupted, and swaps only at the end', async () => {
     const catalog = new CatalogStore(redis, prefix);
-    const ids = await redis.zrange(`${prefix}:batches`, '0', '-1');
+    const ids = await redis.zrange(redisKeys(prefix).batches, '0', '-1');
     expect(ids).toHaveLength(3);
     const activeBefore = await redis.get(pointer);
     // Interrupted once the second batch's captions are assigned: its cursor step never ran.

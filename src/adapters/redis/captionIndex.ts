@@ -252,6 +252,41 @@ export class CaptionIndex {
     return ref;
   }
 
+  /**
+   * The cluster references this index holds for items already in it, read-only (no assignment):
+   * what assign() would answer for them, `cluster.diff` included (null for an item not in the
+   * index). For patching stored records after `photowire clusters rebuild` swapped the index.
+   */
+  async refsOf(items: ReadonlyArray<{ itemId: string; caption: string }>): Promise<Array<ClusterRef | null>> {
+    await this.open();
+    if (items.length === 0) return [];
+    const pipe = this.redis.pipeline();
+    for (const it of items) pipe.hget(this.itemKey(it.itemId), it.itemId);
+    const members = ((await pipe.exec()) ?? []).map(([err, value], i) => {
+      if (err) throw err;
+      if (value === null) return null;
+      const m = parseMembership(value as string);
+      if (m === null) throw new Error(`dedup index ${this.base}: item ${items[i].itemId} has a malformed membership record`);
+      return m;
+    });
+    const ids = [...new Set(members.flatMap((m) => (m ? [m.clusterId] : [])))];
+    const heads = new Map<string, { canonicalId: string; canonicalCaption: string }>();
+    if (ids.length > 0) {
+      const heads0 = await this.redis.mgetBuffer(...ids.map((id) => `${this.base}c:${id}`));
+      ids.forEach((id, i) => {
+        const head = heads0[i];
+        if (head === null) throw new Error(`dedup index ${this.base}: cluster ${id} of a member is missing`);
+        heads.set(id, parseClusterHead(head));
+      });
+    }
+    return items.map((it, i) => {
+      const m = members[i];
+      if (m === null) return null;
+      const h = heads.get(m.clusterId)!;
+      return this.ref(m.clusterId, h.canonicalId, m.similarity, m.exact, it.caption, h.canonicalCaption);
+    });
+  }
+
   /** A cluster with its canonical caption and members, or null if no such cluster exists. */
   async getCluster(clusterId: string): Promise<ClusterInfo | null> {
     if (!CLUSTER_ID.test(clusterId)) return null;
@@ -263,12 +298,7 @@ export class CaptionIndex {
       .exec()) as [[Error | null, Buffer | null], [Error | null, string[]]];
     if (e1 || e2) throw e1 ?? e2;
     if (head === null) return null;
-    const n = head.readUInt32BE(0);
-    const extra = head.readUInt16BE(4 + 4 * n);
-    const p = 4 + 4 * n + 2 + 4 * extra;
-    const idLen = head.readUInt16BE(p);
-    const canonicalId = head.subarray(p + 2, p + 2 + idLen).toString('utf8');
-    const canonicalCaption = head.subarray(p + 2 + idLen).toString('utf8');
+    const { canonicalId, canonicalCaption } = parseClusterHead(head);
     const members: ClusterMember[] = [{ itemId: canonicalId, similarity: 1, exact: true }];
     if (rest.length > 0) {
       const pipe = this.redis.pipeline();
@@ -495,6 +525,15 @@ function shingleBytes(shingles: Uint32Array): Buffer {
   const buf = Buffer.allocUnsafe(shingles.length * 4);
   for (let i = 0; i < shingles.length; i++) buf.writeUInt32LE(shingles[i], i * 4);
   return buf;
+}
+
+/** The canonical item id and caption of a c:<id> value (layout in captionIndexScript.ts). */
+function parseClusterHead(head: Buffer): { canonicalId: string; canonicalCaption: string } {
+  const n = head.readUInt32BE(0);
+  const extra = head.readUInt16BE(4 + 4 * n);
+  const p = 4 + 4 * n + 2 + 4 * extra;
+  const idLen = head.readUInt16BE(p);
+  return { canonicalId: head.subarray(p + 2, p + 2 + idLen).toString('utf8'), canonicalCaption: head.subarray(p + 2 + idLen).toString('utf8') };
 }
 
 function parseMembership(value: string): { clusterId: string; exact: boolean; similarity: number } | null {

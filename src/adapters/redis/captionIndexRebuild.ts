@@ -2,9 +2,12 @@ import type { Redis } from 'ioredis';
 import type { CatalogRecord } from '../../schemas/record';
 import { CaptionIndex, type AssignOutcomes } from './captionIndex';
 import type { CatalogStore } from './catalogStore';
+import { redisKeys } from './keys';
 
-/** Records read and assigned per script round (one assignMany). */
+/** Records read and assigned per script round (one assignMany), and patched per atomic replace. */
 const CHUNK = 500;
+/** A chunk of records rewritten while it was patched (a re-run finalize) is read again, at most this often. */
+const MAX_PATCH_RETRIES = 5;
 
 export interface RebuildOptions {
   redis: Redis;
@@ -30,6 +33,13 @@ export interface RebuildResult {
   outcomes: AssignOutcomes;
   /** Batches skipped because an earlier rebuild of this base got past them (its cursor). */
   resumedAfter: string | null;
+  /**
+   * Records whose stored `cluster` (id, canonical item, similarity, exact, diff) was patched to the
+   * new index's after the swap, and the batches whose records were read for it (after the patch
+   * cursor `<base>patched`, from `since`).
+   */
+  patched: number;
+  patchedBatches: number;
 }
 
 interface Cursor {
@@ -50,10 +60,12 @@ interface Cursor {
  * `<base>rebuild` holds the last batch done, counted only over finished batches, so a killed
  * rebuild starts after it (a batch still running is read again the next time).
  *
- * Records keep the cluster refs of the index they were decided in (docs/DEDUP.md "rebuild").
+ * Then the stored records' cluster refs are patched to the new index's (patchRecords below).
  */
 export async function rebuildCaptionIndex(opts: RebuildOptions): Promise<RebuildResult> {
-  const dedupPrefix = `${opts.prefix}:dedup`;
+  // Key names from the registry (keys.ts): the catalog's batch list and the dedup prefix.
+  const keys = redisKeys(opts.prefix);
+  const dedupPrefix = keys.dedup.prefix;
   const target = new CaptionIndex(opts.redis, { prefix: dedupPrefix, threshold: opts.threshold, pinned: true });
   const active = new CaptionIndex(opts.redis, { prefix: dedupPrefix, threshold: opts.threshold });
   await active.open();
@@ -68,21 +80,23 @@ export async function rebuildCaptionIndex(opts: RebuildOptions): Promise<Rebuild
     captions: 0,
     outcomes: { created: 0, joined: 0, known: 0 },
     resumedAfter: null,
+    patched: 0,
+    patchedBatches: 0,
   };
   const saved = await opts.redis.get(cursorKey);
   let cursor: Cursor | null = saved ? (JSON.parse(saved) as Cursor) : null;
   result.resumedAfter = cursor?.id ?? null;
 
-  // The catalog's batch list (CatalogStore: zset `<prefix>:batches`, batch id -> creation ms).
+  // The catalog's batch list (zset `{<prefix>:catalog}:batches`, batch id -> creation ms).
   /** Batches after the cursor (and from `since`), oldest first. */
-  const pending = async (): Promise<string[]> => {
-    const from = Math.max(sinceMs, cursor?.score ?? -Infinity);
-    const raw = await opts.redis.zrangebyscore(`${opts.prefix}:batches`, Number.isFinite(from) ? from : '-inf', '+inf', 'WITHSCORES');
+  const pending = async (after: Cursor | null = cursor): Promise<string[]> => {
+    const from = Math.max(sinceMs, after?.score ?? -Infinity);
+    const raw = await opts.redis.zrangebyscore(keys.batches, Number.isFinite(from) ? from : '-inf', '+inf', 'WITHSCORES');
     const out: string[] = [];
     for (let i = 0; i < raw.length; i += 2) {
       const id = raw[i];
       const score = Number(raw[i + 1]);
-      if (cursor && (score < cursor.score || (score === cursor.score && id <= cursor.id))) continue;
+      if (after && (score < after.score || (score === after.score && id <= after.id))) continue;
       out.push(id);
     }
     return out;
@@ -123,7 +137,7 @@ export async function rebuildCaptionIndex(opts: RebuildOptions): Promise<Rebuild
       // A running batch is read again by the next pass (its finalize may still add captions).
       if (l.state !== 'done') contiguous = false;
       if (contiguous) {
-        const score = Number(await opts.redis.zscore(`${opts.prefix}:batches`, l.id));
+        const score = Number(await opts.redis.zscore(keys.batches, l.id));
         cursor = { score, id: l.id };
         await opts.redis.set(cursorKey, JSON.stringify(cursor));
       }
@@ -141,5 +155,72 @@ export async function rebuildCaptionIndex(opts: RebuildOptions): Promise<Rebuild
     if (previous === target.keyBase) await swap();
     else await active.withBatchLock('clusters rebuild (swap)', swap);
   });
+  await patchRecords(opts, target, pending, result);
   return result;
+}
+
+/**
+ * After the swap: the stored records' `cluster` refs still name the old index's clusters (and
+ * diffs against its canonical captions). Patch them to what the new index holds for them
+ * (`CaptionIndex.refsOf`, read-only), batch by batch oldest first, a chunk of 500 at a time, each
+ * chunk in one atomic replace that applies only if every record is still stored as read
+ * (`CatalogStore.replaceRecords`: a chunk rewritten in between, by a re-run finalize, is read
+ * again). The record's facets (the API's `?cluster=` filter, the batch's cluster counters) move
+ * with it. Idempotent: a record already naming its new cluster is left alone. Resumable: the
+ * cursor `<base>patched` moves over finished batches, so a patch stopped half way (the swap is
+ * done) goes on from there on the next `clusters rebuild`. Records with no cluster yet (a batch
+ * still running: its finalize decides them in the new index) and records not in the new index
+ * are left as they are. `probableResend` and the kill store's cluster groups are not recomputed.
+ */
+async function patchRecords(
+  opts: RebuildOptions,
+  target: CaptionIndex,
+  pending: (after: Cursor | null) => Promise<string[]>,
+  result: RebuildResult,
+): Promise<void> {
+  const patchKey = `${target.keyBase}patched`;
+  const saved = await opts.redis.get(patchKey);
+  const cursor: Cursor | null = saved ? (JSON.parse(saved) as Cursor) : null;
+  let contiguous = true;
+  for (const id of await pending(cursor)) {
+    const l = await opts.catalog.getBatch(id);
+    if (!l) continue;
+    result.patchedBatches++;
+    for (let from = 0; from < l.expected; from += CHUNK) {
+      const indexes = Array.from({ length: Math.min(CHUNK, l.expected - from) }, (_, i) => from + i);
+      for (let attempt = 0; ; attempt++) {
+        const n = await patchChunk(opts.catalog, target, l.id, indexes);
+        if (n !== null) {
+          result.patched += n;
+          break;
+        }
+        if (attempt >= MAX_PATCH_RETRIES) throw new Error(`clusters rebuild: batch ${l.id} records ${from}-${from + indexes.length - 1} kept changing while their clusters were patched`);
+      }
+    }
+    if (l.state !== 'done') contiguous = false;
+    if (contiguous) {
+      const score = Number(await opts.redis.zscore(redisKeys(opts.prefix).batches, l.id));
+      await opts.redis.set(patchKey, JSON.stringify({ score, id: l.id } satisfies Cursor));
+    }
+  }
+}
+
+/** One chunk: the new index's refs for the records that have a cluster; replace what differs. Null when a record changed underneath. */
+async function patchChunk(catalog: CatalogStore, target: CaptionIndex, batchId: string, indexes: number[]): Promise<number | null> {
+  const raw = await catalog.rawRecords(batchId, indexes);
+  const rows: Array<{ index: number; before: string; record: CatalogRecord }> = [];
+  raw.forEach((text, i) => {
+    if (text === null) return;
+    const record = JSON.parse(text) as CatalogRecord;
+    if (record.cluster !== null && record.error === null && record.caption.trim() !== '') rows.push({ index: indexes[i], before: text, record });
+  });
+  const refs = await target.refsOf(rows.map((r) => ({ itemId: r.record.id, caption: r.record.caption })));
+  const changes: Array<{ index: number; before: string; after: string }> = [];
+  rows.forEach((r, i) => {
+    const ref = refs[i];
+    if (ref === null || JSON.stringify(ref) === JSON.stringify(r.record.cluster)) return;
+    changes.push({ index: r.index, before: r.before, after: JSON.stringify({ ...r.record, cluster: ref }) });
+  });
+  if (!(await catalog.replaceRecords(batchId, changes))) return null;
+  return changes.length;
 }

@@ -107,7 +107,8 @@ export async function clustersRebuildCommand(opts: { since?: string; json?: bool
     const { created, joined, known } = out.outcomes;
     process.stdout.write(
       `rebuilt ${out.base} from ${out.batches} batch(es)${out.resumedAfter ? ` after ${out.resumedAfter}` : ''}, ${out.captions} caption(s): ${created} cluster(s) created, ${joined} joined, ${known} already indexed\n` +
-        (out.previous === out.base ? `${activePointerKey(`${rt.config.prefix}:dedup`)} already named it\n` : `${activePointerKey(`${rt.config.prefix}:dedup`)}: ${out.previous} -> ${out.base} (the old keys are kept; records keep the cluster refs they were decided with)\n`),
+        (out.previous === out.base ? `${activePointerKey(`${rt.config.prefix}:dedup`)} already named it\n` : `${activePointerKey(`${rt.config.prefix}:dedup`)}: ${out.previous} -> ${out.base} (the old keys are kept)\n`) +
+        `patched the cluster of ${out.patched} record(s) in ${out.patchedBatches} batch(es) to the new index's\n`,
     );
     return 0;
   } finally {
