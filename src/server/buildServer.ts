@@ -8,7 +8,7 @@ import type { Runtime } from '../app/runtime';
 import { openStorage } from '../adapters/storage/openStorage';
 import { parseStorageConfig } from '../adapters/storage/storageConfig';
 import type { StoragePort } from '../adapters/storage/storagePort';
-import { QUEUES } from '../queues/definitions';
+import { QUEUES, queuePrefix } from '../queues/definitions';
 import { healthSchema } from './apiSchemas';
 import { collectRoutes, matchedRoute, requestAccess } from './access';
 import { presentedToken, tokenMatches } from './auth';
@@ -41,6 +41,8 @@ export interface ServerOptions {
    * PHOTOWIRE_STORAGE names (unset: the data directory), opened here and closed with the server.
    */
   storage?: StoragePort;
+  /** With S3 storage, stream renditions through the server instead of redirecting (default PHOTOWIRE_STORAGE_PROXY). */
+  storageProxy?: boolean;
 }
 
 export const DEFAULT_WEB_ROOT = path.resolve(__dirname, '../../web');
@@ -74,9 +76,9 @@ export async function buildServer(rt: Runtime, opts: ServerOptions = {}): Promis
   const storage = opts.storage ?? (await openStorage(parseStorageConfig({ ...process.env, PHOTOWIRE_DATA_DIR: rt.config.dataDir })));
   if (!opts.storage) app.addHook('onClose', async () => storage.close());
   const queues = [
-    new Queue(QUEUES.item, { connection: rt.redis, prefix: rt.config.prefix }),
-    new Queue(QUEUES.batch, { connection: rt.redis, prefix: rt.config.prefix }),
-    new Queue(QUEUES.schedule, { connection: rt.redis, prefix: rt.config.prefix }),
+    new Queue(QUEUES.item, { connection: rt.redis, prefix: queuePrefix(rt.config.prefix) }),
+    new Queue(QUEUES.batch, { connection: rt.redis, prefix: queuePrefix(rt.config.prefix) }),
+    new Queue(QUEUES.schedule, { connection: rt.redis, prefix: queuePrefix(rt.config.prefix) }),
   ];
   app.addHook('onClose', async () => {
     await Promise.all(queues.map((q) => q.close()));
@@ -154,7 +156,7 @@ export async function buildServer(rt: Runtime, opts: ServerOptions = {}): Promis
   feedRoutes(api, rt, { uploadsPerMinute: Math.max(5, Math.ceil((opts.rateLimit ?? rt.config.apiRateLimit) / 20)) });
   retryRoutes(api, rt);
   killRoutes(api, rt);
-  renditionRoutes(api, new RenditionSource(storage, { proxy: rt.config.storageProxy }));
+  renditionRoutes(api, new RenditionSource(storage, { proxy: opts.storageProxy ?? rt.config.storageProxy }));
   eventRoutes(api, overviews, { intervalMs: opts.eventsIntervalMs ?? 1000 });
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
 
