@@ -558,6 +558,14 @@ export class CatalogStore {
     }
   }
 
+  /** Records in feed order, one page (an array) at a time: `export` streams a batch this way. */
+  async *recordPages(batchId: string, expected: number, chunk = 500): AsyncGenerator<CatalogRecord[]> {
+    for (let offset = 0; offset < expected; offset += chunk) {
+      const { records } = await this.getRecordsPage(batchId, { offset, limit: Math.min(chunk, expected - offset) });
+      if (records.length) yield records;
+    }
+  }
+
   /** Records at these batch indexes as stored (JSON text, null when absent), for replaceRecords. */
   async rawRecords(batchId: string, indexes: number[]): Promise<Array<string | null>> {
     if (indexes.length === 0) return [];
