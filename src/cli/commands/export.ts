@@ -14,12 +14,15 @@ export interface ExportOptions {
 export async function exportCommand(batchId: string, opts: ExportOptions = {}): Promise<number> {
   const rt = await Runtime.open({ allowPrivateRedis: false, defaultLogLevel: 'warn' });
   try {
-    if (!(await rt.ctx.catalog.getBatch(batchId))) {
+    const ledger = await rt.ctx.catalog.getBatch(batchId);
+    if (!ledger) {
       process.stderr.write(`no batch ${batchId} (photowire status lists recent batches)\n`);
       return 1;
     }
     const left = { killed: 0, withdrawn: 0, embargoed: 0 };
-    for (const r of await presentRecords(rt.ctx, await rt.ctx.catalog.getRecords(batchId))) {
+    // A page of 500 at a time (issue 14): a 100,000-item batch is never held whole.
+    for await (const page of rt.ctx.catalog.recordPages(batchId, ledger.expected))
+    for (const r of await presentRecords(rt.ctx, page)) {
       const state = r.availability.state;
       if (state === 'killed' || state === 'withdrawn') {
         left[state]++;
