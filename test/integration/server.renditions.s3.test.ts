@@ -1,0 +1,100 @@
+// First: it stands in for content-disposition before the server's modules load (see deskServer.ts).
+import { startDesk, type Desk } from '../helpers/deskServer';
+import { randomBytes } from 'node:crypto';
+import type { S3Storage } from '../../src/adapters/storage/s3Storage';
+import { renditionKey } from '../../src/core/storageKeys';
+import { startServer } from '../../src/server/startServer';
+import { cephRgw, type S3Env } from '../helpers/services';
+import { createBucket, dropBucket, s3Storage, uniqueBucket } from '../helpers/s3Bucket';
+
+/**
+ * The desk's renditions from S3 storage (issue 13), against a real Ceph RGW: by default a 302 to
+ * a short-lived presigned GET that answers with the rendition's bytes, type and immutable caching
+ * (the redirect itself cached briefly); with PHOTOWIRE_STORAGE_PROXY=1 the bytes come through the
+ * server. An unknown rendition is a 404 either way, and no credential leaves in a header.
+ */
+const rgw = cephRgw();
+
+rgw.describe('renditions served from S3 storage (Ceph RGW)', () => {
+  const bucket = uniqueBucket('desk');
+  let env: S3Env;
+  let storage: S3Storage;
+  let desk: Desk;
+  let proxied: { url: string; close: () => Promise<void> };
+  const sha = randomBytes(32).toString('hex');
+  const thumb = randomBytes(5000);
+  const preview = randomBytes(20000);
+  const path = (file: string, s = sha) => `/api/renditions/${s.slice(0, 2)}/${s.slice(2, 4)}/${s}/${file}`;
+  const auth = () => ({ Authorization: `Bearer ${desk.token}` });
+
+  beforeAll(async () => {
+    await rgw.start();
+    env = rgw.env();
+    await createBucket(env, bucket);
+    storage = s3Storage(env, `s3://${bucket}/desk`);
+    await storage.open();
+    // Stored as the workers store them, but without the headers: the presigned GET must set them itself.
+    await storage.put(renditionKey(sha, 'thumb.webp'), thumb);
+    await storage.put(renditionKey(sha, 'preview.jpg'), preview);
+    desk = await startDesk({ workers: false, server: { storage } });
+    const s = await startServer(desk.p.rt, { host: '127.0.0.1', port: 0 }, { token: desk.token, storage, storageProxy: true });
+    proxied = { url: s.url, close: () => s.app.close() };
+  }, 600_000);
+
+  afterAll(async () => {
+    await proxied?.close();
+    await desk?.close();
+    await storage?.close();
+    if (env) await dropBucket(env, bucket);
+    await rgw.stop();
+  }, 120_000);
+
+  it('redirects to a presigned URL whose answer is the object, immutable, with its type', async () => {
+    const res = await fetch(desk.url + path('thumb.webp'), { headers: auth(), redirect: 'manual' });
+    expect(res.status).toBe(302);
+    expect(res.headers.get('cache-control')).toBe('private, max-age=300');
+    const location = res.headers.get('location')!;
+    const url = new URL(location);
+    expect(url.origin).toBe(new URL(env.S3_ENDPOINT).origin);
+    expect(url.pathname).toBe(`/${bucket}/desk/${renditionKey(sha, 'thumb.webp')}`);
+    expect(Number(url.searchParams.get('X-Amz-Expires'))).toBe(900);
+    // The presigned query names the access key (as every SigV4 URL does) and signs; the secret is nowhere.
+    const headers = [...res.headers.entries()];
+    expect(headers.filter(([k, v]) => k !== 'location' && (v.includes(env.AWS_ACCESS_KEY_ID) || /X-Amz-/i.test(v)))).toEqual([]);
+    expect(JSON.stringify(headers)).not.toContain(env.AWS_SECRET_ACCESS_KEY);
+    expect(JSON.stringify(headers)).not.toContain(encodeURIComponent(env.AWS_SECRET_ACCESS_KEY));
+
+    const img = await fetch(location); // no token: the URL is the permission
+    expect(img.status).toBe(200);
+    expect(img.headers.get('content-type')).toBe('image/webp');
+    expect(img.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+    expect(Buffer.from(await img.arrayBuffer()).equals(thumb)).toBe(true);
+
+    // Followed as a client would: the preview's bytes.
+    const followed = await fetch(desk.url + path('preview.jpg'), { headers: auth() });
+    expect([followed.status, followed.headers.get('content-type')]).toEqual([200, 'image/jpeg']);
+    expect(Buffer.from(await followed.arrayBuffer()).equals(preview)).toBe(true);
+  });
+
+  it('streams the object through the server with PHOTOWIRE_STORAGE_PROXY=1', async () => {
+    const res = await fetch(proxied.url + path('thumb.webp'), { headers: auth(), redirect: 'manual' });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('image/webp');
+    expect(res.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+    expect(res.headers.get('content-length')).toBe(String(thumb.length));
+    expect(Buffer.from(await res.arrayBuffer()).equals(thumb)).toBe(true);
+  });
+
+  it('answers 404 for a rendition that is not there, or a path that is not one, in both modes', async () => {
+    const other = randomBytes(32).toString('hex');
+    for (const base of [desk.url, proxied.url]) {
+      for (const p of [path('thumb.webp', other), path('renditions.json'), path('thumb.webp').replace(`/${sha.slice(0, 2)}/`, '/00/'), path('x.webp')]) {
+        const res = await fetch(base + p, { headers: auth(), redirect: 'manual' });
+        expect([base, p, res.status]).toEqual([base, p, 404]);
+        expect(((await res.json()) as { error: string }).error).toBe('NOT_FOUND');
+      }
+    }
+    // And the token is needed first, as for every other API route.
+    expect((await fetch(desk.url + path('thumb.webp'), { redirect: 'manual' })).status).toBe(401);
+  });
+});
