@@ -70,8 +70,8 @@ function iimDate(date: unknown, time: unknown): string | undefined {
   const [, y, mo, day] = d;
   if (mo === undefined || mo === '00') return y;
   if (day === undefined || day === '00') return `${y}-${mo}`;
-  const t = /^(\d{2})(\d{2})(\d{2})(?:([+-]\d{2})(\d{2}))?$/.exec(String(time ?? '').trim());
-  return t ? `${y}-${mo}-${day}T${t[1]}:${t[2]}:${t[3]}${possibleZone(t[4] ? `${t[4]}:${t[5]}` : undefined)}` : `${y}-${mo}-${day}`;
+  const t = /^(\d{2})(\d{2})(\d{2})(\.\d+)?(?:([+-]\d{2})(\d{2}))?$/.exec(String(time ?? '').trim());
+  return t ? `${y}-${mo}-${day}T${t[1]}:${t[2]}:${t[3]}${t[4] ?? ''}${possibleZone(t[5] ? `${t[5]}:${t[6]}` : undefined)}` : `${y}-${mo}-${day}`;
 }
 
 /** An XMP date (ISO 8601, as precise as given), with a zone no place uses dropped. */
@@ -88,16 +88,11 @@ function xmpDate(v: unknown): string | undefined {
 
 /** Empty strings and empty list items carry nothing. */
 function clean(fields: Partial<Record<Field, string | string[] | undefined>>): IptcFields {
-  const out: Record<string, string | string[]> = {};
-  for (const f of FIELDS) {
+  const kept = FIELDS.map((f) => {
     const v = fields[f];
-    if (v === undefined) continue;
-    if (Array.isArray(v)) {
-      const kept = v.filter((s) => s !== '');
-      if (kept.length > 0) out[f] = kept;
-    } else if (v !== '') out[f] = v;
-  }
-  return out as IptcFields;
+    return [f, Array.isArray(v) ? v.filter((s) => s !== '') : v] as const;
+  }).filter(([, v]) => v !== undefined && v.length > 0);
+  return Object.fromEntries(kept) as IptcFields;
 }
 
 export function exifrFields(output: unknown): { iim: IptcFields; xmp: IptcFields } {
