@@ -18,6 +18,8 @@ const state = {
   selectedId: null,
   detail: null,
   records: [],
+  /** The offset of the selected batch's next page of records, null when all are loaded (issue 14). */
+  nextOffset: null,
   /** itemId -> failure (code, retrying, retryable) of the selected batch. */
   failureIndex: new Map(),
   loadSeq: 0,
@@ -85,7 +87,7 @@ async function retry(path, label) {
     }
     const skipped = body.skipped.map((s) => `${s.itemId}: ${s.reason}`);
     announce(`${label}: ${plural(body.retried.length, 'item')} queued again${body.pending.length ? `, ${body.pending.length} already queued` : ''}${skipped.length ? `. Not retried: ${skipped.join('; ')}` : ''}`, skipped.length ? 15000 : 8000);
-    view.render(state.detail, state.records);
+    renderBatch();
     scheduleReload(300);
   } catch (err) {
     announce(`Retry failed: ${err.message}`, 15000);
@@ -111,6 +113,11 @@ const ui = {
   cluster: (id) => api.get(`/api/clusters/${encodeURIComponent(id)}`),
   retry: (record) => retry(`/api/items/${encodeURIComponent(record.id)}/retry`, `Retry of ${record.id}`),
   retryAll: (batch) => retry(`/api/batches/${encodeURIComponent(batch.id)}/retry`, 'Retry of the failed items'),
+  /** The next page of the selected batch, when the grid's end scrolls into view. */
+  loadMore: () => loadMore(),
+  /** A search of the selected batch, answered by the server (one search: src/core/search/query.ts). */
+  search: (batchId, { q, show, cursor, offset }) =>
+    api.recordsPage(batchId, { q, cursor, offset, limit: PAGE_SIZE, failed: show === 'failed' ? 'true' : undefined, lowConfidence: show === 'low' ? 'true' : undefined }),
   toggle: (group) => {
     if (ui.expanded.has(group.key)) ui.expanded.delete(group.key);
     else ui.expanded.add(group.key);
@@ -193,18 +200,60 @@ async function connect() {
 }
 
 // ---- the selected batch -------------------------------------------------------------------------
+// A large batch is loaded progressively (issue 14): its first page at once, the next ones as the
+// grid's end scrolls into view (BatchView's sentinel); a reload reads again as many as are shown.
+const PAGE_SIZE = 200;
+function renderBatch() {
+  view.render(state.detail, state.records, { more: state.nextOffset !== null });
+}
+
+async function loadPages(id, count) {
+  const records = [];
+  let offset = 0;
+  for (;;) {
+    const page = await api.recordsPage(id, { offset, limit: Math.min(1000, Math.max(PAGE_SIZE, count - records.length)) });
+    records.push(...page.records);
+    offset = page.nextOffset ?? null;
+    if (offset === null || records.length >= count) return { records, nextOffset: offset };
+  }
+}
+
+let loadingMore = null;
+function loadMore() {
+  const id = state.selectedId;
+  if (loadingMore || state.nextOffset === null || !id) return loadingMore;
+  const seq = state.loadSeq;
+  loadingMore = api
+    .recordsPage(id, { offset: state.nextOffset, limit: PAGE_SIZE })
+    .then((page) => {
+      if (seq !== state.loadSeq || id !== state.selectedId) return;
+      state.records = [...state.records, ...page.records];
+      state.nextOffset = page.nextOffset ?? null;
+      renderBatch();
+    })
+    .catch((err) => {
+      if (err.status !== 401) announce(`Could not load more items: ${err.message}`);
+    })
+    .finally(() => (loadingMore = null));
+  return loadingMore;
+}
+
 async function loadBatch(id, { quiet = false } = {}) {
   if (!id) return;
   const seq = ++state.loadSeq;
   if (!quiet) $('#main').setAttribute('aria-busy', 'true');
   try {
-    const [detail, records] = await Promise.all([api.get(`/api/batches/${encodeURIComponent(id)}`), api.allRecords(id)]);
+    const count = id === state.detail?.id ? state.records.length : 0;
+    const [detail, loaded] = await Promise.all([api.get(`/api/batches/${encodeURIComponent(id)}`), loadPages(id, Math.max(PAGE_SIZE, count))]);
     if (seq !== state.loadSeq) return;
+    const records = loaded.records;
     // A retry is over when its item is ok again, or has failed again with nothing in flight.
     const inFlight = new Set(detail.failures.filter((f) => f.retrying).map((f) => f.itemId));
     const ended = [];
     for (const itemId of [...retrying]) {
       const r = records.find((x) => x.id === itemId);
+      // Not loaded yet (a later page): its failure entry says whether it is still in flight.
+      if (!r && detail.failures.some((f) => f.itemId === itemId) && inFlight.has(itemId)) continue;
       if (!r || !r.error || (!inFlight.has(itemId) && detail.state === 'done')) {
         retrying.delete(itemId);
         if (r) {
@@ -222,7 +271,8 @@ async function loadBatch(id, { quiet = false } = {}) {
     state.failureIndex = new Map(detail.failures.map((f) => [f.itemId, f]));
     state.detail = detail;
     state.records = records;
-    view.render(detail, records);
+    state.nextOffset = loaded.nextOffset;
+    renderBatch();
   } catch (err) {
     if (seq !== state.loadSeq || err.status === 401) return;
     $('#main').replaceChildren(h('div', { class: 'empty-state' }, h('p', { text: err.status === 404 ? `There is no batch ${id}.` : `Could not load the batch: ${err.message}` })));

@@ -92,6 +92,16 @@ export class ApiClient {
     return p;
   }
 
+  /**
+   * One page of a batch's records (GET /api/batches/:id/records): `params` are the API's query
+   * (offset, limit, q, cursor, failed, lowConfidence, cluster, agency, creator); empty ones are left out.
+   */
+  recordsPage(batchId, params = {}) {
+    const qs = new URLSearchParams();
+    for (const [k, v] of Object.entries(params)) if (v !== undefined && v !== null && v !== '') qs.set(k, String(v));
+    return this.get(`/api/batches/${encodeURIComponent(batchId)}/records?${qs}`);
+  }
+
   /** Every record of a batch, page by page (feed order). */
   async allRecords(batchId, pageSize = 500) {
     const out = [];

@@ -1,8 +1,10 @@
 // The batch view: head, counts, search and the grid of cards grouped by caption cluster.
+// A large batch comes a page at a time (issue 14): the grid ends with a sentinel that asks for the
+// next page when it scrolls into view; a search (or the failed / low-confidence filters) is
+// answered by the server, a page at a time too. Counts come from the batch's counters.
 
 import { clockTime, dayLabel, feedName, formatCount, plural } from '../lib/format.js';
-import { groupByCluster, recordStats } from '../lib/group.js';
-import { filterRecords } from '../lib/search.js';
+import { groupByCluster } from '../lib/group.js';
 import { formatName, progressBar, tookText } from './batchList.js';
 import { clusterCard, itemCard } from './cards.js';
 import { newerFirst } from '../lib/corrections.js';
@@ -18,11 +20,66 @@ export class BatchView {
     this.show = 'all';
     this.detail = null;
     this.records = [];
+    this.more = false;
     this.widths = null;
+    /** A server search's answer: { key, records, total, exact, next } (next: the page after, or null). */
+    this.found = null;
+    this.searchSeq = 0;
+    this.searchTimer = null;
+    this.sentinel = h('div', { class: 'grid-more', 'aria-hidden': 'true' });
+    this.moreObserver =
+      typeof IntersectionObserver === 'undefined'
+        ? null
+        : new IntersectionObserver((entries) => {
+            if (entries.some((e) => e.isIntersecting)) this.loadMore();
+          }, { rootMargin: '800px 0px' });
+  }
+
+  searching() {
+    return this.q.trim() !== '' || this.show !== 'all';
+  }
+
+  /** The grid's end is in view: the next page of the batch, or of the search's answer. */
+  loadMore() {
+    if (this.searching()) {
+      if (this.found?.next && !this.found.loading) void this.search(this.found.next);
+    } else if (this.more) {
+      void this.ui.loadMore();
+    }
+  }
+
+  /** Ask the server (the page's search is the server's); `next` goes on with the previous answer. */
+  async search(next = null) {
+    const key = `${this.batchId}|${this.show}|${this.q}`;
+    const seq = ++this.searchSeq;
+    if (next && this.found) this.found.loading = true;
+    try {
+      const res = await this.ui.search(this.batchId, { q: this.q.trim(), show: this.show, ...(next ?? {}) });
+      if (seq !== this.searchSeq || key !== `${this.batchId}|${this.show}|${this.q}`) return;
+      const records = next && this.found?.key === key ? [...this.found.records, ...res.records] : res.records;
+      const nextPage = res.nextCursor != null ? { cursor: res.nextCursor } : res.nextOffset != null ? { offset: res.nextOffset } : null;
+      this.found = { key, records, total: res.total, exact: res.exact !== false, next: nextPage, loading: false };
+    } catch (err) {
+      if (seq !== this.searchSeq) return;
+      this.found = { key, records: [], total: 0, exact: true, next: null, loading: false, error: err.message };
+    }
+    this.renderGrid();
+  }
+
+  scheduleSearch(ms = 150) {
+    clearTimeout(this.searchTimer);
+    this.found = null;
+    if (!this.searching()) {
+      this.renderGrid();
+      return;
+    }
+    // Answer the click at once (the pressed filter, "Searching…"); the server's answer follows.
+    this.renderGrid();
+    this.searchTimer = setTimeout(() => void this.search(), ms);
   }
 
   /** Show a batch (a new one resets search and expansion; the same one keeps them). */
-  render(detail, records) {
+  render(detail, records, { more = false } = {}) {
     // Another view (the kills, an error message) may have replaced the page's main part since:
     // the same batch then builds its view again, keeping its search.
     const attached = this.grid?.isConnected === true;
@@ -40,7 +97,11 @@ export class BatchView {
     }
     this.detail = detail;
     this.records = records;
+    this.more = more;
     this.renderHead();
+    // A search shown stays as it is; a reload of its batch asks the server again.
+    if (this.searching() && this.found === null) this.scheduleSearch(0);
+    else if (this.searching() && !this.found?.loading && this.found?.key.startsWith(`${detail.id}|`)) void this.search();
     this.renderGrid();
   }
 
@@ -55,7 +116,7 @@ export class BatchView {
       on: {
         input: () => {
           this.q = this.searchInput.value;
-          this.renderGrid();
+          this.scheduleSearch();
         },
       },
     });
@@ -67,7 +128,7 @@ export class BatchView {
         on: {
           click: () => {
             this.show = v;
-            this.renderGrid();
+            this.scheduleSearch(0);
           },
         },
       }),
@@ -88,10 +149,10 @@ export class BatchView {
     const d = this.detail;
     const name = feedName(d.feed);
     const took = tookText(d, true);
-    const stats = recordStats(this.records);
+    const counts = d.counts ?? {};
     const tile = (value, label, cls = '') => h('li', { class: `tile ${cls}` }, h('div', { class: 'tile-value', text: formatCount(value) }), h('div', { class: 'tile-label', text: label }));
     // Only what a retry can change: feed-level failures need the feed fixed and dropped again.
-    const failedNow = this.records.filter((r) => r.error && !this.ui.retrying.has(r.id) && (!this.ui.retryable || this.ui.retryable(r))).length;
+    const failedNow = (d.failures ?? []).filter((f) => !this.ui.retrying.has(f.itemId) && f.retryable !== false).length;
     const { el: bar, widths } = progressBar(d, `Progress of ${name}`, this.widths);
     this.widths = widths;
     setChildren(
@@ -119,8 +180,8 @@ export class BatchView {
         'ul',
         { class: 'tiles', 'aria-label': 'Batch counts' },
         tile(d.expected, 'items'),
-        tile(stats.photos, 'photos'),
-        tile(stats.captionOnly, 'caption only'),
+        tile(counts.photos ?? 0, 'photos'),
+        tile(counts.captionOnly ?? 0, 'caption only'),
         tile(d.counts?.clusters ?? 0, 'clusters'),
         tile(d.counts?.duplicates ?? 0, 'near-duplicates'),
         d.counts?.joinedEarlier ? tile(d.counts.joinedEarlier, 'joined earlier clusters') : null,
@@ -134,29 +195,43 @@ export class BatchView {
   }
 
   renderGrid() {
-    const stats = recordStats(this.records);
-    const labels = { all: `All ${formatCount(stats.items)}`, failed: `Failed ${formatCount(stats.failed)}`, low: `Low-confidence credit ${formatCount(stats.lowConfidence)}` };
+    const d = this.detail;
+    const labels = { all: `All ${formatCount(d.expected)}`, failed: `Failed ${formatCount(d.failed)}`, low: `Low-confidence credit ${formatCount(d.counts?.lowConfidenceCredits ?? 0)}` };
     for (const b of this.filterButtons) {
       b.textContent = labels[b.dataset.show];
       b.setAttribute('aria-pressed', String(b.dataset.show === this.show));
     }
-    const shown = filterRecords(this.records, { q: this.q, show: this.show });
+    const searching = this.searching();
+    if (searching && !this.found) {
+      this.resultCount.textContent = 'Searching…';
+      return;
+    }
+    const shown = searching ? this.found.records : this.records;
+    const more = searching ? this.found.next !== null : this.more;
     const groups = groupByCluster(newerFirst(shown));
-    this.resultCount.textContent =
-      shown.length === this.records.length ? `${plural(groups.length, 'card')} for ${plural(shown.length, 'item')}` : `${plural(shown.length, 'item')} of ${formatCount(this.records.length)} match`;
+    const total = searching ? this.found.total : d.expected;
+    if (searching) {
+      const n = this.found.exact ? plural(total, 'item') : `${plural(shown.length, 'item')} so far,`;
+      this.resultCount.textContent = this.found.error ? `Search failed: ${this.found.error}` : `${n} of ${formatCount(d.expected)} match`;
+    } else {
+      this.resultCount.textContent = `${plural(groups.length, 'card')} for ${plural(shown.length, 'item')}${more ? ` (of ${formatCount(total)}; more as you scroll)` : ''}`;
+    }
     const focusKey = document.activeElement?.closest?.('[data-item-id],[data-cluster-id]');
     const focusSel = focusKey ? focusSelector(focusKey, document.activeElement) : null;
-    if (groups.length === 0) {
+    if (groups.length === 0 && !more) {
       setChildren(
         this.grid,
-        h('p', { class: 'grid-empty', text: this.records.length === 0 ? (this.detail.state === 'done' ? 'This batch has no items.' : 'Waiting for the first items…') : 'Nothing in this batch matches.' }),
+        h('p', { class: 'grid-empty', text: !searching && this.records.length === 0 ? (d.state === 'done' ? 'This batch has no items.' : 'Waiting for the first items…') : 'Nothing in this batch matches.' }),
       );
       return;
     }
-    setChildren(
-      this.grid,
-      groups.map((g) => (g.kind === 'cluster' ? clusterCard(g, this.ui) : itemCard(g.lead, this.ui))),
-    );
+    setChildren(this.grid, [...groups.map((g) => (g.kind === 'cluster' ? clusterCard(g, this.ui) : itemCard(g.lead, this.ui))), more ? this.sentinel : null].filter(Boolean));
+    if (more && this.moreObserver) {
+      // Observed again: an observer reports a target's state when it starts observing, so a
+      // sentinel still in view after this render asks for the next page (a short first page).
+      this.moreObserver.unobserve(this.sentinel);
+      this.moreObserver.observe(this.sentinel);
+    }
     // A re-render (live update, retry) must not throw the keyboard user back to the top.
     if (focusSel) this.grid.querySelector(focusSel)?.focus();
   }
