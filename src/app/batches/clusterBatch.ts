@@ -1,6 +1,16 @@
-import type { CatalogRecord, ClusterRef } from '../schemas/record';
-import { killStoreOf } from './itemKills';
-import type { PipelineContext } from './pipelineContext';
+import type { CatalogStore } from '../../adapters/redis/catalogStore';
+import type { CaptionIndex } from '../../adapters/redis/captionIndex';
+import type { KillStore } from '../../adapters/redis/killStore';
+import type { PhotoVersions } from '../../adapters/redis/photoVersions';
+import type { CatalogRecord, ClusterRef } from '../../schemas/record';
+
+/** What clustering a batch reads and writes: the batch's records, the caption index, photo versions, the kill store. */
+export interface ClusterPorts {
+  catalog: Pick<CatalogStore, 'rawRecords' | 'replaceRecords'>;
+  captions: Pick<CaptionIndex, 'withBatchLock' | 'assignMany'>;
+  photos: Pick<PhotoVersions, 'isProbableResend'>;
+  kills: Pick<KillStore, 'register'>;
+}
 
 /** Records read, assigned and patched per step (one atomic replace per chunk). */
 const CHUNK = 500;
@@ -30,7 +40,7 @@ function sameRef(a: ClusterRef | null, b: ClusterRef | null): boolean {
  * `photowire retry` round) gives every record the same cluster and writes only what changed.
  * Returns how many records were patched.
  */
-export async function clusterBatch(ctx: PipelineContext, batchId: string, expected: number): Promise<number> {
+export async function clusterBatch(ctx: ClusterPorts, batchId: string, expected: number): Promise<number> {
   return ctx.captions.withBatchLock(`batch ${batchId}`, async () => {
     let patched = 0;
     for (let from = 0; from < expected; from += CHUNK) {
@@ -49,7 +59,7 @@ export async function clusterBatch(ctx: PipelineContext, batchId: string, expect
 }
 
 /** One chunk: assign in index order, patch what changed. Null when a record changed underneath. */
-async function clusterChunk(ctx: PipelineContext, batchId: string, indexes: number[]): Promise<number | null> {
+async function clusterChunk(ctx: ClusterPorts, batchId: string, indexes: number[]): Promise<number | null> {
   const raw = await ctx.catalog.rawRecords(batchId, indexes);
   const rows: Array<{ index: number; before: string; record: CatalogRecord }> = [];
   raw.forEach((text, i) => {
@@ -70,7 +80,7 @@ async function clusterChunk(ctx: PipelineContext, batchId: string, indexes: numb
     let next: CatalogRecord = { ...record, cluster, probableResend };
     // The kill store indexes a record by its cluster and the item it resends (killStore.recordGroups):
     // registered again now that they are known, taking the status a killed canonical gives it.
-    const status = await killStoreOf(ctx).register(next);
+    const status = await ctx.kills.register(next);
     if (status && (!record.status || record.status === 'active')) next = { ...next, status: status.status, killedAt: status.killedAt, reason: status.reason, notice: status.notice, supersededBy: status.supersededBy };
     changes.push({ index: rows[i].index, before: rows[i].before, after: JSON.stringify(next) });
   }
