@@ -152,10 +152,12 @@ if #order > maxCand then
   for i = 1, maxCand do order[i] = string.sub(keyed[i], 2) end
   for i = #order, maxCand + 1, -1 do order[i] = nil end
 end
-local exactRaw = raw8(exactId)
 local cands = {}
+-- The 8 raw bytes of each candidate, for addToBuckets after a join (no hex decoding in Lua).
+local rawOf = {}
 for i = 1, #order do
-  if order[i] ~= exactRaw then cands[#cands + 1] = tohex(order[i]) end
+  local cid = tohex(order[i])
+  if cid ~= exactId then cands[#cands + 1] = cid; rawOf[cid] = order[i] end
 end
 
 local exactV = redis.call('GET', ck(exactId))
@@ -167,16 +169,25 @@ local function consider(cid, v)
   bestId, bestV, bestSim = cid, v, s
 end
 
+-- Whether the 8-byte id raw is one of the entries of cur (a plain find, at an entry boundary).
+local function holds(cur, raw)
+  local from = 1
+  while true do
+    local at = string.find(cur, raw, from, true)
+    if not at then return false end
+    if (at - 1) % 8 == 0 then return true end
+    from = at + 1
+  end
+end
+
 local function addToBuckets(id)
-  local raw = raw8(id)
+  local raw = rawOf[id] or raw8(id)
   local cap = tonumber(ARGV[7]) * 8
   for b = 1, nb do
     local cur = buckets[b]
     local field = string.sub(fields, (b - 1) * 6 + 1, b * 6)
     if cur then
-      local present = false
-      for i = 1, #cur, 8 do if string.sub(cur, i, i + 7) == raw then present = true; break end end
-      if not present then
+      if not holds(cur, raw) then
         if #cur >= cap then cur = string.sub(cur, #cur - cap + 9) end
         redis.call('HSET', KEYS[2 + b], field, cur .. raw)
       end
