@@ -1,7 +1,7 @@
-import { setTimeout as sleep } from 'node:timers/promises';
 import { Runtime } from '../../app/runtime';
-import { formatRuns, formatTime } from '../../app/runs/formatRuns';
-import type { RunRecord } from '../../app/runs/runRecord';
+import { formatRuns } from '../../app/runs/formatRuns';
+import { waitForRun } from '../../app/runs/waitForRun';
+import { formatAt as at, formatScheduleList } from '../../app/schedules/formatSchedules';
 import { Scheduler } from '../../sources/schedule/scheduler';
 import { ScheduleError, describeTiming, normalizeScheduleDef } from '../../app/schedules/scheduleDef';
 
@@ -31,8 +31,6 @@ async function withScheduler(fn: (s: Scheduler, rt: Runtime) => Promise<number>)
   }
 }
 
-const at = (ms: number | null) => (ms === null ? '-' : formatTime(new Date(ms).toISOString()));
-
 export function scheduleAddCommand(name: string, opts: ScheduleAddOptions): Promise<number> {
   return withScheduler(async (s) => {
     const def = normalizeScheduleDef({ name, cron: opts.cron, every: opts.every, tz: opts.tz, source: opts.source }, process.cwd(), 'schedule add');
@@ -51,19 +49,7 @@ export function scheduleListCommand(opts: { json?: boolean }): Promise<number> {
   return withScheduler(async (s) => {
     const list = await s.list();
     const last = await Promise.all(list.map(async (d) => (await s.runner.runs.list({ schedule: d.name, limit: 1 }))[0] ?? null));
-    if (opts.json) {
-      process.stdout.write(JSON.stringify(list.map((d, i) => ({ ...d, lastRun: last[i] })), null, 2) + '\n');
-      return 0;
-    }
-    if (list.length === 0) {
-      process.stdout.write('no schedules (photowire schedule add NAME --cron "0 2 * * *" --source DIR|URL)\n');
-      return 0;
-    }
-    for (const [i, d] of list.entries()) {
-      const l = last[i];
-      process.stdout.write(`${d.name}  ${describeTiming(d)}  next ${at(d.next)}  source ${d.source}\n`);
-      process.stdout.write(`    last run: ${l ? `${formatTime(l.startedAt)} ${l.state}${l.note ? ` (${l.note})` : ''}` : 'never'}\n`);
-    }
+    process.stdout.write(opts.json ? JSON.stringify(list.map((d, i) => ({ ...d, lastRun: last[i] })), null, 2) + '\n' : formatScheduleList(list, last));
     return 0;
   });
 }
@@ -91,14 +77,8 @@ export function scheduleRunCommand(name: string, opts: { wait?: boolean; json?: 
       return 0;
     }
     if (!workers) process.stderr.write('photowire: waiting, but no `photowire scheduler` is running yet\n');
-    const deadline = Date.now() + (opts.timeoutMs ?? 24 * 3_600_000);
-    let run: RunRecord | null = null;
-    while (Date.now() < deadline) {
-      run = await s.runner.runs.get(runId);
-      if (run && run.state !== 'running') break;
-      await sleep(500);
-    }
-    if (!run || run.state === 'running') {
+    const run = await waitForRun(s.runner.runs, runId, { timeoutMs: opts.timeoutMs ?? 24 * 3_600_000 });
+    if (!run) {
       process.stderr.write(`photowire: run ${runId} has not finished\n`);
       return 1;
     }
