@@ -138,6 +138,10 @@ export const configSchema = z.object({
   fetchRetries: fromEnv('PHOTOWIRE_FETCH_RETRIES', intFromEnv(0, 10).default(3)),
   /** PHOTOWIRE_LOCK_MS: BullMQ lock of an item job; a killed worker's items are taken again once it has expired (docs/RELIABILITY.md). */
   lockMs: fromEnv('PHOTOWIRE_LOCK_MS', intFromEnv(500, 3_600_000).default(120_000)),
+  /** PHOTOWIRE_RETENTION_DAYS: a batch finished longer ago leaves Redis (records, ledger, indexes, jobs, runs); its export stays in storage (src/app/retention). */
+  retentionDays: fromEnv('PHOTOWIRE_RETENTION_DAYS', z.coerce.number().gt(0).lte(36_500).default(30)),
+  /** PHOTOWIRE_DEDUP_RETENTION_DAYS: caption clusters not seen for longer leave the caption index (a later resend starts a new cluster). */
+  dedupRetentionDays: fromEnv('PHOTOWIRE_DEDUP_RETENTION_DAYS', z.coerce.number().gt(0).lte(36_500).default(90)),
   /** PHOTOWIRE_LEDGER_LOST_MS: a wait gives up (exit 2, with the reason) once a batch's ledger, or Redis, has been gone this long (src/sources/waitForBatch.ts). */
   ledgerLostMs: fromEnv('PHOTOWIRE_LEDGER_LOST_MS', intFromEnv(0, 86_400_000).default(60_000)),
   /** PHOTOWIRE_TEST_PAUSE_AT: test-only pause point (see src/workers/testPause.ts); undefined in production. Never set in production. */
