@@ -6,6 +6,12 @@
  *
  *   npm run bench:pipeline -- [--quick] [--photos N] [--rounds N] [--concurrency N[,N...]]
  *     [--captions 1000,10000] [--redis redis://127.0.0.1:6379] [--no-photos] [--no-captions]
+ *     [--storage local,s3] [--memstore-gb N]
+ *
+ * --storage s3 (or local,s3) runs every photo round twice, on the same photos in the same run: with
+ * the local data directory, and with PHOTOWIRE_STORAGE=s3://... on a Ceph RGW that
+ * scripts/services/ceph-rgw.sh starts (or the one S3_ENDPOINT + AWS_ACCESS_KEY_ID/SECRET name),
+ * a fresh bucket prefix per run, emptied after it; one table shows both and their ratio (issue 13).
  *
  * Needs `npm run build` (it runs bin/photowire.js; it warns when src/ is newer than dist/) and a Redis: REDIS_URL or --redis, else the
  * CLI's own private redis-server. Writes bench/results/pipeline-<timestamp>.json.
@@ -16,12 +22,14 @@ import { parseArgs } from 'node:util';
 import { Redis } from 'ioredis';
 import { loadConfig } from '../../src/config';
 import { ping } from '../../src/adapters/redis/ensureRedis';
+import { deletePrefixKeys } from '../../src/adapters/redis/scan';
 import type { PhotoSet } from '../common/inputs';
 import { median, runMeasured, type Measured } from '../common/measure';
 import { removeDir, repoRoot, scratchDir } from '../common/paths';
 import { fixed, formatTable, machineInfo, machineLine, writeResults } from '../common/report';
 import { findGnuTime, missingToolLines, type Tool } from '../common/tools';
 import { captionManifest, photoFeed } from './feeds';
+import { startS3, type S3Service, type StorageLane } from './s3Lane';
 import { STAGES, foldStageLines, type StageBreakdown } from './stages';
 
 interface Args {
@@ -37,6 +45,10 @@ interface Args {
   redisUrl: string | null;
   runPhotos: boolean;
   runCaptions: boolean;
+  /** Storage lanes of the photo runs; local first (the baseline), then s3 when asked. */
+  storage: StorageLane[];
+  /** The RGW's in-memory OSD cap, GiB (0: sized from the photo set). */
+  memstoreGb: number;
 }
 
 function readArgs(argv: string[]): Args {
@@ -52,6 +64,8 @@ function readArgs(argv: string[]): Args {
       redis: { type: 'string' },
       'no-photos': { type: 'boolean', default: false },
       'no-captions': { type: 'boolean', default: false },
+      storage: { type: 'string' },
+      'memstore-gb': { type: 'string' },
     },
   });
   const int = (name: string, v: string | undefined, dflt: number) => {
@@ -77,8 +91,19 @@ function readArgs(argv: string[]): Args {
     redisUrl: values.redis ?? process.env.REDIS_URL ?? 'redis://127.0.0.1:6379',
     runPhotos: !values['no-photos'],
     runCaptions: !values['no-captions'],
+    storage: storageLanes(values.storage),
+    memstoreGb: int('memstore-gb', values['memstore-gb'], 0) as number,
   };
 }
+
+/** `--storage local,s3`: the local lane always runs (it is what s3 is measured against), first. */
+function storageLanes(v: string | undefined): StorageLane[] {
+  const asked = (v ?? 'local').split(',').map((x) => x.trim()).filter((x) => x !== '');
+  for (const x of asked) if (x !== 'local' && x !== 's3') throw new Error(`--storage takes local and/or s3 (comma-separated), got ${x}`);
+  return asked.includes('s3') ? ['local', 's3'] : ['local'];
+}
+
+const LANE_LABEL: Record<StorageLane, string> = { local: 'local directory', s3: 'S3 (Ceph RGW)' };
 
 /** The latest modification time of any file under dir, to tell a stale build. */
 function newestSource(dir: string): number {
@@ -92,21 +117,14 @@ function newestSource(dir: string): number {
 
 const reachable = (url: string) => ping(url, 1500);
 
-/** Remove every key a run left under its private prefix (SCAN + UNLINK, never FLUSH). */
+/** Remove every key a run left under its private prefix, in both key layouts (`<p>:*`, `{<p>...}`): SCAN + UNLINK, never FLUSH. */
 async function deletePrefix(url: string, prefix: string): Promise<number> {
   const r = new Redis(url, { maxRetriesPerRequest: 1 });
-  let n = 0;
   try {
-    let cursor = '0';
-    do {
-      const [next, keys] = await r.scan(cursor, 'MATCH', `${prefix}:*`, 'COUNT', 1000);
-      cursor = next;
-      if (keys.length) n += await r.unlink(...keys);
-    } while (cursor !== '0');
+    return await deletePrefixKeys(r, prefix);
   } finally {
     await r.quit();
   }
-  return n;
 }
 
 /** A feed folder holding exactly these files: hard links into the cache (no copy of gigabytes), a copy where links fail. */
@@ -144,7 +162,7 @@ class Cli {
     private readonly redisUrl: string | null,
   ) {}
 
-  async run(feedPath: string, concurrency: number): Promise<CliRun> {
+  async run(feedPath: string, concurrency: number, s3: S3Service | null = null): Promise<CliRun> {
     const prefix = `pwbench-${process.pid}-${Date.now().toString(36)}-${this.runNo++}`;
     const dataDir = scratchDir('data');
     const lines: string[] = [];
@@ -158,6 +176,9 @@ class Cli {
     };
     if (this.redisUrl) env.REDIS_URL = this.redisUrl;
     else delete env.REDIS_URL;
+    for (const k of ['PHOTOWIRE_STORAGE', 'S3_ENDPOINT', 'S3_REGION', 'S3_FORCE_PATH_STYLE']) delete env[k];
+    // The s3 lane: the same run with the bucket as storage, under a prefix of its own (emptied after).
+    if (s3) Object.assign(env, s3.env, { PHOTOWIRE_STORAGE: `s3://${s3.bucket}/${prefix}` });
     let m: Measured | null = null;
     try {
       m = await runMeasured(process.execPath, [path.join(repoRoot(), 'bin', 'photowire.js'), 'run', feedPath, '--json'], {
@@ -186,6 +207,7 @@ class Cli {
       return { feed: feedPath, items: 0, ok: 0, failed: 0, wallMs: NaN, batchMs: null, cpuS: null, peakRssMb: null, stages: foldStageLines([]), error: `photowire run failed: ${why}` };
     } finally {
       if (this.redisUrl) await deletePrefix(this.redisUrl, prefix).catch(() => undefined);
+      if (s3) await s3.empty(prefix).catch(() => undefined);
       removeDir(dataDir);
     }
   }
@@ -239,47 +261,73 @@ async function photosSection(args: Args, cli: Cli, gnuTime: Tool, log: (s: strin
   const set: PhotoSet = await photoFeed({ width: args.width, height: args.height, count: args.photos, log });
   for (const f of set.files) fs.readFileSync(f); // page cache warm for both sides
   const feed = feedFolder(set.files);
+  let s3: S3Service | null = null;
   try {
+    if (args.storage.includes('s3')) {
+      // One run's objects at a time (each run's prefix is emptied after it): originals plus renditions, with room.
+      const need = set.files.length * set.meanBytes * 1.6 + 512 * 2 ** 20;
+      s3 = await startS3({ memstoreBytes: args.memstoreGb ? args.memstoreGb * 2 ** 30 : Math.max(2 ** 30, Math.ceil(need)), log });
+    }
     const out = [];
-    for (const c of args.concurrencies) out.push(await photosAt(c, args, set, feed, cli, gnuTime, log));
-    return out;
+    for (const c of args.concurrencies) out.push(await photosAt(c, args, set, feed, cli, gnuTime, s3, log));
+    return { s3: s3 ? { origin: s3.origin, startMs: s3.startMs } : null, results: out };
   } finally {
+    await s3?.stop().catch((err) => log(`  (stopping the S3 lane: ${(err as Error).message})`));
     removeDir(feed);
   }
 }
 
-async function photosAt(concurrency: number, args: Args, set: PhotoSet, feed: string, cli: Cli, gnuTime: Tool, log: (s: string) => void) {
-  const e2e: CliRun[] = [];
+interface LaneSummary {
+  e2ePhotosPerSecondWall: number;
+  e2ePhotosPerSecondBatch: number;
+  e2eCpuMsPerPhoto: number;
+  e2ePeakRssMb: number | null;
+}
+
+function laneSummary(runs: CliRun[], n: number): LaneSummary {
+  const good = runs.filter((x) => !x.error);
+  return {
+    e2ePhotosPerSecondWall: med(good.map((x) => rate(n, x.wallMs))),
+    e2ePhotosPerSecondBatch: med(good.map((x) => rate(n, x.batchMs))),
+    e2eCpuMsPerPhoto: med(good.map((x) => (x.cpuS === null ? null : (x.cpuS * 1000) / n))),
+    e2ePeakRssMb: good.length ? Math.max(...good.map((x) => x.peakRssMb ?? 0)) : null,
+  };
+}
+
+async function photosAt(concurrency: number, args: Args, set: PhotoSet, feed: string, cli: Cli, gnuTime: Tool, s3: S3Service | null, log: (s: string) => void) {
+  const lanes = args.storage;
+  const e2eBy = new Map<StorageLane, CliRun[]>(lanes.map((l) => [l, []]));
   const stage: StageOnlyRun[] = [];
-  log(`\n${set.files.length} photos of ${set.megapixels} MP (${(set.meanBytes / 1e6).toFixed(1)} MB each, IPTC captions), concurrency ${concurrency}${concurrency === args.defaultConcurrency ? ' (the default)' : ''}, ${args.rounds} round(s):`);
+  log(`\n${set.files.length} photos of ${set.megapixels} MP (${(set.meanBytes / 1e6).toFixed(1)} MB each, IPTC captions), concurrency ${concurrency}${concurrency === args.defaultConcurrency ? ' (the default)' : ''}, ${args.rounds} round(s)${lanes.length > 1 ? `, storage ${lanes.join(' and ')} on the same photos` : ''}:`);
   for (let r = 0; r < args.rounds; r++) {
-    const order = r % 2 === 0 ? ['e2e', 'stage'] : ['stage', 'e2e'];
+    // Alternating order, so that neither lane always runs first on a warming (or loading) machine.
+    const order: Array<StorageLane | 'stage'> = [...lanes, 'stage'];
+    if (r % 2 === 1) order.reverse();
     for (const which of order) {
-      if (which === 'e2e') {
-        const res = await cli.run(feed, concurrency);
-        e2e.push(res);
-        log(`    round ${r + 1} photowire run      ${res.error ? `FAILED: ${res.error}` : `${rate(res.items, res.wallMs).toFixed(2)} photos/s (wall), ${rate(res.items, res.batchMs).toFixed(2)} (batch), RSS ${fixed(res.peakRssMb, 0)} MB`}`);
+      if (which !== 'stage') {
+        const res = await cli.run(feed, concurrency, which === 's3' ? s3 : null);
+        e2eBy.get(which)!.push(res);
+        const label = `photowire run (${which})`.padEnd(22);
+        log(`    round ${r + 1} ${label} ${res.error ? `FAILED: ${res.error}` : `${rate(res.items, res.wallMs).toFixed(2)} photos/s (wall), ${rate(res.items, res.batchMs).toFixed(2)} (batch), RSS ${fixed(res.peakRssMb, 0)} MB`}`);
       } else {
         const res = await renditionStageOnly(set.files, concurrency, gnuTime);
         stage.push(res);
-        log(`    round ${r + 1} rendition stage    ${res.error ? `FAILED: ${res.error}` : `${rate(set.files.length, res.wallMs).toFixed(2)} photos/s (wall), ${rate(set.files.length, res.busyMs).toFixed(2)} (busy), RSS ${fixed(res.peakRssMb, 0)} MB`}`);
+        log(`    round ${r + 1} ${'rendition stage'.padEnd(22)} ${res.error ? `FAILED: ${res.error}` : `${rate(set.files.length, res.wallMs).toFixed(2)} photos/s (wall), ${rate(set.files.length, res.busyMs).toFixed(2)} (busy), RSS ${fixed(res.peakRssMb, 0)} MB`}`);
       }
     }
   }
   const n = set.files.length;
+  const e2e = e2eBy.get('local')!;
   const good = e2e.filter((x) => !x.error);
   const goodStage = stage.filter((x) => !x.error);
   const summary = {
     photos: n,
     megapixels: set.megapixels,
     concurrency,
-    e2ePhotosPerSecondWall: med(good.map((x) => rate(n, x.wallMs))),
-    e2ePhotosPerSecondBatch: med(good.map((x) => rate(n, x.batchMs))),
+    ...laneSummary(e2e, n),
     stagePhotosPerSecondWall: med(goodStage.map((x) => rate(n, x.wallMs))),
     stagePhotosPerSecondBusy: med(goodStage.map((x) => rate(n, x.busyMs))),
-    e2eCpuMsPerPhoto: med(good.map((x) => (x.cpuS === null ? null : (x.cpuS * 1000) / n))),
     stageCpuMsPerPhoto: med(goodStage.map((x) => (x.cpuS === null ? null : (x.cpuS * 1000) / n))),
-    e2ePeakRssMb: good.length ? Math.max(...good.map((x) => x.peakRssMb ?? 0)) : null,
     stagePeakRssMb: goodStage.length ? Math.max(...goodStage.map((x) => x.peakRssMb ?? 0)) : null,
     stages: mergeBreakdowns(good.map((x) => x.stages)),
   };
@@ -288,23 +336,44 @@ async function photosAt(concurrency: number, args: Args, set: PhotoSet, feed: st
   // With every core busy, throughput is CPU per photo: this ratio is what the wall ratio tends to on
   // an idle box, and it does not move when other work on a shared box takes cores away mid-run.
   const ratioCpu = summary.stageCpuMsPerPhoto / summary.e2eCpuMsPerPhoto;
+  const s3Runs = e2eBy.get('s3');
+  const s3Lane = s3Runs ? { ...laneSummary(s3Runs, n), stages: mergeBreakdowns(s3Runs.filter((x) => !x.error).map((x) => x.stages)) } : null;
+  const s3Ratio = s3Lane
+    ? {
+        wall: s3Lane.e2ePhotosPerSecondWall / summary.e2ePhotosPerSecondWall,
+        steady: s3Lane.e2ePhotosPerSecondBatch / summary.e2ePhotosPerSecondBatch,
+        cpu: summary.e2eCpuMsPerPhoto / s3Lane.e2eCpuMsPerPhoto,
+      }
+    : null;
+  const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
   log(
     formatTable(
       ['', 'photos/s (wall)', 'photos/s (steady)', 'CPU ms/photo', 'peak RSS MB'],
       [
-        ['photowire run, end to end', fixed(summary.e2ePhotosPerSecondWall, 2), fixed(summary.e2ePhotosPerSecondBatch, 2), fixed(summary.e2eCpuMsPerPhoto, 0), fixed(summary.e2ePeakRssMb, 0)],
+        [`photowire run, end to end${s3Lane ? ` (${LANE_LABEL.local})` : ''}`, fixed(summary.e2ePhotosPerSecondWall, 2), fixed(summary.e2ePhotosPerSecondBatch, 2), fixed(summary.e2eCpuMsPerPhoto, 0), fixed(summary.e2ePeakRssMb, 0)],
+        ...(s3Lane
+          ? [[`photowire run, end to end (${LANE_LABEL.s3})`, fixed(s3Lane.e2ePhotosPerSecondWall, 2), fixed(s3Lane.e2ePhotosPerSecondBatch, 2), fixed(s3Lane.e2eCpuMsPerPhoto, 0), fixed(s3Lane.e2ePeakRssMb, 0)]]
+          : []),
         ['rendition stage alone', fixed(summary.stagePhotosPerSecondWall, 2), fixed(summary.stagePhotosPerSecondBusy, 2), fixed(summary.stageCpuMsPerPhoto, 0), fixed(summary.stagePeakRssMb, 0)],
-        ['end to end / stage alone', `${(ratioWall * 100).toFixed(1)}%`, `${(ratioBatch * 100).toFixed(1)}%`, `${(ratioCpu * 100).toFixed(1)}%`, null],
+        [`end to end${s3Lane ? ' (local)' : ''} / stage alone`, pct(ratioWall), pct(ratioBatch), pct(ratioCpu), null],
+        ...(s3Ratio ? [['S3 / local, end to end', pct(s3Ratio.wall), pct(s3Ratio.steady), pct(s3Ratio.cpu), null]] : []),
       ],
     ),
   );
   log(`  (wall: process start to exit; steady: batch enqueued to last item done, and the stage's first read to last write)`);
   log(`  (the CPU column's ratio is stage CPU / end-to-end CPU per photo: the throughput ratio when all cores are busy)`);
   log(`  overhead share (everything but the rendition stage): ${((1 - ratioWall) * 100).toFixed(1)}% of wall time, ${((1 - ratioCpu) * 100).toFixed(1)}% of CPU; target <= 15%: ${ratioWall >= 0.85 ? 'met' : 'NOT met'} by wall time, ${ratioCpu >= 0.85 ? 'met' : 'NOT met'} by CPU`);
+  if (s3Ratio) {
+    log(`  S3 throughput / local (issue 13, target >= 90%): ${pct(s3Ratio.wall)} by wall time (${s3Ratio.wall >= 0.9 ? 'met' : 'NOT met'}), ${pct(s3Ratio.steady)} steady (${s3Ratio.steady >= 0.9 ? 'met' : 'NOT met'}), ${pct(s3Ratio.cpu)} by CPU per photo`);
+  }
   log(`  worker peak RSS at concurrency ${concurrency}: ${fixed(summary.e2ePeakRssMb, 0)} MB; target < 500 MB: ${summary.e2ePeakRssMb !== null && summary.e2ePeakRssMb < 500 ? 'met' : 'NOT met'}`);
-  log(`\n  per-item stage times inside the worker (${summary.stages.items} items; concurrent items overlap, so shares are of item time, not of wall time):`);
+  log(`\n  per-item stage times inside the worker (${summary.stages.items} items${s3Lane ? ', local lane' : ''}; concurrent items overlap, so shares are of item time, not of wall time):`);
   log(stageTable(summary.stages).replace(/^/gm, '  '));
-  return { summary: { ...summary, ratioWall, ratioSteady: ratioBatch, ratioCpu }, runs: { e2e, stage } };
+  if (s3Lane) {
+    log(`\n  the same for the S3 lane (${s3Lane.stages.items} items):`);
+    log(stageTable(s3Lane.stages).replace(/^/gm, '  '));
+  }
+  return { summary: { ...summary, ratioWall, ratioSteady: ratioBatch, ratioCpu, s3: s3Lane, s3OverLocal: s3Ratio }, runs: { e2e, e2eS3: s3Runs ?? null, stage } };
 }
 
 async function captionsSection(args: Args, cli: Cli, log: (s: string) => void) {
