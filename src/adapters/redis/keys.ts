@@ -125,6 +125,12 @@ export interface RedisKeys {
   retryClaim(batchId: string, itemId: string, failedAt: string): string;
   /** Zset: batch ids by creation (ms). */
   batches: string;
+  /** Zset: archived batch ids (removed from Redis by retention, export in storage) by creation (ms); same slot as `batches`. */
+  archived: string;
+  /** Hash: archived batch id -> its small summary JSON (src/app/retention/retentionPass.ts ArchivedEntry). */
+  archivedSummaries: string;
+  /** Hash: the retention pass's cursor (batch being removed, last step done). */
+  retentionCursor: string;
   kill: KillKeys;
   photo: PhotoKeys;
   runs: RunKeys;
@@ -181,6 +187,9 @@ export function redisKeys(prefix: string): RedisKeys {
     batch,
     retryClaim: (batchId, itemId, failedAt) => `${batch(batchId).tag}:retry:${itemId}:${failedAt}`,
     batches: `${hashTag(`${p}:catalog`)}:batches`,
+    archived: `${hashTag(`${p}:catalog`)}:archived`,
+    archivedSummaries: `${hashTag(`${p}:catalog`)}:archived:summary`,
+    retentionCursor: `${hashTag(`${p}:catalog`)}:retention`,
     kill: {
       items: `${kill}:items`,
       groups: `${kill}:groups`,
