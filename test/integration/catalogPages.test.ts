@@ -71,7 +71,12 @@ describe('catalog pages of a 20,000-item batch (issue 14)', () => {
   const counted = counting(redis);
   const store = new CatalogStore(counted.client, prefix);
   const records = Array.from({ length: N }, (_, i) => item(i));
-  const ctx = { catalog: store, data: { root: '/tmp/none', batchDir: (b: string) => `batches/${b}` } } as unknown as PipelineContext;
+  // What summarizeBatch reads besides the catalog: where the batch's files are (a path, never opened).
+  const ctx = {
+    catalog: store,
+    data: { root: '/tmp/none', batchDir: (b: string) => `batches/${b}` },
+    exports: { location: (b: string, f: string) => `/tmp/none/batches/${b}/${f}`, renditionsLocation: () => '/tmp/none/renditions' },
+  } as unknown as PipelineContext;
   const query = (q: Partial<RecordQuery> & { cursor?: number }) => readRecordPage(store, BATCH, { offset: 0, limit: 100, ...q }, { expected: N });
 
   beforeAll(async () => {
