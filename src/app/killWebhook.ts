@@ -3,7 +3,7 @@ import type { Redis } from 'ioredis';
 import type { KillEvent } from '../adapters/redis/killStore';
 import type { Config } from '../config';
 import { JOBS, QUEUES, jobIds, killWebhookJobOptions, queuePrefix } from '../queues/definitions';
-import { checkFetchAllowed } from '../sources/http/allowList';
+import { checkFetchAllowed } from '../adapters/http/allowList';
 
 type WebhookConfig = Pick<Config, 'killWebhook' | 'fetchAllow' | 'fetchRetries' | 'fetchTimeoutMs'>;
 

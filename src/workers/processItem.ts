@@ -3,7 +3,7 @@ import { probeImage, renderRenditions } from '../adapters/images/sharpImages';
 import { readConfinedFile } from '../adapters/storage/dataDir';
 import { StorageImageStore } from '../adapters/storage/imageStore';
 import { ItemPipeline, type ItemResult } from '../app/items/itemPipeline';
-import { fetchImageBytes } from '../sources/http/fetchUrl';
+import { fetchImageBytes } from '../adapters/http/fetchUrl';
 import type { ItemJob } from '../schemas/jobs';
 import type { CatalogRecord, RecordError } from '../schemas/record';
 import { settleKills } from './itemKills';

@@ -5,7 +5,7 @@ import { loadConfig } from '../../src/config';
 import { Runtime } from '../../src/app/runtime';
 import { batchIdFor } from '../../src/core/ids';
 import { enqueueFeed } from '../../src/queues/enqueueFeed';
-import { loadHttpFeed } from '../../src/sources/http/loadHttpFeed';
+import { loadHttpFeed } from '../../src/adapters/http/loadHttpFeed';
 import { runCli } from '../helpers/cli';
 import { tinyJpeg } from '../helpers/corpus';
 import { expectBatchWhole } from '../helpers/integrity';

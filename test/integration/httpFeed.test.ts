@@ -1,4 +1,4 @@
-import { loadHttpFeed } from '../../src/sources/http/loadHttpFeed';
+import { loadHttpFeed } from '../../src/adapters/http/loadHttpFeed';
 import { createHash } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import * as http from 'node:http';
@@ -9,7 +9,7 @@ import { TestPipeline } from '../helpers/pipeline';
 import { makeTmpDir, removeDir } from '../helpers/testEnv';
 import { createRedis } from '../../src/adapters/redis/connection';
 import { syntheticPhoto } from '../../src/sample/syntheticPhoto';
-import { fetchBytes, type FetchLimits } from '../../src/sources/http/fetchUrl';
+import { fetchBytes, type FetchLimits } from '../../src/adapters/http/fetchUrl';
 import { Scheduler } from '../../src/sources/schedule/scheduler';
 
 const FIXTURES = path.resolve(__dirname, '../fixtures/feeds');

@@ -7,7 +7,7 @@ import { Job, Queue } from 'bullmq';
 import { batchIdFor } from '../../src/core/ids';
 import { QUEUES, jobIds, queuePrefix } from '../../src/queues/definitions';
 import { enqueueFeed } from '../../src/queues/enqueueFeed';
-import { loadHttpFeed } from '../../src/sources/http/loadHttpFeed';
+import { loadHttpFeed } from '../../src/adapters/http/loadHttpFeed';
 import { TestPipeline } from '../helpers/pipeline';
 import { waitUntil } from '../helpers/processes';
 import { WIRE_IMAGES } from '../helpers/testEnv';

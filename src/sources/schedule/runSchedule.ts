@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { LoadedFeed } from '../../adapters/feeds/loadFeed';
-import { loadHttpFeed } from '../http/loadHttpFeed';
+import { loadHttpFeed } from '../../adapters/http/loadHttpFeed';
 import { Lease } from '../lease';
 import { loadFileList } from '../loadFileList';
 import { RunLog } from '../../app/runs/runLog';

@@ -4,7 +4,7 @@ import { DelayedError, Queue, Worker, type Job } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { isInputError } from '../../core/errors';
 import { JOBS, QUEUES, jobIds, scheduleJobOptions, queuePrefix } from '../../queues/definitions';
-import { checkFetchAllowed } from '../http/allowList';
+import { checkFetchAllowed } from '../../adapters/http/allowList';
 import { RunLog } from '../../app/runs/runLog';
 import type { SourceRuntime } from '../sourceRuntime';
 import { droppedTick } from './catchUp';

@@ -1,5 +1,5 @@
-import { checkFetchAllowed, hostAllowed } from '../../../src/sources/http/allowList';
-import { backoffMs, classifyStatus, retryAfterMs } from '../../../src/sources/http/retry';
+import { checkFetchAllowed, hostAllowed } from '../../../src/adapters/http/allowList';
+import { backoffMs, classifyStatus, retryAfterMs } from '../../../src/adapters/http/retry';
 
 describe('PHOTOWIRE_FETCH_ALLOW', () => {
   const allow = ['feeds.example.com', '127.0.0.1:8080', '*.agency.example'];

@@ -3,7 +3,7 @@ import { ItemPipeline } from '../../../../src/app/items/itemPipeline';
 import { isRetryable } from '../../../../src/app/items/retryable';
 import { InputError } from '../../../../src/core/errors';
 import { StorageError } from '../../../../src/adapters/storage/storagePort';
-import { FetchFailedError } from '../../../../src/sources/http/fetchUrl';
+import { FetchFailedError } from '../../../../src/adapters/http/fetchUrl';
 import { Fakes, job, photoBytes } from './fakes';
 
 /** The item pipeline built with in-memory fakes of its ports: what it asks of each, and what it records. */
