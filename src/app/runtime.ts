@@ -40,10 +40,17 @@ export class Runtime {
     const handle = await ensureRedisFromConfig(config, { allowPrivate: opts.allowPrivateRedis });
     if (handle.private) logger.info({ redis: describeRedis(handle) }, 'started a private redis-server for this run');
     const redis = createRedis(handle.url, { name: 'photowire' });
+    let ctx: PipelineContext | undefined;
     try {
-      const ctx = createPipelineContext(config, redis, logger);
+      ctx = createPipelineContext(config, redis, logger);
+      // Object storage is checked now, before any job is taken: a missing bucket or refused
+      // credentials are a StorageConfigError (exit 2, naming bucket and endpoint, no secret). A
+      // local folder is made as it is written: its faults (full, not writable) are the items'
+      // STORAGE_FAILED, retried and recovered by `photowire retry` (faults.storage.test.ts).
+      if (ctx.storage.kind !== 'local') await ctx.storage.open();
       return new Runtime(config, logger, handle, redis, ctx);
     } catch (err) {
+      await ctx?.storage.close().catch(() => undefined);
       redis.disconnect();
       await handle.stop();
       throw err;
@@ -96,6 +103,7 @@ export class Runtime {
     await closeKillWebhookQueues(this.redis);
     for (const c of this.extra) c.disconnect();
     await this.redis.quit().catch(() => this.redis.disconnect());
+    await this.ctx.storage.close().catch(() => undefined);
     await this.redisHandle.stop();
   }
 }

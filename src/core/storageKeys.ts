@@ -48,6 +48,19 @@ export function batchKey(batchId: string, name: string): string {
   return `batches/${batchId}/${name}`;
 }
 
+/** A batch's records, one JSON line per item in feed order: `batches/<batchId>/records.ndjson`. */
+export function batchRecordsKey(batchId: string): string {
+  return batchKey(batchId, 'records.ndjson');
+}
+
+/**
+ * A batch's summary: `batches/<batchId>/summary.json`. Written last, after records.ndjson, so a
+ * batch export is whole exactly when this object exists (as a rendition set and its manifest).
+ */
+export function batchSummaryKey(batchId: string): string {
+  return batchKey(batchId, 'summary.json');
+}
+
 /** A file uploaded from the desk: `uploads/<uploadId>/<name>`. */
 export function uploadKey(uploadId: string, name: string): string {
   checkName(uploadId);

@@ -30,7 +30,7 @@ export function finalizePorts(ctx: PipelineContext): FinalizePorts {
     captions: ctx.captions,
     photos: ctx.photos,
     kills: killStoreOf(ctx),
-    exports: ctx.data,
+    exports: ctx.exports,
     feeds: { load: (feedPath) => loadFeed(feedPath, ctx.config.maxFeedBytes) },
     itemJobs: () => itemJobLookup(ctx),
     failedRecord: (job, error) => failedRecord(ctx, job, error),

@@ -4,6 +4,7 @@ import type { Logger } from '../logger';
 import { CatalogStore } from '../adapters/redis/catalogStore';
 import { CaptionIndex } from '../adapters/redis/captionIndex';
 import { PhotoVersions } from '../adapters/redis/photoVersions';
+import { StorageBatchExports, type BatchExportStore } from '../adapters/storage/batchExports';
 import { DataDir } from '../adapters/storage/dataDir';
 import { createStorage } from '../adapters/storage/openStorage';
 import { parseStorageConfig } from '../adapters/storage/storageConfig';
@@ -24,6 +25,8 @@ export interface PipelineContext {
    * (a missing bucket or refused credentials: StorageConfigError, exit 2). Close it with the context.
    */
   storage: StoragePort;
+  /** Batch exports (records.ndjson, summary.json) in that storage, at `batches/<id>/` (src/core/storageKeys.ts). */
+  exports: BatchExportStore;
   catalog: CatalogStore;
   captions: CaptionIndex;
   photos: PhotoVersions;
@@ -32,14 +35,16 @@ export interface PipelineContext {
 }
 
 export function createPipelineContext(config: Config, redis: Redis, logger: Logger): PipelineContext {
+  // The S3 settings and PHOTOWIRE_STORAGE come from the environment (src/adapters/storage/storageConfig.ts);
+  // the folder default is the config's data directory.
+  const storage = createStorage(parseStorageConfig({ ...process.env, PHOTOWIRE_DATA_DIR: config.dataDir }));
   return {
     config,
     redis,
     logger,
     data: new DataDir(config.dataDir),
-    // The S3 settings and PHOTOWIRE_STORAGE come from the environment (src/adapters/storage/storageConfig.ts);
-    // the folder default is the config's data directory.
-    storage: createStorage(parseStorageConfig({ ...process.env, PHOTOWIRE_DATA_DIR: config.dataDir })),
+    storage,
+    exports: new StorageBatchExports(storage),
     catalog: new CatalogStore(redis, config.prefix),
     captions: new CaptionIndex(redis, { prefix: `${config.prefix}:dedup`, threshold: config.dedupThreshold }),
     photos: new PhotoVersions(redis, config.prefix),

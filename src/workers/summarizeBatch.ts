@@ -1,4 +1,3 @@
-import * as path from 'node:path';
 import type { FailedItem } from '../adapters/redis/catalogStore';
 import type { PipelineContext } from './pipelineContext';
 
@@ -32,7 +31,9 @@ export interface BatchSummary {
   durationMs: number | null;
   createdAt: string;
   finishedAt: string | null;
+  /** Where records.ndjson is (the storage port's location: a file path, or `s3://bucket/prefix/batches/<id>/records.ndjson`). */
   records: string;
+  /** Where the renditions are, the same way. */
   renditions: string;
   failures: FailedItem[];
   warnings: string[];
@@ -73,8 +74,8 @@ export async function summarizeBatch(ctx: PipelineContext, batchId: string): Pro
     durationMs: elapsedMs,
     createdAt: ledger.createdAt,
     finishedAt: ledger.finishedAt,
-    records: path.join(ctx.data.root, ctx.data.batchDir(batchId), 'records.ndjson'),
-    renditions: path.join(ctx.data.root, 'renditions'),
+    records: ctx.exports.location(batchId, 'records.ndjson'),
+    renditions: ctx.exports.renditionsLocation(),
     failures,
     warnings: ledger.exportError ? [...ledger.warnings, ledger.exportError] : ledger.warnings,
   };

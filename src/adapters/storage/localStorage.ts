@@ -186,6 +186,10 @@ export class LocalDirStorage implements StoragePort {
     return pathToFileURL(file).href;
   }
 
+  locate(key: string): string {
+    return this.abs(key.endsWith('/') ? key.slice(0, -1) : key);
+  }
+
   async close(): Promise<void> {}
 }
 

@@ -217,6 +217,12 @@ export class S3Storage implements StoragePort {
     return getSignedUrl(this.client, get, { expiresIn: opts.expiresInSeconds ?? 900 });
   }
 
+  /** `s3://bucket/prefix/key` (a key ending in `/` names a folder of objects). */
+  locate(key: string): string {
+    if (key !== '') assertKey(key.endsWith('/') ? key.slice(0, -1) : key);
+    return `s3://${this.bucket}/${this.prefix}${key}`;
+  }
+
   async close(): Promise<void> {
     this.client.destroy();
   }

@@ -45,6 +45,11 @@ export interface StoragePort {
    * response-cache-control/response-content-type), whatever the object was stored with.
    */
   url(key: string, opts?: { expiresInSeconds?: number; cacheControl?: string; contentType?: string }): Promise<string>;
+  /**
+   * Where an object (or, for a key ending in `/`, a folder of them) is, for people and summaries:
+   * local, the absolute file path; S3, `s3://bucket/prefix/key`. No I/O, never a secret.
+   */
+  locate(key: string): string;
   close(): Promise<void>;
 }
 

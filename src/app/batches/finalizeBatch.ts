@@ -1,8 +1,8 @@
 import * as path from 'node:path';
 import type { LoadedFeed } from '../../adapters/feeds/loadFeed';
 import type { BatchLedger, CatalogStore } from '../../adapters/redis/catalogStore';
-import type { DataDir } from '../../adapters/storage/dataDir';
-import { isInputError } from '../../core/errors';
+import type { BatchExportStore, ExportFile } from '../../adapters/storage/batchExports';
+import { isInputError, PhotowireError } from '../../core/errors';
 import { itemIdFor } from '../../core/ids';
 import { itemJobSchema, type ItemJob } from '../../schemas/jobs';
 import type { CatalogRecord, RecordError } from '../../schemas/record';
@@ -37,8 +37,11 @@ export interface FinalizeLogger {
 /** What finalizing a batch reads and writes, passed in by the batch worker (src/workers/batchWorker.ts). */
 export interface FinalizePorts extends ClusterPorts {
   catalog: ClusterPorts['catalog'] & Pick<CatalogStore, 'getBatch' | 'recordPositions' | 'markItem' | 'iterateRecords' | 'finishBatch' | 'addWarning'>;
-  /** Where records.ndjson and summary.json go: written atomically, so a re-run rewrites them whole. */
-  exports: Pick<DataDir, 'batchDir' | 'writeAtomic'>;
+  /**
+   * Where records.ndjson and summary.json go (the storage port: the local folder or a bucket, at
+   * content-stable keys), each written whole, summary.json last: a re-run rewrites them.
+   */
+  exports: Pick<BatchExportStore, 'write' | 'remove'>;
   /** Reads the batch's feed again, for items whose job is gone. */
   feeds: { load(feedPath: string): Promise<LoadedFeed> };
   itemJobs: () => ItemJobLookup;
@@ -142,19 +145,22 @@ export async function finalizeBatch(ports: FinalizePorts, batchId: string): Prom
   if ([...Array(expected).keys()].some((i) => !have.has(i))) await recordLostItems(ports, ledger, have);
   // Caption clusters in feed order, before anything reads the records (src/app/batches/clusterBatch.ts).
   await clusterBatch(ports, batchId, expected);
-  const dir = ports.exports.batchDir(batchId);
   // A full or read-only disk must not keep the batch open forever (`run` and `ingest --wait` wait
   // for it): the ledger is closed with the failure shown, and the error rethrown so the finalize
   // job's retries (or `photowire retry`) write the files once there is room.
   let exportError: string | null = null;
-  const write = async (name: string, data: () => string | AsyncIterable<string>) => {
+  const write = async (name: ExportFile, data: (() => string | AsyncIterable<string>) | null) => {
     try {
-      await ports.exports.writeAtomic(path.join(dir, name), data());
+      if (data) await ports.exports.write(batchId, name, data());
+      else await ports.exports.remove(batchId, name);
     } catch (err) {
       if ((err as { code?: string }).code !== 'STORAGE_FAILED') throw err;
       exportError ??= `STORAGE_FAILED: ${name} could not be written (${(err as Error).message}); the records are in Redis (photowire export ${batchId}) and the file is written again when the finalize job retries or on photowire retry`;
     }
   };
+  // A batch export is whole exactly when summary.json exists: a re-run takes the old one away
+  // first, so no reader pairs it with records.ndjson being rewritten.
+  await write('summary.json', null);
   // Written as read, a chunk of records at a time: the batch is never held in memory whole.
   const missing: number[] = [];
   let lines = 0;
@@ -176,7 +182,10 @@ export async function finalizeBatch(ports: FinalizePorts, batchId: string): Prom
   await write('summary.json', () => JSON.stringify(summary, null, 2) + '\n');
   if (exportError) {
     await catalog.finishBatch(batchId, exportError);
-    throw Object.assign(new Error(exportError), { code: (exportError as string).split(':')[0] });
+    // STORAGE_FAILED (a file not written) or RECORDS_MISSING (lines short of the ledger): both
+    // transient, the finalize job runs again with BullMQ's backoff.
+    const e = exportError as string;
+    throw new PhotowireError(e.startsWith('STORAGE_FAILED:') ? 'STORAGE_FAILED' : 'INTERNAL', e);
   }
 }
 

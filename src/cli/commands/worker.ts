@@ -6,7 +6,7 @@ import { onShutdown } from '../shutdown';
 export async function workerCommand(opts: { concurrency?: number }): Promise<number> {
   const rt = await Runtime.open({ allowPrivateRedis: false });
   await rt.startWorkers(opts.concurrency);
-  rt.logger.info({ concurrency: opts.concurrency ?? rt.config.concurrency, redis: describeRedis(rt.redisHandle), dataDir: rt.config.dataDir }, 'worker ready');
+  rt.logger.info({ concurrency: opts.concurrency ?? rt.config.concurrency, redis: describeRedis(rt.redisHandle), dataDir: rt.config.dataDir, storage: rt.ctx.storage.describe }, 'worker ready');
   await onShutdown({
     stop: () => rt.close(),
     notice: {
