@@ -1,0 +1,521 @@
+/**
+ * Scale bench (issue 14, "Measured"): a year of nights in one Redis. At each catalog size it
+ * reports Redis memory per item (used_memory delta, MEMORY USAGE by key family), HTTP latency of
+ * the desk's reads against a real `photowire serve`, and peak RSS; end-to-end ingest throughput of
+ * caption-only items with 1, 2 and 4 `photowire worker` processes fed by `photowire ingest --wait`.
+ *
+ *   npm run bench:scale -- [--items 10000,100000,1000000] [--e2e 10000,100000] [--workers 1,2,4]
+ *     [--quick] [--rounds N] [--requests N] [--redis URL]
+ *
+ * How the catalog is built: end to end (real workers) at the --e2e sizes; the catalog sizes
+ * (--items) by writing records straight through CatalogStore.markItem (the atomic step the worker
+ * uses), cloned from the records the real workers produced at the first e2e size (real credits,
+ * clusters, captions), as nights of at most 100,000 items. The table says which.
+ *
+ * Default Redis: a private redis-server on a free port (never 6379's data). --redis URL uses that
+ * one under a private prefix, removed after (SCAN + UNLINK, never FLUSH).
+ * Needs `npm run build` (bin/photowire.js). Writes bench/results/scale-<timestamp>.json.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { parseArgs } from 'node:util';
+import { Redis } from 'ioredis';
+import { CatalogStore } from '../../src/adapters/redis/catalogStore';
+import { freePort, startPrivateRedis } from '../../src/adapters/redis/ensureRedis';
+import { deletePrefixKeys } from '../../src/adapters/redis/scan';
+import type { CatalogRecord } from '../../src/schemas/record';
+import { generateCaptions } from '../dedup/generateCaptions';
+import { runMeasured } from '../common/measure';
+import { removeDir, repoRoot, scratchDir } from '../common/paths';
+import { fixed, formatTable, machineInfo, machineLine, writeResults } from '../common/report';
+import { findGnuTime } from '../common/tools';
+
+const NIGHT = 100_000;
+const BIN = () => path.join(repoRoot(), 'bin', 'photowire.js');
+
+interface Args {
+  quick: boolean;
+  items: number[];
+  e2e: number[];
+  workers: number[];
+  requests: number;
+  redisUrl: string | null;
+}
+
+function readArgs(argv: string[]): Args {
+  const { values } = parseArgs({
+    args: argv,
+    options: {
+      quick: { type: 'boolean', default: false },
+      items: { type: 'string' },
+      e2e: { type: 'string' },
+      workers: { type: 'string' },
+      requests: { type: 'string' },
+      redis: { type: 'string' },
+    },
+  });
+  const list = (name: string, v: string | undefined, dflt: string) =>
+    (v ?? dflt).split(',').map((x) => {
+      const n = Number(x.trim());
+      if (!Number.isInteger(n) || n < 1) throw new Error(`--${name} takes whole numbers of 1 or more, comma-separated; got ${x}`);
+      return n;
+    });
+  const quick = values.quick!;
+  return {
+    quick,
+    items: list('items', values.items, quick ? '10000,100000' : '10000,100000,1000000').sort((a, b) => a - b),
+    e2e: list('e2e', values.e2e, quick ? '10000' : '10000,100000'),
+    workers: list('workers', values.workers, '1,2,4'),
+    requests: list('requests', values.requests, quick ? '60' : '300')[0],
+    redisUrl: values.redis ?? null,
+  };
+}
+
+// ---------------------------------------------------------------- feeds
+
+/** Caption-only NDJSON items with wire captions whose tails carry credits in the shapes the rules know. */
+function manifest(dir: string, count: number, seed: number): string {
+  const gen = generateCaptions({ seed, variantsPerFamily: 0.6 });
+  const file = path.join(dir, `night-${count}-${seed}.ndjson`);
+  const fd = fs.openSync(file, 'w');
+  let buf: string[] = [];
+  for (let i = 0; i < count; i++) {
+    buf.push(JSON.stringify({ id: `scale-${seed}-${i + 1}`, caption: gen.next().value!.raw, headline: `Night item ${i + 1}` }));
+    if (buf.length === 5000) {
+      fs.writeSync(fd, `${buf.join('\n')}\n`);
+      buf = [];
+    }
+  }
+  if (buf.length) fs.writeSync(fd, `${buf.join('\n')}\n`);
+  fs.closeSync(fd);
+  return file;
+}
+
+// ---------------------------------------------------------------- processes
+
+function hwmMb(pid: number | undefined): number | null {
+  if (!pid) return null;
+  try {
+    const m = /VmHWM:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return m ? +(Number(m[1]) / 1024).toFixed(1) : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Start a long-running photowire command and resolve when a stderr/stdout line contains `ready`. */
+function startLong(args: string[], env: NodeJS.ProcessEnv, ready: string): Promise<ChildProcess> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [BIN(), ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let tail = '';
+    let done = false;
+    const look = (d: Buffer) => {
+      tail = (tail + String(d)).slice(-4000);
+      if (!done && tail.includes(ready)) {
+        done = true;
+        resolve(child);
+      }
+    };
+    child.stdout!.on('data', look);
+    child.stderr!.on('data', look);
+    child.once('exit', (code) => {
+      if (!done) reject(new Error(`photowire ${args.join(' ')} exited ${code} before "${ready}": ${tail.trim().slice(-600)}`));
+    });
+    setTimeout(() => {
+      if (!done) {
+        child.kill('SIGKILL');
+        reject(new Error(`photowire ${args.join(' ')}: no "${ready}" in 60 s: ${tail.trim().slice(-600)}`));
+      }
+    }, 60_000).unref();
+  });
+}
+
+async function stop(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise((r) => child.once('exit', r));
+  child.kill('SIGTERM');
+  await Promise.race([exited, new Promise((r) => setTimeout(r, 10_000))]);
+  if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+}
+
+function baseEnv(redisUrl: string, prefix: string, dataDir: string): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...process.env, REDIS_URL: redisUrl, PHOTOWIRE_PREFIX: prefix, PHOTOWIRE_DATA_DIR: dataDir, LOG_LEVEL: 'warn', PHOTOWIRE_API_RATE_LIMIT: '1000000' };
+  for (const k of ['PHOTOWIRE_STORAGE', 'S3_ENDPOINT', 'PHOTOWIRE_API_TOKEN', 'PHOTOWIRE_REDIS_CLUSTER']) delete env[k];
+  return env;
+}
+
+// ---------------------------------------------------------------- Redis memory
+
+async function usedMemory(r: Redis): Promise<number> {
+  const info = await r.info('memory');
+  return Number(/used_memory:(\d+)/.exec(info)![1]);
+}
+
+/** A key's family: prefix and batch id out, hex ids and index values folded, so keys group by kind. */
+function family(key: string, prefix: string, batches: string[]): string {
+  let k = key.replace(/[{}]/g, '');
+  if (k.startsWith(`${prefix}:`)) k = k.slice(prefix.length + 1);
+  for (const b of batches) if (k.includes(b)) k = k.split(b).join('<batch>');
+  k = k.replace(/\b[0-9a-f]{12,}\b/g, '<id>');
+  const parts = k.split(':');
+  const ix = parts.indexOf('ix');
+  if (ix >= 0) return [...parts.slice(0, ix + 2), '*'].join(':');
+  const bull = parts[0] === 'bull' || parts.includes('bull');
+  if (bull) return parts.slice(0, 3).join(':') + (parts.length > 3 ? ':*' : '');
+  return parts.map((p) => (/\d{3,}/.test(p) ? '<n>' : p)).join(':');
+}
+
+interface Families {
+  keys: number;
+  bytes: number;
+  byFamily: Array<{ family: string; keys: number; bytes: number }>;
+}
+
+async function memoryByFamily(r: Redis, prefix: string, batches: string[]): Promise<Families> {
+  const acc = new Map<string, { keys: number; bytes: number }>();
+  let keys = 0;
+  let bytes = 0;
+  for (const match of [`${prefix}:*`, `{${prefix}*`, `bull:${prefix}*`, `*${prefix}*`]) {
+    let cursor = '0';
+    do {
+      const [next, found] = await r.scan(cursor, 'MATCH', match, 'COUNT', 2000);
+      cursor = next;
+      const fresh = found.filter((k) => !acc.has(`seen:${k}`));
+      if (!fresh.length) continue;
+      const p = r.pipeline();
+      for (const k of fresh) p.call('MEMORY', 'USAGE', k, 'SAMPLES', '0');
+      const out = (await p.exec()) ?? [];
+      fresh.forEach((k, i) => {
+        acc.set(`seen:${k}`, { keys: 0, bytes: 0 });
+        const b = Number(out[i]?.[1] ?? 0);
+        const f = family(k, prefix, batches);
+        const e = acc.get(f) ?? { keys: 0, bytes: 0 };
+        e.keys++;
+        e.bytes += b;
+        acc.set(f, e);
+        keys++;
+        bytes += b;
+      });
+    } while (cursor !== '0');
+  }
+  const byFamily = [...acc.entries()]
+    .filter(([f]) => !f.startsWith('seen:'))
+    .map(([f, e]) => ({ family: f, ...e }))
+    .sort((a, b) => b.bytes - a.bytes);
+  return { keys, bytes, byFamily };
+}
+
+// ---------------------------------------------------------------- end to end
+
+interface E2eRun {
+  items: number;
+  workers: number;
+  ok: number;
+  failed: number;
+  wallMs: number;
+  itemsPerS: number;
+  workerPeakRssMb: number[];
+  usedMemoryDelta: number | null;
+  error: string | null;
+}
+
+async function e2eRun(redisUrl: string, feed: string, items: number, workers: number, keep: boolean, log: (s: string) => void): Promise<{ run: E2eRun; prefix: string; dataDir: string; batchId: string | null }> {
+  const prefix = `pwscale-e2e-${process.pid}-${items}-${workers}-${Date.now().toString(36)}`;
+  const dataDir = scratchDir('scale-data');
+  const env = baseEnv(redisUrl, prefix, dataDir);
+  const r = new Redis(redisUrl);
+  const before = await usedMemory(r);
+  const procs: ChildProcess[] = [];
+  let batchId: string | null = null;
+  try {
+    for (let i = 0; i < workers; i++) procs.push(await startLong(['worker'], { ...env, LOG_LEVEL: 'info' }, 'worker ready'));
+    const m = await runMeasured(process.execPath, [BIN(), 'ingest', '--wait', '--json', feed], { env, maxOutputBytes: 4 * 1024 * 1024 });
+    const rss = procs.map((p) => hwmMb(p.pid) ?? NaN);
+    if (m.exitCode !== 0) throw new Error(`ingest exited ${m.exitCode}: ${m.stderr.trim().slice(-500)}`);
+    const out = JSON.parse(m.stdout) as unknown;
+    const batches = (Array.isArray(out) ? out : ((out as { batches?: unknown[] }).batches ?? [out])) as Array<Record<string, unknown>>;
+    const b = batches[0] ?? {};
+    batchId = String(b.batchId ?? b.id ?? '') || null;
+    const ok = Number(b.ok ?? 0);
+    const failed = Number(b.failed ?? 0);
+    const delta = (await usedMemory(r)) - before;
+    const run: E2eRun = { items, workers, ok, failed, wallMs: m.wallMs, itemsPerS: items / (m.wallMs / 1000), workerPeakRssMb: rss, usedMemoryDelta: delta, error: failed ? `${failed} failed` : null };
+    log(`  e2e ${items} items, ${workers} worker(s): ${(m.wallMs / 1000).toFixed(1)} s, ${run.itemsPerS.toFixed(0)} items/s, worker RSS ${rss.join('/')} MB, used_memory +${(delta / 2 ** 20).toFixed(1)} MB`);
+    return { run, prefix, dataDir, batchId };
+  } catch (err) {
+    const msg = err instanceof Error ? err.message : String(err);
+    log(`  e2e ${items} items, ${workers} worker(s): FAILED ${msg}`);
+    return { run: { items, workers, ok: 0, failed: 0, wallMs: NaN, itemsPerS: NaN, workerPeakRssMb: [], usedMemoryDelta: null, error: msg }, prefix, dataDir, batchId };
+  } finally {
+    for (const p of procs) await stop(p);
+    await r.quit();
+    if (!keep) {
+      await cleanup(redisUrl, prefix);
+      removeDir(dataDir);
+    }
+  }
+}
+
+async function cleanup(redisUrl: string, prefix: string): Promise<void> {
+  const r = new Redis(redisUrl, { maxRetriesPerRequest: 1 });
+  try {
+    await deletePrefixKeys(r, prefix);
+  } finally {
+    await r.quit();
+  }
+}
+
+// ---------------------------------------------------------------- catalog by the store
+
+/** Clone real records into a night: new ids, batch, index; cluster ids kept per night (a cluster index per batch). */
+function cloneInto(sample: CatalogRecord[], night: string, i: number): CatalogRecord {
+  const s = sample[i % sample.length];
+  const id = `${night}-${String(i + 1).padStart(6, '0')}`;
+  const round = Math.floor(i / sample.length);
+  const cluster = s.cluster ? { ...s.cluster, id: round === 0 ? s.cluster.id : (BigInt(`0x${s.cluster.id}`) ^ BigInt(round)).toString(16).padStart(16, '0'), canonicalId: `${night}-${s.cluster.canonicalId.split('-').pop()}` } : null;
+  return { ...s, id, batchId: night, source: { ...s.source, position: i }, index: i, cluster } as CatalogRecord;
+}
+
+async function writeNight(store: CatalogStore, sample: CatalogRecord[], night: string, count: number): Promise<number> {
+  const t0 = performance.now();
+  await store.createBatch({ id: night, feed: `/feeds/${night}.ndjson`, format: 'ndjson', expected: count, warnings: [], article: null });
+  for (let from = 0; from < count; from += 2000) {
+    const chunk: Promise<void>[] = [];
+    for (let i = from; i < Math.min(count, from + 2000); i++) chunk.push(store.markItem(cloneInto(sample, night, i), null));
+    await Promise.all(chunk);
+  }
+  return performance.now() - t0;
+}
+
+// ---------------------------------------------------------------- HTTP latency
+
+interface Latency {
+  name: string;
+  url: string;
+  p50Ms: number;
+  p99Ms: number;
+  status: number;
+}
+
+const pct = (xs: number[], p: number) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))];
+};
+
+async function measureHttp(base: string, targets: Array<{ name: string; url: string }>, n: number): Promise<Latency[]> {
+  const out: Latency[] = [];
+  for (const t of targets) {
+    const times: number[] = [];
+    let status = 0;
+    for (let i = 0; i < 5; i++) await (await fetch(base + t.url)).arrayBuffer(); // warm
+    for (let i = 0; i < n; i++) {
+      const t0 = performance.now();
+      const res = await fetch(base + t.url);
+      await res.arrayBuffer();
+      times.push(performance.now() - t0);
+      status = res.status;
+    }
+    out.push({ name: t.name, url: t.url, p50Ms: +pct(times, 50).toFixed(2), p99Ms: +pct(times, 99).toFixed(2), status });
+  }
+  return out;
+}
+
+// ---------------------------------------------------------------- main
+
+interface SizeResult {
+  items: number;
+  nights: number;
+  built: string;
+  buildItemsPerS: number;
+  usedMemoryDelta: number;
+  bytesPerItem: number;
+  memoryUsage: Families;
+  retention: string;
+  latency: Latency[];
+  serverPeakRssMb: number | null;
+}
+
+async function main(): Promise<void> {
+  const started = new Date();
+  const argv = process.argv.slice(2);
+  const args = readArgs(argv);
+  const log = (s: string) => process.stdout.write(`${s}\n`);
+  const machine = machineInfo();
+  log(`scale bench: ${machineLine(machine)}`);
+  log('the box is shared with other helpers: figures are under that load (see loadavg per step)');
+  const gnu = findGnuTime();
+  const own = args.redisUrl ? null : await startPrivateRedis();
+  const redisUrl = args.redisUrl ?? own!.url;
+  log(`redis: ${redisUrl}${own ? ' (private redis-server)' : ''}`);
+  const feeds = scratchDir('scale-feeds');
+  const results: { e2e: E2eRun[]; e2eMemory: Families | null; sizes: SizeResult[]; exportRss: { items: number; peakRssMb: number | null; wallMs: number; exitCode: number } | null } = {
+    e2e: [],
+    e2eMemory: null,
+    sizes: [],
+    exportRss: null,
+  };
+  let sample: CatalogRecord[] = [];
+  const catalogPrefix = `pwscale-cat-${process.pid}`;
+  try {
+    // ---- end to end
+    log(`\nend to end: caption-only NDJSON, photowire worker x ${args.workers.join('/')}, photowire ingest --wait (load ${fixed(os.loadavg()[0], 1)})`);
+    for (const items of args.e2e) {
+      const feed = manifest(feeds, items, 11);
+      for (const w of args.workers) {
+        const last = items === Math.max(...args.e2e) && w === args.workers[args.workers.length - 1];
+        const first = items === args.e2e[0] && w === args.workers[0];
+        const res = await e2eRun(redisUrl, feed, items, w, last || first, log);
+        results.e2e.push(res.run);
+        if (first && res.batchId) {
+          const r = new Redis(redisUrl);
+          const store = new CatalogStore(r, res.prefix);
+          const raws = await store.rawRecords(res.batchId, Array.from({ length: items }, (_, i) => i));
+          sample = raws.filter((x): x is string => x !== null).map((x) => JSON.parse(x) as CatalogRecord).filter((x) => !x.error);
+          await r.quit();
+          log(`  ${sample.length} records of the real run kept as the catalog's sample`);
+        }
+        if (last && res.batchId) {
+          const r = new Redis(redisUrl);
+          results.e2eMemory = await memoryByFamily(r, res.prefix, [res.batchId]);
+          await r.quit();
+          const m = await runMeasured(process.execPath, [BIN(), 'export', res.batchId], {
+            env: baseEnv(redisUrl, res.prefix, res.dataDir),
+            gnuTime: gnu.found ? gnu.path : null,
+            maxOutputBytes: 1024,
+          });
+          results.exportRss = { items, peakRssMb: m.peakRssMb, wallMs: m.wallMs, exitCode: m.exitCode };
+          log(`  export of the ${items}-item batch: peak RSS ${fixed(m.peakRssMb, 0)} MB, ${(m.wallMs / 1000).toFixed(1)} s, exit ${m.exitCode}`);
+        }
+        if (last || first) {
+          await cleanup(redisUrl, res.prefix);
+          removeDir(res.dataDir);
+        }
+      }
+    }
+    if (!sample.length) throw new Error('no records from the first end-to-end run to build the catalog from');
+
+    // ---- catalog sizes
+    const r = new Redis(redisUrl);
+    const store = new CatalogStore(r, catalogPrefix);
+    const base = await usedMemory(r);
+    let nights: Array<{ id: string; items: number }> = [];
+    const retentionWired = fs.existsSync(path.join(repoRoot(), 'src', 'app', 'retention'))
+      ? 'not measured: src/app/retention/runRetentionPass exists but has no adapters wired to call it yet (R is building them)'
+      : 'not measured: no retention pass yet';
+    for (const size of args.items) {
+      const perNight = Math.min(size, NIGHT);
+      const want = Math.ceil(size / perNight);
+      // Nights of another size are dropped (10k -> one 100k night); 100k -> 1M adds nights.
+      if (nights.length && nights[0].items !== perNight) {
+        await deletePrefixKeys(r, catalogPrefix);
+        nights = [];
+      }
+      let buildMs = 0;
+      let built = 0;
+      while (nights.length < want) {
+        const id = `night-${String(nights.length + 1).padStart(3, '0')}`;
+        buildMs += await writeNight(store, sample, id, perNight);
+        built += perNight;
+        nights.push({ id, items: perNight });
+        log(`  catalog: ${id} written (${perNight} items), ${nights.length}/${want}`);
+      }
+      const used = (await usedMemory(r)) - base;
+      const fam = await memoryByFamily(r, catalogPrefix, nights.map((n) => n.id));
+      const total = nights.reduce((a, n) => a + n.items, 0);
+      // ---- HTTP
+      const port = await freePort();
+      const dataDir = scratchDir('scale-serve');
+      const server = await startLong(['serve', '--port', String(port)], { ...baseEnv(redisUrl, catalogPrefix, dataDir), LOG_LEVEL: 'info' }, 'desk ready');
+      let latency: Latency[] = [];
+      let serverRss: number | null = null;
+      try {
+        const big = nights[nights.length - 1];
+        const mid = Math.floor(big.items / 2);
+        const clusterId = cloneInto(sample, big.id, mid).cluster?.id ?? sample.find((s) => s.cluster)!.cluster!.id;
+        latency = await measureHttp(
+          `http://127.0.0.1:${port}`,
+          [
+            { name: 'batch list', url: '/api/batches' },
+            { name: `records page (100 @ ${mid})`, url: `/api/batches/${big.id}/records?offset=${mid}&limit=100` },
+            { name: 'filtered page agency:AFP', url: `/api/batches/${big.id}/records?agency=AFP&offset=${Math.floor(mid / 10)}&limit=100` },
+            { name: 'cluster', url: `/api/clusters/${clusterId}` },
+            { name: 'summary', url: `/api/batches/${big.id}` },
+          ],
+          args.requests,
+        );
+        serverRss = hwmMb(server.pid);
+      } finally {
+        await stop(server);
+        removeDir(dataDir);
+      }
+      const sr: SizeResult = {
+        items: total,
+        nights: nights.length,
+        built: `${nights.length} night(s) of ${perNight}, records through CatalogStore.markItem (cloned from the e2e run)`,
+        buildItemsPerS: built ? built / (buildMs / 1000) : NaN,
+        usedMemoryDelta: used,
+        bytesPerItem: used / total,
+        memoryUsage: fam,
+        retention: retentionWired,
+        latency,
+        serverPeakRssMb: serverRss,
+      };
+      results.sizes.push(sr);
+      log(`  ${total} items: used_memory +${(used / 2 ** 20).toFixed(1)} MB (${sr.bytesPerItem.toFixed(0)} B/item), MEMORY USAGE ${(fam.bytes / 2 ** 20).toFixed(1)} MB in ${fam.keys} keys; server RSS ${serverRss} MB (load ${fixed(os.loadavg()[0], 1)})`);
+      for (const l of latency) log(`    ${l.name.padEnd(28)} p50 ${l.p50Ms} ms  p99 ${l.p99Ms} ms  (HTTP ${l.status})`);
+    }
+    await r.quit();
+  } finally {
+    await cleanup(redisUrl, catalogPrefix).catch(() => undefined);
+    removeDir(feeds);
+    if (own) await own.stop();
+  }
+
+  // ---- the table
+  log('\nend to end (photowire worker processes + photowire ingest --wait, caption-only):');
+  log(
+    formatTable(
+      ['items', 'workers', 'items/s', 'wall s', 'worker peak RSS MB', 'failed'],
+      results.e2e.map((e) => [e.items, e.workers, fixed(e.itemsPerS, 0), fixed(e.wallMs / 1000, 1), e.workerPeakRssMb.map((x) => x.toFixed(0)).join('/'), e.error ? e.error.slice(0, 60) : e.failed]),
+    ),
+  );
+  const s0 = results.sizes[0];
+  log('\ncatalog (records written through the store; latency over HTTP against photowire serve):');
+  log(
+    formatTable(
+      ['items', 'nights', 'B/item', 'MB used', 'list p50/p99', 'page p50/p99', 'AFP p50/p99', 'cluster p50/p99', 'summary p50/p99', 'server RSS MB'],
+      results.sizes.map((s) => [
+        s.items,
+        s.nights,
+        fixed(s.bytesPerItem, 0),
+        fixed(s.usedMemoryDelta / 2 ** 20, 1),
+        ...s.latency.map((l) => `${l.p50Ms.toFixed(1)}/${l.p99Ms.toFixed(1)}`),
+        s.serverPeakRssMb,
+      ]),
+    ),
+  );
+  const top = results.sizes[results.sizes.length - 1];
+  if (top && s0 && top !== s0) {
+    log(`\np99 at ${top.items} vs ${s0.items} (target within 1.5x): ${top.latency.map((l, i) => `${l.name} ${(l.p99Ms / s0.latency[i].p99Ms).toFixed(2)}x`).join(', ')}`);
+  }
+  if (top) {
+    log(`\nMEMORY USAGE by key family at ${top.items} items (top 12):`);
+    log(formatTable(['family', 'keys', 'MB', 'B/item'], top.memoryUsage.byFamily.slice(0, 12).map((f) => [f.family, f.keys, fixed(f.bytes / 2 ** 20, 2), fixed(f.bytes / top.items, 1)])));
+    log(`retention: ${top.retention}`);
+  }
+  if (results.e2eMemory) {
+    const n = Math.max(...args.e2e);
+    log(`\nMEMORY USAGE by key family after the end-to-end ${n}-item run (caption index, ledgers and BullMQ included; top 12):`);
+    log(formatTable(['family', 'keys', 'MB', 'B/item'], results.e2eMemory.byFamily.slice(0, 12).map((f) => [f.family, f.keys, fixed(f.bytes / 2 ** 20, 2), fixed(f.bytes / n, 1)])));
+  }
+  if (results.exportRss) log(`\nexport of a ${results.exportRss.items}-item batch: peak RSS ${fixed(results.exportRss.peakRssMb, 0)} MB (target < 200 MB)`);
+  const file = writeResults('scale', { bench: 'scale', command: `node dist-bench/bench/run.js scale ${argv.join(' ')}`.trim(), startedAt: started.toISOString(), args, machine, loadAverageAtEnd: os.loadavg(), ...results }, started);
+  log(`\nresults: ${file}`);
+}
+
+main().catch((err) => {
+  process.stderr.write(`scale bench: ${err instanceof Error ? err.stack : String(err)}\n`);
+  process.exitCode = 1;
+});
