@@ -153,6 +153,8 @@ interface CliRun {
   peakRssMb: number | null;
   stages: StageBreakdown;
   error: string | null;
+  /** s3 lane: CPU seconds the S3 server's daemons used during the run (on the same cores). */
+  serverCpuS?: number | null;
 }
 
 class Cli {
@@ -180,6 +182,7 @@ class Cli {
     // The s3 lane: the same run with the bucket as storage, under a prefix of its own (emptied after).
     if (s3) Object.assign(env, s3.env, { PHOTOWIRE_STORAGE: `s3://${s3.bucket}/${prefix}` });
     let m: Measured | null = null;
+    const server0 = s3?.serverCpuS() ?? null;
     try {
       m = await runMeasured(process.execPath, [path.join(repoRoot(), 'bin', 'photowire.js'), 'run', feedPath, '--json'], {
         env,
@@ -201,6 +204,7 @@ class Cli {
         peakRssMb: m.peakRssMb,
         stages: foldStageLines(lines),
         error: out.failed ? `${out.failed} items failed` : null,
+        ...(s3 ? { serverCpuS: server0 === null ? null : (s3.serverCpuS() ?? NaN) - server0 } : {}),
       };
     } catch (err) {
       const why = m ? `exit ${m.exitCode}: ${m.stderr.trim().split('\n').slice(-3).join(' | ')}` : err instanceof Error ? err.message : String(err);
@@ -282,6 +286,8 @@ interface LaneSummary {
   e2ePhotosPerSecondBatch: number;
   e2eCpuMsPerPhoto: number;
   e2ePeakRssMb: number | null;
+  /** s3 lane: the S3 server's CPU per photo (radosgw + OSD + monitor), on the same cores. */
+  serverCpuMsPerPhoto?: number;
 }
 
 function laneSummary(runs: CliRun[], n: number): LaneSummary {
@@ -291,6 +297,7 @@ function laneSummary(runs: CliRun[], n: number): LaneSummary {
     e2ePhotosPerSecondBatch: med(good.map((x) => rate(n, x.batchMs))),
     e2eCpuMsPerPhoto: med(good.map((x) => (x.cpuS === null ? null : (x.cpuS * 1000) / n))),
     e2ePeakRssMb: good.length ? Math.max(...good.map((x) => x.peakRssMb ?? 0)) : null,
+    ...(good.some((x) => x.serverCpuS !== undefined) ? { serverCpuMsPerPhoto: med(good.map((x) => (x.serverCpuS == null ? null : (x.serverCpuS * 1000) / n))) } : {}),
   };
 }
 
@@ -364,7 +371,11 @@ async function photosAt(concurrency: number, args: Args, set: PhotoSet, feed: st
   log(`  (the CPU column's ratio is stage CPU / end-to-end CPU per photo: the throughput ratio when all cores are busy)`);
   log(`  overhead share (everything but the rendition stage): ${((1 - ratioWall) * 100).toFixed(1)}% of wall time, ${((1 - ratioCpu) * 100).toFixed(1)}% of CPU; target <= 15%: ${ratioWall >= 0.85 ? 'met' : 'NOT met'} by wall time, ${ratioCpu >= 0.85 ? 'met' : 'NOT met'} by CPU`);
   if (s3Ratio) {
-    log(`  S3 throughput / local (issue 13, target >= 90%): ${pct(s3Ratio.wall)} by wall time (${s3Ratio.wall >= 0.9 ? 'met' : 'NOT met'}), ${pct(s3Ratio.steady)} steady (${s3Ratio.steady >= 0.9 ? 'met' : 'NOT met'}), ${pct(s3Ratio.cpu)} by CPU per photo`);
+    log(`  S3 throughput / local (issue 13, target >= 90%): ${pct(s3Ratio.wall)} by wall time (${s3Ratio.wall >= 0.9 ? 'met' : 'NOT met'}), ${pct(s3Ratio.steady)} steady (${s3Ratio.steady >= 0.9 ? 'met' : 'NOT met'}), ${pct(s3Ratio.cpu)} by photowire's CPU per photo`);
+    if (s3Lane!.serverCpuMsPerPhoto !== undefined) {
+      const all = s3Lane!.e2eCpuMsPerPhoto + s3Lane!.serverCpuMsPerPhoto;
+      log(`  the S3 server on the same cores: ${fixed(s3Lane!.serverCpuMsPerPhoto, 0)} CPU ms/photo (radosgw + OSD + monitor); photowire + server ${fixed(all, 0)} ms/photo against local's ${fixed(summary.e2eCpuMsPerPhoto, 0)}`);
+    }
   }
   log(`  worker peak RSS at concurrency ${concurrency}: ${fixed(summary.e2ePeakRssMb, 0)} MB; target < 500 MB: ${summary.e2ePeakRssMb !== null && summary.e2ePeakRssMb < 500 ? 'met' : 'NOT met'}`);
   log(`\n  per-item stage times inside the worker (${summary.stages.items} items${s3Lane ? ', local lane' : ''}; concurrent items overlap, so shares are of item time, not of wall time):`);

@@ -4,6 +4,7 @@
  * bench, and a fresh key prefix per run, emptied after it (the RGW's OSD keeps objects in memory).
  */
 import { execFile } from 'node:child_process';
+import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { CreateBucketCommand, DeleteBucketCommand, DeleteObjectsCommand, ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
 import { repoRoot } from '../common/paths';
@@ -18,6 +19,12 @@ export interface S3Service {
   startMs: number;
   /** Where it came from, for the report. */
   origin: string;
+  /**
+   * CPU seconds the gateway's daemons (radosgw, the OSD, the monitor) have used so far, from
+   * /proc/<pid>/stat; null when reused (not ours to watch) or unreadable. They share the cores with
+   * photowire here, which a real object store would not.
+   */
+  serverCpuS(): number | null;
   /** Delete every object under prefix/ (after a run). */
   empty(prefix: string): Promise<number>;
   stop(): Promise<void>;
@@ -84,8 +91,24 @@ export async function startS3(opts: { memstoreBytes: number; log: (s: string) =>
     return n;
   };
 
+  const pids = dir ? ['rgw', 'osd', 'mon'].map((n) => Number(fs.readFileSync(path.join(dir!, `${n}.pid`), 'utf8').trim())) : [];
+  const tick = 100; // USER_HZ on Linux
+  const serverCpuS = (): number | null => {
+    if (!pids.length) return null;
+    try {
+      return pids.reduce((sum, pid) => {
+        const f = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+        const after = f.slice(f.lastIndexOf(')') + 2).split(' ');
+        return sum + (Number(after[11]) + Number(after[12])) / tick;
+      }, 0);
+    } catch {
+      return null;
+    }
+  };
+
   return {
     env: vars,
+    serverCpuS,
     bucket,
     startMs,
     origin,
