@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { InputError } from '../../core/errors';
+import { StorageError } from './storagePort';
 
 /**
  * The data directory: content-addressed originals and renditions, per-batch exports.
@@ -79,7 +80,7 @@ export class DataDir {
       // Redis read behind an iterable, a test hook) is passed on as it is.
       if (!e?.syscall) throw err;
       // A full or read-only disk is transient from the item's point of view: retried with backoff.
-      throw Object.assign(new Error(`cannot write ${target}: ${e.code ?? ''} ${e.message}`), { code: 'STORAGE_FAILED', cause: err });
+      throw new StorageError(`cannot write ${target}: ${e.code ?? ''} ${e.message}`, { cause: err });
     }
   }
 

@@ -1,4 +1,5 @@
 import type { BatchLedger } from '../../adapters/redis/catalogStore';
+import { PhotowireError } from '../../core/errors';
 import { systemClock, type Clock, type IngestLogger, type LedgerSource } from './ports';
 
 /**
@@ -11,13 +12,12 @@ import { systemClock, type Clock, type IngestLogger, type LedgerSource } from '.
 export const DEFAULT_LEDGER_LOST_MS = 60_000;
 
 /** A wait that gave up: a ledger gone for good, or Redis unreachable, for longer than the bound. Commands exit 2 with its message. */
-export class LedgerLostError extends Error {
-  readonly code = 'LEDGER_LOST';
+export class LedgerLostError extends PhotowireError {
   constructor(
     message: string,
     readonly batchIds: string[],
   ) {
-    super(message);
+    super('LEDGER_LOST', message);
     this.name = 'LedgerLostError';
   }
 }

@@ -1,6 +1,7 @@
 import * as path from 'node:path';
 import ms, { type StringValue } from 'ms';
 import { z } from 'zod';
+import { PhotowireError, type PhotowireErrorOptions } from '../../core/errors';
 
 /** A named import: when it runs (cron or every) and what it reads (a folder or an http(s) URL). */
 export interface ScheduleDef {
@@ -11,9 +12,10 @@ export interface ScheduleDef {
   source: string;
 }
 
-export class ScheduleError extends Error {
-  constructor(message: string) {
-    super(message);
+/** A schedule that cannot be used: SCHEDULE_INVALID (exit 2, HTTP 400). */
+export class ScheduleError extends PhotowireError {
+  constructor(message: string, options?: PhotowireErrorOptions) {
+    super('SCHEDULE_INVALID', message, options);
     this.name = 'ScheduleError';
   }
 }

@@ -3,7 +3,7 @@ import { formatRuns } from '../../app/runs/formatRuns';
 import { waitForRun } from '../../app/runs/waitForRun';
 import { formatAt as at, formatScheduleList } from '../../app/schedules/formatSchedules';
 import { Scheduler } from '../../sources/schedule/scheduler';
-import { ScheduleError, describeTiming, normalizeScheduleDef } from '../../app/schedules/scheduleDef';
+import { describeTiming, normalizeScheduleDef } from '../../app/schedules/scheduleDef';
 
 export interface ScheduleAddOptions {
   cron?: string;
@@ -13,18 +13,12 @@ export interface ScheduleAddOptions {
   json?: boolean;
 }
 
-/** Open the runtime and a Scheduler (no worker), run `fn`, close; a ScheduleError is a clear message and exit 2. */
+/** Open the runtime and a Scheduler (no worker), run `fn`, close (a ScheduleError is SCHEDULE_INVALID: exit 2 with its message). */
 async function withScheduler(fn: (s: Scheduler, rt: Runtime) => Promise<number>): Promise<number> {
   const rt = await Runtime.open({ allowPrivateRedis: false });
   const scheduler = new Scheduler(rt);
   try {
     return await fn(scheduler, rt);
-  } catch (err) {
-    if (err instanceof ScheduleError) {
-      process.stderr.write(`photowire: ${err.message}\n`);
-      return 2;
-    }
-    throw err;
   } finally {
     await scheduler.close();
     await rt.close();

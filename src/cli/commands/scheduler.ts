@@ -2,7 +2,7 @@ import { createRedis } from '../../adapters/redis/connection';
 import { Runtime } from '../../app/runtime';
 import { onShutdown } from '../shutdown';
 import { Scheduler } from '../../sources/schedule/scheduler';
-import { ScheduleError, describeTiming } from '../../app/schedules/scheduleDef';
+import { describeTiming } from '../../app/schedules/scheduleDef';
 
 /**
  * The long-running process of scheduled imports: applies PHOTOWIRE_SCHEDULES, then runs the
@@ -19,10 +19,6 @@ export async function schedulerCommand(opts: { withWorkers?: boolean; concurrenc
   } catch (err) {
     await scheduler.close().catch(() => undefined);
     await rt.close();
-    if (err instanceof ScheduleError) {
-      process.stderr.write(`photowire: ${err.message}\n`);
-      return 2;
-    }
     throw err;
   }
   const schedules = await scheduler.list();

@@ -1,6 +1,6 @@
 import { Runtime } from '../../app/runtime';
 import { onShutdown } from '../shutdown';
-import { HotFolderError, Watcher } from '../../sources/hotFolder/watcher';
+import { Watcher } from '../../sources/hotFolder/watcher';
 
 /**
  * Hot folders: take what is dropped into the folders, once each and only when complete, until
@@ -14,10 +14,6 @@ export async function watchCommand(dirs: string[], opts: { withWorkers?: boolean
     await watcher.start();
   } catch (err) {
     await rt.close();
-    if (err instanceof HotFolderError) {
-      process.stderr.write(`photowire: ${err.message}\n`);
-      return 2;
-    }
     throw err;
   }
   rt.logger.info(

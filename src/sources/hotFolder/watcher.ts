@@ -5,7 +5,7 @@ import { existsSync, watch as fsWatch, promises as fs, type FSWatcher } from 'no
 import * as os from 'node:os';
 import * as path from 'node:path';
 import type { LoadedFeed } from '../../adapters/feeds/loadFeed';
-import { InputError, isInputError } from '../../core/errors';
+import { InputError, isInputError, PhotowireError } from '../../core/errors';
 import { Lease } from '../lease';
 import { RunLog } from '../../app/runs/runLog';
 import { finishRun, newRun, WATCH_SCHEDULE, type RunRecord } from '../../app/runs/runRecord';
@@ -59,9 +59,9 @@ export interface TakeResult {
 }
 
 /** A hot folder that cannot be watched (missing, not a folder): a usage error, not a crash. */
-export class HotFolderError extends Error {
+export class HotFolderError extends PhotowireError {
   constructor(message: string) {
-    super(message);
+    super('HOT_FOLDER_INVALID', message);
     this.name = 'HotFolderError';
   }
 }
