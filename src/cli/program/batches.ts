@@ -8,6 +8,7 @@ import { statusCommand } from '../commands/status';
 import { exportCommand } from '../commands/export';
 import { failedCommand } from '../commands/failed';
 import { retryCommand } from '../commands/retry';
+import { retentionCommand } from '../commands/retention';
 
 /** Ingest and batches: run, ingest, worker, status, export, failed, retry. */
 export function registerBatchCommands(program: Command): void {
@@ -48,6 +49,14 @@ export function registerBatchCommands(program: Command): void {
     .argument('<batchId>')
     .option('--include-embargoed', 'also write records still under embargo (killed records are never written)')
     .action(action((batchId: string, opts: { includeEmbargoed?: boolean }) => exportCommand(batchId, opts)));
+
+  program
+    .command('retention')
+    .description('remove batches finished more than PHOTOWIRE_RETENTION_DAYS ago from Redis (their export stays in storage); the worker runs it daily')
+    .option('--dry-run', 'print what would be removed, remove nothing')
+    .option('--json', 'print the report as JSON on stdout')
+    .option('--now <iso>', 'the time the window is counted back from (default: now)')
+    .action(action((opts: { dryRun?: boolean; json?: boolean; now?: string }) => retentionCommand(opts)));
 
   // Operators see and replay failures (docs/RELIABILITY.md).
   program
