@@ -47,7 +47,9 @@ export interface ServerOptions {
 
 export const DEFAULT_WEB_ROOT = path.resolve(__dirname, '../../web');
 // The page's own files only: bull-board's UI brings inline scripts of its own.
-const PAGE_CSP = "default-src 'self'; img-src 'self' blob: data:; style-src 'self'; script-src 'self'; connect-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
+// With S3 renditions by redirect, <img> loads presigned URLs from the storage's origin (img-src only: fetch stays on 'self').
+const pageCsp = (storageOrigin: string | null) =>
+  `default-src 'self'; img-src 'self' blob: data:${storageOrigin ? ` ${storageOrigin}` : ''}; style-src 'self'; script-src 'self'; connect-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'`;
 
 /**
  * The desk's HTTP server, not yet listening (see startServer): the JSON API under /api, the page
@@ -75,6 +77,7 @@ export async function buildServer(rt: Runtime, opts: ServerOptions = {}): Promis
   });
   const storage = opts.storage ?? (await openStorage(parseStorageConfig({ ...process.env, PHOTOWIRE_DATA_DIR: rt.config.dataDir })));
   if (!opts.storage) app.addHook('onClose', async () => storage.close());
+  const renditions = new RenditionSource(storage, { proxy: opts.storageProxy ?? rt.config.storageProxy });
   const queues = [
     new Queue(QUEUES.item, { connection: rt.redis, prefix: queuePrefix(rt.config.prefix) }),
     new Queue(QUEUES.batch, { connection: rt.redis, prefix: queuePrefix(rt.config.prefix) }),
@@ -105,7 +108,7 @@ export async function buildServer(rt: Runtime, opts: ServerOptions = {}): Promis
     reply.header('X-Content-Type-Options', 'nosniff');
     reply.header('Referrer-Policy', 'no-referrer');
     if (!isBoardRoute(req) && String(reply.getHeader('content-type') ?? '').startsWith('text/html')) {
-      reply.header('Content-Security-Policy', PAGE_CSP);
+      reply.header('Content-Security-Policy', pageCsp(await renditions.storageOrigin().catch(() => null)));
     }
     return payload;
   });
@@ -156,7 +159,7 @@ export async function buildServer(rt: Runtime, opts: ServerOptions = {}): Promis
   feedRoutes(api, rt, { uploadsPerMinute: Math.max(5, Math.ceil((opts.rateLimit ?? rt.config.apiRateLimit) / 20)) });
   retryRoutes(api, rt);
   killRoutes(api, rt);
-  renditionRoutes(api, new RenditionSource(storage, { proxy: opts.storageProxy ?? rt.config.storageProxy }));
+  renditionRoutes(api, renditions);
   eventRoutes(api, overviews, { intervalMs: opts.eventsIntervalMs ?? 1000 });
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
 

@@ -39,6 +39,7 @@ export type RenditionAnswer =
  */
 export class RenditionSource {
   private readonly known = new Map<string, { size: number; until: number }>();
+  private origin: Promise<string | null> | null = null;
 
   constructor(
     private readonly storage: StoragePort,
@@ -63,6 +64,28 @@ export class RenditionSource {
       return null;
     }
     return { kind: 'stream', body, contentType, size, etag };
+  }
+
+  /** Whether renditions are answered by a redirect to the storage (S3 without the proxy). */
+  get redirects(): boolean {
+    return !(this.storage instanceof LocalDirStorage) && !this.opts.proxy;
+  }
+
+  /**
+   * The origin the presigned URLs lead to (for the page's img-src), or null when renditions are
+   * streamed by this server. Computed once, from a presigned URL of a key that need not exist
+   * (signing asks nothing of the store); a failure is not kept, so the next page asks again.
+   */
+  storageOrigin(): Promise<string | null> {
+    if (!this.redirects) return Promise.resolve(null);
+    this.origin ??= this.storage
+      .url(renditionKey('0'.repeat(64), 'thumb.webp'), { expiresInSeconds: 60 })
+      .then((u) => new URL(u).origin)
+      .catch((err: unknown) => {
+        this.origin = null;
+        throw err;
+      });
+    return this.origin;
   }
 
   /** The object's size, or null when there is none; a HEAD at most every few minutes per object. */

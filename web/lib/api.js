@@ -76,16 +76,23 @@ export class ApiClient {
   }
 
   /**
-   * An image the page can show: renditions are behind the token, and <img> cannot send one, so
-   * the bytes are fetched (the browser's cache still applies: they are immutable) and shown
-   * from an object URL, made once per path.
+   * An image the page can show, made once per path. Renditions are behind the token, and <img>
+   * cannot send one, so the route is asked with `?as=url`: with S3 storage (redirect mode) it
+   * answers `{"url": <presigned URL>}`, which <img> loads straight from the storage (no CORS, no
+   * token in the URL; the page's img-src names that origin); otherwise the answer is the bytes
+   * (the browser's cache still applies: they are immutable), shown from an object URL.
    */
   imageUrl(path) {
     let p = this.images.get(path);
     if (!p) {
-      p = this.request(path)
-        .then((res) => res.blob())
-        .then((b) => this.createObjectURL(b));
+      p = this.request(`${path}${path.includes('?') ? '&' : '?'}as=url`).then(async (res) => {
+        if ((res.headers.get('content-type') ?? '').startsWith('application/json')) {
+          const { url } = await res.json();
+          if (typeof url !== 'string' || !/^https?:\/\//.test(url)) throw new ApiError(res.status, 'BAD_IMAGE_URL', `no image URL for ${path}`);
+          return url;
+        }
+        return this.createObjectURL(await res.blob());
+      });
       p.catch(() => this.images.delete(path));
       this.images.set(path, p);
     }

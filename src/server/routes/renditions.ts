@@ -13,7 +13,14 @@ const params = z.object({
   sha256: z.string().describe("the photo's sha256 (64 hex digits)"),
   file: z.string().describe('thumb.webp or preview.jpg'),
 });
+const query = z.object({
+  as: z
+    .enum(['url'])
+    .optional()
+    .describe('`url`: with S3 storage (redirect mode), answer 200 `{"url": <presigned URL>}` instead of the 302, for a page that sets it as an <img> src (no CORS needed); streamed storage answers with the bytes as without it'),
+});
 const image = z.string().meta({ format: 'binary' });
+const located = z.object({ url: z.string().describe("a presigned GET of the image on the storage's origin, valid 900 s, answering with Cache-Control immutable") });
 const error = (description: string) => ({ description, content: { 'application/json': { schema: apiErrorSchema } } });
 
 /**
@@ -25,8 +32,12 @@ export function renditionRoutes(app: ZodApp, source: RenditionSource): void {
     tags: ['renditions'],
     summary: "A photo's thumbnail (WebP, 400 px) or preview (JPEG, 1600 px): the `renditions[].path` of a record, after /api/",
     params,
+    querystring: query,
     response: {
-      200: { description: 'the image, Cache-Control immutable', content: { 'image/webp': { schema: image }, 'image/jpeg': { schema: image } } },
+      200: {
+        description: `the image, Cache-Control immutable; or, with \`?as=url\` and S3 storage in redirect mode, where it is (JSON, cached ${REDIRECT_MAX_AGE_SECONDS} s)`,
+        content: { 'image/webp': { schema: image }, 'image/jpeg': { schema: image }, 'application/json': { schema: located } },
+      },
       // No body (type null: the document gives a description only); Location is the presigned URL.
       302: z.null().describe(`S3 storage: a redirect to a presigned URL of the image (the redirect cached ${REDIRECT_MAX_AGE_SECONDS} s, the image immutable)`),
       401: error('no or wrong token'),
@@ -36,6 +47,10 @@ export function renditionRoutes(app: ZodApp, source: RenditionSource): void {
   app.get(RENDITION_ROUTE, { config: { rateLimit: false }, schema }, async (req, reply) => {
     const found = await source.open(req.params);
     if (!found) throw notFound('no such rendition');
+    if (found.kind === 'redirect' && req.query.as === 'url') {
+      // The desk's way (web/lib/api.js): a same-origin JSON answer, so the page's fetch never follows to the bucket's origin.
+      return reply.header('Cache-Control', `private, max-age=${REDIRECT_MAX_AGE_SECONDS}`).type('application/json').send(JSON.stringify({ url: found.location }));
+    }
     if (found.kind === 'redirect') {
       return reply.header('Cache-Control', `private, max-age=${REDIRECT_MAX_AGE_SECONDS}`).redirect(found.location, 302);
     }

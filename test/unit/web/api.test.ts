@@ -100,6 +100,19 @@ describe('the desk API client', () => {
     expect(made[0].size).toBe(3);
   });
 
+  it('asks for the location with ?as=url and shows a presigned URL as it is (S3 redirect mode), no token in it', async () => {
+    const presigned = 'https://rgw.example:7480/bucket/renditions/ab/cd/x/thumb.webp?X-Amz-Signature=abc';
+    const { fetch, calls } = fakeFetch(() => new Response(JSON.stringify({ url: presigned }), { headers: { 'Content-Type': 'application/json; charset=utf-8' } }));
+    const api = new ApiClient({ fetch, storage: new MemoryStorage(), createObjectURL: () => 'blob:never' });
+    api.setToken('s3cret-token-of-the-desk');
+    expect(await api.imageUrl('/api/renditions/x/thumb.webp')).toBe(presigned);
+    expect(calls.map((c) => c.url)).toEqual(['/api/renditions/x/thumb.webp?as=url']);
+    expect(calls[0].init.headers.Authorization).toBe('Bearer s3cret-token-of-the-desk');
+    // Not a URL the page could load: an error (the card shows its placeholder), and asked again next time.
+    const bad = new ApiClient({ fetch: async () => new Response(JSON.stringify({ url: 'javascript:alert(1)' }), { headers: { 'Content-Type': 'application/json' } }), storage: new MemoryStorage() });
+    await expect(bad.imageUrl('/api/renditions/y/thumb.webp')).rejects.toMatchObject({ code: 'BAD_IMAGE_URL' });
+  });
+
   it('reads the event stream as it arrives, with the token', async () => {
     const enc = new TextEncoder();
     const body = new ReadableStream<Uint8Array>({
