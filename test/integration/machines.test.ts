@@ -1,7 +1,7 @@
 import { ListMultipartUploadsCommand } from '@aws-sdk/client-s3';
 import { Job, Queue } from 'bullmq';
 import { createHash } from 'node:crypto';
-import { writeFileSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import * as path from 'node:path';
@@ -214,6 +214,8 @@ rgw.describe('two worker machines with no shared disk: only Redis and an S3 buck
       expect(r.renditions.map((x) => x.name).sort()).toEqual(['preview', 'thumb']);
       for (const x of r.renditions) expect([x.path, listed.get(x.path)]).toEqual([x.path, x.bytes]);
     }
+    // And no machine kept a photo of its own: the scratch folders hold no originals or renditions.
+    for (const dir of l.dirs) for (const sub of ['originals', 'renditions']) expect([dir, sub, existsSync(path.join(dir, sub))]).toEqual([dir, sub, false]);
   }
 
   /** A few renditions through the desk: the redirect followed, the bytes the bucket's. */
