@@ -39,9 +39,9 @@ export interface FinalizePorts extends ClusterPorts {
   catalog: ClusterPorts['catalog'] & Pick<CatalogStore, 'getBatch' | 'recordPositions' | 'markItem' | 'iterateRecords' | 'finishBatch' | 'addWarning'>;
   /**
    * Where records.ndjson and summary.json go (the storage port: the local folder or a bucket, at
-   * content-stable keys), each written whole, summary.json last: a re-run rewrites them.
+   * content-stable keys), each written whole, summary.json last: a re-run rewrites them in place.
    */
-  exports: Pick<BatchExportStore, 'write' | 'remove'>;
+  exports: Pick<BatchExportStore, 'write'>;
   /** Reads the batch's feed again, for items whose job is gone. */
   feeds: { load(feedPath: string): Promise<LoadedFeed> };
   itemJobs: () => ItemJobLookup;
@@ -149,18 +149,16 @@ export async function finalizeBatch(ports: FinalizePorts, batchId: string): Prom
   // for it): the ledger is closed with the failure shown, and the error rethrown so the finalize
   // job's retries (or `photowire retry`) write the files once there is room.
   let exportError: string | null = null;
-  const write = async (name: ExportFile, data: (() => string | AsyncIterable<string>) | null) => {
+  const write = async (name: ExportFile, data: () => string | AsyncIterable<string>) => {
     try {
-      if (data) await ports.exports.write(batchId, name, data());
-      else await ports.exports.remove(batchId, name);
+      await ports.exports.write(batchId, name, data());
     } catch (err) {
       if ((err as { code?: string }).code !== 'STORAGE_FAILED') throw err;
       exportError ??= `STORAGE_FAILED: ${name} could not be written (${(err as Error).message}); the records are in Redis (photowire export ${batchId}) and the file is written again when the finalize job retries or on photowire retry`;
     }
   };
-  // A batch export is whole exactly when summary.json exists: a re-run takes the old one away
-  // first, so no reader pairs it with records.ndjson being rewritten.
-  await write('summary.json', null);
+  // A batch export is whole exactly when summary.json exists (written last). A re-run replaces
+  // each object whole, in place: the earlier summary stays readable until the new one is written.
   // Written as read, a chunk of records at a time: the batch is never held in memory whole.
   const missing: number[] = [];
   let lines = 0;

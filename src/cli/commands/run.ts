@@ -33,7 +33,7 @@ export async function runCommand(paths: string[], opts: RunOptions): Promise<num
     if (!opts.json) {
       process.stderr.write(
         rt.redisHandle.private
-          ? `no Redis on 127.0.0.1:6379 and no REDIS_URL: using ${describeRedis(rt.redisHandle)} for this run (records stay in ${rt.config.dataDir}/batches)\n`
+          ? `no Redis on 127.0.0.1:6379 and no REDIS_URL: using ${describeRedis(rt.redisHandle)} for this run (records stay in ${rt.ctx.storage.locate('batches/')})\n`
           : `using ${describeRedis(rt.redisHandle)}${rt.config.redisUrl ? ' (REDIS_URL)' : ''}\n`,
       );
     }
