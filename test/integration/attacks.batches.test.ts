@@ -90,7 +90,7 @@ describe('createBatch is one step that repairs a partial ledger (attack 5)', () 
     // Before: "0 items", an empty records.ndjson, while `export` had all three records.
     expect(ledger).toMatchObject({ state: 'done', expected: 3, ok: 3, failed: 0, feed, format: 'manifest-ndjson' });
     expect(lines(p.config.dataDir, batchId).map((r) => r.caption.slice(0, 9))).toEqual(['Partial 1', 'Partial 2', 'Partial 3']);
-    expect(await p.rt.redis.zscore(`${p.config.prefix}:batches`, batchId)).not.toBeNull();
+    expect(await p.rt.redis.zscore(redisKeys(p.config.prefix).batches, batchId)).not.toBeNull();
     await expectBatchWhole(p.rt, batchId, { items: 3, ok: 3 });
   });
 
