@@ -3,7 +3,7 @@ import { killIdOf, type KillEvent, type KillItemInfo } from '../adapters/redis/k
 import type { Config } from '../config';
 import type { Logger } from '../logger';
 import type { NoticeRef } from '../schemas/notice';
-import type { PipelineContext } from '../workers/pipelineContext';
+import type { PipelineContext } from './pipelineContext';
 import { killStoreOf } from '../workers/itemKills';
 import { queueKillWebhook, type WebhookQueued } from './killWebhook';
 

@@ -1,6 +1,6 @@
 import { availabilityOf, type Availability } from '../core/records/availability';
 import type { CatalogRecord } from '../schemas/record';
-import type { PipelineContext } from '../workers/pipelineContext';
+import type { PipelineContext } from './pipelineContext';
 import { killStoreOf } from '../workers/itemKills';
 
 export type PresentedRecord = CatalogRecord & { availability: Availability };

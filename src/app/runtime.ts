@@ -5,7 +5,7 @@ import { loadConfig, type Config } from '../config';
 import { createLogger, type Logger } from '../logger';
 import { createRedis } from '../adapters/redis/connection';
 import { describeRedis, ensureRedisFromConfig, type RedisHandle } from '../adapters/redis/ensureRedis';
-import { createPipelineContext, type PipelineContext } from '../workers/pipelineContext';
+import { createPipelineContext, type PipelineContext } from './pipelineContext';
 import { createItemWorker } from '../workers/itemWorker';
 import { createBatchWorker } from '../workers/batchWorker';
 import { createKillWebhookWorker } from './killWebhookWorker';

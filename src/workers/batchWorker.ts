@@ -5,7 +5,7 @@ import { finalizeBatch as finalize, type FinalizePorts, type ItemJobLookup } fro
 import { QUEUES, jobIds, queuePrefix } from '../queues/definitions';
 import { batchJobSchema } from '../schemas/jobs';
 import { killStoreOf } from './itemKills';
-import type { PipelineContext } from './pipelineContext';
+import type { PipelineContext } from '../app/pipelineContext';
 import { failedRecord } from './processItem';
 import { summarizeBatch } from './summarizeBatch';
 

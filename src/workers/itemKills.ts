@@ -3,7 +3,7 @@ import { KillStore, killIdOf, type KillEvent } from '../adapters/redis/killStore
 import { queueKillWebhook } from '../app/killWebhook';
 import type { Notice, NoticeRef } from '../schemas/notice';
 import type { CatalogRecord } from '../schemas/record';
-import type { PipelineContext } from './pipelineContext';
+import type { PipelineContext } from '../app/pipelineContext';
 
 const stores = new WeakMap<Redis, Map<string, KillStore>>();
 

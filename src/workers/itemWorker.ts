@@ -3,7 +3,7 @@ import type { Redis } from 'ioredis';
 import { failureCode, failureMessage, isRetryable } from '../app/items/retryable';
 import { QUEUES, queuePrefix } from '../queues/definitions';
 import { itemJobSchema } from '../schemas/jobs';
-import type { PipelineContext } from './pipelineContext';
+import type { PipelineContext } from '../app/pipelineContext';
 import { itemPipelineOf } from './processItem';
 
 /**

@@ -1,54 +1,6 @@
-import type { Redis } from 'ioredis';
-import type { Config } from '../config';
-import type { Logger } from '../logger';
-import { CatalogStore } from '../adapters/redis/catalogStore';
-import { CaptionIndex } from '../adapters/redis/captionIndex';
-import { PhotoVersions } from '../adapters/redis/photoVersions';
-import { StorageBatchExports, type BatchExportStore } from '../adapters/storage/batchExports';
-import { DataDir } from '../adapters/storage/dataDir';
-import { createStorage } from '../adapters/storage/openStorage';
-import { parseStorageConfig } from '../adapters/storage/storageConfig';
-import type { StoragePort } from '../adapters/storage/storagePort';
-import { loadBoilerplateRules, type BoilerplateRules } from '../core/captions/boilerplate';
-import { loadCreditRules, type CreditRules } from '../core/credits/rules';
-
-/** What every worker needs, built once per process from the validated config. */
-export interface PipelineContext {
-  config: Config;
-  redis: Redis;
-  logger: Logger;
-  data: DataDir;
-  /**
-   * Where the item stage stores originals, renditions and manifests (issue 13): the local folder
-   * PHOTOWIRE_DATA_DIR by default, or what PHOTOWIRE_STORAGE names (a folder, `s3://bucket/prefix`
-   * with S3_ENDPOINT...). Created without I/O; checked on first use, or at start by `storage.open()`
-   * (a missing bucket or refused credentials: StorageConfigError, exit 2). Close it with the context.
-   */
-  storage: StoragePort;
-  /** Batch exports (records.ndjson, summary.json) in that storage, at `batches/<id>/` (src/core/storageKeys.ts). */
-  exports: BatchExportStore;
-  catalog: CatalogStore;
-  captions: CaptionIndex;
-  photos: PhotoVersions;
-  rules: CreditRules;
-  boilerplate: BoilerplateRules;
-}
-
-export function createPipelineContext(config: Config, redis: Redis, logger: Logger): PipelineContext {
-  // The S3 settings and PHOTOWIRE_STORAGE come from the environment (src/adapters/storage/storageConfig.ts);
-  // the folder default is the config's data directory.
-  const storage = createStorage(parseStorageConfig({ ...process.env, PHOTOWIRE_DATA_DIR: config.dataDir }));
-  return {
-    config,
-    redis,
-    logger,
-    data: new DataDir(config.dataDir),
-    storage,
-    exports: new StorageBatchExports(storage),
-    catalog: new CatalogStore(redis, config.prefix),
-    captions: new CaptionIndex(redis, { prefix: `${config.prefix}:dedup`, threshold: config.dedupThreshold }),
-    photos: new PhotoVersions(redis, config.prefix),
-    rules: loadCreditRules(config.creditRulesPath),
-    boilerplate: loadBoilerplateRules(config.boilerplateRulesPath),
-  };
-}
+/**
+ * The pipeline context moved to src/app/pipelineContext.ts (issue 15). This re-export serves the
+ * importers that were being edited when it moved (src/queues/retryItems.ts,
+ * src/server/routes/clusters.ts); it goes when they import src/app/pipelineContext.ts.
+ */
+export { createPipelineContext, type PipelineContext } from '../app/pipelineContext';

@@ -8,7 +8,7 @@ import type { ItemJob } from '../schemas/jobs';
 import type { CatalogRecord, RecordError } from '../schemas/record';
 import { settleKills } from './itemKills';
 import { rightsRulesOf } from './itemRights';
-import type { PipelineContext } from './pipelineContext';
+import type { PipelineContext } from '../app/pipelineContext';
 import { testPause } from './testPause';
 
 export type { ItemResult, StageTimings } from '../app/items/itemPipeline';

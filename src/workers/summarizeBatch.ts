@@ -1,5 +1,5 @@
 import type { FailedItem } from '../adapters/redis/catalogStore';
-import type { PipelineContext } from './pipelineContext';
+import type { PipelineContext } from '../app/pipelineContext';
 
 export interface BatchSummary {
   batchId: string;

@@ -48,26 +48,16 @@ const NOT_IN_BASE = ['bullmq', 'ioredis', 'sharp', 'fastify', 'pino'];
  * or a package name). Each goes when issue 15 moves the code it needs into app/ or adapters/.
  */
 const KNOWN_VIOLATIONS: Record<string, string> = {
-  'src/app/kills.ts -> src/workers/pipelineContext.ts':
-    'the shared runtime context (connections, keys, config) lives in workers/, not app/; issue 15 removes it',
   'src/app/kills.ts -> src/workers/itemKills.ts':
     'kill handling is an app service kept in workers/; issue 15 removes it',
-  'src/app/presentRecords.ts -> src/workers/pipelineContext.ts':
-    'the shared runtime context (connections, keys, config) lives in workers/, not app/; issue 15 removes it',
   'src/app/presentRecords.ts -> src/workers/itemKills.ts':
     'kill handling is an app service kept in workers/; issue 15 removes it',
-  'src/cli/commands/runs.ts -> src/sources/schedule/scheduler.ts':
-    'schedule services (list, run once) are reached through the scheduler process module; issue 15 removes it',
-  'src/cli/commands/schedule.ts -> src/sources/schedule/scheduler.ts':
-    'schedule services (list, run once) are reached through the scheduler process module; issue 15 removes it',
   'src/cli/commands/scheduler.ts -> src/sources/schedule/scheduler.ts':
     'schedule services (list, run once) are reached through the scheduler process module; issue 15 removes it',
   'src/cli/commands/serve.ts -> src/server/startServer.ts':
     '`serve` starts the server module directly instead of an app service; issue 15 removes it',
   'src/cli/commands/watch.ts -> src/sources/hotFolder/watcher.ts':
     'the command runs the watcher loop itself instead of starting an app service; issue 15 removes it',
-  'src/app/runtime.ts -> src/workers/pipelineContext.ts':
-    'the shared runtime context (connections, keys, config) lives in workers/, not app/; issue 15 removes it',
   'src/app/runtime.ts -> src/workers/itemWorker.ts':
     'the app runtime (composition root) starts the item worker, an entry point in workers/; issue 15 removes it',
   'src/app/runtime.ts -> src/workers/batchWorker.ts':
@@ -76,12 +66,8 @@ const KNOWN_VIOLATIONS: Record<string, string> = {
     'the batch summary is kept in workers/ (its path stays while its internals change); the runtime wires it once as the ingest port, in place of the nine cli/sources importers; issue 15 removes it',
   'src/queues/retryItems.ts -> src/workers/pipelineContext.ts':
     'the shared runtime context (connections, keys, config) lives in workers/, not app/; issue 15 removes it',
-  'src/server/batchOverview.ts -> src/workers/pipelineContext.ts':
-    'the shared runtime context (connections, keys, config) lives in workers/, not app/; issue 15 removes it',
   'src/server/batchOverview.ts -> src/workers/summarizeBatch.ts':
     'the batch summary is an app service kept in workers/; issue 15 removes it',
-  'src/server/routes/batches.ts -> src/workers/pipelineContext.ts':
-    'the shared runtime context (connections, keys, config) lives in workers/, not app/; issue 15 removes it',
   'src/server/routes/clusters.ts -> src/workers/pipelineContext.ts':
     'the shared runtime context (connections, keys, config) lives in workers/, not app/; issue 15 removes it',
 };

@@ -5,7 +5,7 @@ import type { CatalogRecord } from '../../src/schemas/record';
 import { readRecordPage } from '../../src/server/recordQuery';
 import type { RecordQuery } from '../../src/server/apiSchemas';
 import { summarizeBatch } from '../../src/workers/summarizeBatch';
-import type { PipelineContext } from '../../src/workers/pipelineContext';
+import type { PipelineContext } from '../../src/app/pipelineContext';
 import { deletePrefix, REDIS_URL, uniquePrefix } from '../helpers/testEnv';
 import { cluster, record } from '../unit/web/records';
 
