@@ -1,7 +1,7 @@
 import type { BatchLedger } from '../adapters/redis/catalogStore';
 import { RunLog } from '../app/runs/runLog';
 import type { RunRecord } from '../app/runs/runRecord';
-import type { PipelineContext } from '../workers/pipelineContext';
+import type { PipelineContext } from '../app/pipelineContext';
 import { summarizeBatch } from '../workers/summarizeBatch';
 import type { BatchOverview } from './apiSchemas';
 

@@ -1,6 +1,6 @@
 import { Job, type Queue } from 'bullmq';
 import { z } from 'zod';
-import type { PipelineContext } from '../../workers/pipelineContext';
+import type { PipelineContext } from '../../app/pipelineContext';
 import { retryCanHelp } from '../../core/errors';
 import { jobIds } from '../../queues/definitions';
 import { PENDING_JOB_STATES } from '../../queues/retryItems';
