@@ -83,7 +83,7 @@ export async function retryItems(rt: RetryDeps, id: string): Promise<RetryOutcom
       let payload: ItemJob | undefined = parsed?.success ? parsed.data : undefined;
       if (!payload) {
         // The job is gone (cleaned from the queue board): rebuild the item from the feed, if it still reads the same.
-        feedItems ??= reloadFeedItems(rt, batchId, ledger.feed);
+        feedItems ??= reloadFeedItems(rt, batchId, ledger.feed, failures.map((x) => x.index ?? x.position));
         payload = (await feedItems).get(f.index ?? f.position);
         if (!payload) {
           out.skipped.push({ itemId: f.itemId, reason: `its job is gone and ${ledger.feed} no longer has this item: ingest the feed again` });
@@ -146,10 +146,14 @@ function claimKey(prefix: string, batchId: string, f: FailedItem): string {
   return redisKeys(prefix).retryClaim(batchId, f.itemId, f.at);
 }
 
-/** The feed's items by batch index, for failed items whose job is gone; only items that are still the same item. */
-async function reloadFeedItems(rt: RetryDeps, batchId: string, feedPath: string): Promise<Map<number, ItemJob>> {
+/**
+ * The feed's items by batch index, for failed items whose job is gone; only items that are still
+ * the same item. Reads the records of the failed items only (`indexes`), never the whole batch (issue 14).
+ */
+async function reloadFeedItems(rt: RetryDeps, batchId: string, feedPath: string, indexes: number[]): Promise<Map<number, ItemJob>> {
   const byIndex = new Map<number, ItemJob>();
-  const records = new Map((await rt.ctx.catalog.getRecords(batchId)).map((r) => [batchIndexOf(r), r]));
+  const found = await rt.ctx.catalog.recordsAt(batchId, indexes);
+  const records = new Map(found.flatMap((r) => (r ? [[batchIndexOf(r), r] as const] : [])));
   try {
     const feed = await loadFeed(feedPath, rt.config.maxFeedBytes);
     feed.items.forEach((item, index) => {

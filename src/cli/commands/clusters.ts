@@ -1,4 +1,6 @@
-import type { CatalogRecord, ClusterDiff } from '../../schemas/record';
+import type { ClusterDiff } from '../../schemas/record';
+import { recordsOfItems } from '../../app/clusterMembers';
+import { itemIdFor } from '../../core/ids';
 import { parseSince } from '../../app/kills';
 import { activePointerKey } from '../../adapters/redis/captionIndex';
 import { rebuildCaptionIndex } from '../../adapters/redis/captionIndexRebuild';
@@ -18,8 +20,6 @@ export function formatDiff(d: ClusterDiff): string {
   return runs.length === 0 ? 'same words' : runs.join('; ');
 }
 
-const ITEM_ID = /^(.+)-(\d{4,})$/;
-
 /**
  * Clusters with their size, canonical caption (once) and members, each with its credit line and
  * its words that differ from the canonical caption. Clusters of 2+ by default (issue 17);
@@ -31,22 +31,22 @@ export async function clustersCommand(opts: { batch?: string; minSize?: number; 
     const minSize = opts.minSize ?? 2;
     let itemIds: string[] | undefined;
     if (opts.batch) {
-      if (!(await rt.ctx.catalog.getBatch(opts.batch))) {
+      const ledger = await rt.ctx.catalog.getBatch(opts.batch);
+      if (!ledger) {
         process.stderr.write(`no batch ${opts.batch} (photowire status lists recent batches)\n`);
         return 1;
       }
-      itemIds = (await rt.ctx.catalog.getRecords(opts.batch)).map((r) => r.id);
+      // The batch's item ids come from its ledger (ids are made from batch and position): its records are not read (issue 14).
+      const batchId = opts.batch;
+      itemIds = Array.from({ length: ledger.expected }, (_, i) => itemIdFor(batchId, i));
     }
     const clusters = (await rt.ctx.captions.listClusters({ minSize, itemIds })).filter((c) => c.size >= minSize);
     clusters.sort((a, b) => b.size - a.size || a.canonicalId.localeCompare(b.canonicalId));
-    // Members live in their batches' records (credit line, cluster.diff): read each batch once.
-    const records = new Map<string, CatalogRecord>();
-    const batches = new Set<string>();
-    for (const c of clusters) for (const m of c.members) {
-      const b = ITEM_ID.exec(m.itemId)?.[1];
-      if (b) batches.add(b);
-    }
-    for (const b of batches) for (const r of await rt.ctx.catalog.getRecords(b)) records.set(r.id, r);
+    // Members live in their batches' records (credit line, cluster.diff): the members' records only, by batch index.
+    const records = await recordsOfItems(
+      rt.ctx.catalog,
+      clusters.flatMap((c) => c.members.map((m) => m.itemId)),
+    );
     if (opts.json) {
       const out = clusters.map((c) => ({
         ...c,

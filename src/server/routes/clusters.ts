@@ -1,12 +1,10 @@
 import { z } from 'zod';
-import type { CatalogRecord } from '../../schemas/record';
 import type { PipelineContext } from '../../workers/pipelineContext';
 import { clusterSchema } from '../apiSchemas';
 import { notFound } from '../httpError';
 import { responses, type ZodApp } from '../zodApi';
 import { presentRecords } from '../../app/presentRecords';
-
-const ITEM_ID = /^(.+)-(\d{4,})$/;
+import { recordsOfItems } from '../../app/clusterMembers';
 
 export function clusterRoutes(app: ZodApp, ctx: PipelineContext, opts: { maxMembers: number }): void {
   app.get(
@@ -23,20 +21,16 @@ export function clusterRoutes(app: ZodApp, ctx: PipelineContext, opts: { maxMemb
       const cluster = await ctx.captions.getCluster(clusterId);
       if (!cluster) throw notFound(`no cluster ${clusterId}`);
       const shown = cluster.members.slice(0, opts.maxMembers);
-      // Members live in their batches' record hashes: read each batch once.
-      const byBatch = new Map<string, Map<string, CatalogRecord>>();
-      for (const m of shown) {
-        const batchId = ITEM_ID.exec(m.itemId)?.[1];
-        if (!batchId || byBatch.has(batchId)) continue;
-        byBatch.set(batchId, new Map((await presentRecords(ctx, await ctx.catalog.getRecords(batchId))).map((r) => [r.id, r]))); // kills merged (issue 16)
-      }
+      // The shown members' records only, by batch index (never a whole batch), kills merged (issue 16).
+      const found = [...(await recordsOfItems(ctx.catalog, shown.map((m) => m.itemId))).values()];
+      const records = new Map((await presentRecords(ctx, found)).map((r) => [r.id, r]));
       return {
         id: cluster.id,
         canonicalId: cluster.canonicalId,
         canonicalCaption: cluster.canonicalCaption,
         size: cluster.size,
         membersShown: shown.length,
-        members: shown.map((m) => ({ ...m, record: byBatch.get(ITEM_ID.exec(m.itemId)?.[1] ?? '')?.get(m.itemId) ?? null })),
+        members: shown.map((m) => ({ ...m, record: records.get(m.itemId) ?? null })),
       };
     },
   );

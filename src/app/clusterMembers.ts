@@ -1,0 +1,35 @@
+import type { CatalogRecord } from '../schemas/record';
+
+/** What reading members needs of the catalog (CatalogStore has it). */
+export interface RecordsAtPort {
+  recordsAt(batchId: string, indexes: number[]): Promise<Array<CatalogRecord | null>>;
+}
+
+const ITEM_ID = /^(.+)-(\d{4,})$/;
+
+/**
+ * The records of these items (cluster members, from any batch), by item id (issue 14): each
+ * item id names its batch and batch index (`itemIdFor`), so each batch is read once, at those
+ * indexes only (one HMGET), never as a whole. Items without a record (in flight, or an id that
+ * names none) are left out.
+ */
+export async function recordsOfItems(catalog: RecordsAtPort, itemIds: readonly string[]): Promise<Map<string, CatalogRecord>> {
+  const byBatch = new Map<string, Map<number, string>>();
+  for (const itemId of itemIds) {
+    const m = ITEM_ID.exec(itemId);
+    if (!m) continue;
+    const at = byBatch.get(m[1]) ?? new Map<number, string>();
+    at.set(Number(m[2]) - 1, itemId);
+    byBatch.set(m[1], at);
+  }
+  const out = new Map<string, CatalogRecord>();
+  for (const [batchId, at] of byBatch) {
+    const indexes = [...at.keys()];
+    const records = await catalog.recordsAt(batchId, indexes);
+    // An id like `a-b-0001` may be read as batch `a-b`: only a record whose id is the member's counts.
+    records.forEach((r, i) => {
+      if (r && r.id === at.get(indexes[i])) out.set(r.id, r);
+    });
+  }
+  return out;
+}
