@@ -141,10 +141,15 @@ describe('wire boilerplate in captions', () => {
       `${'ABCDEFGHIJ '.repeat(15_000)}`,
     ];
     for (const text of hostile) {
-      const t0 = process.hrtime.bigint();
-      findBoilerplate(text);
+      // Fastest of three: a busy shared core must not fail a linear scan.
+      let best = Infinity;
+      for (let round = 0; round < 3 && best >= 1_000; round++) {
+        const t0 = process.hrtime.bigint();
+        findBoilerplate(text);
+        best = Math.min(best, Number(process.hrtime.bigint() - t0) / 1e6);
+      }
       // Quadratic scanning would take minutes here (it did before notes were bounded to 600 characters).
-      expect(Number(process.hrtime.bigint() - t0) / 1e6).toBeLessThan(1_000);
+      expect(best).toBeLessThan(1_000);
     }
   });
 });

