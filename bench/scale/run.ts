@@ -105,6 +105,17 @@ function hwmMb(pid: number | undefined): number | null {
   }
 }
 
+/** CPU seconds (user + system) a live process has used, from /proc/<pid>/stat. */
+function cpuS(pid: number | undefined): number | null {
+  if (!pid) return null;
+  try {
+    const f = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return (Number(f[11]) + Number(f[12])) / 100;
+  } catch {
+    return null;
+  }
+}
+
 /** Start a long-running photowire command and resolve when a stderr/stdout line contains `ready`. */
 function startLong(args: string[], env: NodeJS.ProcessEnv, ready: string): Promise<ChildProcess> {
   return new Promise((resolve, reject) => {
@@ -217,6 +228,9 @@ interface E2eRun {
   wallMs: number;
   itemsPerS: number;
   workerPeakRssMb: number[];
+  /** CPU ms per item of the workers together and of `ingest --wait`: what the item costs, whatever the box's load. */
+  workerCpuMsPerItem: number | null;
+  ingestCpuMsPerItem: number | null;
   usedMemoryDelta: number | null;
   error: string | null;
 }
@@ -231,8 +245,11 @@ async function e2eRun(redisUrl: string, feed: string, items: number, workers: nu
   let batchId: string | null = null;
   try {
     for (let i = 0; i < workers; i++) procs.push(await startLong(['worker'], { ...env, LOG_LEVEL: 'info' }, 'worker ready'));
-    const m = await runMeasured(process.execPath, [BIN(), 'ingest', '--wait', '--json', feed], { env, maxOutputBytes: 4 * 1024 * 1024 });
+    const cpu0 = procs.map((p) => cpuS(p.pid) ?? 0);
+    const gnu = findGnuTime();
+    const m = await runMeasured(process.execPath, [BIN(), 'ingest', '--wait', '--json', feed], { env, maxOutputBytes: 4 * 1024 * 1024, gnuTime: gnu.found ? gnu.path : null });
     const rss = procs.map((p) => hwmMb(p.pid) ?? NaN);
+    const workerCpu = procs.reduce((a, p, i) => a + ((cpuS(p.pid) ?? NaN) - cpu0[i]), 0);
     if (m.exitCode !== 0) throw new Error(`ingest exited ${m.exitCode}: ${m.stderr.trim().slice(-500)}`);
     const out = JSON.parse(m.stdout) as unknown;
     const batches = (Array.isArray(out) ? out : ((out as { batches?: unknown[] }).batches ?? [out])) as Array<Record<string, unknown>>;
@@ -241,13 +258,13 @@ async function e2eRun(redisUrl: string, feed: string, items: number, workers: nu
     const ok = Number(b.ok ?? 0);
     const failed = Number(b.failed ?? 0);
     const delta = (await usedMemory(r)) - before;
-    const run: E2eRun = { items, workers, ok, failed, wallMs: m.wallMs, itemsPerS: items / (m.wallMs / 1000), workerPeakRssMb: rss, usedMemoryDelta: delta, error: failed ? `${failed} failed` : null };
-    log(`  e2e ${items} items, ${workers} worker(s): ${(m.wallMs / 1000).toFixed(1)} s, ${run.itemsPerS.toFixed(0)} items/s, worker RSS ${rss.join('/')} MB, used_memory +${(delta / 2 ** 20).toFixed(1)} MB`);
+    const run: E2eRun = { items, workers, ok, failed, wallMs: m.wallMs, itemsPerS: items / (m.wallMs / 1000), workerPeakRssMb: rss, workerCpuMsPerItem: (workerCpu * 1000) / items, ingestCpuMsPerItem: m.userS === null ? null : ((m.userS + m.sysS!) * 1000) / items, usedMemoryDelta: delta, error: failed ? `${failed} failed` : null };
+    log(`  e2e ${items} items, ${workers} worker(s): ${(m.wallMs / 1000).toFixed(1)} s, ${run.itemsPerS.toFixed(0)} items/s, worker RSS ${rss.join('/')} MB, worker CPU ${fixed(run.workerCpuMsPerItem, 2)} ms/item, ingest CPU ${fixed(run.ingestCpuMsPerItem, 2)} ms/item, used_memory +${(delta / 2 ** 20).toFixed(1)} MB`);
     return { run, prefix, dataDir, batchId };
   } catch (err) {
     const msg = err instanceof Error ? err.message : String(err);
     log(`  e2e ${items} items, ${workers} worker(s): FAILED ${msg}`);
-    return { run: { items, workers, ok: 0, failed: 0, wallMs: NaN, itemsPerS: NaN, workerPeakRssMb: [], usedMemoryDelta: null, error: msg }, prefix, dataDir, batchId };
+    return { run: { items, workers, ok: 0, failed: 0, wallMs: NaN, itemsPerS: NaN, workerPeakRssMb: [], workerCpuMsPerItem: null, ingestCpuMsPerItem: null, usedMemoryDelta: null, error: msg }, prefix, dataDir, batchId };
   } finally {
     for (const p of procs) await stop(p);
     await r.quit();
@@ -324,6 +341,13 @@ async function measureHttp(base: string, targets: Array<{ name: string; url: str
 
 // ---------------------------------------------------------------- main
 
+interface ExportRss {
+  items: number;
+  peakRssMb: number | null;
+  wallMs: number;
+  exitCode: number;
+}
+
 interface SizeResult {
   items: number;
   nights: number;
@@ -350,11 +374,12 @@ async function main(): Promise<void> {
   const redisUrl = args.redisUrl ?? own!.url;
   log(`redis: ${redisUrl}${own ? ' (private redis-server)' : ''}`);
   const feeds = scratchDir('scale-feeds');
-  const results: { e2e: E2eRun[]; e2eMemory: Families | null; sizes: SizeResult[]; exportRss: { items: number; peakRssMb: number | null; wallMs: number; exitCode: number } | null } = {
+  const results: { e2e: E2eRun[]; e2eMemory: Families | null; sizes: SizeResult[]; exportRss: ExportRss | null; catalogExportRss: ExportRss | null } = {
     e2e: [],
     e2eMemory: null,
     sizes: [],
     exportRss: null,
+    catalogExportRss: null,
   };
   let sample: CatalogRecord[] = [];
   const catalogPrefix = `pwscale-cat-${process.pid}`;
@@ -440,7 +465,8 @@ async function main(): Promise<void> {
             { name: 'batch list', url: '/api/batches' },
             { name: `records page (100 @ ${mid})`, url: `/api/batches/${big.id}/records?offset=${mid}&limit=100` },
             { name: 'filtered page agency:AFP', url: `/api/batches/${big.id}/records?agency=AFP&offset=${Math.floor(mid / 10)}&limit=100` },
-            { name: 'cluster', url: `/api/clusters/${clusterId}` },
+            // The batch's cluster page (its per-batch cluster index): records written through the store have no caption-index entry for /api/clusters/:id.
+            { name: 'cluster page', url: `/api/batches/${big.id}/records?cluster=${clusterId}&limit=100` },
             { name: 'summary', url: `/api/batches/${big.id}` },
           ],
           args.requests,
@@ -449,6 +475,18 @@ async function main(): Promise<void> {
       } finally {
         await stop(server);
         removeDir(dataDir);
+      }
+      // Export RSS of the largest night (a 100k-item batch at the default sizes), once per night size.
+      const bigNight = nights[nights.length - 1];
+      if (!results.catalogExportRss || results.catalogExportRss.items < bigNight.items) {
+        const dir = scratchDir('scale-export');
+        try {
+          const m = await runMeasured(process.execPath, [BIN(), 'export', bigNight.id], { env: baseEnv(redisUrl, catalogPrefix, dir), gnuTime: gnu.found ? gnu.path : null, maxOutputBytes: 1024 });
+          results.catalogExportRss = { items: bigNight.items, peakRssMb: m.peakRssMb, wallMs: m.wallMs, exitCode: m.exitCode };
+          log(`  export of ${bigNight.id} (${bigNight.items} items, written through the store): peak RSS ${fixed(m.peakRssMb, 0)} MB, ${(m.wallMs / 1000).toFixed(1)} s, exit ${m.exitCode}${m.exitCode ? `: ${m.stderr.trim().slice(-300)}` : ''}`);
+        } finally {
+          removeDir(dir);
+        }
       }
       const sr: SizeResult = {
         items: total,
@@ -477,8 +515,8 @@ async function main(): Promise<void> {
   log('\nend to end (photowire worker processes + photowire ingest --wait, caption-only):');
   log(
     formatTable(
-      ['items', 'workers', 'items/s', 'wall s', 'worker peak RSS MB', 'failed'],
-      results.e2e.map((e) => [e.items, e.workers, fixed(e.itemsPerS, 0), fixed(e.wallMs / 1000, 1), e.workerPeakRssMb.map((x) => x.toFixed(0)).join('/'), e.error ? e.error.slice(0, 60) : e.failed]),
+      ['items', 'workers', 'items/s', 'wall s', 'worker CPU ms/item', 'ingest CPU ms/item', 'worker peak RSS MB', 'failed'],
+      results.e2e.map((e) => [e.items, e.workers, fixed(e.itemsPerS, 0), fixed(e.wallMs / 1000, 1), fixed(e.workerCpuMsPerItem, 2), fixed(e.ingestCpuMsPerItem, 2), e.workerPeakRssMb.map((x) => x.toFixed(0)).join('/'), e.error ? e.error.slice(0, 60) : e.failed]),
     ),
   );
   const s0 = results.sizes[0];
@@ -510,6 +548,7 @@ async function main(): Promise<void> {
     log(`\nMEMORY USAGE by key family after the end-to-end ${n}-item run (caption index, ledgers and BullMQ included; top 12):`);
     log(formatTable(['family', 'keys', 'MB', 'B/item'], results.e2eMemory.byFamily.slice(0, 12).map((f) => [f.family, f.keys, fixed(f.bytes / 2 ** 20, 2), fixed(f.bytes / n, 1)])));
   }
+  if (results.catalogExportRss) log(`export of a ${results.catalogExportRss.items}-item night written through the store: peak RSS ${fixed(results.catalogExportRss.peakRssMb, 0)} MB (target < 200 MB)`);
   if (results.exportRss) log(`\nexport of a ${results.exportRss.items}-item batch: peak RSS ${fixed(results.exportRss.peakRssMb, 0)} MB (target < 200 MB)`);
   const file = writeResults('scale', { bench: 'scale', command: `node dist-bench/bench/run.js scale ${argv.join(' ')}`.trim(), startedAt: started.toISOString(), args, machine, loadAverageAtEnd: os.loadavg(), ...results }, started);
   log(`\nresults: ${file}`);
