@@ -3,8 +3,8 @@ import { HASH_MAX_BYTES, loadFeed, type LoadedFeed, type LoadOptions } from '../
 import { sha256File } from '../adapters/feeds/hashFile';
 import { hasImageExtension, sniffImage } from '../core/feeds/sniff';
 import { batchIdFor, folderDigest } from '../core/ids';
-import { loadFileList } from './loadFileList';
-import { listFolder } from './schedule/listFolder';
+import { loadFileList } from '../adapters/feeds/loadFileList';
+import { listFolder } from '../app/schedules/listFolder';
 
 async function isImageFile(file: string): Promise<boolean> {
   if (hasImageExtension(file)) return true;

@@ -2,7 +2,7 @@ import { Runtime } from '../../app/runtime';
 import { formatOverdue, formatRuns, formatStale } from '../../app/runs/formatRuns';
 import { RunLog } from '../../app/runs/runLog';
 import { overdueBy, staleness } from '../../app/runs/stale';
-import { Scheduler } from '../../sources/schedule/scheduler';
+import { Schedules } from '../../app/schedules/scheduleService';
 
 /** Recent runs of schedules and hot folders, the sources that have gone quiet, the schedules nobody runs. */
 export async function runsCommand(opts: { schedule?: string; limit?: number; json?: boolean }): Promise<number> {
@@ -14,7 +14,7 @@ export async function runsCommand(opts: { schedule?: string; limit?: number; jso
     const sources = (await log.sources())
       .filter((s) => !opts.schedule || s.name === opts.schedule || (opts.schedule === 'watch' && s.kind === 'watch'))
       .map((status) => ({ status, staleness: staleness(status, now, rt.config.staleHours) }));
-    const scheduler = new Scheduler(rt);
+    const scheduler = new Schedules(rt);
     const overdue = (await scheduler.list().finally(() => scheduler.close()))
       .filter((s) => !opts.schedule || s.name === opts.schedule)
       .map((s) => ({ schedule: s.name, next: s.next, overdueMs: overdueBy(s.next, now) }))

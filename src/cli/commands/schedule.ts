@@ -2,7 +2,7 @@ import { Runtime } from '../../app/runtime';
 import { formatRuns } from '../../app/runs/formatRuns';
 import { waitForRun } from '../../app/runs/waitForRun';
 import { formatAt as at, formatScheduleList } from '../../app/schedules/formatSchedules';
-import { Scheduler } from '../../sources/schedule/scheduler';
+import { Schedules } from '../../app/schedules/scheduleService';
 import { describeTiming, normalizeScheduleDef } from '../../app/schedules/scheduleDef';
 
 export interface ScheduleAddOptions {
@@ -13,10 +13,10 @@ export interface ScheduleAddOptions {
   json?: boolean;
 }
 
-/** Open the runtime and a Scheduler (no worker), run `fn`, close (a ScheduleError is SCHEDULE_INVALID: exit 2 with its message). */
-async function withScheduler(fn: (s: Scheduler, rt: Runtime) => Promise<number>): Promise<number> {
+/** Open the runtime and the schedule service (no worker), run `fn`, close (a ScheduleError is SCHEDULE_INVALID: exit 2 with its message). */
+async function withScheduler(fn: (s: Schedules, rt: Runtime) => Promise<number>): Promise<number> {
   const rt = await Runtime.open({ allowPrivateRedis: false });
-  const scheduler = new Scheduler(rt);
+  const scheduler = new Schedules(rt);
   try {
     return await fn(scheduler, rt);
   } finally {

@@ -6,7 +6,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import type { LoadedFeed } from '../../adapters/feeds/loadFeed';
 import { InputError, isInputError, PhotowireError } from '../../core/errors';
-import { Lease } from '../lease';
+import { Lease } from '../../app/leases/lease';
 import { RunLog } from '../../app/runs/runLog';
 import { finishRun, newRun, WATCH_SCHEDULE, type RunRecord } from '../../app/runs/runRecord';
 import { staleness } from '../../app/runs/stale';

@@ -1,4 +1,4 @@
-import { droppedTick } from '../../../src/sources/schedule/catchUp';
+import { droppedTick } from '../../../src/app/schedules/catchUp';
 
 describe('catching up a run missed while nothing ran', () => {
   const now = 1_000_000;

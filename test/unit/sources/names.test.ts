@@ -1,4 +1,4 @@
-import { isTempName, isTempNameInsideFolder, markedName, markerName, roleOf } from '../../../src/sources/hotFolder/names';
+import { isTempName, isTempNameInsideFolder, markedName, markerName, roleOf } from '../../../src/app/hotFolder/names';
 
 describe('drop-folder naming conventions', () => {
   it.each([

@@ -1,7 +1,7 @@
 import { formatDuration, formatRuns, formatStale } from '../../../src/app/runs/formatRuns';
 import { finishRun, newRun } from '../../../src/app/runs/runRecord';
 import { overdueBy, staleness, type SourceStatus } from '../../../src/app/runs/stale';
-import { httpItemKey } from '../../../src/sources/schedule/httpItemKey';
+import { httpItemKey } from '../../../src/app/schedules/httpItemKey';
 import type { FeedItem } from '../../../src/schemas/feedItem';
 
 const H = 3_600_000;

@@ -1,7 +1,7 @@
 import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { walkFolder, WALK_YIELD_EVERY, type WalkEntry } from '../../../../src/adapters/feeds/walkFolder';
-import { listFolder } from '../../../../src/sources/schedule/listFolder';
+import { listFolder } from '../../../../src/app/schedules/listFolder';
 import { makeTmpDir, removeDir } from '../../../helpers/testEnv';
 
 /** Every folder walk is bounded, never follows a symlink, yields to the event loop and stops when asked (issue 18, attack 2). */

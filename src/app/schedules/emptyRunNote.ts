@@ -1,4 +1,4 @@
-import { shortTime } from '../../app/runs/formatRuns';
+import { shortTime } from '../runs/formatRuns';
 
 /** How many names of files still being written a note lists. */
 const LISTED = 5;

@@ -1,7 +1,7 @@
 import type { Redis } from 'ioredis';
 import { redisKeys, type RedisKeys } from '../../adapters/redis/keys';
 import type { LoadedFeed } from '../../adapters/feeds/loadFeed';
-import type { RunTrigger } from '../../app/runs/runRecord';
+import type { RunTrigger } from '../runs/runRecord';
 import { decodeCursor, encodeCursorEntry, type Cursor, type Keyed } from './cursor';
 
 /**

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import * as path from 'node:path';
-import { isHttpSource } from '../../app/schedules/scheduleDef';
+import { isHttpSource } from './scheduleDef';
 
 /** Lower-case, dash-separated: batch ids are typed by people at the CLI. */
 function slug(s: string, max: number): string {

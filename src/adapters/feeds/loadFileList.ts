@@ -1,8 +1,8 @@
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
-import { loadFeed, type LoadedFeed } from '../adapters/feeds/loadFeed';
-import { isInputError } from '../core/errors';
-import type { FeedItem } from '../schemas/feedItem';
+import { loadFeed, type LoadedFeed } from './loadFeed';
+import { isInputError } from '../../core/errors';
+import type { FeedItem } from '../../schemas/feedItem';
 
 /**
  * Images named by a text feed of the same run are that feed's items; taking them again as
