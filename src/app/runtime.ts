@@ -12,7 +12,7 @@ import { createKillWebhookWorker } from './killWebhookWorker';
 import { closeKillWebhookQueues } from './killWebhook';
 import { loadFeed } from '../adapters/feeds/loadFeed';
 import { enqueueFeed } from '../queues/enqueueFeed';
-import { summarizeBatch, type BatchSummary } from '../workers/summarizeBatch';
+import { summarizeBatch, type BatchSummary } from './batches/summarizeBatch';
 import { IngestService } from './ingest/ingestService';
 
 /** What hot folders and schedules need from the Runtime. */

@@ -7,7 +7,7 @@ import { batchJobSchema } from '../schemas/jobs';
 import { killStoreOf } from './itemKills';
 import type { PipelineContext } from '../app/pipelineContext';
 import { failedRecord } from './processItem';
-import { summarizeBatch } from './summarizeBatch';
+import { summarizeBatch } from '../app/batches/summarizeBatch';
 
 /** Item jobs read from BullMQ's item queue, for the items a batch closes without a record of. */
 function itemJobLookup(ctx: PipelineContext): ItemJobLookup {

@@ -9,7 +9,7 @@ import { QUEUES, queuePrefix } from '../../src/queues/definitions';
 import { retryItems } from '../../src/queues/retryItems';
 import type { CatalogRecord } from '../../src/schemas/record';
 import { finalizeBatch } from '../../src/workers/batchWorker';
-import type { BatchSummary } from '../../src/workers/summarizeBatch';
+import type { BatchSummary } from '../../src/app/batches/summarizeBatch';
 import { tinyJpeg } from '../helpers/corpus';
 import { expectBatchWhole } from '../helpers/integrity';
 import { TestPipeline } from '../helpers/pipeline';

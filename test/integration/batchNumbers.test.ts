@@ -5,7 +5,7 @@ import { formatSummary } from '../../src/cli/printSummary';
 import { waitForBatches } from '../../src/cli/waitForBatches';
 import { retryItems } from '../../src/queues/retryItems';
 import { batchDetailSchema } from '../../src/server/apiSchemas';
-import type { BatchSummary } from '../../src/workers/summarizeBatch';
+import type { BatchSummary } from '../../src/app/batches/summarizeBatch';
 import { runCli } from '../helpers/cli';
 import { tinyJpeg } from '../helpers/corpus';
 import { startDesk, type Desk } from '../helpers/deskServer';

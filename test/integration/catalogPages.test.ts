@@ -4,7 +4,7 @@ import { redisKeys } from '../../src/adapters/redis/keys';
 import type { CatalogRecord } from '../../src/schemas/record';
 import { readRecordPage } from '../../src/server/recordQuery';
 import type { RecordQuery } from '../../src/server/apiSchemas';
-import { summarizeBatch } from '../../src/workers/summarizeBatch';
+import { summarizeBatch } from '../../src/app/batches/summarizeBatch';
 import type { PipelineContext } from '../../src/app/pipelineContext';
 import { deletePrefix, REDIS_URL, uniquePrefix } from '../helpers/testEnv';
 import { cluster, record } from '../unit/web/records';

@@ -47,7 +47,7 @@ export interface FinalizePorts extends ClusterPorts {
   itemJobs: () => ItemJobLookup;
   /** The failed record of an item (the item pipeline's: caption, credit and rights as far as they go). */
   failedRecord(job: ItemJob, error: RecordError): CatalogRecord;
-  /** summary.json's content (src/workers/summarizeBatch.ts). */
+  /** summary.json's content (src/app/batches/summarizeBatch.ts). */
   summarize(batchId: string): Promise<unknown>;
   logger: FinalizeLogger;
 }

@@ -23,7 +23,7 @@ export interface LedgerSource {
   getBatch(batchId: string): Promise<BatchLedger | null>;
 }
 
-/** A batch's summary (src/workers/summarizeBatch.ts), or null when it has no ledger. */
+/** A batch's summary (src/app/batches/summarizeBatch.ts), or null when it has no ledger. */
 export interface BatchSummaries<S> {
   summarize(batchId: string): Promise<S | null>;
 }

@@ -1,5 +1,5 @@
 import { formatSummary } from '../../../src/cli/printSummary';
-import type { BatchSummary } from '../../../src/workers/summarizeBatch';
+import type { BatchSummary } from '../../../src/app/batches/summarizeBatch';
 
 const base: BatchSummary = {
   batchId: 'one-photo-0123456789ab', feed: '/drop/one.jpg', format: 'image', state: 'done', items: 1, ok: 1, failed: 0, pending: 0,

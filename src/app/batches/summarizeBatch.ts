@@ -1,5 +1,5 @@
-import type { FailedItem } from '../adapters/redis/catalogStore';
-import type { PipelineContext } from '../app/pipelineContext';
+import type { FailedItem } from '../../adapters/redis/catalogStore';
+import type { PipelineContext } from '../pipelineContext';
 
 export interface BatchSummary {
   batchId: string;
