@@ -2,12 +2,12 @@ import type { BatchLedger } from '../adapters/redis/catalogStore';
 import { RunLog } from '../app/runs/runLog';
 import type { RunRecord } from '../app/runs/runRecord';
 import type { PipelineContext } from '../app/pipelineContext';
-import { summarizeBatch } from '../workers/summarizeBatch';
+import { summarizeBatch } from '../app/batches/summarizeBatch';
 import type { BatchOverview } from './apiSchemas';
 
 type Counts = NonNullable<BatchOverview['counts']>;
 
-/** Processing and elapsed time of a done batch (src/workers/summarizeBatch.ts says which is which). */
+/** Processing and elapsed time of a done batch (src/app/batches/summarizeBatch.ts says which is which). */
 function times(l: BatchLedger): Pick<BatchOverview, 'processingMs' | 'elapsedMs'> {
   if (l.state !== 'done' || !l.finishedAt) return { processingMs: null, elapsedMs: null };
   const elapsedMs = Date.parse(l.finishedAt) - Date.parse(l.createdAt);
