@@ -9,7 +9,7 @@ import type { S3Storage } from '../../src/adapters/storage/s3Storage';
 import { createRedis } from '../../src/adapters/redis/connection';
 import { QUEUES, jobIds, queuePrefix } from '../../src/queues/definitions';
 import { photoVariants } from '../helpers/corpus';
-import { CliProcess, startReadyWorker, waitUntil, type Exit } from '../helpers/processes';
+import { CliProcess, startWorker, type Exit } from '../helpers/processes';
 import { createBucket, dropBucket, s3Storage, uniqueBucket } from '../helpers/s3Bucket';
 import { cephRgw, type S3Env } from '../helpers/services';
 import { REDIS_URL, deletePrefix, makeTmpDir, removeDir, uniquePrefix } from '../helpers/testEnv';
@@ -131,8 +131,11 @@ rgw.describe('two worker machines with no shared disk: only Redis and an S3 buck
   }
 
   async function worker(l: Lane, name: string): Promise<CliProcess> {
-    const w = await startReadyWorker(machineEnv(l, name), 2);
+    // Not startReadyWorker's 20 s: with eight suites on two cores a worker's start (Node, Redis,
+    // the bucket check) once took longer.
+    const w = startWorker({ ...machineEnv(l, name), LOG_LEVEL: 'info' }, 2);
     l.procs.push(w);
+    await w.waitForLogs((e) => e.msg === 'worker ready', 1, 90_000, '"worker ready"');
     return w;
   }
 
