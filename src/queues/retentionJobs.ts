@@ -1,4 +1,4 @@
-import { Queue, type ConnectionOptions } from 'bullmq';
+import { Job, Queue, type ConnectionOptions } from 'bullmq';
 import { QUEUES, jobIds, queuePrefix } from './definitions';
 
 /** Retry rounds' finalize jobs (`batch-<id>-retry-<n>`, retryItems.ts) looked for past the last one found. */
@@ -21,17 +21,22 @@ export class RetentionJobs {
 
   async removeBatchJobs(batchId: string, itemIds: AsyncIterable<string[]>): Promise<number> {
     let n = 0;
-    for await (const page of itemIds) {
-      const removed = await Promise.all(page.map((id) => this.itemQueue.remove(jobIds.item(id), { removeChildren: false })));
-      n += removed.reduce((a, b) => a + b, 0);
-    }
-    n += await this.batchQueue.remove(jobIds.batch(batchId), { removeChildren: false });
+    for await (const page of itemIds) n += await this.removeIfThere(this.itemQueue, page.map((id) => jobIds.item(id)));
+    n += await this.removeIfThere(this.batchQueue, [jobIds.batch(batchId)]);
     for (let round = 1, misses = 0; misses < ROUND_GAP; round++) {
-      const r = await this.batchQueue.remove(`${jobIds.batch(batchId)}-retry-${round}`, { removeChildren: false });
-      misses = r ? 0 : misses + 1;
-      n += r;
+      const removed = await this.removeIfThere(this.batchQueue, [`${jobIds.batch(batchId)}-retry-${round}`]);
+      misses = removed ? 0 : misses + 1;
+      n += removed;
     }
     return n;
+  }
+
+  /** `Queue.remove` answers 1 for a job that is not there too: the job is looked up first. */
+  private async removeIfThere(queue: Queue, ids: string[]): Promise<number> {
+    const there = await Promise.all(ids.map((id) => Job.fromId(queue, id)));
+    const present = ids.filter((_, i) => there[i] !== undefined);
+    await Promise.all(present.map((id) => queue.remove(id, { removeChildren: false })));
+    return present.length;
   }
 
   async close(): Promise<void> {
