@@ -76,6 +76,25 @@ rgw.describe('renditions served from S3 storage (Ceph RGW)', () => {
     expect(Buffer.from(await followed.arrayBuffer()).equals(preview)).toBe(true);
   });
 
+  it('tells the page where the image is with ?as=url (JSON, same origin), and streams it in proxy mode', async () => {
+    const res = await fetch(desk.url + path('thumb.webp') + '?as=url', { headers: auth(), redirect: 'manual' });
+    expect([res.status, res.headers.get('content-type'), res.headers.get('cache-control')]).toEqual([200, 'application/json; charset=utf-8', 'private, max-age=300']);
+    const { url } = (await res.json()) as { url: string };
+    expect(new URL(url).origin).toBe(new URL(env.S3_ENDPOINT).origin);
+    const img = await fetch(url);
+    expect([img.status, img.headers.get('cache-control')]).toEqual([200, 'public, max-age=31536000, immutable']);
+    expect(Buffer.from(await img.arrayBuffer()).equals(thumb)).toBe(true);
+    // The page's CSP lets images (only) come from there.
+    const page = await fetch(desk.url + '/');
+    expect(page.headers.get('content-security-policy')).toContain(`img-src 'self' blob: data: ${new URL(env.S3_ENDPOINT).origin};`);
+    expect(page.headers.get('content-security-policy')).toContain("connect-src 'self';");
+
+    const proxiedRes = await fetch(proxied.url + path('thumb.webp') + '?as=url', { headers: auth(), redirect: 'manual' });
+    expect([proxiedRes.status, proxiedRes.headers.get('content-type')]).toEqual([200, 'image/webp']);
+    expect(Buffer.from(await proxiedRes.arrayBuffer()).equals(thumb)).toBe(true);
+    expect((await fetch(proxied.url + '/')).headers.get('content-security-policy')).toContain("img-src 'self' blob: data:;");
+  });
+
   it('streams the object through the server with PHOTOWIRE_STORAGE_PROXY=1', async () => {
     const res = await fetch(proxied.url + path('thumb.webp'), { headers: auth(), redirect: 'manual' });
     expect(res.status).toBe(200);
