@@ -69,7 +69,10 @@ export class Runtime {
     this.ingestService ??= new IngestService<BatchSummary>({
       loader: { load: (feedPath, opts) => loadFeed(feedPath, this.config.maxFeedBytes, opts) },
       queue: { enqueue: (feed) => enqueueFeed({ catalog: this.ctx.catalog, flow: this.flow, prefix: this.config.prefix, attempts: this.config.attempts }, feed) },
-      ledgers: this.ctx.catalog,
+      ledgers: {
+        getBatch: (batchId) => this.ctx.catalog.getBatch(batchId),
+        exportReady: (ledger) => exportMatches(this.ctx, ledger),
+      },
       summaries: { summarize: (batchId) => summarizeBatch(this.ctx, batchId) },
       logger: this.logger,
       lostMs: this.config.ledgerLostMs,
@@ -105,5 +108,18 @@ export class Runtime {
     await this.redis.quit().catch(() => this.redis.disconnect());
     await this.ctx.storage.close().catch(() => undefined);
     await this.redisHandle.stop();
+  }
+}
+
+/** summary.json is there and names the ledger's last close (a retry's finalize rewrites it). */
+async function exportMatches(ctx: PipelineContext, ledger: { id: string; finishedAt: string | null }): Promise<boolean> {
+  const body = await ctx.exports.read(ledger.id, 'summary.json');
+  if (!body) return false;
+  let text = '';
+  for await (const chunk of body) text += chunk;
+  try {
+    return (JSON.parse(text) as { finishedAt?: string | null }).finishedAt === ledger.finishedAt;
+  } catch {
+    return false;
   }
 }

@@ -21,6 +21,11 @@ export interface BatchQueue {
 /** A batch's ledger, or null when Redis has none (CatalogStore.getBatch). Throws while Redis does not answer. */
 export interface LedgerSource {
   getBatch(batchId: string): Promise<BatchLedger | null>;
+  /**
+   * Is the batch's export (summary.json, written just after the ledger closes) that of this close?
+   * Absent: the wait ends with the ledger.
+   */
+  exportReady?(ledger: BatchLedger): Promise<boolean>;
 }
 
 /** A batch's summary (src/app/batches/summarizeBatch.ts), or null when it has no ledger. */

@@ -100,6 +100,9 @@ export interface WaitOptions {
  *   for ever.
  * - Aborting the signal rejects at once with its reason, also in the middle of a pause.
  */
+/** How long a closed batch's summary.json is waited for (it follows the close by milliseconds). */
+const EXPORT_WAIT_MS = 15_000;
+
 export async function waitForBatches(ledgers: LedgerSource, batchIds: string[], opts: WaitOptions = {}): Promise<BatchLedger[]> {
   if (batchIds.length === 0) return [];
   const clock = opts.clock ?? systemClock;
@@ -109,6 +112,7 @@ export async function waitForBatches(ledgers: LedgerSource, batchIds: string[], 
   const watch = new LedgerWatch(opts.lostMs ?? DEFAULT_LEDGER_LOST_MS);
   const what = batchIds.join(', ');
   let downSince: number | null = null;
+  let exportSince: number | null = null;
   for (;;) {
     opts.signal?.throwIfAborted();
     let read: Array<BatchLedger | null>;
@@ -148,7 +152,19 @@ export async function waitForBatches(ledgers: LedgerSource, batchIds: string[], 
       failed: read.reduce((n, l) => n + (l?.failed ?? 0), 0),
       done: read.reduce((n, l) => n + (l ? l.ok + l.failed : 0), 0),
     });
-    if (read.every((l) => l?.state === 'done')) return read as BatchLedger[];
+    if (read.every((l) => l?.state === 'done')) {
+      // The ledger closes a moment before summary.json is written (finalizeBatch): a caller that
+      // reads the export next waits for it too, for a bounded time (an export that failed says so
+      // in the ledger's exportError and is not waited for).
+      const done = read as BatchLedger[];
+      if (!ledgers.exportReady) return done;
+      exportSince ??= clock.now();
+      const pending = await Promise.all(done.map((l) => (l.exportError ? true : ledgers.exportReady!(l).catch(() => false))));
+      if (pending.every(Boolean) || clock.now() - exportSince >= EXPORT_WAIT_MS) return done;
+      await clock.sleep(pollMs, opts.signal);
+      continue;
+    }
+    exportSince = null;
     if (clock.now() > deadline) throw new Error(`timed out waiting for ${what}`);
     await clock.sleep(pollMs, opts.signal);
   }
