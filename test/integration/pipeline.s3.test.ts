@@ -62,8 +62,11 @@ rgw.describe('the item pipeline with PHOTOWIRE_STORAGE=s3://... on Ceph RGW', ()
     expect(records).toHaveLength(PHOTOS.length + 1);
     for (const r of records) expect([r.id, r.error]).toEqual([r.id, null]);
 
-    const listed = [];
-    for await (const obj of storage.list('')) listed.push(obj);
+    const all = [];
+    for await (const obj of storage.list('')) all.push(obj);
+    // The batch's export (records.ndjson, summary.json) is in the bucket too, under batches/.
+    expect(all.filter((x) => x.key.startsWith('batches/')).map((x) => x.key).sort()).toEqual([`batches/${o.batchId}/records.ndjson`, `batches/${o.batchId}/summary.json`]);
+    const listed = all.filter((x) => !x.key.startsWith('batches/'));
     const keys = listed.map((x) => x.key);
     expect(new Set(keys).size).toBe(keys.length);
     const shas = new Set(records.map((r) => r.image!.sha256));
