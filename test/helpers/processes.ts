@@ -157,7 +157,7 @@ export function startWorker(env: Record<string, string | undefined>, concurrency
 export async function startReadyWorker(env: Record<string, string | undefined>, concurrency = 2): Promise<CliProcess> {
   const w = startWorker({ ...env, LOG_LEVEL: 'info' }, concurrency);
   try {
-    await w.waitForLogs((l) => l.msg === 'worker ready', 1, 20_000, '"worker ready"');
+    await w.waitForLogs((l) => l.msg === 'worker ready', 1, 60_000, '"worker ready"');
   } catch (err) {
     await w.stop();
     throw err;
