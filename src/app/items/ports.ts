@@ -29,13 +29,9 @@ export interface ImageProbe {
   iptc: Buffer | null;
 }
 
-export interface RenderedImage {
-  name: string;
-  data: Buffer;
-  width: number;
-  height: number;
-  format: string;
-}
+/** A rendition as rendered (src/adapters/images/sharpImages.ts): one type on both sides of the port. */
+export type { RenderedImage } from '../../adapters/images/sharpImages';
+import type { RenderedImage } from '../../adapters/images/sharpImages';
 
 /** The image reader and renderer (sharp): decode errors are InputErrors (IMAGE_CORRUPT, IMAGE_UNSUPPORTED...). */
 export interface ImageCodec {
@@ -43,15 +39,9 @@ export interface ImageCodec {
   render(bytes: Buffer, label: string, plan: RenditionPlan, previewRights?: PreviewRights): Promise<{ renditions: RenderedImage[]; gray9x8: Uint8Array }>;
 }
 
-/** A rendition set as stored: written last, so the set is whole exactly when it exists. */
-export interface RenditionManifest {
-  sha256: string;
-  width: number;
-  height: number;
-  format: string;
-  phash: string;
-  renditions: Rendition[];
-}
+/** A rendition set as stored, written last (src/adapters/storage/imageStore.ts): the set is whole exactly when it exists. */
+export type { RenditionManifest } from '../../adapters/storage/imageStore';
+import type { RenditionManifest } from '../../adapters/storage/imageStore';
 
 /**
  * Originals, renditions and manifests in storage (the local folder or S3), content-addressed,
