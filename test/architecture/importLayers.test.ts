@@ -3,7 +3,7 @@ import * as path from 'node:path';
 import * as ts from 'typescript';
 
 /**
- * Layers import downwards only (issue 15, /work/shared/DESIGN.md "Layers"):
+ * Layers import downwards only (issue 15, docs/ARCHITECTURE.md):
  *
  *   entry points  workers/, cli/, server/, sources/           (never import each other)
  *   app           app/
