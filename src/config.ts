@@ -1,5 +1,6 @@
 import * as os from 'node:os';
 import * as path from 'node:path';
+import ms, { type StringValue } from 'ms';
 import { z } from 'zod';
 import { parseRedisClusterNodes, type RedisClusterNodes } from './core/redisClusterNodes';
 import { PhotowireError } from './core/errors';
@@ -16,6 +17,13 @@ function fromEnv<S extends z.ZodType>(name: string, schema: S): S {
 
 const intFromEnv = (min: number, max: number) => z.coerce.number().int().min(min).max(max);
 const MB = 1024 * 1024;
+/** An interval in `ms` syntax (`1d`, `6h`, `90s`) or plain milliseconds; `0` is 0 (off). Null when it is neither. */
+export function parseInterval(v: string): number | null {
+  const t = v.trim();
+  if (/^\d+$/.test(t)) return Number(t);
+  const n = ms(t as StringValue);
+  return typeof n === 'number' && Number.isFinite(n) && n >= 0 ? Math.round(n) : null;
+}
 /** Unset stays undefined (the property is always there, its value may be undefined). */
 const unset = <T>(v: T | undefined): T | undefined => v;
 
@@ -140,6 +148,21 @@ export const configSchema = z.object({
   lockMs: fromEnv('PHOTOWIRE_LOCK_MS', intFromEnv(500, 3_600_000).default(120_000)),
   /** PHOTOWIRE_RETENTION_DAYS: a batch finished longer ago leaves Redis (records, ledger, indexes, jobs, runs); its export stays in storage (src/app/retention). */
   retentionDays: fromEnv('PHOTOWIRE_RETENTION_DAYS', z.coerce.number().gt(0).lte(36_500).default(30)),
+  /** PHOTOWIRE_RETENTION_EVERY: how often the worker process runs the retention pass (a BullMQ job scheduler), `ms` syntax (`1d`, `6h`, `90s`) or milliseconds; 0 turns the scheduled pass off. */
+  retentionEveryMs: fromEnv(
+    'PHOTOWIRE_RETENTION_EVERY',
+    z
+      .string()
+      .optional()
+      .transform((v, c) => {
+        const every = parseInterval(v ?? '1d');
+        if (every === null || (every > 0 && every < 1000)) {
+          c.addIssue({ code: 'custom', message: 'an interval of at least 1s such as 1d, 6h or 90s (ms syntax), or 0 for off' });
+          return z.NEVER;
+        }
+        return every;
+      }),
+  ),
   /** PHOTOWIRE_DEDUP_RETENTION_DAYS: caption clusters not seen for longer leave the caption index (a later resend starts a new cluster). */
   dedupRetentionDays: fromEnv('PHOTOWIRE_DEDUP_RETENTION_DAYS', z.coerce.number().gt(0).lte(36_500).default(90)),
   /** PHOTOWIRE_LEDGER_LOST_MS: a wait gives up (exit 2, with the reason) once a batch's ledger, or Redis, has been gone this long (src/sources/waitForBatch.ts). */

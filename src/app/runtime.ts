@@ -8,6 +8,8 @@ import { describeRedis, ensureRedisFromConfig, type RedisHandle } from '../adapt
 import { createPipelineContext, type PipelineContext } from './pipelineContext';
 import { createItemWorker } from '../workers/itemWorker';
 import { createBatchWorker } from '../workers/batchWorker';
+import { createRetentionWorker, scheduleRetention } from '../workers/retentionWorker';
+import { retentionService } from './retention/retentionRuntime';
 import { createKillWebhookWorker } from './killWebhookWorker';
 import { closeKillWebhookQueues } from './killWebhook';
 import { loadFeed } from '../adapters/feeds/loadFeed';
@@ -91,11 +93,14 @@ export class Runtime {
     const item = createItemWorker(this.ctx, conn(), concurrency);
     const batch = createBatchWorker(this.ctx, conn());
     const webhook = createKillWebhookWorker(this.ctx, conn());
-    for (const w of [item, batch, webhook]) {
+    // The retention pass every PHOTOWIRE_RETENTION_EVERY (0: off, and the scheduler is removed).
+    await scheduleRetention(this.redis, this.config.prefix, this.config.retentionEveryMs);
+    const retention = this.config.retentionEveryMs > 0 ? [createRetentionWorker(retentionService(this), conn(), this.config.prefix)] : [];
+    for (const w of [item, batch, webhook, ...retention]) {
       // Errors of the worker itself (lost connection...) are logged; job failures are logged per job.
       w.on('error', (err) => this.logger.error({ err, queue: w.name }, 'worker error'));
     }
-    this.workers.push(item, batch, webhook);
+    this.workers.push(item, batch, webhook, ...retention);
     await Promise.all(this.workers.map((w) => w.waitUntilReady()));
   }
 

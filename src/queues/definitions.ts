@@ -17,6 +17,8 @@ export const QUEUES = {
   schedule: 'photowire-schedule',
   /** One PHOTOWIRE_KILL_WEBHOOK POST per kill (src/app/killWebhookWorker.ts). */
   killWebhook: 'photowire-kill-webhook',
+  /** The retention pass, run by a job scheduler every PHOTOWIRE_RETENTION_EVERY (src/workers/retentionWorker.ts). */
+  retention: 'photowire-retention',
 } as const;
 
 export const JOBS = {
@@ -24,6 +26,7 @@ export const JOBS = {
   processItem: 'process-item',
   scheduledImport: 'scheduled-import',
   killWebhook: 'kill-webhook',
+  retentionPass: 'retention-pass',
 } as const;
 
 /** Job ids come from content ids, so adding the same batch or item twice is a no-op in BullMQ. */
@@ -65,6 +68,19 @@ export function scheduleJobOptions(): JobsOptions {
     attempts: 1,
     removeOnComplete: { age: 90 * 24 * 3600, count: 10_000 },
     removeOnFail: { age: 90 * 24 * 3600, count: 10_000 },
+  };
+}
+
+/** The retention job scheduler's id: one per prefix, whoever upserts it. */
+export const RETENTION_SCHEDULER = 'retention';
+
+/** A retention pass that fails is retried twice (the pass resumes from its cursor); a few are kept for the queue board. */
+export function retentionJobOptions(): JobsOptions {
+  return {
+    attempts: 3,
+    backoff: { type: 'exponential', delay: 5000 },
+    removeOnComplete: { count: 50 },
+    removeOnFail: { count: 50 },
   };
 }
 

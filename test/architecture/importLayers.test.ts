@@ -62,6 +62,8 @@ const KNOWN_VIOLATIONS: Record<string, string> = {
     'the app runtime (composition root) starts the item worker, an entry point in workers/; issue 15 removes it',
   'src/app/runtime.ts -> src/workers/batchWorker.ts':
     'the app runtime (composition root) starts the batch worker, an entry point in workers/; issue 15 removes it',
+  'src/app/runtime.ts -> src/workers/retentionWorker.ts':
+    'the app runtime (composition root) starts the retention worker with the item and batch workers; issue 15 removes it',
   'src/queues/retryItems.ts -> src/workers/pipelineContext.ts':
     'the shared runtime context (connections, keys, config) lives in workers/, not app/; issue 15 removes it',
   'src/server/routes/clusters.ts -> src/workers/pipelineContext.ts':

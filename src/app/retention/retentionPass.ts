@@ -138,6 +138,8 @@ export async function runRetentionPass(ports: RetentionPorts, opts: RetentionOpt
         continue;
       }
       report.removed.push(id);
+      // Failed items are kept until retried or expired: they expire with their batch (their entries are of its slot).
+      report.failedExpired += facts.entry?.failed ?? 0;
       done++;
       if (dryRun) {
         stayed++;
@@ -160,6 +162,7 @@ export async function runRetentionPass(ports: RetentionPorts, opts: RetentionOpt
       keysRemoved: report.keysRemoved,
       jobsRemoved: report.jobsRemoved,
       runsRemoved: report.runsRemoved,
+      failedExpired: report.failedExpired,
       stoppedEarly: report.stoppedEarly,
       dryRun,
     },

@@ -83,6 +83,8 @@ export interface RetentionReport {
   keysRemoved: number;
   jobsRemoved: number;
   runsRemoved: number;
+  /** Failed items that expired with their batch (their entries, jobs and retry claims left Redis; the export keeps their records). */
+  failedExpired: number;
   /** True when the pass stopped at its step limit (the next pass goes on from the cursor). */
   stoppedEarly: boolean;
 }
@@ -99,6 +101,7 @@ export function emptyReport(now: Date, cutoffMs: number, dryRun: boolean): Reten
     keysRemoved: 0,
     jobsRemoved: 0,
     runsRemoved: 0,
+    failedExpired: 0,
     stoppedEarly: false,
   };
 }
@@ -117,8 +120,8 @@ export function formatReport(r: RetentionReport): string {
   for (const id of r.removed) lines.push(`  ${verb} ${id} (its export stays in storage)`);
   for (const id of r.resumed) lines.push(`  finished removing ${id} (a pass had begun it)`);
   for (const k of r.keptNoExport) lines.push(`  kept ${k.id}: its export is missing in storage (${k.missing.join(', ')})`);
-  if (!r.dryRun) lines.push(`  keys unlinked ${r.keysRemoved}, jobs removed ${r.jobsRemoved}, run rows removed ${r.runsRemoved}`);
-  else lines.push(`  run rows that would be removed ${r.runsRemoved}`);
+  if (!r.dryRun) lines.push(`  keys unlinked ${r.keysRemoved}, jobs removed ${r.jobsRemoved}, run rows removed ${r.runsRemoved}, failed items expired ${r.failedExpired}`);
+  else lines.push(`  run rows that would be removed ${r.runsRemoved}, failed items that would expire ${r.failedExpired}`);
   if (r.stoppedEarly) lines.push('  stopped at the step limit: the next pass goes on');
   return lines.join('\n');
 }
