@@ -1,3 +1,4 @@
+import calculateSlot from 'cluster-key-slot';
 import { Cluster, type Redis } from 'ioredis';
 import { prefixPatterns } from './keys';
 
@@ -16,17 +17,35 @@ export async function scanKeys(redis: Redis | Cluster, pattern: string, count = 
   return out;
 }
 
-/** Delete every key of a prefix (both layouts); UNLINK one key per command, so keys of many slots are fine. */
+/**
+ * Delete every key of a prefix (both layouts); UNLINK one key per command. A Cluster client's
+ * pipeline must keep to one slot ("All keys in the pipeline should belong to the same slots
+ * allocation group"), so on a Cluster the keys go in one pipeline per slot.
+ */
 export async function deletePrefixKeys(redis: Redis | Cluster, prefix: string): Promise<number> {
   let n = 0;
   for (const pattern of prefixPatterns(prefix)) {
     const keys = await scanKeys(redis, pattern);
-    for (let i = 0; i < keys.length; i += 500) {
-      const pipe = redis.pipeline();
-      for (const k of keys.slice(i, i + 500)) pipe.unlink(k);
-      await pipe.exec();
+    const groups = redis instanceof Cluster ? groupBySlot(keys) : [keys];
+    for (const group of groups) {
+      for (let i = 0; i < group.length; i += 500) {
+        const pipe = redis.pipeline();
+        for (const k of group.slice(i, i + 500)) pipe.unlink(k);
+        await pipe.exec();
+      }
     }
     n += keys.length;
   }
   return n;
+}
+
+function groupBySlot(keys: string[]): string[][] {
+  const bySlot = new Map<number, string[]>();
+  for (const k of keys) {
+    const slot = calculateSlot(k);
+    const list = bySlot.get(slot);
+    if (list) list.push(k);
+    else bySlot.set(slot, [k]);
+  }
+  return [...bySlot.values()];
 }
