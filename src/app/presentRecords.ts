@@ -1,7 +1,7 @@
 import { availabilityOf, type Availability } from '../core/records/availability';
 import type { CatalogRecord } from '../schemas/record';
 import type { PipelineContext } from './pipelineContext';
-import { killStoreOf } from '../workers/itemKills';
+import { killStoreOf } from './kills/itemKills';
 
 export type PresentedRecord = CatalogRecord & { availability: Availability };
 

@@ -3,17 +3,18 @@ import { Job, Queue, type FlowJob, type FlowProducer } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { Config } from '../config';
 import { loadFeed } from '../adapters/feeds/loadFeed';
-import { batchIndexOf, type FailedItem } from '../adapters/redis/catalogStore';
+import { batchIndexOf, type CatalogStore, type FailedItem } from '../adapters/redis/catalogStore';
 import { redisKeys } from '../adapters/redis/keys';
 import { isInputError } from '../core/errors';
 import { itemJobSchema, type BatchJob, type ItemJob } from '../schemas/jobs';
-import type { PipelineContext } from '../workers/pipelineContext';
+import type { Logger } from '../logger';
 import { JOBS, QUEUES, batchJobOptions, itemJobOptions, jobIds, queuePrefix } from './definitions';
 
 /** What retrying needs; a `Runtime` has all of it. */
 export interface RetryDeps {
   config: Config;
-  ctx: PipelineContext;
+  /** The catalog and the logger of the pipeline context (src/app/pipelineContext.ts). */
+  ctx: { catalog: CatalogStore; logger: Logger };
   flow: FlowProducer;
   redis: Redis;
 }

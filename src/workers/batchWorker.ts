@@ -4,7 +4,7 @@ import { loadFeed } from '../adapters/feeds/loadFeed';
 import { finalizeBatch as finalize, type FinalizePorts, type ItemJobLookup } from '../app/batches/finalizeBatch';
 import { QUEUES, jobIds, queuePrefix } from '../queues/definitions';
 import { batchJobSchema } from '../schemas/jobs';
-import { killStoreOf } from './itemKills';
+import { killStoreOf } from '../app/kills/itemKills';
 import type { PipelineContext } from '../app/pipelineContext';
 import { failedRecord } from './processItem';
 import { summarizeBatch } from '../app/batches/summarizeBatch';

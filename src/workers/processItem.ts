@@ -6,7 +6,7 @@ import { ItemPipeline, type ItemResult } from '../app/items/itemPipeline';
 import { fetchImageBytes } from '../adapters/http/fetchUrl';
 import type { ItemJob } from '../schemas/jobs';
 import type { CatalogRecord, RecordError } from '../schemas/record';
-import { settleKills } from './itemKills';
+import { settleKills } from '../app/kills/itemKills';
 import { rightsRulesOf } from './itemRights';
 import type { PipelineContext } from '../app/pipelineContext';
 import { testPause } from './testPause';
@@ -47,7 +47,7 @@ export function failedRecord(ctx: PipelineContext, job: ItemJob, error: RecordEr
   return itemPipelineOf(ctx).failedRecord(job, error).record;
 }
 
-/** The same, settled for kills (src/workers/itemKills.ts). */
+/** The same, settled for kills (src/app/kills/itemKills.ts). */
 export function settledFailedRecord(ctx: PipelineContext, job: ItemJob, error: RecordError): Promise<CatalogRecord> {
   return itemPipelineOf(ctx).settledFailedRecord(job, error);
 }

@@ -10,7 +10,7 @@ import { retryItems } from '../../src/queues/retryItems';
 import type { CatalogRecord } from '../../src/schemas/record';
 import { clusterRoutes } from '../../src/server/routes/clusters';
 import { useZodApi } from '../../src/server/zodApi';
-import type { PipelineContext } from '../../src/workers/pipelineContext';
+import type { PipelineContext } from '../../src/app/pipelineContext';
 import { deletePrefix, REDIS_URL, uniquePrefix } from '../helpers/testEnv';
 import { record } from '../unit/web/records';
 

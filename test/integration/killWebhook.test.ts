@@ -9,7 +9,7 @@ import { REPO_ROOT, WIRE_IMAGES, makeTmpDir, removeDir } from '../helpers/testEn
 import { waitUntil } from '../helpers/processes';
 import { queueKillWebhook } from '../../src/app/killWebhook';
 import { QUEUES, jobIds, queuePrefix } from '../../src/queues/definitions';
-import { killStoreOf } from '../../src/workers/itemKills';
+import { killStoreOf } from '../../src/app/kills/itemKills';
 
 /**
  * PHOTOWIRE_KILL_WEBHOOK is delivered as a BullMQ job (QUEUES.killWebhook): a CMS that fails twice

@@ -4,7 +4,7 @@ import * as path from 'node:path';
 import { startDesk, type Desk } from '../helpers/deskServer';
 import { REPO_ROOT, WIRE_IMAGES, makeTmpDir, removeDir } from '../helpers/testEnv';
 import { presentRecords, type PresentedRecord } from '../../src/app/presentRecords';
-import { killStoreOf } from '../../src/workers/itemKills';
+import { killStoreOf } from '../../src/app/kills/itemKills';
 
 /**
  * Kills, withdrawals and embargoes through the real pipeline (issue 16): agency-style items in

@@ -64,7 +64,7 @@ export interface ItemCatalog {
   markItem(record: CatalogRecord, failure: { error: RecordError; attempts: number } | null): Promise<void>;
 }
 
-/** The kill side of a record (src/workers/itemKills.ts): index it, kill it on arrival, apply its notice. */
+/** The kill side of a record (src/app/kills/itemKills.ts): index it, kill it on arrival, apply its notice. */
 export interface KillSettler {
   settle(record: CatalogRecord, notice: Notice | null): Promise<CatalogRecord>;
 }

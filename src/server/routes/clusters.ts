@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { PipelineContext } from '../../workers/pipelineContext';
+import type { PipelineContext } from '../../app/pipelineContext';
 import { clusterSchema } from '../apiSchemas';
 import { notFound } from '../httpError';
 import { responses, type ZodApp } from '../zodApi';

@@ -1,11 +1,11 @@
 import ms, { type StringValue } from 'ms';
-import { killIdOf, type KillEvent, type KillItemInfo } from '../adapters/redis/killStore';
-import type { Config } from '../config';
-import type { Logger } from '../logger';
-import type { NoticeRef } from '../schemas/notice';
-import type { PipelineContext } from './pipelineContext';
-import { killStoreOf } from '../workers/itemKills';
-import { queueKillWebhook, type WebhookQueued } from './killWebhook';
+import { killIdOf, type KillEvent, type KillItemInfo } from '../../adapters/redis/killStore';
+import type { Config } from '../../config';
+import type { Logger } from '../../logger';
+import type { NoticeRef } from '../../schemas/notice';
+import type { PipelineContext } from '../pipelineContext';
+import { killStoreOf } from './itemKills';
+import { queueKillWebhook, type WebhookQueued } from '../killWebhook';
 
 type Ctx = Pick<PipelineContext, 'redis' | 'config'> & { logger?: Logger; config: Config };
 

@@ -1,9 +1,9 @@
 import type { Redis } from 'ioredis';
-import { KillStore, killIdOf, type KillEvent } from '../adapters/redis/killStore';
-import { queueKillWebhook } from '../app/killWebhook';
-import type { Notice, NoticeRef } from '../schemas/notice';
-import type { CatalogRecord } from '../schemas/record';
-import type { PipelineContext } from '../app/pipelineContext';
+import { KillStore, killIdOf, type KillEvent } from '../../adapters/redis/killStore';
+import { queueKillWebhook } from '../killWebhook';
+import type { Notice, NoticeRef } from '../../schemas/notice';
+import type { CatalogRecord } from '../../schemas/record';
+import type { PipelineContext } from '../pipelineContext';
 
 const stores = new WeakMap<Redis, Map<string, KillStore>>();
 
