@@ -64,7 +64,12 @@ export function urnsIn(text: string, tokens: readonly Token[]): string[] {
   return out;
 }
 
-const SKIPPABLE = new Set(['IS', 'WAS', 'OF', 'THE', 'NO', 'NR', 'NUM', 'NUMBER', 'NUMBERS', 'ID', 'IDS', 'REFERENCE', 'REF', 'A', 'AN', 'AS', 'WITH', 'BY']);
+// Words between a heading and the ids it names: "KILL NOTICE: epa11213344", "WITHDRAWAL: PA 78910112".
+const SKIPPABLE = new Set([
+  'IS', 'WAS', 'OF', 'THE', 'NO', 'NR', 'NUM', 'NUMBER', 'NUMBERS', 'ID', 'IDS', 'REFERENCE', 'REF', 'A', 'AN', 'AS', 'WITH', 'BY',
+  'NOTICE', 'NOTIFICATION', 'ADVISORY', 'ALERT', 'LA', 'LE', 'LES', 'IL', 'EL',
+  'AP', 'AFP', 'REUTERS', 'GETTY', 'IMAGES', 'EPA', 'EFE', 'PA', 'MEDIA', 'DPA', 'CP', 'ANSA', 'ANP', 'KYODO', 'XINHUA',
+]);
 const LIST = new Set(['AND', 'OR', 'UND', 'ET', 'Y', 'PLUS']);
 
 /**

@@ -63,6 +63,47 @@ describe('readNotice on agency-style notices', () => {
   });
 });
 
+/**
+ * The same notices as other agencies and desks word them (issue 16 audit): the killed photo's id
+ * after "NOTICE" or after the agency's name, the id between "the photo" and "has been eliminated",
+ * "RETRACTED"/"RECALLED" headings, Getty's "IMAGE REMOVED", French and Italian requests to delete.
+ * Each named the wrong targets (the notice's own item) or was not read at all before.
+ */
+const MORE_NOTICES: Row[] = [
+  ['EPA-EFE: the id after "KILL NOTICE"', 'iptc:specialInstructions', 'EPA-EFE MANDATORY KILL NOTICE: epa11213344 has been killed by the photographer. Please delete it from your systems.', 'kill', ['epa11213344']],
+  ['PA: the number after the agency name', 'iptc:specialInstructions', 'WITHDRAWAL: PA 78910112. This picture must not be used.', 'withdraw', ['78910112']],
+  ['AP: the id between "the photo" and "has been eliminated"', 'iptc:specialInstructions', 'AP: The photo NYPS101 has been eliminated. It was transmitted in error.', 'kill', ['NYPS101']],
+  ['AP: "PHOTO RETRACTED" heading', 'iptc:specialInstructions', 'PHOTO RETRACTED: NYPS101. The source manipulated the image.', 'kill', ['NYPS101']],
+  ['Reuters: "PICTURE RECALLED" heading', 'newsml:edNote', 'PICTURE RECALLED: RC2L86AM4ZIA', 'kill', ['RC2L86AM4ZIA']],
+  ['Getty: "IMAGE REMOVED"', 'iptc:specialInstructions', 'IMAGE REMOVED: Image 2065273843 has been removed at the request of the copyright holder.', 'withdraw', ['2065273843']],
+  ['Getty: "has been removed" with the id quoted', 'newsml:edNote', 'Getty Images advisory: the image 2065273843 has been removed from distribution.', 'withdraw', ['2065273843']],
+  ['AFP (French): "merci de supprimer"', 'newsml:edNote', 'AFP - MERCI DE SUPPRIMER LA PHOTO 34XK2LA DE VOS SYSTEMES', 'kill', ['34XK2LA']],
+  ['AFP (French): "veuillez supprimer"', 'iptc:specialInstructions', 'Veuillez supprimer la photo 34XK2LA de tous vos systèmes.', 'kill', ['34XK2LA']],
+  ['ANSA (Italian): "FOTO ANNULLATA"', 'iptc:specialInstructions', 'ANSA - FOTO ANNULLATA: ANSA123456. Si prega di eliminarla dai vostri sistemi.', 'kill', ['ANSA123456']],
+];
+
+describe('readNotice on other agencies\' wording', () => {
+  it.each(MORE_NOTICES)('%s', (_style, source, text, kind, targets) => {
+    const n = notice(text, source, { transmissionReference: 'SELF01' });
+    expect(n).not.toBeNull();
+    expect(n!.kind).toBe(kind);
+    expect(n!.targets).toEqual(targets);
+    expect(n!.selfTargeted).toBe(false);
+    expect(n!.confidence).toBe('high');
+  });
+
+  it('still reads no notice in prose that says removed, retracted or recalled', () => {
+    for (const text of [
+      'Rescue workers removed the debris after the building collapsed.',
+      'The minister retracted his statement on Tuesday.',
+      'Toyota recalled 50,000 cars in March.',
+      'The photo was removed from the exhibition by the museum.',
+    ]) {
+      expect(notice(text, 'caption')).toBeNull();
+    }
+  });
+});
+
 describe('status fields', () => {
   it('reads a Reuters-style NewsML-G2 cancellation of a guid as a kill of that guid', () => {
     const guid = 'tag:reuters.com,2024:newsml_LYNXMPEA6F0MS';

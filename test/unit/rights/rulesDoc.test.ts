@@ -53,7 +53,7 @@ describe('docs/RIGHTS.md examples', () => {
         restrictions: ['no-sales', 'mandatory-credit'],
         unread: [],
         confidence: 'high',
-        rulesVersion: '2026.12.1+desk-1',
+        rulesVersion: '2026.12.2+desk-1',
       });
       const shown = DOC.split('\n').find((l) => l.startsWith('{"embargoUntil"'))!;
       expect(JSON.stringify(dryRun('EMBARGOED TO 0001 SATURDAY MARCH 9', { agency: 'PA', referenceTime: '2024-03-05T12:00:00Z' }).release)).toBe(shown);
