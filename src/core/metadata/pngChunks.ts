@@ -96,9 +96,13 @@ function readTextChunk(type: string, data: Uint8Array, where: string, out: PngMe
   }
 }
 
-/** ImageMagick's raw profile: "\n<name>\n<spaces><decimal length>\n<hex digits over many lines>". */
+/**
+ * A raw profile: "\n<name>\n<spaces><decimal length>\n<hex digits over many lines>". The name
+ * line is free text: ImageMagick writes "iptc", ExifTool "IPTC profile" (and its "iptc" profile
+ * holds a Photoshop IRB, which the IIM reader unwraps).
+ */
 export function decodeRawProfile(text: string, where: string, warnings: string[]): Uint8Array | undefined {
-  const m = /^\s*\S+\s*\n\s*(\d+)\s*\n([\s\S]*)$/.exec(text);
+  const m = /^[\r\n]{0,4}[^\n]{0,200}\n[ \t]{0,100}(\d{1,12})[ \t]{0,100}\r?\n([\s\S]*)$/.exec(text);
   if (!m) {
     warnings.push(`${where}: raw profile header is not "<name> <length>"; ignored`);
     return undefined;

@@ -27,6 +27,12 @@ describe('containers read by hand (issue 11)', () => {
     expect(readImageMetadata(fs.readFileSync(path.join(GENERATED, 'xmp-after-idat.png'))).iptc).toMatchObject({ caption: 'XMP after the image data', credit: 'After IDAT', byline: ['Pat Late'] });
   });
 
+  it('PNG: IIM written by ExifTool (a zTXt raw profile named "IPTC profile" holding a Photoshop IRB)', () => {
+    const r = readImageMetadata(fs.readFileSync(path.join(GENERATED, 'exiftool-iptc.png')));
+    expect(r.iptc).toMatchObject({ caption: 'ExifTool PNG caption', byline: ['Eve Tool'], credit: 'ET Agency', city: 'Bergen', keywords: ['png'] });
+    expect(r.warnings).toEqual([]);
+  });
+
   it('IPTC digest: current -> XMP wins, stale or absent -> IIM wins', () => {
     const read = (f: string) => readImageMetadata(fs.readFileSync(path.join(GENERATED, f))).iptc;
     expect(read('digest-current.jpg')).toMatchObject({ caption: 'XMP caption', headline: 'XMP headline', keywords: ['xmp'], credit: 'IIM credit' });
