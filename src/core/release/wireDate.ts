@@ -18,30 +18,32 @@ export const WINDOW = 120;
 type DTok = { t: 'num'; v: string; s: number; e: number; space: boolean } | { t: 'word'; v: string; s: number; e: number; space: boolean } | { t: 'sep'; v: string; s: number; e: number; space: boolean };
 
 const MONTHS: Record<string, number> = {
-  JAN: 1, JANUARY: 1, JANUAR: 1, JANVIER: 1, ENERO: 1, JAENNER: 1, JANNER: 1,
-  FEB: 2, FEBRUARY: 2, FEBRUAR: 2, FEVRIER: 2, FEBRERO: 2, FEV: 2,
-  MAR: 3, MARCH: 3, MARZ: 3, MARS: 3, MARZO: 3, MRZ: 3,
-  APR: 4, APRIL: 4, AVRIL: 4, ABRIL: 4, AVR: 4,
-  MAY: 5, MAI: 5, MAYO: 5,
-  JUN: 6, JUNE: 6, JUNI: 6, JUIN: 6, JUNIO: 6,
-  JUL: 7, JULY: 7, JULI: 7, JUILLET: 7, JULIO: 7, JUIL: 7,
+  JAN: 1, JANUARY: 1, JANUAR: 1, JANVIER: 1, ENERO: 1, JAENNER: 1, JANNER: 1, GENNAIO: 1, JANEIRO: 1,
+  FEB: 2, FEBRUARY: 2, FEBRUAR: 2, FEVRIER: 2, FEBRERO: 2, FEV: 2, FEBBRAIO: 2, FEVEREIRO: 2,
+  MAR: 3, MARCH: 3, MARZ: 3, MARS: 3, MARZO: 3, MRZ: 3, MARCO: 3,
+  APR: 4, APRIL: 4, AVRIL: 4, ABRIL: 4, AVR: 4, APRILE: 4,
+  MAY: 5, MAI: 5, MAYO: 5, MAGGIO: 5, MAIO: 5,
+  JUN: 6, JUNE: 6, JUNI: 6, JUIN: 6, JUNIO: 6, GIUGNO: 6, JUNHO: 6,
+  JUL: 7, JULY: 7, JULI: 7, JUILLET: 7, JULIO: 7, JUIL: 7, LUGLIO: 7, JULHO: 7,
   AUG: 8, AUGUST: 8, AOUT: 8, AGOSTO: 8,
-  SEP: 9, SEPT: 9, SEPTEMBER: 9, SEPTEMBRE: 9, SEPTIEMBRE: 9,
-  OCT: 10, OCTOBER: 10, OKTOBER: 10, OKT: 10, OCTOBRE: 10, OCTUBRE: 10,
-  NOV: 11, NOVEMBER: 11, NOVEMBRE: 11, NOVIEMBRE: 11,
-  DEC: 12, DECEMBER: 12, DEZEMBER: 12, DEZ: 12, DECEMBRE: 12, DICIEMBRE: 12,
+  SEP: 9, SEPT: 9, SEPTEMBER: 9, SEPTEMBRE: 9, SEPTIEMBRE: 9, SETTEMBRE: 9, SETEMBRO: 9,
+  OCT: 10, OCTOBER: 10, OKTOBER: 10, OKT: 10, OCTOBRE: 10, OCTUBRE: 10, OTTOBRE: 10, OUTUBRO: 10,
+  NOV: 11, NOVEMBER: 11, NOVEMBRE: 11, NOVIEMBRE: 11, NOVEMBRO: 11,
+  DEC: 12, DECEMBER: 12, DEZEMBER: 12, DEZ: 12, DECEMBRE: 12, DICIEMBRE: 12, DICEMBRE: 12, DEZEMBRO: 12,
 };
 const WEEKDAYS: Record<string, number> = {
-  SUN: 0, SUNDAY: 0, SONNTAG: 0, DIMANCHE: 0, DOMINGO: 0,
-  MON: 1, MONDAY: 1, MONTAG: 1, LUNDI: 1, LUNES: 1,
-  TUE: 2, TUES: 2, TUESDAY: 2, DIENSTAG: 2, MARDI: 2, MARTES: 2,
-  WED: 3, WEDNESDAY: 3, MITTWOCH: 3, MERCREDI: 3, MIERCOLES: 3,
-  THU: 4, THUR: 4, THURS: 4, THURSDAY: 4, DONNERSTAG: 4, JEUDI: 4, JUEVES: 4,
-  FRI: 5, FRIDAY: 5, FREITAG: 5, VENDREDI: 5, VIERNES: 5,
-  SAT: 6, SATURDAY: 6, SAMSTAG: 6, SONNABEND: 6, SAMEDI: 6, SABADO: 6,
+  SUN: 0, SUNDAY: 0, SONNTAG: 0, DIMANCHE: 0, DOMINGO: 0, DOMENICA: 0,
+  MON: 1, MONDAY: 1, MONTAG: 1, LUNDI: 1, LUNES: 1, LUNEDI: 1,
+  TUE: 2, TUES: 2, TUESDAY: 2, DIENSTAG: 2, MARDI: 2, MARTES: 2, MARTEDI: 2,
+  WED: 3, WEDNESDAY: 3, MITTWOCH: 3, MERCREDI: 3, MIERCOLES: 3, MERCOLEDI: 3,
+  THU: 4, THUR: 4, THURS: 4, THURSDAY: 4, DONNERSTAG: 4, JEUDI: 4, JUEVES: 4, GIOVEDI: 4,
+  FRI: 5, FRIDAY: 5, FREITAG: 5, VENDREDI: 5, VIERNES: 5, VENERDI: 5,
+  SAT: 6, SATURDAY: 6, SAMSTAG: 6, SONNABEND: 6, SAMEDI: 6, SABADO: 6, SABATO: 6,
 };
 /** Words that may sit between the parts of a date and time. */
-const FILLERS = new Set(['ON', 'AT', 'OF', 'THE', 'BY', 'UNTIL', 'TILL', 'TO', 'UM', 'DEN', 'DEM', 'LE', 'A', 'EL', 'DE', 'DU', 'LAS', 'LA', 'HRS', 'HR', 'HOURS', 'UHR', 'H', 'HEURES', 'HORAS', 'O', 'CLOCK', 'LOCAL', 'TIME', 'ET', 'Y', 'AU', 'AUX', 'AL', 'DEL', 'BIS', 'HASTA', 'JUSQU', 'JUSQUE', 'VOR', 'AM']);
+const FILLERS = new Set(['ON', 'AT', 'OF', 'THE', 'BY', 'UNTIL', 'TILL', 'TO', 'UM', 'DEN', 'DEM', 'LE', 'A', 'EL', 'DE', 'DU', 'LAS', 'LA', 'HRS', 'HR', 'HOURS', 'UHR', 'H', 'HEURES', 'HORAS', 'O', 'CLOCK', 'LOCAL', 'TIME', 'ET', 'Y', 'AU', 'AUX', 'AL', 'DEL', 'BIS', 'HASTA', 'JUSQU', 'JUSQUE', 'VOR', 'AM', 'ALLE', 'ORE', 'FINO', 'ATE', 'AS', 'DAS', 'DO', 'DA']);
+/** Words between a day, its month and its year in Spanish and Portuguese ("9 DE MARZO DE 2024"). */
+const DAY_MONTH_LINKS = new Set(['DE', 'DEL']);
 const ORDINALS = new Set(['ST', 'ND', 'RD', 'TH', 'ER', 'E', 'EME', 'O', 'A']);
 /** Zones whose writers put the month first in 3/9/2024 (AP, CP, UPI): US and Canadian names and offsets. */
 const MONTH_FIRST_ZONES = /^(?:America\/(?:New_York|Chicago|Denver|Los_Angeles|Toronto|Vancouver|Phoenix|Anchorage|Halifax)|(?:EST|EDT|CST|CDT|MST|MDT|PST|PDT|AKST|AKDT|HST|ET|CT|MT|PT) )/;
@@ -270,7 +272,8 @@ export function readWireDate(window: string, opts: WireDateOptions): WireDate | 
           if (toks[next]?.t === 'word' && ORDINALS.has((toks[next] as DTok).v) && !toks[next].space) next++;
         }
         // "March 9, 2024", "9 March 2024"
-        const sepd = toks[next]?.t === 'sep' && toks[next].v === ',' ? next + 1 : next;
+        let sepd = toks[next]?.t === 'sep' && toks[next].v === ',' ? next + 1 : next;
+        if (toks[sepd]?.t === 'word' && DAY_MONTH_LINKS.has((toks[sepd] as DTok).v) && toks[sepd + 1]?.t === 'num' && toks[sepd + 1].v.length === 4) sepd++; // "MARZO DE 2024
         const yn = toks[sepd];
         if (yn?.t === 'num' && yn.v.length === 4 && Number(yn.v) >= 1900 && Number(yn.v) <= 2100 && !(toks[sepd + 1]?.t === 'sep' && toks[sepd + 1].v === ':')) {
           const asTime = Number(yn.v.slice(0, 2)) <= 23 && Number(yn.v.slice(2)) <= 59 && p.h === undefined && (toks[sepd + 1]?.t === 'word' && zoneAt(opts.zones, toks, sepd + 1) !== null);
@@ -381,6 +384,7 @@ export function readWireDate(window: string, opts: WireDateOptions): WireDate | 
       let k = i + 1;
       if (sepIs(toks[k], '.')) k++;
       if (toks[k]?.t === 'word' && ORDINALS.has((toks[k] as DTok).v) && !toks[k].space) k++;
+      if (toks[k]?.t === 'word' && DAY_MONTH_LINKS.has((toks[k] as DTok).v) && toks[k + 1]?.t === 'word' && (toks[k + 1] as DTok).v in MONTHS) k++; // "9 DE MARZO"
       if (toks[k]?.t === 'word' && (toks[k] as DTok).v in MONTHS) {
         p.d = num;
         i = k;
@@ -435,7 +439,25 @@ export function readWireDate(window: string, opts: WireDateOptions): WireDate | 
   }
   if (!found) return null;
   if (window[lastEnd] === ')' && window.lastIndexOf('(', lastEnd) >= 0) lastEnd++;
-  return compose(p, opts, lastEnd);
+  const read = compose(p, opts, lastEnd);
+  // A time read, then a date in the same clause that could not be ("00:01 GMT ON THE NINTH OF MARCH
+  // 2024"): the time alone would name the next such time, perhaps days early. An embargo is held.
+  if (read && opts.prefer === 'later' && timeSet() && p.m === undefined && p.wd === undefined && unreadDateAfter(toks, toks.findIndex((t) => t.s >= lastEnd))) {
+    return { at: null, zone: read.zone, assumed: [...read.assumed, 'a date written after the time could not be read: held until a person releases it'], length: read.length };
+  }
+  return read;
+}
+
+/** Whether the clause from token `i` on (to the next ". ", ";" or line end, at most 12 tokens) names a month, a weekday or a year. */
+function unreadDateAfter(toks: DTok[], i: number): boolean {
+  if (i < 0) return false;
+  for (let k = i; k < toks.length && k - i < 12; k++) {
+    const t = toks[k];
+    if (t.t === 'sep' && (t.v === ';' || t.v === '\n' || (t.v === '.' && (toks[k + 1]?.space ?? true)))) return false;
+    if (t.t === 'word' && (t.v in MONTHS || t.v in WEEKDAYS)) return true;
+    if (t.t === 'num' && t.v.length === 4 && Number(t.v) >= 1900 && Number(t.v) <= 2100) return true;
+  }
+  return false;
 }
 
 function compose(p: Parts, opts: WireDateOptions, length: number): WireDate | null {

@@ -108,6 +108,41 @@ describe('embargoes written in notes', () => {
   });
 });
 
+/**
+ * Other embargo forms (issue 16 audit): Spanish, Italian and Portuguese dates ("9 DE MARZO DE 2024",
+ * "9 MARZO 2024", "9 DE MARÇO"), and a date written after the time that cannot be read: before,
+ * "EMBARGADA HASTA LAS 00:01 GMT DEL 9 DE MARZO DE 2024" read only the time and released the photo
+ * on March 6, three days early.
+ */
+const MORE_EMBARGOES: Row[] = [
+  ['EFE (time before the date)', 'EMBARGADA HASTA LAS 00:01 GMT DEL 9 DE MARZO DE 2024', 'EFE', '2024-03-09T00:01:00.000Z'],
+  ['EFE (date before the time)', 'EMBARGO HASTA EL 9 DE MARZO DE 2024 A LAS 00:01 GMT', 'EFE', '2024-03-09T00:01:00.000Z'],
+  ['EFE (no zone: Madrid)', 'EMBARGADO HASTA EL SÁBADO 9 DE MARZO DE 2024 A LAS 00:01', 'EFE', '2024-03-08T23:01:00.000Z'],
+  ['ANSA (Italian, no zone: Rome)', 'EMBARGO FINO ALLE ORE 00:01 DEL 9 MARZO 2024', 'ANSA', '2024-03-08T23:01:00.000Z'],
+  ['ANSA (Italian, date first)', 'EMBARGO FINO AL 9 MARZO 2024 ORE 00:01 GMT', 'ANSA', '2024-03-09T00:01:00.000Z'],
+  ['Lusa (Portuguese)', 'EMBARGO ATÉ ÀS 00H01 GMT DE 9 DE MARÇO DE 2024', 'AP', '2024-03-09T00:01:00.000Z'],
+];
+
+describe('embargoes in other languages and forms', () => {
+  it.each(MORE_EMBARGOES)('%s: %s', (_style, text, agency, at) => {
+    const r = embargo(text, { agency });
+    expect(r.embargoUntil?.at).toBe(at);
+    expect(() => releaseSchema.parse(r)).not.toThrow();
+  });
+
+  it('never releases early when a date follows the time but cannot be read: it holds the photo and says so', () => {
+    for (const text of ['EMBARGOED UNTIL 00:01 GMT ON THE NINTH OF MARCH 2024', 'EMBARGO HASTA LAS 00:01 GMT DEL NUEVE DE MARZO DE 2024']) {
+      const r = embargo(text, { agency: 'AP' });
+      expect({ text, at: r.embargoUntil?.at }).toEqual({ text, at: null });
+      expect(r.embargoUntil!.assumed.join(' ')).toMatch(/date .*could not be read/);
+      expect(r.confidence).toBe('low');
+    }
+    // A bare time with nothing date-like after it still means the next such time.
+    expect(embargo('EMBARGOED UNTIL 00:01 GMT').embargoUntil!.at).toBe('2024-03-06T00:01:00.000Z');
+    expect(embargo('EMBARGOED UNTIL 0001 GMT. Photo taken March 4, 2024.').embargoUntil!.at).toBe('2024-03-06T00:01:00.000Z');
+  });
+});
+
 describe('expiry', () => {
   it('reads "no use after" dates as the end of the day named', () => {
     const r = embargo('NO USE AFTER 31 MARCH 2024', { agency: 'PA' });
