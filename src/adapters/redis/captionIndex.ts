@@ -18,7 +18,19 @@ import {
 } from '../../core/dedup/params';
 import { signCaption, type CaptionSignature } from '../../core/dedup/signature';
 import { wordDiff } from '../../core/dedup/wordDiff';
-import { ASSIGN_CAPTION_LUA } from './captionIndexScript';
+import { ASSIGN_CAPTION_LUA, EXPIRE_CLUSTER_LUA, EXPIRE_DRAIN_LUA } from './captionIndexScript';
+import { luaScript, runScript } from './scripts';
+
+const EXPIRE_CLUSTER = luaScript('pwDedupExpireCluster', EXPIRE_CLUSTER_LUA);
+const EXPIRE_DRAIN = luaScript('pwDedupExpireDrain', EXPIRE_DRAIN_LUA);
+
+/** Last-seen shards (`s:<hex>`): 2^13, by a cluster id's first 13 bits (the script's seenKey()). */
+export const SEEN_SHARD_BITS = 13;
+const SEEN_SHARDS = 1 << SEEN_SHARD_BITS;
+/** Most members, trail entries per expiry script call; shards read per round trip. */
+const EXPIRY_MEMBERS_PER_CALL = 500;
+const EXPIRY_TRAIL_PER_CALL = 256;
+const EXPIRY_SHARDS_PER_READ = 256;
 
 /**
  * The index's default: issue 12's captionSimilarity() at DEFAULT_DEDUP_THRESHOLD (0.50), the measure
@@ -52,6 +64,24 @@ export interface CaptionIndexOptions {
    * the pointer names (set to this threshold's base when there is none yet).
    */
   pinned?: boolean;
+  /** Milliseconds since the epoch, for the clusters' last-seen times (default Date.now; tests pass a fake clock). */
+  clock?: () => number;
+}
+
+/** What CaptionIndex.expireIdle() did (or, with dryRun, would do). */
+export interface CaptionExpiryReport {
+  /** Clusters last seen before this were idle. */
+  cutoff: string;
+  dryRun: boolean;
+  /** Clusters removed (with dryRun: idle clusters counted, nothing removed). */
+  clustersRemoved: number;
+  /** Idle when looked at, seen again before their removal: kept. */
+  clustersKept: number;
+  bucketEntriesRemoved: number;
+  aliasesRemoved: number;
+  membershipsRemoved: number;
+  /** True when every last-seen shard was walked (the cursor is back at the start). */
+  done: boolean;
 }
 
 /** What assignMany's script calls did: clusters created, captions joined, items already known. */
@@ -110,6 +140,7 @@ export class CaptionIndex {
   private readonly bucketCapacity: number;
   private readonly layout: string;
   private layoutChecked: Promise<void> | null = null;
+  private readonly clock: () => number;
 
   constructor(redis: Redis, opts: CaptionIndexOptions) {
     if (!opts.prefix) throw new RangeError('CaptionIndex needs a key prefix');
@@ -127,6 +158,7 @@ export class CaptionIndex {
     this.base = this.ownBase = indexBase(opts.prefix, threshold);
     this.pointerKey = activePointerKey(opts.prefix);
     this.pinned = opts.pinned ?? false;
+    this.clock = opts.clock ?? Date.now;
     this.layout = `k=${SHINGLE_WORDS} bands=${LSH_BANDS}x${LSH_ROWS}+anchors${ANCHOR_TOKENS} items=${itemShardBits} buckets=${this.bucketShardBits}`;
     this.redis = redis as RedisWithDedup;
     if (typeof this.redis.photowireAssignCaptionV2 !== 'function') {
@@ -216,6 +248,12 @@ export class CaptionIndex {
   private async send(itemId: string, cleanedCaption: string, sig: CaptionSignature, outcomes?: AssignOutcomes): Promise<ClusterRef> {
     const buckets = sig.bands.map((b) => this.bucket(b));
     const fields = Buffer.concat(buckets.map((b) => b.field));
+    // Where each bucket is, for the cluster's trail (captionIndexScript.ts ARGV[15]).
+    const locs = Buffer.allocUnsafe(3 * buckets.length);
+    buckets.forEach((b, i) => {
+      locs.writeUInt8(b.band, 3 * i);
+      locs.writeUInt16BE(b.shard, 3 * i + 1);
+    });
     const shingles = shingleBytes(sig.shingles);
     // Declared: its own exact id and its fallback; the candidates' keys the script derives from
     // the base (one hash slot, captionIndexScript.ts), so one call decides.
@@ -239,6 +277,8 @@ export class CaptionIndex {
       MAX_EXTRA_SHINGLES,
       sig.clusterId + sig.altClusterId,
       this.base,
+      Math.floor(this.clock() / 1000),
+      locs,
     );
     const [id, canonicalId, similarity, exact, outcome, canonicalCaption] = reply;
     if (outcomes) outcomes[outcome]++;
@@ -383,6 +423,186 @@ return redis.call('PEXPIRE', KEYS[1], ARGV[2])`;
     }
   }
 
+  /**
+   * Retention of the index (issue 14, PHOTOWIRE_DEDUP_RETENTION_DAYS): remove the clusters not seen
+   * (created or joined) within `retentionDays` of `now`: each one's canonical caption `c:`, member
+   * list, trail, size and last-seen entries, its id from every bucket (the canonical caption's own
+   * bands, computed again from the stored caption, and the trail's), the aliases that name it and
+   * its members' memberships. A later resend of such a caption starts a new cluster.
+   *
+   * One atomic script per cluster (EXPIRE_CLUSTER_LUA), which first checks the cluster is still
+   * idle (a caption that joined meanwhile keeps it); bounded work per call (at most 256 trail
+   * entries and 500 members; a bigger cluster takes several calls, its extra members drained from
+   * `d:<id>`). Resumable: at most `maxClusters` (default 10,000) per call, the walk over the 2^13
+   * last-seen shards keeps its place in `<base>expiry`, so the next call goes on where this one
+   * stopped (`done` says the walk reached its end). Idempotent: what is removed is gone, a second
+   * call finds nothing. Clusters written before last-seen existed (no `s:` entry) never expire
+   * until they are seen again or the index is rebuilt.
+   */
+  async expireIdle(opts: { now?: Date; retentionDays: number; dryRun?: boolean; maxClusters?: number }): Promise<CaptionExpiryReport> {
+    if (!(opts.retentionDays > 0)) throw new RangeError(`dedup retention days must be > 0, got ${opts.retentionDays}`);
+    await this.open();
+    const nowMs = opts.now ? opts.now.getTime() : this.clock();
+    const cutoff = Math.floor(nowMs / 1000) - Math.round(opts.retentionDays * 86_400);
+    const dryRun = opts.dryRun ?? false;
+    const maxClusters = opts.maxClusters ?? 10_000;
+    const report: CaptionExpiryReport = {
+      cutoff: new Date(cutoff * 1000).toISOString(),
+      dryRun,
+      clustersRemoved: 0,
+      clustersKept: 0,
+      bucketEntriesRemoved: 0,
+      aliasesRemoved: 0,
+      membershipsRemoved: 0,
+      done: false,
+    };
+    const shardKey = (k: number) => `${this.base}s:${k.toString(16)}`;
+    if (dryRun) {
+      for (let k = 0; k < SEEN_SHARDS; k += EXPIRY_SHARDS_PER_READ) {
+        const pipe = this.redis.pipeline();
+        for (let j = k; j < Math.min(SEEN_SHARDS, k + EXPIRY_SHARDS_PER_READ); j++) pipe.zcount(shardKey(j), '-inf', `(${cutoff}`);
+        for (const [err, n] of (await pipe.exec()) ?? []) {
+          if (err) throw err;
+          report.clustersRemoved += n as number;
+        }
+      }
+      report.done = true;
+      return report;
+    }
+    // A pass stopped while draining a big cluster's members: finish that first.
+    for (const x of await this.redis.smembers(this.drainingKey())) report.membershipsRemoved += await this.drain(x);
+
+    const cursorKey = `${this.base}expiry`;
+    let shard = Number((await this.redis.get(cursorKey)) ?? 0);
+    if (!(shard >= 0 && shard < SEEN_SHARDS)) shard = 0;
+    walk: while (shard < SEEN_SHARDS) {
+      const end = Math.min(SEEN_SHARDS, shard + EXPIRY_SHARDS_PER_READ);
+      const pipe = this.redis.pipeline();
+      for (let j = shard; j < end; j++) pipe.zrangebyscore(shardKey(j), '-inf', `(${cutoff}`, 'LIMIT', 0, maxClusters - report.clustersRemoved);
+      const replies = (await pipe.exec()) ?? [];
+      for (let j = shard; j < end; j++) {
+        const [err, ids] = replies[j - shard] as [Error | null, string[]];
+        if (err) throw err;
+        for (const id of ids) {
+          if (report.clustersRemoved >= maxClusters) break;
+          const r = await this.expireCluster(id, cutoff, shardKey(j));
+          if (r.outcome === 'removed') report.clustersRemoved++;
+          else if (r.outcome === 'kept') report.clustersKept++;
+          report.bucketEntriesRemoved += r.entries;
+          report.aliasesRemoved += r.aliases;
+          report.membershipsRemoved += r.memberships;
+        }
+        // Budget spent: the next call starts again at this shard (what is removed is gone).
+        if (report.clustersRemoved >= maxClusters) {
+          shard = j;
+          break walk;
+        }
+      }
+      shard = end;
+    }
+    report.done = shard >= SEEN_SHARDS;
+    if (report.done) await this.redis.del(cursorKey);
+    else await this.redis.set(cursorKey, String(shard));
+    return report;
+  }
+
+  private drainingKey(): string {
+    return `${this.base}draining`;
+  }
+
+  /** One idle cluster out of the index (EXPIRE_CLUSTER_LUA), in as many calls as its trail needs. */
+  private async expireCluster(id: string, cutoff: number, seenKey: string): Promise<{ outcome: string; entries: number; aliases: number; memberships: number }> {
+    const out = { outcome: 'gone', entries: 0, aliases: 0, memberships: 0 };
+    const raw = Buffer.from(id, 'hex');
+    for (;;) {
+      const [[e1, head], [e2, members], [e3, trail]] = (await this.redis
+        .multi()
+        .getBuffer(`${this.base}c:${id}`)
+        .lrange(`${this.base}m:${id}`, 0, EXPIRY_MEMBERS_PER_CALL - 1)
+        .getBuffer(`${this.base}t:${id}`)
+        .exec()) as [[Error | null, Buffer | null], [Error | null, string[]], [Error | null, Buffer | null]];
+      if (e1 || e2 || e3) throw e1 ?? e2 ?? e3;
+      // Buckets: the canonical caption's own bands, then the trail's entries (deduplicated).
+      const buckets = new Map<string, { key: string; field: Buffer }>();
+      const items: string[] = [];
+      if (head !== null) {
+        const { canonicalId, canonicalCaption } = parseClusterHead(head);
+        items.push(canonicalId);
+        const sig = signCaption(canonicalCaption);
+        for (const b of sig ? sig.bands : []) {
+          const bk = this.bucket(b);
+          buckets.set(bk.key + bk.field.toString('hex'), bk);
+        }
+      }
+      items.push(...members);
+      const aliases: string[] = [];
+      let read = 0;
+      let entries = 0;
+      while (trail !== null && read < trail.length && entries < EXPIRY_TRAIL_PER_CALL) {
+        const kind = trail[read];
+        if (kind === 0x62 /* b */ && read + 10 <= trail.length) {
+          const key = this.bucketKey(trail[read + 1], trail.readUInt16BE(read + 2));
+          const field = trail.subarray(read + 4, read + 10);
+          buckets.set(key + field.toString('hex'), { key, field });
+          read += 10;
+        } else if (kind === 0x61 /* a */ && read + 17 <= trail.length) {
+          aliases.push(`${this.base}a:${trail.subarray(read + 1, read + 17).toString('latin1')}`);
+          read += 17;
+        } else {
+          throw new Error(`dedup index ${this.base}: cluster ${id} has a malformed trail at byte ${read}`);
+        }
+        entries++;
+      }
+      const bl = [...buckets.values()];
+      const keys = [
+        seenKey,
+        `${this.base}c:${id}`,
+        `${this.base}m:${id}`,
+        `${this.base}t:${id}`,
+        this.sizesKey(),
+        `${this.base}d:${id}`,
+        this.drainingKey(),
+        ...bl.map((b) => b.key),
+        ...aliases,
+        ...items.map((it) => this.itemKey(it)),
+      ];
+      const [outcome, ent, al, mem, left] = await runScript<[string, number, number, number, number]>(this.redis, EXPIRE_CLUSTER, keys, [
+        id,
+        cutoff,
+        bl.length,
+        aliases.length,
+        Buffer.concat(bl.map((b) => b.field)),
+        raw,
+        read,
+        members.length,
+        ...items,
+      ]);
+      out.outcome = outcome;
+      out.entries += ent;
+      out.aliases += al;
+      out.memberships += mem;
+      if (outcome === 'partial') continue;
+      if (outcome === 'removed' && left > 0) out.memberships += await this.drain(id);
+      return out;
+    }
+  }
+
+  /** Remove the memberships of an expired cluster's members left in d:<id> (EXPIRE_DRAIN_LUA), 500 per call. */
+  private async drain(id: string): Promise<number> {
+    const dkey = `${this.base}d:${id}`;
+    let removed = 0;
+    for (;;) {
+      const items = await this.redis.lrange(dkey, 0, EXPIRY_MEMBERS_PER_CALL - 1);
+      if (items.length === 0) {
+        await this.redis.srem(this.drainingKey(), id);
+        return removed;
+      }
+      const [n, left] = await runScript<[number, number]>(this.redis, EXPIRE_DRAIN, [dkey, this.drainingKey(), ...items.map((it) => this.itemKey(it))], [id, ...items]);
+      removed += n;
+      if (left === 0) return removed;
+    }
+  }
+
   /** Where a caption's bands live (for diagnostics and tests that plant bucket collisions). */
   locate(cleanedCaption: string): { signature: CaptionSignature; buckets: Array<{ key: string; field: Buffer }> } | null {
     const sig = signCaption(cleanedCaption);
@@ -466,12 +686,21 @@ return redis.call('PEXPIRE', KEYS[1], ARGV[2])`;
   }
 
   /** Band b lives in hash b<band>:<shard hex>, field = 6 bytes of the band's 64-bit key. */
-  private bucket(b: BandKey): { key: string; field: Buffer } {
+  private bucket(b: BandKey): { key: string; field: Buffer; band: number; shard: number } {
     const shard = this.shardOf(b);
     const field = Buffer.allocUnsafe(6);
     field.writeUInt32BE(b.hi, 0);
     field.writeUInt16BE(b.lo & 0xffff, 4);
-    return { key: `${this.base}b${b.band}:${shard.toString(16)}`, field };
+    return { key: this.bucketKey(b.band, shard), field, band: b.band, shard };
+  }
+
+  private bucketKey(band: number, shard: number): string {
+    return `${this.base}b${band}:${shard.toString(16)}`;
+  }
+
+  /** The last-seen shard of a cluster (the script's seenKey()). */
+  private seenKey(clusterId: string): string {
+    return `${this.base}s:${(parseInt(clusterId.slice(0, 4), 16) >> 3).toString(16)}`;
   }
 
   private shardOf(b: BandKey): number {

@@ -31,6 +31,18 @@
  * ARGV[9]   containment discount; ARGV[10] min shingles for containment; ARGV[11] max extra shingles
  * ARGV[12]  declared cluster ids, 16 hex digits each
  * ARGV[13]  key base (`<prefix>:{v2t<threshold>}:`), from which candidate keys are derived
+ * ARGV[14]  now, whole seconds since the epoch: the cluster's last-seen time (retention)
+ * ARGV[15]  band locations, 3 bytes each in KEYS[3..]'s order: band number (u8), bucket shard (u16
+ *           big-endian), what a trail entry names a bucket key by
+ *
+ * Last seen (issue 14 retention): every caption that creates or joins a cluster sets the cluster's
+ * score to now in its last-seen shard `s:<shard>` (zset: cluster id -> seconds, 2^13 shards by the
+ * id's first 13 bits, seenShard(); small, so listpack-encoded), derived from the base like the
+ * candidates' keys. Trail `t:<id>` (string, appended): what a cluster's non-canonical members
+ * added outside the canonical caption's own bands, so that expiry can remove all of it: 'b' | u8
+ * band | u16 shard | 6-byte field for a bucket the cluster id was added to on a join, 'a' | 16 hex
+ * for an alias a:<that id> set to this cluster. The canonical caption's own buckets are not in the
+ * trail: expiry computes them from the stored caption (captionIndex.ts expireIdle()).
  *
  * Cluster key c:<id> (string): u32 n (big-endian) | n x 4-byte shingles | u16 m | m x 4-byte extra
  * shingles (the members', not in the canonical's, first come first kept) | u16 len | canonical
@@ -66,6 +78,10 @@ local base = ARGV[13]
 local function ck(x) return ckey[x] or (base .. 'c:' .. x) end
 local function mk(x) return mkey[x] or (base .. 'm:' .. x) end
 local aliasKey = KEYS[#KEYS]
+local now = tonumber(ARGV[14])
+local locs = ARGV[15]
+-- The last-seen shard of a cluster id: its first 13 bits (captionIndex.ts seenShard()).
+local function seenKey(x) return base .. 's:' .. string.format('%x', math.floor(tonumber(string.sub(x, 1, 4), 16) / 8)) end
 
 local function parse(v)
   local n = struct.unpack('>I4', v, 1)
@@ -89,9 +105,12 @@ local prev = redis.call('HGET', KEYS[1], item)
 if prev then
   local cid, e, sim = string.match(prev, '^(%x+)|(%d)|(.+)$')
   local v = redis.call('GET', ck(cid))
-  if not v then return redis.error_reply('ERR photowire dedup: item ' .. item .. ' points at missing cluster ' .. cid) end
-  if e == '1' then return { cid, canonicalOf(v), sim, 1, 'known' } end
-  return { cid, canonicalOf(v), sim, 0, 'known', captionOf(v) }
+  -- A membership naming a missing cluster is one whose cluster expired (its members are being
+  -- drained, captionIndex.ts expireIdle()): the item is assigned anew below.
+  if v then
+    if e == '1' then return { cid, canonicalOf(v), sim, 1, 'known' } end
+    return { cid, canonicalOf(v), sim, 0, 'known', captionOf(v) }
+  end
 end
 
 local newset = nil
@@ -180,20 +199,26 @@ local function holds(cur, raw)
   end
 end
 
-local function addToBuckets(id)
+-- Add the cluster id to this caption's buckets; trail: the entries added (a join, not a create:
+-- a canonical caption's own buckets are computed again from its caption on expiry).
+local function addToBuckets(id, trail)
   local raw = rawOf[id] or raw8(id)
   local cap = tonumber(ARGV[7]) * 8
   for b = 1, nb do
     local cur = buckets[b]
     local field = string.sub(fields, (b - 1) * 6 + 1, b * 6)
+    local added = true
     if cur then
       if not holds(cur, raw) then
         if #cur >= cap then cur = string.sub(cur, #cur - cap + 9) end
         redis.call('HSET', KEYS[2 + b], field, cur .. raw)
+      else
+        added = false
       end
     else
       redis.call('HSET', KEYS[2 + b], field, raw)
     end
+    if added and trail then trail[#trail + 1] = 'b' .. string.sub(locs, (b - 1) * 3 + 1, b * 3) .. field end
   end
 end
 
@@ -201,6 +226,7 @@ local function join(cid, v, sim, e)
   local len = redis.call('RPUSH', mk(cid), item)
   redis.call('ZADD', KEYS[2], len + 1, cid)
   redis.call('HSET', KEYS[1], item, cid .. '|' .. e .. '|' .. fmt(sim))
+  redis.call('ZADD', seenKey(cid), now, cid)
   if e == 1 then return { cid, canonicalOf(v), fmt(sim), 1, 'joined' } end
   -- Remember the shingles this member adds (a later cut or edit of it is contained in the cluster).
   local n, p, m, q = parse(v)
@@ -218,9 +244,11 @@ local function join(cid, v, sim, e)
       redis.call('SET', ck(cid), string.sub(v, 1, p - 1) .. struct.pack('>I2', m + #add) .. string.sub(v, p + 2, q - 1) .. table.concat(add) .. string.sub(v, q))
     end
   end
-  if sim < 1 then addToBuckets(cid) end
+  local trail = {}
+  if sim < 1 then addToBuckets(cid, trail) end
   -- The same words again join this cluster directly (not whichever is best by then).
-  if cid ~= exactId then redis.call('SET', aliasKey, cid, 'NX') end
+  if cid ~= exactId and redis.call('SET', aliasKey, cid, 'NX') then trail[#trail + 1] = 'a' .. exactId end
+  if #trail > 0 then redis.call('APPEND', base .. 't:' .. cid, table.concat(trail)) end
   return { cid, canonicalOf(v), fmt(sim), 0, 'joined', captionOf(v) }
 end
 
@@ -257,7 +285,130 @@ if exactV then
   end
 end
 redis.call('SET', ck(id), struct.pack('>I4', nNew) .. sh .. struct.pack('>I2', 0) .. struct.pack('>I2', #item) .. item .. ARGV[5])
-addToBuckets(id)
+addToBuckets(id, nil)
 redis.call('HSET', KEYS[1], item, id .. '|1|1')
+redis.call('ZADD', seenKey(id), now, id)
 return { id, item, '1', 1, 'created' }
+`;
+
+/**
+ * Expiry of one cluster not seen within the retention window (issue 14: PHOTOWIRE_DEDUP_RETENTION_DAYS),
+ * atomic, called by CaptionIndex.expireIdle() for each cluster it found idle in a last-seen shard.
+ * The keys to clean are computed by the adapter (the canonical caption's own bands from its stored
+ * caption, the rest from the trail t:X, the members' item shards) and all passed in KEYS, in the
+ * index's hash slot. Bounded: at most the trail entries and members the adapter passes (it passes
+ * at most 256 trail entries and 500 members per call). It first checks that X is still idle
+ * (a caption that joined it since the adapter looked made it recent again: 'kept').
+ *
+ * KEYS[1]   last-seen shard of X (zset s:<shard>)
+ * KEYS[2]   c:X   KEYS[3] m:X   KEYS[4] t:X   KEYS[5] sizes (zset)
+ * KEYS[6]   d:X   (list: members of an expired X still to be drained of their membership)
+ * KEYS[7]   draining (set: cluster ids with a d:X)
+ * KEYS[8 .. 7+nb]            band bucket hashes, one per (key, field) to clean, fields in ARGV[5]
+ * KEYS[8+nb .. 7+nb+na]      alias keys a:<id> the trail names (deleted only if they name X)
+ * KEYS[8+nb+na ..]           item shard hashes, one per item in ARGV[9..] (membership removed
+ *                            only if it names X)
+ * ARGV[1]   X (16 hex)        ARGV[2] cutoff, seconds: idle means last seen before it
+ * ARGV[3]   nb                ARGV[4] na
+ * ARGV[5]   bucket fields, 6 bytes each, in KEYS' order
+ * ARGV[6]   X as 8 raw bytes (how buckets hold it)
+ * ARGV[7]   bytes of the trail the adapter read and passes (its first entries): when the trail is
+ *           longer, this call cleans what was passed, cuts it off the trail and replies 'partial'
+ *           (X is left in place, still idle; the adapter calls again)
+ * ARGV[8]   members passed (the first of m:X, after the canonical item, which is ARGV[9])
+ * ARGV[9..] item ids: the canonical item, then the members passed
+ * Reply: { 'gone' | 'kept' | 'busy' | 'partial' | 'removed', bucket entries removed, aliases removed,
+ *          memberships removed, members left to drain }
+ * After 'removed' X has no c:, m:, t:, sizes or last-seen entry, no bucket or alias names it, and
+ * when it had more members than passed the rest are in d:X (KEYS[6]) for EXPIRE_DRAIN_LUA; until
+ * then their memberships name a missing cluster, which the assign script treats as unassigned.
+ */
+export const EXPIRE_CLUSTER_LUA = `
+local x = ARGV[1]
+local cutoff = tonumber(ARGV[2])
+local nb = tonumber(ARGV[3])
+local na = tonumber(ARGV[4])
+local fields = ARGV[5]
+local raw = ARGV[6]
+local trailBytes = tonumber(ARGV[7])
+local passed = tonumber(ARGV[8])
+
+local score = redis.call('ZSCORE', KEYS[1], x)
+-- Gone already (another pass), or seen since the adapter looked.
+if not score then return { 'gone', 0, 0, 0, 0 } end
+if tonumber(score) >= cutoff then return { 'kept', 0, 0, 0, 0 } end
+if redis.call('EXISTS', KEYS[6]) == 1 then return { 'busy', 0, 0, 0, 0 } end
+local partial = redis.call('STRLEN', KEYS[4]) > trailBytes
+
+-- Every 8-byte entry of a bucket that is raw, at an entry boundary, removed.
+local removedEntries = 0
+for b = 1, nb do
+  local key = KEYS[7 + b]
+  local field = string.sub(fields, (b - 1) * 6 + 1, b * 6)
+  local cur = redis.call('HGET', key, field)
+  if cur then
+    local out, from, changed = {}, 1, false
+    for i = 1, #cur, 8 do
+      local e = string.sub(cur, i, i + 7)
+      if e == raw then changed = true; removedEntries = removedEntries + 1 else out[#out + 1] = e end
+    end
+    if changed then
+      if #out == 0 then redis.call('HDEL', key, field) else redis.call('HSET', key, field, table.concat(out)) end
+    end
+  end
+end
+local removedAliases = 0
+for a = 1, na do
+  local key = KEYS[7 + nb + a]
+  if redis.call('GET', key) == x then redis.call('DEL', key); removedAliases = removedAliases + 1 end
+end
+if partial then
+  local t = redis.call('GET', KEYS[4])
+  redis.call('SET', KEYS[4], string.sub(t, trailBytes + 1))
+  return { 'partial', removedEntries, removedAliases, 0, 0 }
+end
+
+local removedItems = 0
+local prefix = x .. '|'
+for i = 9, #ARGV do
+  local key = KEYS[7 + nb + na + (i - 8)]
+  local v = redis.call('HGET', key, ARGV[i])
+  if v and string.sub(v, 1, 17) == prefix then redis.call('HDEL', key, ARGV[i]); removedItems = removedItems + 1 end
+end
+redis.call('ZREM', KEYS[1], x)
+redis.call('ZREM', KEYS[5], x)
+redis.call('DEL', KEYS[2], KEYS[4])
+local left = redis.call('LLEN', KEYS[3]) - passed
+if left > 0 then
+  redis.call('LTRIM', KEYS[3], passed, -1)
+  redis.call('RENAME', KEYS[3], KEYS[6])
+  redis.call('SADD', KEYS[7], x)
+else
+  redis.call('DEL', KEYS[3])
+  left = 0
+end
+return { 'removed', removedEntries, removedAliases, removedItems, left }
+`;
+
+/**
+ * Drain of an expired cluster's remaining members (after EXPIRE_CLUSTER_LUA moved them to d:X):
+ * their memberships are removed (only where they still name X), a chunk per call.
+ *
+ * KEYS[1]   d:X   KEYS[2] draining (set)   KEYS[3..] item shard hashes, one per item in ARGV[2..]
+ * ARGV[1]   X     ARGV[2..] the first items of d:X, as the adapter read them (LRANGE 0 n-1)
+ * Reply: { memberships removed, members left }
+ */
+export const EXPIRE_DRAIN_LUA = `
+local x = ARGV[1]
+local prefix = x .. '|'
+local removed = 0
+for i = 2, #ARGV do
+  local key = KEYS[i + 1]
+  local v = redis.call('HGET', key, ARGV[i])
+  if v and string.sub(v, 1, 17) == prefix then redis.call('HDEL', key, ARGV[i]); removed = removed + 1 end
+end
+redis.call('LTRIM', KEYS[1], #ARGV - 1, -1)
+local left = redis.call('LLEN', KEYS[1])
+if left == 0 then redis.call('SREM', KEYS[2], x) end
+return { removed, left }
 `;

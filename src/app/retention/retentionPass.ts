@@ -66,12 +66,33 @@ export interface RetentionLogger {
   warn(obj: object, msg: string): void;
 }
 
+/**
+ * The caption index's own retention (PHOTOWIRE_DEDUP_RETENTION_DAYS): clusters not seen within the
+ * window leave it. `CaptionIndex.expireIdle()` (src/adapters/redis/captionIndex.ts) is one.
+ */
+export interface CaptionIndexExpiryPort {
+  expireIdle(opts: { now: Date; retentionDays: number; dryRun?: boolean }): Promise<CaptionExpiryReport>;
+}
+
+export interface CaptionExpiryReport {
+  cutoff: string;
+  clustersRemoved: number;
+  clustersKept: number;
+  bucketEntriesRemoved: number;
+  aliasesRemoved: number;
+  membershipsRemoved: number;
+  /** False when the call stopped at its limit: the next pass goes on from the index's cursor. */
+  done: boolean;
+}
+
 export interface RetentionPorts {
   catalog: RetentionCatalogPort;
   jobs: RetentionJobsPort;
   runs: RetentionRunsPort;
   exports: ExportArchivePort;
   logger: RetentionLogger;
+  /** When given (with RetentionOptions.dedupRetentionDays), the pass also expires idle caption clusters. */
+  captionIndex?: CaptionIndexExpiryPort;
 }
 
 export interface RetentionOptions {
@@ -82,11 +103,13 @@ export interface RetentionOptions {
   maxBatches?: number;
   /** Candidates read per page; default 100. */
   pageSize?: number;
+  /** PHOTOWIRE_DEDUP_RETENTION_DAYS: the caption index's window (with ports.captionIndex). */
+  dedupRetentionDays?: number;
   /** Test hook: called after each removal step (a test kills the pass here). */
   afterStep?: (batchId: string, step: RemovalStep) => Promise<void> | void;
 }
 
-export async function runRetentionPass(ports: RetentionPorts, opts: RetentionOptions): Promise<RetentionReport> {
+export async function runRetentionPass(ports: RetentionPorts, opts: RetentionOptions): Promise<RetentionReport & { captionIndex?: CaptionExpiryReport }> {
   const cutoffMs = retentionCutoff(opts.now, opts.retentionDays);
   const dryRun = opts.dryRun ?? false;
   const report = emptyReport(opts.now, cutoffMs, dryRun);
@@ -153,6 +176,11 @@ export async function runRetentionPass(ports: RetentionPorts, opts: RetentionOpt
   }
 
   await expireRuns(ports, cutoffMs, dryRun, pageSize, report);
+  let captionIndex: CaptionExpiryReport | undefined;
+  if (ports.captionIndex && opts.dedupRetentionDays !== undefined) {
+    captionIndex = await ports.captionIndex.expireIdle({ now: opts.now, retentionDays: opts.dedupRetentionDays, dryRun });
+    logger.info({ ...captionIndex, dedupRetentionDays: opts.dedupRetentionDays, dryRun }, 'retention pass: caption index');
+  }
   logger.info(
     {
       removed: report.removed.length,
@@ -168,7 +196,7 @@ export async function runRetentionPass(ports: RetentionPorts, opts: RetentionOpt
     },
     'retention pass done',
   );
-  return report;
+  return captionIndex ? { ...report, captionIndex } : report;
 }
 
 async function removeBatch(
