@@ -61,6 +61,9 @@ export const batchOverviewSchema = z
     processingMs: z.number().nullable().describe('processing time: created to first finished, plus each retry round (reopened to finished again); null until done'),
     elapsedMs: z.number().nullable().describe('finishedAt - createdAt (a late retry makes it much longer than processingMs); null until done'),
     counts: batchCountsSchema.nullable().describe('from the records; null while none is stored yet'),
+    archived: z.boolean().optional().describe('true: the retention pass removed the batch from Redis and it is read from its export in storage (records.ndjson, summary.json), read-only'),
+    archivedAt: z.string().nullable().optional().describe('when the retention pass archived it (null when only its export tells it is archived)'),
+    expiresAt: z.string().nullable().optional().describe('when the batch (its failed items with it) leaves Redis: finishedAt + PHOTOWIRE_RETENTION_DAYS; null while it is not done, and for an archived batch'),
   })
   .meta({ id: 'BatchOverview' });
 export type BatchOverview = z.infer<typeof batchOverviewSchema>;
@@ -128,6 +131,7 @@ export type RecordQuery = z.infer<typeof recordQuerySchema>;
 export const recordPageSchema = z
   .object({
     batchId: z.string(),
+    archived: z.boolean().optional().describe('true: read from the archived batch\'s records.ndjson in storage (the retention pass removed it from Redis)'),
     total: z.number().int().nonnegative().describe('records matching the filters (an upper bound when exact is false)'),
     exact: z.boolean().optional().describe('false when a q search stopped at its bound before the end: total is then an upper bound'),
     offset: z.number().int().nonnegative(),

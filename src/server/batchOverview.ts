@@ -3,6 +3,9 @@ import { RunLog } from '../app/runs/runLog';
 import type { RunRecord } from '../app/runs/runRecord';
 import type { PipelineContext } from '../app/pipelineContext';
 import { summarizeBatch } from '../app/batches/summarizeBatch';
+import type { ArchivedBatches, ArchivedSummary } from '../app/retention/archivedBatches';
+import { archivedBatches } from '../app/retention/retentionRuntime';
+import { expiresAt } from '../core/retention/plan';
 import type { BatchOverview } from './apiSchemas';
 
 type Counts = NonNullable<BatchOverview['counts']>;
@@ -22,12 +25,16 @@ function times(l: BatchLedger): Pick<BatchOverview, 'processingMs' | 'elapsedMs'
 export class BatchOverviews {
   private readonly cache = new Map<string, { sig: string; at: number; counts: Counts }>();
   private readonly runLog: RunLog;
+  /** Archived batches' summaries (summary.json never changes once a batch is archived). */
+  private readonly archivedCache = new Map<string, ArchivedSummary>();
+  readonly archive: ArchivedBatches;
   constructor(
     private readonly ctx: PipelineContext,
     private readonly runningTtlMs = 2000,
     private readonly maxCached = 2000,
   ) {
     this.runLog = new RunLog(ctx.redis, ctx.config.prefix);
+    this.archive = archivedBatches(ctx);
   }
 
   /** Batches and the runs (schedules, hot folders) that made them, of the last days. */
@@ -37,17 +44,37 @@ export class BatchOverviews {
     return { batches, runs: runs.filter((r) => Date.parse(r.startedAt) >= since).map((r) => ({ ...r })) };
   }
 
+  /** Batches of the last `days`, newest first: those in Redis, then archived ones (retention removed them; `archived: true`). */
   async list(opts: { days: number; limit: number }): Promise<BatchOverview[]> {
     const since = Date.now() - opts.days * 86_400_000;
     const ids = await this.ctx.catalog.listBatches(opts.limit);
     const ledgers = await Promise.all(ids.map((id) => this.ctx.catalog.getBatch(id)));
     const recent = ledgers.filter((l): l is BatchLedger => !!l && Date.parse(l.createdAt) >= since);
-    return Promise.all(recent.map((l) => this.overview(l)));
+    const live = await Promise.all(recent.map((l) => this.overview(l)));
+    // Archived batches are older than the retention window: only a list reaching back that far reads them.
+    const room = opts.limit - live.length;
+    if (room <= 0 || since >= Date.now() - this.ctx.config.retentionDays * 86_400_000) return live;
+    const entries = (await this.archive.list(room)).filter((e) => Date.parse(e.createdAt) >= since && !ids.includes(e.id));
+    const archived = (await Promise.all(entries.map((e) => this.archivedSummary(e.id)))).filter((a): a is ArchivedSummary => a !== null);
+    return [...live, ...archived.map((a) => archivedOverview(a))].sort((a, b) => Date.parse(b.createdAt) - Date.parse(a.createdAt));
   }
 
-  async get(batchId: string): Promise<{ ledger: BatchLedger; overview: BatchOverview } | null> {
+  async get(batchId: string): Promise<{ ledger: BatchLedger; overview: BatchOverview; archived?: undefined } | { ledger: null; overview: BatchOverview; archived: ArchivedSummary } | null> {
     const ledger = await this.ctx.catalog.getBatch(batchId);
-    return ledger ? { ledger, overview: await this.overview(ledger) } : null;
+    if (ledger) return { ledger, overview: await this.overview(ledger) };
+    const archived = await this.archivedSummary(batchId);
+    return archived ? { ledger: null, overview: archivedOverview(archived), archived } : null;
+  }
+
+  /** An archived batch's summary.json (cached), or null when the batch is not archived. */
+  async archivedSummary(batchId: string): Promise<ArchivedSummary | null> {
+    const hit = this.archivedCache.get(batchId);
+    if (hit) return hit;
+    const s = await this.archive.open(batchId);
+    if (!s) return null;
+    if (this.archivedCache.size >= this.maxCached) this.archivedCache.delete(this.archivedCache.keys().next().value!);
+    this.archivedCache.set(batchId, s);
+    return s;
   }
 
   private async overview(l: BatchLedger): Promise<BatchOverview> {
@@ -66,6 +93,8 @@ export class BatchOverviews {
       skipped: l.skipped,
       ...times(l),
       counts: l.ok + l.failed === 0 ? null : await this.counts(l),
+      archived: false,
+      expiresAt: expiresAt(l.state === 'done' ? l.finishedAt : null, this.ctx.config.retentionDays),
     };
   }
 
@@ -88,4 +117,35 @@ export class BatchOverviews {
     this.cache.set(l.id, { sig, at: Date.now(), counts });
     return counts;
   }
+}
+
+/** An archived batch's overview, from its summary.json. */
+function archivedOverview(s: ArchivedSummary): BatchOverview {
+  return {
+    id: s.batchId,
+    feed: s.feed,
+    format: s.format,
+    state: 'done',
+    createdAt: s.createdAt,
+    finishedAt: s.finishedAt,
+    expected: s.items,
+    ok: s.ok,
+    failed: s.failed,
+    pending: 0,
+    warnings: s.warnings.length,
+    skipped: s.skipped ?? {},
+    processingMs: s.processingMs ?? null,
+    elapsedMs: s.elapsedMs ?? null,
+    counts: {
+      photos: s.photos,
+      captionOnly: s.captionOnly,
+      clusters: s.clusters,
+      duplicates: s.duplicates,
+      joinedEarlier: s.joinedEarlier,
+      lowConfidenceCredits: s.lowConfidenceCredits,
+    },
+    archived: true,
+    archivedAt: s.archivedAt,
+    expiresAt: null,
+  };
 }

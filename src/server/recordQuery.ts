@@ -149,12 +149,22 @@ export function queryRecords(
   q: RecordQuery,
   rules: CreditRules = defaultCreditRules(),
 ): { total: number; page: CatalogRecord[] } {
-  const records = stored.map((r) => withCanonicalCredit(r, rules));
+  const matches = recordFilter(q, rules);
+  const matching = stored.map((r) => withCanonicalCredit(r, rules)).filter((r) => matches(r));
+  return { total: matching.length, page: matching.slice(q.offset, q.offset + q.limit) };
+}
+
+/**
+ * The query's filters as one test of a record (as served: withCanonicalCredit first), for records
+ * read from storage (an archived batch's records.ndjson, src/app/retention/archivedBatches.ts) and
+ * queryRecords.
+ */
+export function recordFilter(q: RecordQuery, rules: CreditRules = defaultCreditRules()): ((r: CatalogRecord) => boolean) {
   const terms = parseQuery(q.q);
   const agency = q.agency ? fold(q.agency.trim()) : null;
   const agencyId = q.agency ? (canonicalOrg(rules, q.agency)?.id ?? null) : null;
   const creatorWords = q.creator ? nameTokens(q.creator) : [];
-  const matching = records.filter((r) => {
+  return (r) => {
     if (q.cluster && r.cluster?.id !== q.cluster) return false;
     if (q.failed !== undefined && (r.error !== null) !== q.failed) return false;
     if (q.lowConfidence && (r.error !== null || r.credit.confidence !== 'low')) return false;
@@ -164,6 +174,10 @@ export function queryRecords(
       if (!creatorWords.every((w) => words.has(w))) return false;
     }
     return terms.length === 0 || recordMatches(r, terms);
-  });
-  return { total: matching.length, page: matching.slice(q.offset, q.offset + q.limit) };
+  };
+}
+
+/** Does the query filter at all (cluster, agency, creator, lowConfidence, failed, q)? */
+export function hasFilter(q: RecordQuery): boolean {
+  return !!(q.cluster || (q.agency && q.agency.trim()) || (q.creator && q.creator.trim()) || q.lowConfidence || q.failed !== undefined || parseQuery(q.q).length > 0);
 }

@@ -10,6 +10,8 @@ import type { RetentionReport } from '../../core/retention/plan';
 import { Lease } from '../leases/lease';
 import { runRetentionPass, type RetentionOptions, type RetentionPorts } from './retentionPass';
 import { RetentionService, type RedisMemoryPort, type RetentionLockPort } from './retentionService';
+import { ArchivedBatches } from './archivedBatches';
+import type { PipelineContext } from '../pipelineContext';
 
 type RetentionRuntime = Pick<Runtime, 'redis' | 'config' | 'ctx' | 'logger'>;
 
@@ -78,5 +80,19 @@ export function retentionService(rt: RetentionRuntime): RetentionService {
     memory: redisMemory(rt.redis),
     logger: rt.logger,
     retentionDays: rt.config.retentionDays,
+  });
+}
+
+/** Archived batches (src/app/retention/archivedBatches.ts) on a pipeline context: the ledger, the archived index, the export in storage. */
+export function archivedBatches(ctx: Pick<PipelineContext, 'redis' | 'config' | 'catalog' | 'exports'>): ArchivedBatches {
+  const store = new RetentionStore(ctx.redis, ctx.config.prefix);
+  const archive = new BatchArchive(ctx.exports);
+  return new ArchivedBatches({
+    isLive: async (batchId) => (await ctx.catalog.getBatch(batchId)) !== null,
+    archivedEntry: (batchId) => store.archivedEntry(batchId),
+    listArchived: (limit) => store.listArchived(limit),
+    summary: (batchId) => archive.summary(batchId),
+    records: (batchId) => archive.records(batchId),
+    location: (batchId) => ctx.exports.location(batchId, 'records.ndjson'),
   });
 }

@@ -7,9 +7,10 @@ import { PENDING_JOB_STATES } from '../../queues/retryItems';
 import { batchDetailSchema, batchIdParam, batchListQuery, batchListSchema, recordPageSchema, recordQuerySchema } from '../apiSchemas';
 import type { BatchOverviews } from '../batchOverview';
 import { notFound } from '../httpError';
-import { readRecordPage } from '../recordQuery';
+import { hasFilter, readRecordPage, recordFilter, withCanonicalCredit } from '../recordQuery';
 import { responses, type ZodApp } from '../zodApi';
 import { presentRecords } from '../../app/presentRecords';
+import { defaultCreditRules } from '../../core/credits/rules';
 
 export function batchRoutes(app: ZodApp, deps: { ctx: PipelineContext; overviews: BatchOverviews; itemQueue: Queue }): void {
   const { ctx, overviews, itemQueue } = deps;
@@ -41,6 +42,16 @@ export function batchRoutes(app: ZodApp, deps: { ctx: PipelineContext; overviews
     async ({ params: { batchId } }) => {
       const found = await overviews.get(batchId);
       if (!found) throw notFound(`no batch ${batchId}`);
+      if (found.ledger === null) {
+        // Archived (issue 14): read-only, its failures as summary.json has them; a retry is refused (409 BATCH_ARCHIVED).
+        const a = found.archived;
+        return {
+          ...found.overview,
+          warningList: a.warnings,
+          article: null,
+          failures: a.failures.map((f) => ({ ...f, retrying: false, retryable: false })),
+        };
+      }
       const failures = await ctx.catalog.getFailed(batchId);
       // A retry reopens the ledger, so a finished batch has nothing in flight: skip the job lookups.
       const retrying = new Set<string>();
@@ -72,7 +83,20 @@ export function batchRoutes(app: ZodApp, deps: { ctx: PipelineContext; overviews
     },
     async ({ params: { batchId }, query }) => {
       const ledger = await ctx.catalog.getBatch(batchId);
-      if (!ledger) throw notFound(`no batch ${batchId}`);
+      if (!ledger) {
+        // Archived (issue 14): the page is read from records.ndjson in storage as it streams by.
+        const archived = await overviews.archivedSummary(batchId);
+        if (!archived) throw notFound(`no batch ${batchId}`);
+        const rules = defaultCreditRules();
+        const page = await overviews.archive.page(batchId, query, {
+          matches: hasFilter(query) ? recordFilter(query, rules) : undefined,
+          present: (r) => withCanonicalCredit(r, rules),
+          items: archived.items,
+        });
+        if (!page) throw notFound(`no batch ${batchId}`);
+        const records = await presentRecords(ctx, page.records);
+        return { batchId, archived: true, total: page.total, exact: true, offset: query.offset, limit: query.limit, nextOffset: page.nextOffset, nextCursor: null, records };
+      }
       // Only the page is read: index filters, or a bounded scan for q (src/server/recordQuery.ts, issue 14).
       const out = await readRecordPage(ctx.catalog, batchId, query, { expected: ledger.expected, running: ledger.state !== 'done' });
       // kill status and embargo state merged at read time (issue 16, src/app/presentRecords.ts)
