@@ -167,11 +167,37 @@ const RESTRICTION_LABELS = {
   pool: 'Pool',
   'third-party-supplied': 'Third-party supplied',
   'model-release-missing': 'No model release',
+  'no-commercial': 'No commercial use',
+  'no-third-party-sales': 'No third-party sales',
+  'time-limited': 'Time-limited use',
+  'no-newspapers': 'No newspapers',
+  'no-social-media': 'No social media',
+  'no-tabloids': 'No tabloids',
+  'property-release-missing': 'No property release',
+  'no-alteration': 'No alteration',
+  'news-context-only': 'News context only',
+  'no-betting-games': 'No betting or games',
+  'no-video-emulation': 'No video emulation',
+  'restrictions-apply': 'Restrictions apply',
+  'permission-required': 'Permission required',
+};
+
+/** Advisories (docs/RIGHTS.md): not restrictions, but a person must see them before publishing. */
+const ADVISORY_LABELS = {
+  'file-photo': 'File photo',
+  'photo-illustration': 'Photo illustration',
+  'best-quality-available': 'Best quality available',
+  unverified: 'Unverified',
+  'distributed-as-received': 'Distributed as received',
+  'graphic-content': 'Graphic content',
+  processed: 'Processed',
+  'social-media-source': 'From social media',
 };
 
 /**
- * What a person must check before publishing, as short labels: usage restrictions and markets
- * out (the rights record when there is one, else the credit's flags), handout, pool, mandatory credit.
+ * What a person must check before publishing, as short labels: usage restrictions, markets out
+ * and markets it is limited to, advisories (file photo, photo illustration, unverified ...) from the
+ * rights record, then the credit's flags (handout, pool, mandatory credit).
  */
 export function restrictionLabels(record) {
   const out = [];
@@ -181,6 +207,8 @@ export function restrictionLabels(record) {
   const rights = record.rights;
   for (const r of rights?.restrictions ?? []) add(RESTRICTION_LABELS[r] ?? r);
   for (const m of rights?.outMarkets ?? []) add(`OUT: ${typeof m === 'string' ? m : (m.name ?? m.text ?? '')}`);
+  for (const m of rights?.onlyMarkets ?? []) add(`ONLY: ${typeof m === 'string' ? m : (m.name ?? m.text ?? '')}`);
+  for (const a of rights?.advisories ?? []) add(ADVISORY_LABELS[a] ?? a);
   const f = record.credit?.flags;
   if (f) {
     if (f.mandatory) add('Mandatory credit');

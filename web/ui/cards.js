@@ -33,7 +33,7 @@ function media(record, ui, { alt }) {
 
 /** What a person must see before publishing or trusting the item: restrictions, resends, clusters of earlier nights. */
 function noticeBadges(record, ui) {
-  const out = restrictionLabels(record).map((label) => h('span', { class: 'badge badge-restrict', title: 'A usage restriction sent with the photo: check it before publishing', text: label }));
+  const out = restrictionLabels(record).map((label) => h('span', { class: 'badge badge-restrict', title: 'A restriction or advisory sent with the photo: check it before publishing', text: label }));
   const resend = resendLabel(record);
   if (resend) out.push(h('span', { class: 'badge badge-resend', title: `Image and caption near-identical to ${record.cluster?.canonicalId ?? record.photo?.previousItemId}`, text: resend }));
   const earlier = earlierClusterBatch(record);

@@ -1,4 +1,5 @@
 import type { CatalogRecord } from '../../../src/schemas/record';
+import { ADVISORY_IDS, RESTRICTION_IDS } from '../../../src/schemas/rights';
 import { loadWebModule } from './loadWebModule';
 import { record } from './records';
 
@@ -33,6 +34,21 @@ describe('what a card must show on its face', () => {
     });
     expect(f.restrictionLabels(r)).toEqual(['One-time use', 'No archives', 'Handout', 'OUT: Canada', 'Mandatory credit', 'Pool', 'Netherlands OUT']);
     expect(f.restrictionLabels(record(3))).toEqual([]);
+  });
+
+  it('labels every restriction and advisory of the closed vocabularies, and the markets a photo is limited to (issue 16/17 audit)', () => {
+    // Before, 14 of the 27 restriction ids showed as raw ids ("time-limited") and advisories (a file
+    // photo, a photo illustration, unverified, graphic content) and FOR USE ONLY IN markets never reached the card.
+    for (const id of RESTRICTION_IDS) {
+      const labels = f.restrictionLabels(record(5, { rights: { restrictions: [id], outMarkets: [] } as unknown as CatalogRecord['rights'] }));
+      expect({ id, labels }).toEqual({ id, labels: [expect.not.stringMatching(/^[a-z]+(-[a-z]+)*$/)] });
+    }
+    for (const id of ADVISORY_IDS) {
+      const labels = f.restrictionLabels(record(5, { rights: { restrictions: [], advisories: [id] } as unknown as CatalogRecord['rights'] }));
+      expect({ id, labels }).toEqual({ id, labels: [expect.not.stringMatching(/^[a-z]+(-[a-z]+)*$/)] });
+    }
+    const only = record(6, { rights: { restrictions: ['editorial-only'], onlyMarkets: [{ name: 'Germany', kind: 'country', code: 'DE', raw: 'GERMANY' }], advisories: ['file-photo'] } as unknown as CatalogRecord['rights'] });
+    expect(f.restrictionLabels(only)).toEqual(['Editorial use only', 'ONLY: Germany', 'File photo']);
   });
 
   it('keeps a tiny photo at its size', () => {
