@@ -2,6 +2,7 @@ import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import * as path from 'node:path';
 import sharp from 'sharp';
 import type { Runtime } from '../../src/app/runtime';
+import type { StoragePort } from '../../src/adapters/storage/storagePort';
 import type { CatalogRecord } from '../../src/schemas/record';
 
 export interface Integrity {
@@ -12,10 +13,13 @@ export interface Integrity {
 
 /**
  * "Nothing lost, nothing doubled", checked from every place a user can look: the ledger, the
- * records in Redis, records.ndjson, the caption clusters, and the data directory (no temp file
- * left, every renditions folder whole, every rendition a readable image of the recorded size).
+ * records in Redis, records.ndjson, the caption clusters, and the storage (no temp file left in
+ * the data directory, every rendition set whole, every rendition a readable image of the recorded
+ * size). Read through the runtime's storage port, so the same check holds on the local folder and
+ * on S3 (the test matrix, test/helpers/testEnv.ts).
  */
 export async function expectBatchWhole(rt: Runtime, batchId: string, expected: { items: number; ok: number }): Promise<Integrity> {
+  const storage = rt.ctx.storage;
   const ledger = await rt.ctx.catalog.getBatch(batchId);
   expect(ledger).toMatchObject({ state: 'done', expected: expected.items, ok: expected.ok, failed: expected.items - expected.ok });
 
@@ -24,7 +28,9 @@ export async function expectBatchWhole(rt: Runtime, batchId: string, expected: {
   expect(records.map((r) => r.index)).toEqual([...Array(expected.items).keys()]);
   expect(new Set(records.map((r) => r.id)).size).toBe(expected.items);
 
-  const exported = readFileSync(path.join(rt.config.dataDir, 'batches', batchId, 'records.ndjson'), 'utf8').trim().split('\n');
+  const exportedBody = await storage.get(`batches/${batchId}/records.ndjson`);
+  expect([batchId, exportedBody !== null]).toEqual([batchId, true]);
+  const exported = exportedBody!.toString('utf8').trim().split('\n');
   const exportedIds = exported.map((l) => (JSON.parse(l) as CatalogRecord).id);
   expect(exportedIds).toEqual(records.map((r) => r.id));
   expect(exported.map((l) => (JSON.parse(l) as CatalogRecord).error?.code ?? null)).toEqual(records.map((r) => r.error?.code ?? null));
@@ -43,15 +49,16 @@ export async function expectBatchWhole(rt: Runtime, batchId: string, expected: {
   // summary.json is written just after the ledger closes (docs/RELIABILITY.md, "Not covered"): give
   // that last write a moment to land before the temp folder must be empty.
   await waitForTempDrained(rt.config.dataDir, 5000);
-  expectDataDirClean(rt.config.dataDir);
-  // Each distinct file once: many records may share a photo (content-addressed).
+  await expectStorageClean(storage, rt.config.dataDir);
+  // Each distinct object once: many records may share a photo (content-addressed).
   const renditions = new Map(records.flatMap((r) => r.renditions.map((x) => [x.path, x] as const)));
   for (const rend of renditions.values()) {
-    const meta = await sharp(path.join(rt.config.dataDir, rend.path)).metadata();
+    const body = await storage.get(rend.path);
+    const meta = body ? await sharp(body).metadata() : { width: undefined, height: undefined };
     expect([rend.path, meta.width, meta.height]).toEqual([rend.path, rend.width, rend.height]);
   }
   for (const original of new Set(records.flatMap((r) => (r.image ? [r.image.original] : [])))) {
-    expect([original, existsSync(path.join(rt.config.dataDir, original))]).toEqual([original, true]);
+    expect([original, (await storage.head(original)) !== null]).toEqual([original, true]);
   }
   return { records, members };
 }
@@ -75,11 +82,36 @@ export function expectDataDirClean(dataDir: string): void {
   }
 }
 
+/** The same through the storage port: no temp file in data/tmp, every rendition set (renditions/ab/cd/<sha>/) has its manifest and each object it lists, of the listed size. */
+export async function expectStorageClean(storage: StoragePort, dataDir: string): Promise<void> {
+  const tmp = path.join(dataDir, 'tmp');
+  expect(existsSync(tmp) ? readdirSync(tmp) : []).toEqual([]);
+  const sets = await renditionSets(storage);
+  for (const [dir, names] of sets) {
+    expect({ dir, whole: names.has('renditions.json') }).toEqual({ dir, whole: true });
+    const stored = JSON.parse((await storage.get(`${dir}renditions.json`))!.toString('utf8')) as { renditions: Array<{ path: string; bytes: number }> };
+    for (const r of stored.renditions) expect([r.path, (await storage.head(r.path))?.size]).toEqual([r.path, r.bytes]);
+  }
+}
+
 /** data/renditions/ab/cd/<sha256> folders. */
 export function renditionDirs(dataDir: string): string[] {
   const root = path.join(dataDir, 'renditions');
   if (!existsSync(root)) return [];
   const out: string[] = [];
   for (const a of readdirSync(root)) for (const b of readdirSync(path.join(root, a))) for (const sha of readdirSync(path.join(root, a, b))) out.push(path.join(root, a, b, sha));
+  return out;
+}
+
+/** The storage's rendition sets: `renditions/ab/cd/<sha256>/` and the names of the objects in each. */
+export async function renditionSets(storage: StoragePort): Promise<Map<string, Set<string>>> {
+  const out = new Map<string, Set<string>>();
+  for await (const o of storage.list('renditions/')) {
+    const i = o.key.lastIndexOf('/');
+    const dir = o.key.slice(0, i + 1);
+    const names = out.get(dir) ?? new Set<string>();
+    names.add(o.key.slice(i + 1));
+    out.set(dir, names);
+  }
   return out;
 }

@@ -1,4 +1,4 @@
-import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { formatSummary } from '../../src/cli/printSummary';
@@ -10,7 +10,7 @@ import { runCli } from '../helpers/cli';
 import { tinyJpeg } from '../helpers/corpus';
 import { startDesk, type Desk } from '../helpers/deskServer';
 import { assertBuilt } from '../helpers/processes';
-import { REDIS_URL, REPO_ROOT, makeTmpDir, removeDir } from '../helpers/testEnv';
+import { REPO_ROOT, makeTmpDir, pipelineEnv, removeDir } from '../helpers/testEnv';
 
 /**
  * Issue 17 ("First night on the desk": honest batch numbers) and issue 11 (items that are not
@@ -24,9 +24,10 @@ const FIXTURES = path.join(REPO_ROOT, 'test/fixtures/feeds');
 describe('honest batch numbers (issue 17, issue 11)', () => {
   let desk: Desk;
   const dir = makeTmpDir('batch-numbers');
-  const env = () => ({ REDIS_URL, PHOTOWIRE_PREFIX: desk.p.config.prefix, PHOTOWIRE_DATA_DIR: desk.p.config.dataDir });
-  const summaryOf = (batchId: string): BatchSummary =>
-    JSON.parse(readFileSync(path.join(desk.p.config.dataDir, 'batches', batchId, 'summary.json'), 'utf8')) as BatchSummary;
+  // The CLI sees the desk's Redis and storage (the test matrix's mode, test/helpers/testEnv.ts).
+  const env = () => pipelineEnv(desk.p.config.prefix, desk.p.config.dataDir);
+  const summaryOf = async (batchId: string): Promise<BatchSummary> =>
+    JSON.parse((await desk.p.readStored(`batches/${batchId}/summary.json`)).toString('utf8')) as BatchSummary;
   const detailOf = async (batchId: string) => batchDetailSchema.parse(await (await desk.fetch(`/api/batches/${batchId}`)).json());
 
   beforeAll(async () => {
@@ -45,7 +46,7 @@ describe('honest batch numbers (issue 17, issue 11)', () => {
     copyFileSync(path.join(FIXTURES, 'newsml-g2-text-video-picture.xml'), feed);
     writeFileSync(path.join(feedDir, 'photo.jpg'), await tinyJpeg(320, 213));
     const [o] = await desk.p.ingest([feed]);
-    const s = summaryOf(o.batchId!);
+    const s = await summaryOf(o.batchId!);
     expect(s).toMatchObject({ items: 1, ok: 1, photos: 1, skipped: { text: 1, video: 1 } });
     // Before: the kinds reached the warnings only; the ledger, summary.json and the API had no `skipped`.
     expect(formatSummary(s)).toContain('  skipped: 1 text item, 1 video item');
@@ -65,7 +66,7 @@ describe('honest batch numbers (issue 17, issue 11)', () => {
     const [o] = await desk.p.ingest([feedDir]);
     const batchId = o.batchId!;
     const brokenId = `${batchId}-0002`;
-    const first = summaryOf(batchId);
+    const first = await summaryOf(batchId);
     expect(first).toMatchObject({ ok: 1, failed: 1 });
     expect(first.processingMs).toBe(first.elapsedMs);
 
@@ -85,7 +86,7 @@ describe('honest batch numbers (issue 17, issue 11)', () => {
     const failedJson = JSON.parse((await runCli(['failed', '--batch', batchId, '--json'], env())).stdout);
     expect(failedJson[0]).toMatchObject({ attempts: 3, retries: 2 });
 
-    const s = summaryOf(batchId);
+    const s = await summaryOf(batchId);
     // Before: one number, finishedAt - createdAt, which grew by the pauses between the rounds.
     expect(s.elapsedMs).toBeGreaterThanOrEqual(2 * pause);
     expect(s.elapsedMs).toBe(Date.parse(s.finishedAt!) - Date.parse(s.createdAt));
@@ -116,7 +117,7 @@ describe('honest batch numbers (issue 17, issue 11)', () => {
     );
     await desk.p.ingest([early]);
     const [o] = await desk.p.ingest([late]);
-    const s = summaryOf(o.batchId!);
+    const s = await summaryOf(o.batchId!);
     // Before: duplicates 2 (NWP-2, whose cluster's canonical item is in the earlier batch, counted too).
     expect(s).toMatchObject({ items: 3, ok: 3, clusters: 2, duplicates: 1, joinedEarlier: 1 });
     expect(formatSummary(s)).toContain('2 distinct captions in 2 clusters (1 near-duplicate, 1 joined earlier cluster)');

@@ -1,4 +1,5 @@
-import { Redis } from 'ioredis';
+import { createRedis } from '../../src/adapters/redis/connection';
+import type { Redis } from 'ioredis';
 import { CatalogStore } from '../../src/adapters/redis/catalogStore';
 import { redisKeys } from '../../src/adapters/redis/keys';
 import type { CatalogRecord } from '../../src/schemas/record';
@@ -6,7 +7,7 @@ import { readRecordPage } from '../../src/server/recordQuery';
 import type { RecordQuery } from '../../src/server/apiSchemas';
 import { summarizeBatch } from '../../src/app/batches/summarizeBatch';
 import type { PipelineContext } from '../../src/app/pipelineContext';
-import { deletePrefix, REDIS_URL, uniquePrefix } from '../helpers/testEnv';
+import { deletePrefix, testRedisUrl, uniquePrefix } from '../helpers/testEnv';
 import { cluster, record } from '../unit/web/records';
 
 /**
@@ -67,7 +68,7 @@ function counting(redis: Redis): { client: Redis; read: () => number; reset: () 
 
 describe('catalog pages of a 20,000-item batch (issue 14)', () => {
   const prefix = uniquePrefix('pages');
-  const redis = new Redis(REDIS_URL);
+  const redis = createRedis(testRedisUrl());
   const counted = counting(redis);
   const store = new CatalogStore(counted.client, prefix);
   const records = Array.from({ length: N }, (_, i) => item(i));

@@ -1,12 +1,12 @@
 import { existsSync } from 'node:fs';
 import * as path from 'node:path';
 import { runCli } from '../helpers/cli';
-import { REDIS_URL, REPO_ROOT, SEED_GALLERY, deletePrefix, makeTmpDir, removeDir, uniquePrefix } from '../helpers/testEnv';
+import { REPO_ROOT, SEED_GALLERY, deletePrefix, makeTmpDir, pipelineEnv, removeDir, uniquePrefix } from '../helpers/testEnv';
 
 describe('photowire clusters prints what each member changed (cluster.diff)', () => {
   const prefix = uniquePrefix('clusters-cli');
   const dataDir = makeTmpDir('clusters-cli-data');
-  const env = { REDIS_URL, PHOTOWIRE_PREFIX: prefix, PHOTOWIRE_DATA_DIR: dataDir };
+  const env = pipelineEnv(prefix, dataDir); // the test matrix's Redis and storage (test/helpers/testEnv.ts)
 
   beforeAll(() => {
     if (!existsSync(path.join(REPO_ROOT, 'dist/cli/main.js'))) throw new Error('dist/ is missing: run `npm run build` first');

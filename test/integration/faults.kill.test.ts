@@ -1,16 +1,16 @@
 import { Job, Queue } from 'bullmq';
 import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
-import { loadConfig } from '../../src/config';
-import { Runtime } from '../../src/app/runtime';
+import type { Runtime } from '../../src/app/runtime';
 import { ingestPaths } from '../../src/cli/ingestPaths';
 import { buildIimBlock, insertIptcIntoJpeg } from '../../src/core/metadata';
 import { QUEUES, jobIds, queuePrefix } from '../../src/queues/definitions';
 import { photoVariants } from '../helpers/corpus';
-import { expectBatchWhole, renditionDirs } from '../helpers/integrity';
+import { expectBatchWhole, renditionSets } from '../helpers/integrity';
+import { openRuntime } from '../helpers/pipeline';
 import { CliProcess, startReadyWorker, waitUntil } from '../helpers/processes';
 import { runCli } from '../helpers/cli';
-import { REDIS_URL, deletePrefix, makeTmpDir, removeDir, uniquePrefix } from '../helpers/testEnv';
+import { deletePrefix, makeTmpDir, pipelineEnv, removeDir, uniquePrefix } from '../helpers/testEnv';
 
 /**
  * kill -9 of a real worker process in the middle of a batch, at the two moments where a crash
@@ -35,7 +35,8 @@ describe('kill -9 of a worker mid-batch', () => {
   const prefix = uniquePrefix('kill');
   const dataDir = makeTmpDir('kill-data');
   const feeds = makeTmpDir('kill-feeds');
-  const env = { REDIS_URL, PHOTOWIRE_PREFIX: prefix, PHOTOWIRE_DATA_DIR: dataDir, PHOTOWIRE_LOCK_MS: '2000' };
+  // The Redis and storage of the test matrix's mode (test/helpers/testEnv.ts).
+  const env = pipelineEnv(prefix, dataDir, { PHOTOWIRE_LOCK_MS: '2000' });
   const procs: CliProcess[] = [];
   let rt: Runtime;
   let queue: Queue;
@@ -50,7 +51,7 @@ describe('kill -9 of a worker mid-batch', () => {
   const jobState = async (itemId: string) => (await Job.fromId(queue, jobIds.item(itemId)))?.getState();
 
   beforeAll(async () => {
-    rt = await Runtime.open({ allowPrivateRedis: false, config: loadConfig({ ...env, LOG_LEVEL: 'silent' }) });
+    rt = await openRuntime(env);
     queue = new Queue(QUEUES.item, { connection: rt.redis, prefix: queuePrefix(prefix) });
   });
   afterAll(async () => {
@@ -76,9 +77,11 @@ describe('kill -9 of a worker mid-batch', () => {
 
     // Both of A's slots are inside the window: renditions in place, renditions.json a temp file.
     const paused = (await a.waitForLogs((l) => l.msg === 'test pause', 2, 30_000, 'render pauses')).map((l) => String(l.itemId));
-    const tmpFiles = readdirSync(path.join(dataDir, 'tmp'));
-    expect(tmpFiles.filter((f) => f.startsWith(`${a.pid}-`)).length).toBeGreaterThanOrEqual(2);
-    const halfDone = renditionDirs(dataDir).filter((d) => !readdirSync(d).includes('renditions.json'));
+    if (rt.ctx.storage.kind === 'local') {
+      const tmpFiles = readdirSync(path.join(dataDir, 'tmp'));
+      expect(tmpFiles.filter((f) => f.startsWith(`${a.pid}-`)).length).toBeGreaterThanOrEqual(2);
+    }
+    const halfDone = [...(await renditionSets(rt.ctx.storage)).values()].filter((names) => !names.has('renditions.json'));
     expect(halfDone.length).toBeGreaterThanOrEqual(2);
 
     a.signal('SIGKILL');

@@ -1,4 +1,4 @@
-import { copyFileSync, mkdirSync, statSync, writeFileSync, readdirSync, existsSync } from 'node:fs';
+import { copyFileSync, mkdirSync, writeFileSync, readdirSync, existsSync } from 'node:fs';
 import * as path from 'node:path';
 import sharp from 'sharp';
 import { makeTmpDir, removeDir } from '../helpers/testEnv';
@@ -53,11 +53,11 @@ describe('a folder of photos (real Redis, real JPEG bytes)', () => {
     const preview = big.renditions.find((r) => r.name === 'preview')!;
     expect([thumb.width, thumb.height, thumb.format]).toEqual([400, 267, 'webp']);
     expect([preview.width, preview.height, preview.format]).toEqual([1600, 1067, 'jpeg']);
-    const thumbMeta = await sharp(path.join(p.config.dataDir, thumb.path)).metadata();
+    const thumbMeta = await sharp(await p.readStored(thumb.path)).metadata();
     expect([thumbMeta.format, thumbMeta.width, thumbMeta.height]).toEqual(['webp', 400, 267]);
     expect(thumb.path).toBe(path.join('renditions', big.image!.sha256.slice(0, 2), big.image!.sha256.slice(2, 4), big.image!.sha256, 'thumb.webp'));
     // The credit travels with the pixels.
-    const exif = (await sharp(path.join(p.config.dataDir, preview.path)).metadata()).exif!.toString('latin1');
+    const exif = (await sharp(await p.readStored(preview.path)).metadata()).exif!.toString('latin1');
     expect(exif).toContain('Koen van Weel');
     expect(big.credit).toMatchObject({ creators: ['Koen van Weel'], agency: 'EPA' });
     expect(big.caption).not.toContain('EPA-EFE');
@@ -80,14 +80,17 @@ describe('a folder of photos (real Redis, real JPEG bytes)', () => {
     ]);
     expect(failed[0].attempts).toBe(1); // bad input is not retried
     expect(await p.rt.ctx.catalog.getBatch(o.batchId!)).toMatchObject({ state: 'done', ok: 2, failed: 2 });
-    expect(readdirSync(path.join(p.config.dataDir, 'tmp'))).toEqual([]);
+    // No scratch file left behind (the local folder's tmp/, also the render scratch with S3 storage).
+    const tmp = path.join(p.config.dataDir, 'tmp');
+    expect(existsSync(tmp) ? readdirSync(tmp) : []).toEqual([]);
   });
 
   it('never renders the same bytes twice, even from another feed', async () => {
     const [first] = await p.ingest([feedDir]); // same feed again: same batch, nothing runs
     const records = await p.rt.ctx.catalog.getRecords(first.batchId!);
-    const thumbAbs = path.join(p.config.dataDir, records[0].renditions[0].path);
-    const before = statSync(thumbAbs).mtimeMs;
+    // The thumb's stored object (a file, or an S3 object: the test matrix, test/helpers/testEnv.ts).
+    const thumbKey = records[0].renditions[0].path;
+    const before = (await p.rt.ctx.storage.head(thumbKey))!.lastModified!.getTime();
 
     const other = makeTmpDir('feed2');
     try {
@@ -98,14 +101,15 @@ describe('a folder of photos (real Redis, real JPEG bytes)', () => {
       const [r2] = await p.rt.ctx.catalog.getRecords(o2.batchId!);
       expect(r2.image!.sha256).toBe(records[0].image!.sha256);
       expect(r2.renditions).toEqual(records[0].renditions);
-      expect(statSync(thumbAbs).mtimeMs).toBe(before);
+      expect((await p.rt.ctx.storage.head(thumbKey))!.lastModified!.getTime()).toBe(before);
     } finally {
       removeDir(other);
     }
   });
 
-  it('keeps the original, content-addressed', () => {
-    const originals = path.join(p.config.dataDir, 'originals');
-    expect(existsSync(originals)).toBe(true);
+  it('keeps the original, content-addressed', async () => {
+    const originals = await p.listStored('originals/');
+    expect(originals.length).toBeGreaterThan(0);
+    for (const k of originals) expect(k).toMatch(/^originals\/[0-9a-f]{2}\/[0-9a-f]{2}\/[0-9a-f]{64}\.jpg$/);
   });
 });

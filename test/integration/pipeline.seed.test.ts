@@ -1,5 +1,3 @@
-import { readFileSync } from 'node:fs';
-import * as path from 'node:path';
 import { SEED_GALLERY } from '../helpers/testEnv';
 import { TestPipeline } from '../helpers/pipeline';
 import { catalogRecordSchema, type CatalogRecord } from '../../src/schemas/record';
@@ -64,8 +62,7 @@ describe('photowire run on the seed gallery (real Redis)', () => {
   });
 
   it('writes records.ndjson when the batch completes, equal to export', async () => {
-    const file = path.join(p.config.dataDir, 'batches', batchId, 'records.ndjson');
-    const lines = readFileSync(file, 'utf8').trim().split('\n');
+    const lines = (await p.readStored(`batches/${batchId}/records.ndjson`)).toString('utf8').trim().split('\n');
     expect(lines).toHaveLength(41);
     expect(lines.map((l) => JSON.parse(l).id)).toEqual(records.map((r) => r.id));
   });

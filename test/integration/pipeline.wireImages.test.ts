@@ -51,7 +51,7 @@ describe('photowire run on the real agency JPEGs (wire-images fixtures)', () => 
     for (const r of records) {
       const thumb = r.renditions.find((x) => x.name === 'thumb')!;
       const preview = r.renditions.find((x) => x.name === 'preview')!;
-      const meta = await sharp(path.join(p.config.dataDir, thumb.path)).metadata();
+      const meta = await sharp(await p.readStored(thumb.path)).metadata();
       expect([meta.width, meta.height]).toEqual([thumb.width, thumb.height]);
       expect(Math.max(thumb.width, thumb.height)).toBe(Math.min(400, Math.max(r.image!.width, r.image!.height)));
       expect(Math.max(preview.width, preview.height)).toBe(Math.min(1600, Math.max(r.image!.width, r.image!.height)));

@@ -2,6 +2,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { Job, Queue } from 'bullmq';
 import { redisKeys } from '../../src/adapters/redis/keys';
+import { scanKeys } from '../../src/adapters/redis/scan';
 import { RetentionStore } from '../../src/adapters/redis/retentionStore';
 import { BatchArchive } from '../../src/adapters/storage/batchArchive';
 import { retentionOnRuntime } from '../../src/app/retention/retentionRuntime';
@@ -25,25 +26,14 @@ function writeManifest(dir: string, name: string, n: number, tag: string): strin
 /** Every key of a batch's slot (SCAN of its tag). */
 async function keysOf(p: TestPipeline, batchId: string): Promise<string[]> {
   const tag = redisKeys(p.config.prefix).batch(batchId).tag;
-  const out: string[] = [];
-  let cursor = '0';
-  do {
-    const [next, keys] = await p.rt.redis.scan(cursor, 'MATCH', `${tag}*`, 'COUNT', 1000);
-    cursor = next;
-    out.push(...keys);
-  } while (cursor !== '0');
-  return out;
+  // scanKeys: SCAN on each master of a Cluster (the test matrix, test/helpers/testEnv.ts).
+  return scanKeys(p.rt.redis, `${tag}*`);
 }
 
 async function prefixKeyCount(p: TestPipeline): Promise<number> {
   let n = 0;
   for (const pattern of [`{${p.config.prefix}:*`, `{${p.config.prefix}}:*`, `${p.config.prefix}:*`]) {
-    let cursor = '0';
-    do {
-      const [next, keys] = await p.rt.redis.scan(cursor, 'MATCH', pattern, 'COUNT', 1000);
-      cursor = next;
-      n += keys.length;
-    } while (cursor !== '0');
+    n += (await scanKeys(p.rt.redis, pattern)).length;
   }
   return n;
 }
