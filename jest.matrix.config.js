@@ -18,6 +18,8 @@ const MATRIX = [
   'clusters.cli',
   'kills',
   'retention',
+  // two worker machines (separate processes and scratch folders) and a kill -9; always on S3
+  'machines',
 ];
 
 /** @type {import('jest').Config} */

@@ -12,7 +12,7 @@ import { photoVariants } from '../helpers/corpus';
 import { CliProcess, startWorker, type Exit } from '../helpers/processes';
 import { createBucket, dropBucket, s3Storage, uniqueBucket } from '../helpers/s3Bucket';
 import { cephRgw, type S3Env } from '../helpers/services';
-import { REDIS_URL, deletePrefix, makeTmpDir, removeDir, uniquePrefix } from '../helpers/testEnv';
+import { deletePrefix, makeTmpDir, redisEnv, removeDir, testRedisUrl, uniquePrefix } from '../helpers/testEnv';
 
 /**
  * Several machines (issue 13), tested on one: two `photowire worker` processes, each with its own
@@ -109,7 +109,8 @@ rgw.describe('two worker machines with no shared disk: only Redis and an S3 buck
       prefix,
       storage: s3Storage(s3, target),
       env: {
-        REDIS_URL,
+        // The single Redis, or the cluster under PHOTOWIRE_TEST_REDIS=cluster (test/helpers/testEnv.ts).
+        ...redisEnv(),
         PHOTOWIRE_PREFIX: prefix,
         PHOTOWIRE_STORAGE: target,
         ...(s3 as unknown as Record<string, string>),
@@ -257,7 +258,7 @@ rgw.describe('two worker machines with no shared disk: only Redis and an S3 buck
     const l = lane('kill');
     const [a, b, url] = await Promise.all([worker(l, 'a'), worker(l, 'b'), desk(l)]);
     const ing = ingest(l);
-    const redis = createRedis(REDIS_URL);
+    const redis = createRedis(testRedisUrl());
     const queue = new Queue(QUEUES.item, { connection: redis, prefix: queuePrefix(l.prefix) });
     try {
       // Some items done by A, and A busy with others.
