@@ -52,8 +52,6 @@ const KNOWN_VIOLATIONS: Record<string, string> = {
     'schedule services (list, run once) are reached through the scheduler process module; issue 15 removes it',
   'src/cli/commands/serve.ts -> src/server/startServer.ts':
     '`serve` starts the server module directly instead of an app service; issue 15 removes it',
-  'src/cli/commands/watch.ts -> src/sources/hotFolder/watcher.ts':
-    'the command runs the watcher loop itself instead of starting an app service; issue 15 removes it',
   'src/app/runtime.ts -> src/workers/itemWorker.ts':
     'the app runtime (composition root) starts the item worker, an entry point in workers/; issue 15 removes it',
   'src/app/runtime.ts -> src/workers/batchWorker.ts':

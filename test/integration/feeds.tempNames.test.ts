@@ -2,7 +2,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { loadFeed } from '../../src/adapters/feeds/loadFeed';
 import { syntheticPhoto } from '../../src/sample/syntheticPhoto';
-import { loadDropFolder } from '../../src/sources/loadDropFolder';
+import { loadDropFolder } from '../../src/app/hotFolder/loadDropFolder';
 import { makeTmpDir, removeDir } from '../helpers/testEnv';
 
 /**

@@ -4,7 +4,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { loadConfig } from '../../src/config';
 import { Runtime } from '../../src/app/runtime';
 import { syntheticPhoto } from '../../src/sample/syntheticPhoto';
-import { dayFolder } from '../../src/sources/hotFolder/destination';
+import { dayFolder } from '../../src/app/hotFolder/destination';
 import { CliProcess, waitUntil } from '../helpers/processes';
 import { REDIS_URL, deletePrefix, makeTmpDir, removeDir, uniquePrefix } from '../helpers/testEnv';
 

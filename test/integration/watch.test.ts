@@ -5,10 +5,10 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { TestPipeline } from '../helpers/pipeline';
 import { makeTmpDir, removeDir } from '../helpers/testEnv';
 import { syntheticPhoto } from '../../src/sample/syntheticPhoto';
-import { dayFolder } from '../../src/sources/hotFolder/destination';
+import { dayFolder } from '../../src/app/hotFolder/destination';
 import { Watcher, type TakeResult, type WatcherOptions } from '../../src/sources/hotFolder/watcher';
 import { RunLog } from '../../src/app/runs/runLog';
-import { scanHotFolder } from '../../src/sources/hotFolder/scanFolder';
+import { scanHotFolder } from '../../src/app/hotFolder/scanFolder';
 
 const sha = (b: Buffer) => createHash('sha256').update(b).digest('hex');
 

@@ -1,10 +1,10 @@
 import { promises as fs } from 'node:fs';
-import { HASH_MAX_BYTES, loadFeed, type LoadedFeed, type LoadOptions } from '../adapters/feeds/loadFeed';
-import { sha256File } from '../adapters/feeds/hashFile';
-import { hasImageExtension, sniffImage } from '../core/feeds/sniff';
-import { batchIdFor, folderDigest } from '../core/ids';
-import { loadFileList } from '../adapters/feeds/loadFileList';
-import { listFolder } from '../app/schedules/listFolder';
+import { HASH_MAX_BYTES, loadFeed, type LoadedFeed, type LoadOptions } from '../../adapters/feeds/loadFeed';
+import { sha256File } from '../../adapters/feeds/hashFile';
+import { hasImageExtension, sniffImage } from '../../core/feeds/sniff';
+import { batchIdFor, folderDigest } from '../../core/ids';
+import { loadFileList } from '../../adapters/feeds/loadFileList';
+import { listFolder } from '../schedules/listFolder';
 
 async function isImageFile(file: string): Promise<boolean> {
   if (hasImageExtension(file)) return true;

@@ -1,4 +1,4 @@
-import { emptySettleState, heldMessage, holdWarnMs, renamedFrom, settleStep, type EntryObservation, type HeldEntry, type ScanListing, type SettleState } from '../../../src/sources/hotFolder/settle';
+import { emptySettleState, heldMessage, holdWarnMs, renamedFrom, settleStep, type EntryObservation, type HeldEntry, type ScanListing, type SettleState } from '../../../../src/app/hotFolder/settle';
 
 const file = (name: string, signature: string, ino = 0): EntryObservation => ({ name, kind: 'file', signature, ino, incomplete: false });
 const listing = (candidates: EntryObservation[], temps: EntryObservation[] = [], marked: string[] = []): ScanListing => ({ candidates, temps, marked: new Set(marked) });

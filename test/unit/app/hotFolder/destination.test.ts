@@ -1,4 +1,4 @@
-import { dayFolder, errorReport, freeName, outcomeDir } from '../../../src/sources/hotFolder/destination';
+import { dayFolder, errorReport, freeName, outcomeDir } from '../../../../src/app/hotFolder/destination';
 
 describe('where a taken file goes', () => {
   it('a dated folder per day, in local time', () => {

@@ -2,7 +2,7 @@ import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { isInputError } from '../../core/errors';
 import { walkFolder } from '../../adapters/feeds/walkFolder';
-import { isTempNameInsideFolder, markedName, roleOf } from '../../app/hotFolder/names';
+import { isTempNameInsideFolder, markedName, roleOf } from './names';
 import type { EntryObservation, ScanListing } from './settle';
 
 /**

@@ -1,5 +1,5 @@
-import { planTakes } from '../../../src/sources/hotFolder/planTakes';
-import type { ReadyEntry } from '../../../src/sources/hotFolder/settle';
+import { planTakes } from '../../../../src/app/hotFolder/planTakes';
+import type { ReadyEntry } from '../../../../src/app/hotFolder/settle';
 
 const ready = (...names: string[]): ReadyEntry[] => names.map((name) => ({ entry: { name, kind: 'file', signature: '1:1', ino: 0, incomplete: false }, reason: 'settled' }));
 const plan = (r: ReadyEntry[], present: string[], refs: Record<string, string[]>) =>

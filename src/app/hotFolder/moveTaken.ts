@@ -1,7 +1,7 @@
 import { lstatSync, promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { errorReport, freeName, outcomeDir, type Outcome } from './destination';
-import { markerName } from '../../app/hotFolder/names';
+import { markerName } from './names';
 
 /**
  * Move a taken file (or folder) out of the hot folder into `processed/<day>/` or `failed/<day>/`,
