@@ -97,7 +97,9 @@ function readTiffFile(tiff: NonNullable<ReturnType<typeof readTiff>>): ImageMeta
   const iptcTag = tiff.ifd0.get(TIFF_TAG.IPTC)?.bytes ?? irbIim;
   if (iptcTag && iptcTag.length > 0) {
     const blockWarnings: string[] = [];
-    iim = parseIimDatasets(iptcTag, blockWarnings);
+    // ImageMagick writes a big-endian TIFF's IPTC tag with every 4-byte word swapped in the file
+    // itself (ExifTool reads it back the same way); a block that starts with 0x1C is left as it is.
+    iim = parseIimDatasets(unswapWords(iptcTag), blockWarnings);
     warnings.push(...blockWarnings.map((w) => `TIFF IPTC tag 33723: ${w}`));
   }
   const xmpTag = tiff.ifd0.get(TIFF_TAG.XMP);

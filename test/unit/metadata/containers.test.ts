@@ -33,6 +33,14 @@ describe('containers read by hand (issue 11)', () => {
     expect(r.warnings).toEqual([]);
   });
 
+  it('BigTIFF (magic 43, 64-bit offsets), either byte order: its XMP and IIM are read as from a classic TIFF', () => {
+    for (const name of ['bigtiff-le.tif', 'bigtiff-be.tif']) {
+      const r = readImageMetadata(fs.readFileSync(path.join(GENERATED, name)));
+      expect([name, r.iptc]).toEqual([name, expect.objectContaining({ caption: 'BigTIFF caption', keywords: ['big'] })]);
+      expect(r.warnings.filter((w) => /not a JPEG, TIFF/.test(w))).toEqual([]);
+    }
+  });
+
   it('IPTC digest: current -> XMP wins, stale or absent -> IIM wins', () => {
     const read = (f: string) => readImageMetadata(fs.readFileSync(path.join(GENERATED, f))).iptc;
     expect(read('digest-current.jpg')).toMatchObject({ caption: 'XMP caption', headline: 'XMP headline', keywords: ['xmp'], credit: 'IIM credit' });
