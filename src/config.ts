@@ -167,7 +167,7 @@ export const configSchema = z.object({
   dedupRetentionDays: fromEnv('PHOTOWIRE_DEDUP_RETENTION_DAYS', z.coerce.number().gt(0).lte(36_500).default(90)),
   /** PHOTOWIRE_LEDGER_LOST_MS: a wait gives up (exit 2, with the reason) once a batch's ledger, or Redis, has been gone this long (src/sources/waitForBatch.ts). */
   ledgerLostMs: fromEnv('PHOTOWIRE_LEDGER_LOST_MS', intFromEnv(0, 86_400_000).default(60_000)),
-  /** PHOTOWIRE_TEST_PAUSE_AT: test-only pause point (see src/workers/testPause.ts); undefined in production. Never set in production. */
+  /** PHOTOWIRE_TEST_PAUSE_AT: test-only pause point (see src/app/items/testPause.ts); undefined in production. Never set in production. */
   testPauseAt: fromEnv(
     'PHOTOWIRE_TEST_PAUSE_AT',
     z.string().regex(/^(render|dedup)(:\d+)?$/, 'render or dedup, optionally :<ms> (test-only)').optional().transform(unset),

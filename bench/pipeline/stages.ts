@@ -1,4 +1,4 @@
-/** The per-item stage times the item worker logs with "item done" (see src/workers/processItem.ts). */
+/** The per-item stage times the item worker logs with "item done" (see src/app/items/processItem.ts). */
 export const STAGES = ['read', 'metadata', 'captionCredit', 'renditions', 'store', 'dedup', 'record', 'catalog'] as const;
 export type Stage = (typeof STAGES)[number];
 

@@ -15,9 +15,9 @@ export const QUEUES = {
   item: 'photowire-item',
   /** Scheduled imports: one job per run of a named schedule (see src/sources/schedule). */
   schedule: 'photowire-schedule',
-  /** One PHOTOWIRE_KILL_WEBHOOK POST per kill (src/app/killWebhookWorker.ts). */
+  /** One PHOTOWIRE_KILL_WEBHOOK POST per kill (src/app/jobs/killWebhookWorker.ts). */
   killWebhook: 'photowire-kill-webhook',
-  /** The retention pass, run by a job scheduler every PHOTOWIRE_RETENTION_EVERY (src/workers/retentionWorker.ts). */
+  /** The retention pass, run by a job scheduler every PHOTOWIRE_RETENTION_EVERY (src/app/jobs/retentionWorker.ts). */
   retention: 'photowire-retention',
 } as const;
 

@@ -29,7 +29,7 @@ export type IptcFields = z.infer<typeof iptcFieldsSchema>;
 
 /**
  * What a wire format says about rights, release and status beyond the IPTC fields (docs/RIGHTS.md
- * "What the wiring passes in"): read by src/workers/itemRights.ts. Values exactly as received.
+ * "What the wiring passes in"): read by src/app/items/rightsRules.ts. Values exactly as received.
  */
 export const wireFieldsSchema = z.object({
   /** Rights texts the IPTC fields do not hold (NewsML-G2 usageTerms, NITF doc.rights ...). */

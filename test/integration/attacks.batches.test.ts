@@ -8,7 +8,7 @@ import { waitForBatches } from '../../src/cli/waitForBatches';
 import { QUEUES, queuePrefix } from '../../src/queues/definitions';
 import { retryItems } from '../../src/queues/retryItems';
 import type { CatalogRecord } from '../../src/schemas/record';
-import { finalizeBatch } from '../../src/workers/batchWorker';
+import { finalizeBatch } from '../../src/app/jobs/batchWorker';
 import type { BatchSummary } from '../../src/app/batches/summarizeBatch';
 import { tinyJpeg } from '../helpers/corpus';
 import { expectBatchWhole } from '../helpers/integrity';

@@ -1,7 +1,7 @@
 import { copyFileSync, existsSync, mkdirSync } from 'node:fs';
 import * as path from 'node:path';
 import { batchRecordsKey, batchSummaryKey } from '../../src/core/storageKeys';
-import { finalizeBatch } from '../../src/workers/batchWorker';
+import { finalizeBatch } from '../../src/app/jobs/batchWorker';
 import { runCli } from '../helpers/cli';
 import { TestPipeline } from '../helpers/pipeline';
 import { createBucket, dropBucket, uniqueBucket } from '../helpers/s3Bucket';

@@ -34,7 +34,7 @@ export interface FinalizeLogger {
   error(obj: object, msg: string): void;
 }
 
-/** What finalizing a batch reads and writes, passed in by the batch worker (src/workers/batchWorker.ts). */
+/** What finalizing a batch reads and writes, passed in by the batch worker (src/app/jobs/batchWorker.ts). */
 export interface FinalizePorts extends ClusterPorts {
   catalog: ClusterPorts['catalog'] & Pick<CatalogStore, 'getBatch' | 'recordPositions' | 'markItem' | 'iterateRecords' | 'finishBatch' | 'addWarning'>;
   /**

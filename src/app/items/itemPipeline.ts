@@ -68,7 +68,7 @@ const round1 = (ms: number): number => Math.round(ms * 10) / 10;
 /**
  * The item stage as an application service (issue 15): caption, credit, rights, image, photo
  * version, record, kills, for one item job. It never touches BullMQ: every read and write goes
- * through the ports it is given (src/app/items/ports.ts), and the worker (src/workers/itemWorker.ts)
+ * through the ports it is given (src/app/items/ports.ts), and the worker (src/app/jobs/itemWorker.ts)
  * only validates the payload, calls `handle` and turns a non-retryable error into BullMQ's
  * UnrecoverableError.
  */
@@ -131,7 +131,7 @@ export class ItemPipeline {
     const copyright = iptc.copyright ?? null;
     const stored = img ? await this.storeImage(img, item.image!, credit.line, copyright, clock, job.itemId, previewRightsOf(rr, credit.line, copyright)) : null;
     // The caption's cluster (and so probableResend) is decided by the batch's finalize job, in feed
-    // order, whichever worker finishes first (src/workers/clusterBatch.ts, docs/DEDUP.md).
+    // order, whichever worker finishes first (src/app/batches/clusterBatch.ts, docs/DEDUP.md).
     let photo: CatalogRecord['photo'] = null;
     if (img && stored) {
       const agencyRef = item.agencyId ?? iptc.transmissionReference ?? null;

@@ -8,7 +8,7 @@ import type { CatalogRecord, RecordError, Rendition } from '../../schemas/record
 
 /**
  * The ports of the item pipeline (src/app/items/itemPipeline.ts): everything it reads, writes or
- * asks the time of. The worker builds them from the PipelineContext (src/workers/processItem.ts);
+ * asks the time of. The worker builds them from the PipelineContext (src/app/items/processItem.ts);
  * the unit tests (test/unit/app/items/) pass in-memory fakes.
  */
 
@@ -103,6 +103,6 @@ export interface ItemPorts {
   clock: Clock;
   logger: ItemLogger;
   settings: ItemSettings;
-  /** Test-only pause (PHOTOWIRE_TEST_PAUSE_AT, src/workers/testPause.ts); a no-op otherwise. */
+  /** Test-only pause (PHOTOWIRE_TEST_PAUSE_AT, src/app/items/testPause.ts); a no-op otherwise. */
   pause?: (point: PausePoint, itemId: string) => Promise<void>;
 }

@@ -41,7 +41,7 @@ export interface RunOptions extends Partial<Omit<RetentionOptions, 'now'>> {
 }
 
 /**
- * The retention pass as a service (issue 14), for the scheduled job (src/workers/retentionWorker.ts,
+ * The retention pass as a service (issue 14), for the scheduled job (src/app/jobs/retentionWorker.ts,
  * a BullMQ job scheduler every PHOTOWIRE_RETENTION_EVERY) and `photowire retention` alike; it never
  * touches BullMQ itself.
  *

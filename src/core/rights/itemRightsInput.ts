@@ -10,7 +10,7 @@ import type { ItemRightsInput } from './input';
 import { readRights } from './readRights';
 import type { RightsRules } from './rules';
 
-/** What the item stage knows about an item when its rights are read (src/workers/itemRights.ts). */
+/** What the item stage knows about an item when its rights are read (src/app/items/rightsRules.ts). */
 export interface ItemRightsParts {
   item: FeedItem;
   /** The merged IPTC fields (feed over photo). */

@@ -1,17 +1,17 @@
 import { performance } from 'node:perf_hooks';
-import { probeImage, renderRenditions } from '../adapters/images/sharpImages';
-import { readConfinedFile } from '../adapters/storage/dataDir';
-import { StorageImageStore } from '../adapters/storage/imageStore';
-import { ItemPipeline, type ItemResult } from '../app/items/itemPipeline';
-import { fetchImageBytes } from '../adapters/http/fetchUrl';
-import type { ItemJob } from '../schemas/jobs';
-import type { CatalogRecord, RecordError } from '../schemas/record';
-import { settleKills } from '../app/kills/itemKills';
-import { rightsRulesOf } from './itemRights';
-import type { PipelineContext } from '../app/pipelineContext';
+import { probeImage, renderRenditions } from '../../adapters/images/sharpImages';
+import { readConfinedFile } from '../../adapters/storage/dataDir';
+import { StorageImageStore } from '../../adapters/storage/imageStore';
+import { ItemPipeline, type ItemResult } from './itemPipeline';
+import { fetchImageBytes } from '../../adapters/http/fetchUrl';
+import type { ItemJob } from '../../schemas/jobs';
+import type { CatalogRecord, RecordError } from '../../schemas/record';
+import { settleKills } from '../kills/itemKills';
+import { rightsRulesOf } from './rightsRules';
+import type { PipelineContext } from '../pipelineContext';
 import { testPause } from './testPause';
 
-export type { ItemResult, StageTimings } from '../app/items/itemPipeline';
+export type { ItemResult, StageTimings } from './itemPipeline';
 
 const pipelines = new WeakMap<PipelineContext, ItemPipeline>();
 

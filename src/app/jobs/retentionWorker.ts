@@ -1,8 +1,8 @@
 import { Queue, Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
-import type { RetentionRun, RunOptions } from '../app/retention/retentionService';
-import { JOBS, QUEUES, RETENTION_SCHEDULER, queuePrefix, retentionJobOptions } from '../queues/definitions';
-import { RETENTION_LOCK_MS } from '../app/retention/retentionRuntime';
+import type { RetentionRun, RunOptions } from '../retention/retentionService';
+import { JOBS, QUEUES, RETENTION_SCHEDULER, queuePrefix, retentionJobOptions } from '../../queues/definitions';
+import { RETENTION_LOCK_MS } from '../retention/retentionRuntime';
 
 /**
  * The retention job (issue 14): a BullMQ job scheduler on its own queue (`photowire-retention`)

@@ -1,5 +1,5 @@
-import { loadRightsRules, type RightsRules } from '../core/rights/rules';
-import type { PipelineContext } from '../app/pipelineContext';
+import { loadRightsRules, type RightsRules } from '../../core/rights/rules';
+import type { PipelineContext } from '../pipelineContext';
 
 const rulesByPath = new Map<string, RightsRules>();
 

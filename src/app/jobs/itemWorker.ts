@@ -1,10 +1,10 @@
 import { UnrecoverableError, Worker, type Job } from 'bullmq';
 import type { Redis } from 'ioredis';
-import { failureCode, failureMessage, isRetryable } from '../app/items/retryable';
-import { QUEUES, queuePrefix } from '../queues/definitions';
-import { itemJobSchema } from '../schemas/jobs';
-import type { PipelineContext } from '../app/pipelineContext';
-import { itemPipelineOf } from './processItem';
+import { failureCode, failureMessage, isRetryable } from '../items/retryable';
+import { QUEUES, queuePrefix } from '../../queues/definitions';
+import { itemJobSchema } from '../../schemas/jobs';
+import type { PipelineContext } from '../pipelineContext';
+import { itemPipelineOf } from '../items/processItem';
 
 /**
  * Validate, run the item pipeline (src/app/items/itemPipeline.ts), and tell BullMQ what to do with

@@ -1,13 +1,13 @@
 import { Job, Queue, UnrecoverableError, Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
-import { loadFeed } from '../adapters/feeds/loadFeed';
-import { finalizeBatch as finalize, type FinalizePorts, type ItemJobLookup } from '../app/batches/finalizeBatch';
-import { QUEUES, jobIds, queuePrefix } from '../queues/definitions';
-import { batchJobSchema } from '../schemas/jobs';
-import { killStoreOf } from '../app/kills/itemKills';
-import type { PipelineContext } from '../app/pipelineContext';
-import { failedRecord } from './processItem';
-import { summarizeBatch } from '../app/batches/summarizeBatch';
+import { loadFeed } from '../../adapters/feeds/loadFeed';
+import { finalizeBatch as finalize, type FinalizePorts, type ItemJobLookup } from '../batches/finalizeBatch';
+import { QUEUES, jobIds, queuePrefix } from '../../queues/definitions';
+import { batchJobSchema } from '../../schemas/jobs';
+import { killStoreOf } from '../kills/itemKills';
+import type { PipelineContext } from '../pipelineContext';
+import { failedRecord } from '../items/processItem';
+import { summarizeBatch } from '../batches/summarizeBatch';
 
 /** Item jobs read from BullMQ's item queue, for the items a batch closes without a record of. */
 function itemJobLookup(ctx: PipelineContext): ItemJobLookup {

@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { PipelineContext } from '../app/pipelineContext';
+import type { PipelineContext } from '../pipelineContext';
 
 export type PausePoint = 'render' | 'dedup';
 

@@ -1,10 +1,10 @@
 import { Worker, type Job } from 'bullmq';
 import type { Redis } from 'ioredis';
-import { KillStore } from '../adapters/redis/killStore';
-import type { Config } from '../config';
-import type { Logger } from '../logger';
-import { QUEUES, queuePrefix } from '../queues/definitions';
-import { postKillWebhook } from './killWebhook';
+import { KillStore } from '../../adapters/redis/killStore';
+import type { Config } from '../../config';
+import type { Logger } from '../../logger';
+import { QUEUES, queuePrefix } from '../../queues/definitions';
+import { postKillWebhook } from '../killWebhook';
 
 /**
  * Delivers kills' webhooks (QUEUES.killWebhook): reads the event as stored now (with every record it
