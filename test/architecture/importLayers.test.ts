@@ -43,6 +43,16 @@ const LAYERS: Record<string, Layer> = {
   sample: 'adapters',
 };
 
+/**
+ * The one exception to "entry points never import each other": the CLI is the process main (every
+ * photowire process is a command), so a command may start another entry point through that entry
+ * point's start module, and nothing else of it. The desk cannot be started from app/: building it
+ * needs its routes, which are the server entry point itself. `photowire serve` is such a command.
+ */
+const STARTS: Record<string, string> = {
+  'src/server/startServer.ts': 'the desk (HTTP API, page, queue board), started by `photowire serve`',
+};
+
 /** Packages with outside effects (Redis, images, HTTP, logging) that the pure base never imports. */
 const NOT_IN_BASE = ['bullmq', 'ioredis', 'sharp', 'fastify', 'pino'];
 
@@ -53,8 +63,6 @@ const NOT_IN_BASE = ['bullmq', 'ioredis', 'sharp', 'fastify', 'pino'];
 const KNOWN_VIOLATIONS: Record<string, string> = {
   'src/cli/commands/scheduler.ts -> src/sources/schedule/scheduler.ts':
     'schedule services (list, run once) are reached through the scheduler process module; issue 15 removes it',
-  'src/cli/commands/serve.ts -> src/server/startServer.ts':
-    '`serve` starts the server module directly instead of an app service; issue 15 removes it',
 };
 
 function sourceFiles(dir: string): string[] {
@@ -124,7 +132,8 @@ function breaks(edge: { from: string; to: string; toFile?: string }): string | u
   if (RANK[toLayer] > RANK[fromLayer]) return `${fromLayer} imports upwards into ${toLayer}`;
   const fromPart = layerPart(path.join(ROOT, edge.from));
   const toPart = layerPart(edge.toFile);
-  if (fromLayer === 'entry' && toLayer === 'entry' && fromPart !== toPart) return `entry point ${fromPart} imports entry point ${toPart}`;
+  const started = fromPart === 'cli' && path.relative(ROOT, edge.toFile) in STARTS;
+  if (fromLayer === 'entry' && toLayer === 'entry' && fromPart !== toPart && !started) return `entry point ${fromPart} imports entry point ${toPart}`;
   return undefined;
 }
 
