@@ -13,7 +13,7 @@ export function queuePrefix(prefix: string): string {
 export const QUEUES = {
   batch: 'photowire-batch',
   item: 'photowire-item',
-  /** Scheduled imports: one job per run of a named schedule (see src/sources/schedule). */
+  /** Scheduled imports: one job per run of a named schedule (src/app/jobs/scheduler.ts). */
   schedule: 'photowire-schedule',
   /** One PHOTOWIRE_KILL_WEBHOOK POST per kill (src/app/jobs/killWebhookWorker.ts). */
   killWebhook: 'photowire-kill-webhook',

@@ -10,7 +10,7 @@ import { makeTmpDir, removeDir } from '../helpers/testEnv';
 import { createRedis } from '../../src/adapters/redis/connection';
 import { syntheticPhoto } from '../../src/sample/syntheticPhoto';
 import { fetchBytes, type FetchLimits } from '../../src/adapters/http/fetchUrl';
-import { Scheduler } from '../../src/sources/schedule/scheduler';
+import { Scheduler } from '../../src/app/jobs/scheduler';
 
 const FIXTURES = path.resolve(__dirname, '../fixtures/feeds');
 const sha = (b: Buffer) => createHash('sha256').update(b).digest('hex');

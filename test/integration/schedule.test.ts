@@ -9,7 +9,7 @@ import { enqueueFeed } from '../../src/queues/enqueueFeed';
 import { syntheticPhoto } from '../../src/sample/syntheticPhoto';
 import { RunLog } from '../../src/app/runs/runLog';
 import type { RunRecord } from '../../src/app/runs/runRecord';
-import { Scheduler } from '../../src/sources/schedule/scheduler';
+import { Scheduler } from '../../src/app/jobs/scheduler';
 
 async function waitFor<T>(what: string, probe: () => T | null | undefined | false | Promise<T | null | undefined | false>, timeoutMs = 45_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;

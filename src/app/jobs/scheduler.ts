@@ -1,11 +1,11 @@
 import { DelayedError, Worker, type Job, type Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { scheduleJobSchema } from '../../schemas/scheduleJob';
-import { Schedules } from '../../app/schedules/scheduleService';
+import { Schedules } from '../schedules/scheduleService';
 import { QUEUES, queuePrefix } from '../../queues/definitions';
-import type { SourceRuntime } from '../sourceRuntime';
+import type { SourceRuntime } from '../runtime';
 
-export type { ScheduleInfo, UpsertResult } from '../../app/schedules/scheduleService';
+export type { ScheduleInfo, UpsertResult } from '../schedules/scheduleService';
 
 /** How long a run of a schedule that is busy waits before trying again. */
 const BUSY_RETRY_MS = 3000;

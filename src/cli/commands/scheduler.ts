@@ -1,7 +1,7 @@
 import { createRedis } from '../../adapters/redis/connection';
 import { Runtime } from '../../app/runtime';
 import { onShutdown } from '../shutdown';
-import { Scheduler } from '../../sources/schedule/scheduler';
+import { Scheduler } from '../../app/jobs/scheduler';
 import { describeTiming } from '../../app/schedules/scheduleDef';
 
 /**
