@@ -104,19 +104,24 @@ export class BatchOverviews {
     if (hit && (hit.sig === sig || (l.state !== 'done' && Date.now() - hit.at < this.runningTtlMs))) return hit.counts;
     const s = await summarizeBatch(this.ctx, l.id);
     if (!s) return hit?.counts ?? null;
-    const counts: Counts = {
-      photos: s.photos,
-      captionOnly: s.captionOnly,
-      clusters: s.clusters,
-      duplicates: s.duplicates,
-      joinedEarlier: s.joinedEarlier,
-      lowConfidenceCredits: s.lowConfidenceCredits,
-    };
+    const counts = countsOf(s);
     if (this.cache.size >= this.maxCached) this.cache.delete(this.cache.keys().next().value!);
     this.cache.delete(l.id);
     this.cache.set(l.id, { sig, at: Date.now(), counts });
     return counts;
   }
+}
+
+/** The counters a batch's overview shows, from its summary (live or archived). */
+function countsOf(s: Counts): Counts {
+  return {
+    photos: s.photos,
+    captionOnly: s.captionOnly,
+    clusters: s.clusters,
+    duplicates: s.duplicates,
+    joinedEarlier: s.joinedEarlier,
+    lowConfidenceCredits: s.lowConfidenceCredits,
+  };
 }
 
 /** An archived batch's overview, from its summary.json. */
@@ -136,14 +141,7 @@ function archivedOverview(s: ArchivedSummary): BatchOverview {
     skipped: s.skipped ?? {},
     processingMs: s.processingMs ?? null,
     elapsedMs: s.elapsedMs ?? null,
-    counts: {
-      photos: s.photos,
-      captionOnly: s.captionOnly,
-      clusters: s.clusters,
-      duplicates: s.duplicates,
-      joinedEarlier: s.joinedEarlier,
-      lowConfidenceCredits: s.lowConfidenceCredits,
-    },
+    counts: countsOf(s),
     archived: true,
     archivedAt: s.archivedAt,
     expiresAt: null,

@@ -1,3 +1,4 @@
+import type { CaptionExpiryReport } from '../../adapters/redis/captionIndex';
 import {
   decideBatch,
   emptyReport,
@@ -74,16 +75,7 @@ export interface CaptionIndexExpiryPort {
   expireIdle(opts: { now: Date; retentionDays: number; dryRun?: boolean }): Promise<CaptionExpiryReport>;
 }
 
-export interface CaptionExpiryReport {
-  cutoff: string;
-  clustersRemoved: number;
-  clustersKept: number;
-  bucketEntriesRemoved: number;
-  aliasesRemoved: number;
-  membershipsRemoved: number;
-  /** False when the call stopped at its limit: the next pass goes on from the index's cursor. */
-  done: boolean;
-}
+export type { CaptionExpiryReport };
 
 export interface RetentionPorts {
   catalog: RetentionCatalogPort;
