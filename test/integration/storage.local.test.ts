@@ -32,12 +32,19 @@ describe('local-directory storage', () => {
     }
     const key = 'originals/ab/cd/photo.jpg';
     const writing = s.put(key, body());
-    await new Promise((r) => setTimeout(r, 100));
+    // Wait (up to 10 s: a loaded CI box can take well over 100 ms to open and fill the temp
+    // file) until the first half is on disk; the gate holds the second half back meanwhile.
+    const tmpDir = path.join(dir, 'tmp');
+    let temps: string[] = [];
+    for (let waited = 0; waited < 10_000; waited += 20) {
+      temps = await fs.readdir(tmpDir).catch(() => []);
+      if (temps.length === 1 && (await fs.stat(path.join(tmpDir, temps[0]!))).size === 1 << 20) break;
+      await new Promise((r) => setTimeout(r, 20));
+    }
     // Half the bytes are on disk, in tmp/, not under the key.
     expect(await s.head(key)).toBeNull();
-    const temps = await fs.readdir(path.join(dir, 'tmp'));
     expect(temps).toHaveLength(1);
-    expect((await fs.stat(path.join(dir, 'tmp', temps[0]!))).size).toBe(1 << 20);
+    expect((await fs.stat(path.join(tmpDir, temps[0]!))).size).toBe(1 << 20);
     release();
     await writing;
     expect((await s.head(key))!.size).toBe(2 << 20);
