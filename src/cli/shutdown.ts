@@ -130,3 +130,22 @@ export function onShutdown(opts: ShutdownOptions): Shutdown {
     },
   };
 }
+
+/**
+ * A long-running command's last step (serve, watch, scheduler): wait for a signal, then stop what
+ * the command started (`stopFirst`), close its runtime, and return exit code 0.
+ */
+export async function serveUntilSignal(
+  rt: { logger: { info(obj: object, msg: string): void; warn(msg: string): void }; close(): Promise<void> },
+  stopFirst: () => Promise<unknown>,
+  notice: string,
+): Promise<0> {
+  await onShutdown({
+    stop: async () => {
+      await stopFirst();
+      await rt.close();
+    },
+    notice: { logger: rt.logger, first: notice },
+  }).stopped;
+  return 0;
+}

@@ -18,22 +18,27 @@ export interface SamplePhoto {
 const FLOOD =
   'Commuters cross Westferry Bridge in heavy rain in Harbourton, Tuesday, Nov. 3, 2026. Forecasters warned of further flooding along the estuary after the wettest October on record.';
 
+/** What the two AP flood frames share: the story's headline, credit, copyright, date and place. */
+const FLOOD_STORY = {
+  headline: 'Harbourton Weather',
+  credit: 'AP',
+  source: 'AP',
+  copyright: 'Copyright 2026 The Associated Press. All rights reserved.',
+  dateCreated: '2026-11-03',
+  city: 'Harbourton',
+  country: 'United Kingdom',
+} satisfies IptcFields;
+
 export const SAMPLE_PHOTOS: SamplePhoto[] = [
   {
     file: '01-flood-ap.jpg',
     width: 2400,
     height: 1600,
     iptc: {
+      ...FLOOD_STORY,
       caption: `${FLOOD} (AP Photo/Mara Lindqvist)`,
-      headline: 'Harbourton Weather',
       byline: ['MARA LINDQVIST'],
       bylineTitle: ['STF'],
-      credit: 'AP',
-      source: 'AP',
-      copyright: 'Copyright 2026 The Associated Press. All rights reserved.',
-      dateCreated: '2026-11-03',
-      city: 'Harbourton',
-      country: 'United Kingdom',
       countryCode: 'GBR',
       transmissionReference: 'HBT101',
       keywords: ['weather', 'flooding', 'commuters'],
@@ -44,15 +49,9 @@ export const SAMPLE_PHOTOS: SamplePhoto[] = [
     width: 2400,
     height: 1600,
     iptc: {
+      ...FLOOD_STORY,
       caption: `${FLOOD} (AP Photo/Daniel Okafor)`,
-      headline: 'Harbourton Weather',
       byline: ['DANIEL OKAFOR'],
-      credit: 'AP',
-      source: 'AP',
-      copyright: 'Copyright 2026 The Associated Press. All rights reserved.',
-      dateCreated: '2026-11-03',
-      city: 'Harbourton',
-      country: 'United Kingdom',
       transmissionReference: 'HBT102',
     },
   },

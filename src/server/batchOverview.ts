@@ -1,6 +1,6 @@
 import type { BatchLedger } from '../adapters/redis/catalogStore';
-import { RunLog } from '../app/runs/runLog';
-import type { RunRecord } from '../app/runs/runRecord';
+import { RunLog } from '../adapters/redis/runLog';
+import type { RunRecord } from '../core/runs/runRecord';
 import type { PipelineContext } from '../app/pipelineContext';
 import { summarizeBatch } from '../app/batches/summarizeBatch';
 import type { ArchivedBatches, ArchivedSummary } from '../app/retention/archivedBatches';

@@ -7,8 +7,8 @@ import { REPO_ROOT, makeTmpDir, removeDir } from '../helpers/testEnv';
 import { deskPhoto } from './deskFixture';
 import { buildIimBlock, insertIptcIntoJpeg } from '../../src/core/metadata';
 import { syntheticPhoto } from '../../src/sample/syntheticPhoto';
-import { RunLog } from '../../src/app/runs/runLog';
-import { finishRun, newRun } from '../../src/app/runs/runRecord';
+import { RunLog } from '../../src/adapters/redis/runLog';
+import { finishRun, newRun } from '../../src/core/runs/runRecord';
 
 /**
  * Issue 17, "The desk": retry only where it can work, with visible feedback; resends and captions

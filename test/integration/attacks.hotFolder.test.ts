@@ -7,7 +7,7 @@ import { loadConfig } from '../../src/config';
 import { Runtime } from '../../src/app/runtime';
 import { syntheticPhoto } from '../../src/sample/syntheticPhoto';
 import { dayFolder } from '../../src/app/hotFolder/destination';
-import { RunLog } from '../../src/app/runs/runLog';
+import { RunLog } from '../../src/adapters/redis/runLog';
 import { CliProcess, waitUntil } from '../helpers/processes';
 import { REDIS_URL, deletePrefix, makeTmpDir, removeDir, uniquePrefix } from '../helpers/testEnv';
 

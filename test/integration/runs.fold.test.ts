@@ -1,8 +1,8 @@
 import { Redis } from 'ioredis';
 import { redisKeys } from '../../src/adapters/redis/keys';
-import { foldEmptyRun } from '../../src/app/runs/foldEmptyRun';
-import { RunLog } from '../../src/app/runs/runLog';
-import { finishRun, newRun, type RunRecord } from '../../src/app/runs/runRecord';
+import { foldEmptyRun } from '../../src/core/runs/foldEmptyRun';
+import { RunLog } from '../../src/adapters/redis/runLog';
+import { finishRun, newRun, type RunRecord } from '../../src/core/runs/runRecord';
 import { REDIS_URL, deletePrefix, uniquePrefix } from '../helpers/testEnv';
 
 /** The fold of empty runs in Redis (FOLD_EMPTY_RUN) does what its pure twin foldEmptyRun says, in one step. */

@@ -7,8 +7,8 @@ import { createRedis } from '../../src/adapters/redis/connection';
 import { runsCommand } from '../../src/cli/commands/runs';
 import { enqueueFeed } from '../../src/queues/enqueueFeed';
 import { syntheticPhoto } from '../../src/sample/syntheticPhoto';
-import { RunLog } from '../../src/app/runs/runLog';
-import type { RunRecord } from '../../src/app/runs/runRecord';
+import { RunLog } from '../../src/adapters/redis/runLog';
+import type { RunRecord } from '../../src/core/runs/runRecord';
 import { Scheduler } from '../../src/app/jobs/scheduler';
 
 async function waitFor<T>(what: string, probe: () => T | null | undefined | false | Promise<T | null | undefined | false>, timeoutMs = 45_000): Promise<T> {

@@ -7,7 +7,7 @@ import { makeTmpDir, removeDir } from '../helpers/testEnv';
 import { syntheticPhoto } from '../../src/sample/syntheticPhoto';
 import { dayFolder } from '../../src/app/hotFolder/destination';
 import { Watcher, type TakeResult, type WatcherOptions } from '../../src/sources/hotFolder/watcher';
-import { RunLog } from '../../src/app/runs/runLog';
+import { RunLog } from '../../src/adapters/redis/runLog';
 import { scanHotFolder } from '../../src/app/hotFolder/scanFolder';
 
 const sha = (b: Buffer) => createHash('sha256').update(b).digest('hex');

@@ -82,40 +82,46 @@ local windowMs = tonumber(ARGV[8])
 local seen, order, done, queue, refGroup = {}, {}, {}, {}, {}
 for i = 9, #ARGV do queue[#queue + 1] = ARGV[i] end
 local max = tonumber(ARGV[5])
+local function decoded(hash, field)
+  local v = redis.call('HGET', hash, field)
+  if v then return cjson.decode(v) end
+  return false
+end
+-- Through group g, an item is reached unless g is a reused reference of it received outside the window.
+local function nearEnough(dec, g)
+  if not dec or type(dec.refs) ~= 'table' then return true end
+  local near = true
+  for _, r in ipairs(dec.refs) do
+    if r == g then
+      refGroup[g] = true
+      if type(dec.receivedMs) == 'number' and math.abs(dec.receivedMs - nowMs) > windowMs then near = false end
+    end
+  end
+  return near
+end
+local function reach(id, dec)
+  seen[id] = true
+  order[#order + 1] = id
+  if not dec or rank <= 0 then return end
+  for _, g2 in ipairs(dec.groups) do
+    if string.sub(g2, 1, 2) ~= 'c:' and not done[g2] then queue[#queue + 1] = g2 end
+  end
+end
+local function visit(g)
+  for _, id in ipairs(decoded(KEYS[2], g) or {}) do
+    if not seen[id] and id ~= ARGV[7] then
+      local dec = decoded(KEYS[1], id)
+      if nearEnough(dec, g) then reach(id, dec) end
+    end
+  end
+end
 local qi = 1
 while qi <= #queue and #order < max do
   local g = queue[qi]
   qi = qi + 1
   if not done[g] then
     done[g] = true
-    local members = redis.call('HGET', KEYS[2], g)
-    if members then
-      for _, id in ipairs(cjson.decode(members)) do
-        if not seen[id] and id ~= ARGV[7] then
-          local info = redis.call('HGET', KEYS[1], id)
-          local dec = false
-          if info then dec = cjson.decode(info) end
-          local near = true
-          if dec and type(dec.refs) == 'table' then
-            for _, r in ipairs(dec.refs) do
-              if r == g then
-                refGroup[g] = true
-                if type(dec.receivedMs) == 'number' and math.abs(dec.receivedMs - nowMs) > windowMs then near = false end
-              end
-            end
-          end
-          if near then
-            seen[id] = true
-            order[#order + 1] = id
-            if dec and rank > 0 then
-              for _, g2 in ipairs(dec.groups) do
-                if string.sub(g2, 1, 2) ~= 'c:' and not done[g2] then queue[#queue + 1] = g2 end
-              end
-            end
-          end
-        end
-      end
-    end
+    visit(g)
   end
 end
 local rankOf = { killed = 2, withdrawn = 1, superseded = 0, active = -1 }
@@ -141,25 +147,23 @@ else
   for i = 9, #ARGV do redis.call('HSET', KEYS[7], ARGV[i], ARGV[1]) end
 end
 local review, inReview = {}, {}
-if rank > 0 then
-  for _, id in ipairs(order) do
-    local info = redis.call('HGET', KEYS[1], id)
-    if info then
-      for _, g in ipairs(cjson.decode(info).groups) do
-        if string.sub(g, 1, 2) == 'c:' then
-          local members = redis.call('HGET', KEYS[2], g)
-          if members then
-            for _, other in ipairs(cjson.decode(members)) do
-              if not seen[other] and not inReview[other] then
-                inReview[other] = true
-                review[#review + 1] = other
-              end
-            end
-          end
+-- The other members of a reached item's caption clusters: listed for a person, never killed.
+local function listNeighbours(id)
+  local info = decoded(KEYS[1], id)
+  if not info then return end
+  for _, g in ipairs(info.groups) do
+    if string.sub(g, 1, 2) == 'c:' then
+      for _, other in ipairs(decoded(KEYS[2], g) or {}) do
+        if not seen[other] and not inReview[other] then
+          inReview[other] = true
+          review[#review + 1] = other
         end
       end
     end
   end
+end
+if rank > 0 then
+  for _, id in ipairs(order) do listNeighbours(id) end
 end
 local event = cjson.decode(ARGV[2])
 event.items = order

@@ -4,17 +4,8 @@ import * as path from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { pathToFileURL } from 'node:url';
-import {
-  assertKey,
-  isStreamBody,
-  StorageConfigError,
-  StorageError,
-  type ObjectInfo,
-  type PutBody,
-  type PutIfAbsentResult,
-  type PutOptions,
-  type StoragePort,
-} from './storagePort';
+import { assertKey, isStreamBody, StorageConfigError, StorageError } from './storagePort';
+import type { ObjectInfo, PutBody, PutIfAbsentResult, PutOptions, StoragePort } from './storagePort';
 
 /** Temp files live in `<root>/tmp` (as DataDir's do, so DataDir.sweepTemp clears both); no key may start there. */
 const TMP = 'tmp';

@@ -13,17 +13,8 @@ import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { Readable } from 'node:stream';
 import { maskUrlCredentials } from '../../core/secrets';
 import { describeStorage, type StorageConfig } from './storageConfig';
-import {
-  assertKey,
-  isStreamBody,
-  StorageConfigError,
-  StorageError,
-  type ObjectInfo,
-  type PutBody,
-  type PutIfAbsentResult,
-  type PutOptions,
-  type StoragePort,
-} from './storagePort';
+import { assertKey, isStreamBody, StorageConfigError, StorageError } from './storagePort';
+import type { ObjectInfo, PutBody, PutIfAbsentResult, PutOptions, StoragePort } from './storagePort';
 
 export type S3StorageConfig = Extract<StorageConfig, { kind: 's3' }>;
 

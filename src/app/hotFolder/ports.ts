@@ -1,8 +1,8 @@
 import type { LoadedFeed, LoadOptions } from '../../adapters/feeds/loadFeed';
 import type { EnqueueResult } from '../../queues/enqueueFeed';
 import type { IngestLogger } from '../ingest/ports';
-import type { RunRecord } from '../runs/runRecord';
-import type { SourceStatus } from '../runs/stale';
+import type { RunRecord } from '../../core/runs/runRecord';
+import type { SourceStatus } from '../../core/runs/stale';
 import type { Outcome } from './destination';
 import type { EntryObservation, ScanListing } from './settle';
 

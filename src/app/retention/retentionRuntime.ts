@@ -7,7 +7,7 @@ import { RetentionStore } from '../../adapters/redis/retentionStore';
 import { BatchArchive } from '../../adapters/storage/batchArchive';
 import { RetentionJobs } from '../../queues/retentionJobs';
 import type { RetentionReport } from '../../core/retention/plan';
-import { Lease } from '../leases/lease';
+import { Lease } from '../../adapters/redis/lease';
 import { runRetentionPass, type RetentionOptions, type RetentionPorts } from './retentionPass';
 import { RetentionService, type RedisMemoryPort, type RetentionLockPort } from './retentionService';
 import { ArchivedBatches } from './archivedBatches';

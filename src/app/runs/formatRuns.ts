@@ -1,6 +1,6 @@
-import { stretchLabel } from './foldEmptyRun';
-import type { RunRecord } from './runRecord';
-import { OVERDUE_GRACE_MS, type SourceStatus, type Staleness } from './stale';
+import { stretchLabel } from '../../core/runs/foldEmptyRun';
+import type { RunRecord } from '../../core/runs/runRecord';
+import { OVERDUE_GRACE_MS, type SourceStatus, type Staleness } from '../../core/runs/stale';
 
 // Hand-written, not ms(): the runs table shows two units (`3 min 4 s`); ms() rounds to one (`3m`).
 export function formatDuration(ms: number | null): string {

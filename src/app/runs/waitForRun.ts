@@ -1,5 +1,5 @@
 import { systemClock, type Clock } from '../ingest/ports';
-import type { RunRecord } from './runRecord';
+import type { RunRecord } from '../../core/runs/runRecord';
 
 /** Poll a run's record until it is no longer running (`schedule run --wait`); null when it has not finished by the deadline. */
 export async function waitForRun(

@@ -1,5 +1,5 @@
 import { formatTime } from '../runs/formatRuns';
-import type { RunRecord } from '../runs/runRecord';
+import type { RunRecord } from '../../core/runs/runRecord';
 import { describeTiming, type ScheduleDef } from './scheduleDef';
 
 /** A due time as `schedule add/list` print it, or `-`. */

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { FeedItem } from '../../schemas/feedItem';
-import type { Keyed } from './cursor';
+import type { Keyed } from '../../core/schedules/cursor';
 
 const digest = (v: unknown) => createHash('sha256').update(JSON.stringify(v)).digest('hex').slice(0, 24);
 

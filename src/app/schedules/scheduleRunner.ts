@@ -1,21 +1,21 @@
 import { createHash } from 'node:crypto';
 import type { LoadedFeed } from '../../adapters/feeds/loadFeed';
 import { loadHttpFeed } from '../../adapters/http/loadHttpFeed';
-import { Lease } from '../leases/lease';
+import { Lease } from '../../adapters/redis/lease';
 import { loadFileList } from '../../adapters/feeds/loadFileList';
-import { RunLog } from '../runs/runLog';
+import { RunLog } from '../../adapters/redis/runLog';
 import { shortTime } from '../runs/formatRuns';
-import { finishRun, newRun, type RunRecord } from '../runs/runRecord';
-import { staleness } from '../runs/stale';
+import { finishRun, newRun, type RunRecord } from '../../core/runs/runRecord';
+import { staleness } from '../../core/runs/stale';
 import type { SourceRuntime } from '../runtime';
-import { newSinceCursor, prunableKeys, type Keyed } from './cursor';
+import { newSinceCursor, prunableKeys, type Keyed } from '../../core/schedules/cursor';
 import { httpItemKey } from './httpItemKey';
 import { emptyRunNote } from './emptyRunNote';
 import { listFolder } from './listFolder';
 import { scheduledBatchId, scheduledFeedName } from './runName';
 import { isHttpSource } from './scheduleDef';
 import type { ScheduleJob } from '../../schemas/scheduleJob';
-import { ScheduleStore, type PendingRun } from './scheduleStore';
+import { ScheduleStore, type PendingRun } from '../../adapters/redis/scheduleStore';
 import { fileSignature, selectFiles } from './selectFiles';
 
 /** Cursor entries of files gone from the source are forgotten after this long. */

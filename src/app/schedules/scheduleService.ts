@@ -5,14 +5,14 @@ import { checkFetchAllowed } from '../../adapters/http/allowList';
 import { BullmqScheduleQueue } from '../../adapters/schedules/bullmqScheduleQueue';
 import { isInputError } from '../../core/errors';
 import { jobIds } from '../../queues/definitions';
-import { RunLog } from '../runs/runLog';
+import { RunLog } from '../../adapters/redis/runLog';
 import type { SourceRuntime } from '../runtime';
 import { droppedTick } from './catchUp';
 import type { ScheduleQueue, ScheduleServicePorts, StoredSchedule } from './ports';
 import { isHttpSource, parseSchedulesFile, ScheduleError, type ScheduleDef } from './scheduleDef';
 import type { ScheduleJob } from '../../schemas/scheduleJob';
 import { ScheduleRunner } from './scheduleRunner';
-import { ScheduleStore } from './scheduleStore';
+import { ScheduleStore } from '../../adapters/redis/scheduleStore';
 
 export type ScheduleInfo = StoredSchedule;
 

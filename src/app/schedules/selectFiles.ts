@@ -1,5 +1,5 @@
-import type { Cursor } from './cursor';
-import { newSinceCursor } from './cursor';
+import type { Cursor } from '../../core/schedules/cursor';
+import { newSinceCursor } from '../../core/schedules/cursor';
 
 export interface ListedFile {
   /** Absolute path: the cursor key. */

@@ -1,7 +1,7 @@
 import { Runtime } from '../../app/runtime';
 import { formatOverdue, formatRuns, formatStale } from '../../app/runs/formatRuns';
-import { RunLog } from '../../app/runs/runLog';
-import { overdueBy, staleness } from '../../app/runs/stale';
+import { RunLog } from '../../adapters/redis/runLog';
+import { overdueBy, staleness } from '../../core/runs/stale';
 import { Schedules } from '../../app/schedules/scheduleService';
 
 /** Recent runs of schedules and hot folders, the sources that have gone quiet, the schedules nobody runs. */

@@ -1,6 +1,6 @@
 import { createRedis } from '../../adapters/redis/connection';
 import { Runtime } from '../../app/runtime';
-import { onShutdown } from '../shutdown';
+import { serveUntilSignal } from '../shutdown';
 import { Scheduler } from '../../app/jobs/scheduler';
 import { describeTiming } from '../../app/schedules/scheduleDef';
 
@@ -23,12 +23,5 @@ export async function schedulerCommand(opts: { withWorkers?: boolean; concurrenc
   }
   const schedules = await scheduler.list();
   rt.logger.info({ schedules: schedules.map((s) => s.name), workers: !!opts.withWorkers }, 'scheduler ready');
-  await onShutdown({
-    stop: async () => {
-      await scheduler.close();
-      await rt.close();
-    },
-    notice: { logger: rt.logger, first: 'stopping: a run in progress is finished by the next scheduler start' },
-  }).stopped;
-  return 0;
+  return await serveUntilSignal(rt, () => scheduler.close(), 'stopping: a run in progress is finished by the next scheduler start');
 }

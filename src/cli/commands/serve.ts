@@ -1,7 +1,7 @@
 import { InvalidArgumentError } from 'commander';
 import { Runtime } from '../../app/runtime';
 import { UsageError } from '../usageError';
-import { onShutdown } from '../shutdown';
+import { serveUntilSignal } from '../shutdown';
 import { startServer } from '../../server/startServer';
 
 export interface ServeOptions {
@@ -37,12 +37,5 @@ export async function serveCommand(opts: ServeOptions): Promise<number> {
   const { app, url } = server;
   rt.logger.info({ url, auth: rt.config.apiToken ? 'bearer token' : 'none (loopback only)', workers: !!opts.workers, dataDir: rt.config.dataDir }, 'desk ready');
   if (process.stderr.isTTY) process.stderr.write(`photowire desk: ${url}/  (queues: ${url}/admin/queues, API: ${url}/openapi.json)\n`);
-  await onShutdown({
-    stop: async () => {
-      await app.close();
-      await rt.close();
-    },
-    notice: { logger: rt.logger, first: 'stopping the desk' },
-  }).stopped;
-  return 0;
+  return await serveUntilSignal(rt, () => app.close(), 'stopping the desk');
 }

@@ -1,6 +1,6 @@
 import { Runtime } from '../../app/runtime';
 import { startHotFolders } from '../../app/hotFolder/hotFolderPorts';
-import { onShutdown } from '../shutdown';
+import { serveUntilSignal } from '../shutdown';
 
 /**
  * Hot folders: take what is dropped into the folders, once each and only when complete, until
@@ -18,12 +18,5 @@ export async function watchCommand(dirs: string[], opts: { withWorkers?: boolean
     throw err;
   }
   rt.logger.info({ dirs: hot.dirs, settleMs: hot.settleMs, scanMs: hot.scanMs, workers: !!opts.withWorkers, owner: hot.owner }, 'watching hot folders');
-  await onShutdown({
-    stop: async () => {
-      await hot.stop();
-      await rt.close();
-    },
-    notice: { logger: rt.logger, first: 'stopping: files in progress stay in place and are taken over by the next watcher' },
-  }).stopped;
-  return 0;
+  return await serveUntilSignal(rt, () => hot.stop(), 'stopping: files in progress stay in place and are taken over by the next watcher');
 }

@@ -1,6 +1,6 @@
 import { formatDuration, formatRuns, formatStale } from '../../../src/app/runs/formatRuns';
-import { finishRun, newRun } from '../../../src/app/runs/runRecord';
-import { overdueBy, staleness, type SourceStatus } from '../../../src/app/runs/stale';
+import { finishRun, newRun } from '../../../src/core/runs/runRecord';
+import { overdueBy, staleness, type SourceStatus } from '../../../src/core/runs/stale';
 import { httpItemKey } from '../../../src/app/schedules/httpItemKey';
 import type { FeedItem } from '../../../src/schemas/feedItem';
 

@@ -3,8 +3,8 @@ import type { LoadedFeed } from '../../../../src/adapters/feeds/loadFeed';
 import { HotFolderError, HotFolderService, type TakeResult } from '../../../../src/app/hotFolder/hotFolderService';
 import type { Claim, HotFolderLogger, HotFolderPorts, HotFolderSettings } from '../../../../src/app/hotFolder/ports';
 import type { EntryObservation } from '../../../../src/app/hotFolder/settle';
-import type { RunRecord } from '../../../../src/app/runs/runRecord';
-import type { SourceStatus } from '../../../../src/app/runs/stale';
+import type { RunRecord } from '../../../../src/core/runs/runRecord';
+import type { SourceStatus } from '../../../../src/core/runs/stale';
 import { InputError } from '../../../../src/core/errors';
 
 /**

@@ -1,5 +1,5 @@
 import { waitForRun } from '../../../../src/app/runs/waitForRun';
-import { newRun, finishRun, type RunRecord } from '../../../../src/app/runs/runRecord';
+import { newRun, finishRun, type RunRecord } from '../../../../src/core/runs/runRecord';
 import type { Clock } from '../../../../src/app/ingest/ports';
 
 function fakeClock(): Clock & { t: number } {

@@ -1,5 +1,5 @@
 import type { Redis } from 'ioredis';
-import { luaScript, runScript } from '../../adapters/redis/scripts';
+import { luaScript, runScript } from './scripts';
 
 // Only the holder may extend or drop a lease: a holder that stalled past its expiry must not
 // release the lease a successor has since taken.

@@ -1,5 +1,5 @@
-import { decodeCursor, encodeCursorEntry, newSinceCursor, prunableKeys, type Cursor } from '../../../src/app/schedules/cursor';
-import { selectFiles, type ListedFile } from '../../../src/app/schedules/selectFiles';
+import { decodeCursor, encodeCursorEntry, newSinceCursor, prunableKeys, type Cursor } from '../../../../src/core/schedules/cursor';
+import { selectFiles, type ListedFile } from '../../../../src/app/schedules/selectFiles';
 
 const DAY = 86_400_000;
 

@@ -1,8 +1,8 @@
 import type { Redis } from 'ioredis';
-import { redisKeys, type RedisKeys } from '../../adapters/redis/keys';
-import type { LoadedFeed } from '../../adapters/feeds/loadFeed';
-import type { RunTrigger } from '../runs/runRecord';
-import { decodeCursor, encodeCursorEntry, type Cursor, type Keyed } from './cursor';
+import { redisKeys, type RedisKeys } from './keys';
+import type { LoadedFeed } from '../feeds/loadFeed';
+import type { RunTrigger } from '../../core/runs/runRecord';
+import { decodeCursor, encodeCursorEntry, type Cursor, type Keyed } from '../../core/schedules/cursor';
 
 /**
  * A run between choosing what is new and committing the cursor. Kept in Redis so that a run

@@ -1,9 +1,9 @@
-import { foldEmptyRun, foldsInto, stretchLabel } from '../../../src/app/runs/foldEmptyRun';
-import { formatOverdue, formatRuns } from '../../../src/app/runs/formatRuns';
-import { finishRun, newRun, type RunRecord } from '../../../src/app/runs/runRecord';
-import { emptyRunNote } from '../../../src/app/schedules/emptyRunNote';
-import { scheduledBatchId, scheduledFeedName } from '../../../src/app/schedules/runName';
-import { loadWebModule } from '../web/loadWebModule';
+import { foldEmptyRun, foldsInto, stretchLabel } from '../../../../src/core/runs/foldEmptyRun';
+import { formatOverdue, formatRuns } from '../../../../src/app/runs/formatRuns';
+import { finishRun, newRun, type RunRecord } from '../../../../src/core/runs/runRecord';
+import { emptyRunNote } from '../../../../src/app/schedules/emptyRunNote';
+import { scheduledBatchId, scheduledFeedName } from '../../../../src/app/schedules/runName';
+import { loadWebModule } from '../../web/loadWebModule';
 
 const web = loadWebModule<{ runText(r: RunRecord): string }>('ui/batchList.js');
 

@@ -1,0 +1,47 @@
+import { Job, type Queue } from 'bullmq';
+import type { PipelineContext } from '../app/pipelineContext';
+import { retryCanHelp } from '../core/errors';
+import { jobIds } from '../queues/definitions';
+import { PENDING_JOB_STATES } from '../queues/retryItems';
+import type { BatchOverviews } from './batchOverview';
+import { notFound } from './httpError';
+
+/** How many failed items are looked up in the queue for "retry under way" (the rest show false). */
+const RETRY_LOOKUPS = 1000;
+
+/**
+ * `GET /api/batches/:batchId`: the batch's overview, warnings, article and failed items, each with
+ * whether a retry is under way and whether a retry can help. An archived batch (issue 14) answers
+ * read-only from its summary.json: nothing retrying, nothing retryable (a retry is 409 BATCH_ARCHIVED).
+ */
+export async function batchDetail(
+  deps: { ctx: PipelineContext; overviews: BatchOverviews; itemQueue: Queue },
+  batchId: string,
+) {
+  const found = await deps.overviews.get(batchId);
+  if (!found) throw notFound(`no batch ${batchId}`);
+  if (found.ledger === null) {
+    const a = found.archived;
+    return {
+      ...found.overview,
+      warningList: a.warnings,
+      article: null,
+      failures: a.failures.map((f) => ({ ...f, retrying: false, retryable: false })),
+    };
+  }
+  const failures = await deps.ctx.catalog.getFailed(batchId);
+  // A retry reopens the ledger, so a finished batch has nothing in flight: skip the job lookups.
+  const retrying = new Set<string>();
+  if (found.ledger.state !== 'done') {
+    for (const f of failures.slice(0, RETRY_LOOKUPS)) {
+      const job = await Job.fromId(deps.itemQueue, jobIds.item(f.itemId));
+      if (job && PENDING_JOB_STATES.has(await job.getState())) retrying.add(f.itemId);
+    }
+  }
+  return {
+    ...found.overview,
+    warningList: found.ledger.warnings,
+    article: found.ledger.article,
+    failures: failures.map((f) => ({ ...f, retrying: retrying.has(f.itemId), retryable: retryCanHelp(f.code) })),
+  };
+}
