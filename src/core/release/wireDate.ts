@@ -108,7 +108,17 @@ interface Parts {
   monthOnly?: boolean;
   /** Both readings of "03/09/2024" when the order is not certain. */
   altDayMonth?: { m: number; d: number };
+  /**
+   * Weeks after the weekday's next occurrence: [1] for "SATURDAY AFTER NEXT" and "SATURDAY WEEK",
+   * [0, 1] for "NEXT SATURDAY" and "SATURDAY NEXT WEEK" (said either way: `prefer` picks).
+   */
+  weeks?: number[];
+  /** The modifier words as written, for `assumed`. */
+  weekWords?: string;
 }
+
+/** The word at token k, or ''. */
+const wordAt = (toks: DTok[], k: number): string => (toks[k]?.t === 'word' ? (toks[k] as DTok).v : '');
 
 export interface WireDateOptions {
   /** Zone names ("GMT", "ET", "UK TIME") from the rules. */
@@ -254,9 +264,34 @@ export function readWireDate(window: string, opts: WireDateOptions): WireDate | 
         i++;
         continue;
       }
+      if ((v === 'NEXT' || v === 'THIS' || v === 'COMING') && wordAt(toks, i + 1) in WEEKDAYS && p.wd === undefined) {
+        // "NEXT THURSDAY": this week's or next week's, said either way; "THIS/COMING THURSDAY": the next one.
+        if (v === 'NEXT') {
+          p.weeks = [0, 1];
+          p.weekWords = 'NEXT';
+        }
+        i++;
+        continue;
+      }
       if (v in WEEKDAYS && p.wd === undefined) {
         p.wd = WEEKDAYS[v];
-        take(i + 1);
+        const w1 = wordAt(toks, i + 1);
+        const w2 = wordAt(toks, i + 2);
+        let end = i + 1;
+        if (w1 === 'AFTER' && w2 === 'NEXT') {
+          p.weeks = [1];
+          p.weekWords = 'AFTER NEXT';
+          end = i + 3;
+        } else if (w1 === 'NEXT' && w2 === 'WEEK') {
+          p.weeks = [0, 1];
+          p.weekWords = 'NEXT WEEK';
+          end = i + 3;
+        } else if (w1 === 'WEEK') {
+          p.weeks = [1];
+          p.weekWords = 'WEEK';
+          end = i + 2;
+        }
+        take(end);
         continue;
       }
       if (v in MONTHS && p.m === undefined) {
@@ -552,11 +587,17 @@ function compose(p: Parts, opts: WireDateOptions, length: number): WireDate | nu
       const c = { y: day.getUTCFullYear(), m: day.getUTCMonth() + 1, d: day.getUTCDate() };
       const at = zonedToEpoch(c.y, c.m, c.d + addDays, h, mi, sec, zone);
       if (at >= ref || p.wd !== undefined) {
-        candidates.push(c);
+        for (const w of p.wd !== undefined ? (p.weeks ?? [0]) : [0]) {
+          const later = new Date(Date.UTC(c.y, c.m - 1, c.d + 7 * w));
+          candidates.push({ y: later.getUTCFullYear(), m: later.getUTCMonth() + 1, d: later.getUTCDate() });
+        }
         break;
       }
     }
     assumed.push(p.wd !== undefined ? "the week taken from the item's date" : "the day taken from the item's date");
+    if (p.weekWords && (p.weeks?.length ?? 0) > 1) {
+      assumed.push(`"${p.weekWords}" can mean this week's or next week's: the ${opts.prefer} of the two is taken`);
+    }
   }
   const instants = candidates.map((c) => zonedToEpoch(c.y, c.m, c.d + addDays, h, mi, sec, zone));
   const at = opts.prefer === 'later' ? Math.max(...instants) : Math.min(...instants);

@@ -37,6 +37,13 @@ const EMBARGOES: Row[] = [
   ['UTC offset', 'NOT TO BE PUBLISHED BEFORE 0900 UTC+2 MARCH 15, 2024', 'AP', '2024-03-15T07:00:00.000Z'],
   ['Australia', 'EMBARGOED UNTIL 10AM AEDT MARCH 8, 2024', 'AAP', '2024-03-07T23:00:00.000Z'],
   ['Sunday paper', 'STRICTLY EMBARGOED UNTIL 22:30 GMT SATURDAY 9 MARCH 2024', 'PA', '2024-03-09T22:30:00.000Z'],
+  // Weekdays with a modifier, sent on Tuesday 5 March: never the coming Saturday (that released them a week early).
+  ['weekday after next', 'EMBARGOED UNTIL 0001 GMT THE SATURDAY AFTER NEXT', 'PA', '2024-03-16T00:01:00.000Z'],
+  ['British "Saturday week"', 'EMBARGOED UNTIL 0001 SATURDAY WEEK', 'PA', '2024-03-16T00:01:00.000Z'],
+  ['"next Thursday": the later reading', 'EMBARGOED UNTIL 5 P.M. ET NEXT THURSDAY', 'AP', '2024-03-14T21:00:00.000Z'],
+  ['"next Thursday" before the time', 'EMBARGOED UNTIL NEXT THURSDAY 5 P.M. ET', 'AP', '2024-03-14T21:00:00.000Z'],
+  ['"Thursday next week"', 'EMBARGOED UNTIL 5 P.M. ET THURSDAY NEXT WEEK', 'AP', '2024-03-14T21:00:00.000Z'],
+  ['"this Saturday"', 'EMBARGOED UNTIL 0001 GMT THIS SATURDAY', 'PA', '2024-03-09T00:01:00.000Z'],
 ];
 
 describe('embargoes written in notes', () => {
@@ -159,6 +166,13 @@ describe('expiry', () => {
     const noRef = embargo('MAY BE USED ONLY FOR 14 DAYS', { ref: null });
     expect(noRef.expires!.at).toBeNull();
     expect(releaseState(noRef, '2030-01-01T00:00:00Z').state).toBe('available');
+  });
+
+  it('reads "next Friday" as the earlier Friday for an expiry (the embargo takes the later), and says so', () => {
+    const r = embargo('NO USE AFTER NEXT FRIDAY', { agency: 'PA' });
+    expect(r.expires!.at).toBe('2024-03-09T00:00:00.000Z'); // the end of Friday 8 March, GMT
+    expect(r.expires!.assumed.join(' ')).toContain('"NEXT" can mean this week\'s or next week\'s: the earlier');
+    expect(embargo('NO USE AFTER FRIDAY AFTER NEXT', { agency: 'PA' }).expires!.at).toBe('2024-03-16T00:00:00.000Z');
   });
 
   it('keeps the earliest of several expiries', () => {
