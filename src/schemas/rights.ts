@@ -67,6 +67,10 @@ export const RIGHTS_SOURCES = {
   'xmp:plus:CopyrightOwner': 'party', // plus:CopyrightOwner/plus:CopyrightOwnerName
   'xmp:plus:ModelReleaseStatus': 'reference', // a PLUS code or URI: MR-NON (none), MR-NAP, MR-UMR, MR-LMR
   'xmp:plus:PropertyReleaseStatus': 'reference', // PR-NON (none), PR-NAP, PR-UPR, PR-LPR
+  'xmp:plus:CreditLineRequired': 'reference', // CR-NRQ (not required), CR-COI/CR-CAI/CR-CCA (on, beside, in the credits)
+  'xmp:plus:ImageAlterationConstraints': 'reference', // AL-CRP (no cropping), AL-FLP, AL-RET, AL-CLR, AL-DCL, AL-MRG, AL-RSZ ...
+  'xmp:plus:OtherConstraints': 'terms', // free text: any other condition of use
+  'xmp:Iptc4xmpExt:DigitalSourceType': 'reference', // IPTC digital source type URI (trainedAlgorithmicMedia ...)
   'iptc:copyright': 'terms', // IIM 2:116 Copyright Notice / dc:rights
   'iptc:credit': 'credit', // IIM 2:110 Credit / photoshop:Credit
   'iptc:source': 'credit', // IIM 2:115 Source / photoshop:Source

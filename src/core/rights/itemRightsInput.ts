@@ -44,12 +44,19 @@ const XMP_RIGHTS: Record<string, SourcedText['source']> = {
   CopyrightOwnerName: 'xmp:plus:CopyrightOwner',
   ModelReleaseStatus: 'xmp:plus:ModelReleaseStatus',
   PropertyReleaseStatus: 'xmp:plus:PropertyReleaseStatus',
+  CreditLineRequired: 'xmp:plus:CreditLineRequired',
+  ImageAlterationConstraints: 'xmp:plus:ImageAlterationConstraints',
+  OtherConstraints: 'xmp:plus:OtherConstraints',
+  DigitalSourceType: 'xmp:Iptc4xmpExt:DigitalSourceType',
 };
 const NOTE_KINDS = new Set(['editor-note', 'file-marker', 'restrictions']);
 // an XMP packet bigger than this is not read for rights (the reader already capped what it keeps)
 const MAX_XMP_CHARS = 2_000_000;
 
 function liValues(el: XmlElement): string[] {
+  // A URI value may be written as a resource: <plus:ModelReleaseStatus rdf:resource="...MR-NON"/>.
+  const resource = Object.entries(el.attrs).find(([k]) => localName(k) === 'resource')?.[1];
+  if (resource !== undefined && childElements(el).length === 0) return [resource.trim()];
   const containers = childElements(el).filter((c) => c.local === 'Alt' || c.local === 'Seq' || c.local === 'Bag');
   if (containers.length === 0) return [rawText(el).trim()];
   return containers.flatMap((c) => childElements(c, 'li').map((li) => rawText(li).trim()));

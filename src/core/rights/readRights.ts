@@ -203,10 +203,48 @@ function withoutCutCopies(texts: readonly string[]): string[] {
   return unique.filter((t) => !unique.some((o) => o !== t && o.length > t.length && o.startsWith(t)));
 }
 
-function plusStatus(value: string, prefix: 'MR' | 'PR'): string | null {
+function plusStatus(value: string, prefix: 'MR' | 'PR' | 'CR' | 'AL'): string | null {
   const m = new RegExp(`(?:^|/)(${prefix}-[A-Z]{3})\\s*$`).exec(value.trim().slice(-80).toUpperCase());
   if (m) return m[1];
   return /^\s*(none|no|nein|non)\s*$/i.test(value.length < 20 ? value : '') ? `${prefix}-NON` : null;
+}
+
+/** IPTC digital source types (the URI's last segment) that make a picture an illustration, or processed. */
+const GENERATED_SOURCES = new Set(['trainedalgorithmicmedia', 'compositewithtrainedalgorithmicmedia', 'algorithmicmedia', 'compositesynthetic', 'composite']);
+const ENHANCED_SOURCES = new Set(['algorithmicallyenhanced']);
+
+type CodedHit = { type: 'restriction'; id: RestrictionId; rule: string } | { type: 'advisory'; id: AdvisoryId; rule: string };
+
+/**
+ * A coded field that says something by itself (PLUS release, credit-line and alteration codes,
+ * the IPTC digital source type); null when `source` is not one of them. Unknown codes say nothing.
+ */
+function codedRights(source: SourcedText['source'], text: string): CodedHit[] | null {
+  switch (source) {
+    case 'xmp:plus:ModelReleaseStatus':
+    case 'xmp:plus:PropertyReleaseStatus': {
+      const model = source === 'xmp:plus:ModelReleaseStatus';
+      const code = plusStatus(text, model ? 'MR' : 'PR');
+      if (code !== (model ? 'MR-NON' : 'PR-NON')) return [];
+      return [{ type: 'restriction', id: model ? 'model-release-missing' : 'property-release-missing', rule: `plus:${code}` }];
+    }
+    case 'xmp:plus:CreditLineRequired': {
+      const code = plusStatus(text, 'CR');
+      return code && code !== 'CR-NRQ' && code !== 'CR-NON' ? [{ type: 'restriction', id: 'mandatory-credit', rule: `plus:${code}` }] : [];
+    }
+    case 'xmp:plus:ImageAlterationConstraints': {
+      const code = plusStatus(text, 'AL');
+      return code && code !== 'AL-NON' ? [{ type: 'restriction', id: 'no-alteration', rule: `plus:${code}` }] : [];
+    }
+    case 'xmp:Iptc4xmpExt:DigitalSourceType': {
+      const kind = (/([A-Za-z]+)\s*$/.exec(text.slice(-120))?.[1] ?? '').toLowerCase();
+      if (GENERATED_SOURCES.has(kind)) return [{ type: 'advisory', id: 'photo-illustration', rule: `digitalsourcetype:${kind}` }];
+      if (ENHANCED_SOURCES.has(kind)) return [{ type: 'advisory', id: 'processed', rule: `digitalsourcetype:${kind}` }];
+      return [];
+    }
+    default:
+      return null;
+  }
 }
 
 /**
@@ -235,13 +273,12 @@ export function readRights(input: Pick<ItemRightsInput, 'texts'>, rules: RightsR
 
   for (const { source, text } of input.texts) {
     const kind = RIGHTS_SOURCES[source];
-    if (source === 'xmp:plus:ModelReleaseStatus' || source === 'xmp:plus:PropertyReleaseStatus') {
-      const model = source === 'xmp:plus:ModelReleaseStatus';
-      const code = plusStatus(text, model ? 'MR' : 'PR');
-      if (code === (model ? 'MR-NON' : 'PR-NON')) {
-        const id: RestrictionId = model ? 'model-release-missing' : 'property-release-missing';
-        restrictions.add(id);
-        matched.push({ rule: `plus:${code}`, type: 'restriction', value: id, source, text });
+    const coded = codedRights(source, text);
+    if (coded) {
+      for (const h of coded) {
+        if (h.type === 'restriction') restrictions.add(h.id);
+        else advisories.add(h.id);
+        matched.push({ rule: h.rule, type: h.type, value: h.id, source, text });
       }
       continue;
     }

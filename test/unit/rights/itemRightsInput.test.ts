@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { parseNewsmlG2 } from '../../../src/core/feeds/xml/newsmlG2';
 import { parseNitf } from '../../../src/core/feeds/xml/nitf';
+import { readImageMetadata } from '../../../src/core/metadata/readImageMetadata';
 import { readItemRights, xmpRightsTexts } from '../../../src/core/rights/itemRightsInput';
 import type { FeedItem } from '../../../src/schemas/feedItem';
 
@@ -60,6 +61,19 @@ describe('readItemRights: what the item stage reads from one item', () => {
       { source: 'xmp:xmpRights:WebStatement', text: 'https://example.com/terms' },
       { source: 'xmp:xmpRights:UsageTerms', text: 'Editorial use only' },
       { source: 'xmp:plus:Licensor', text: 'Mugwum Press' },
+      // the resource form of a URI value (before, it was read as an empty text and dropped)
+      { source: 'xmp:plus:ModelReleaseStatus', text: 'http://ns.useplus.org/ldf/vocab/MR-NON' },
     ]);
+  });
+
+  it('PLUS constraints and the IPTC digital source type as ExifTool writes them (test/fixtures/rights/ORIGIN.md)', () => {
+    const bytes = readFileSync(path.resolve(__dirname, '../../fixtures/rights/plus-constraints.jpg'));
+    const meta = readImageMetadata(bytes);
+    const item: FeedItem = { source: { file: 'plus-constraints.jpg', position: 0, format: 'image' }, captionRaw: '', iptc: meta.iptc, image: null } as FeedItem;
+    const r = readItemRights({ item, iptc: meta.iptc, xmp: meta.raw.xmp, captionRaw: '', removed: [], creditTail: null, agency: null });
+    expect(r.rights.restrictions).toEqual(expect.arrayContaining(['model-release-missing', 'mandatory-credit', 'no-alteration']));
+    expect(r.rights.advisories).toEqual(['photo-illustration']); // trainedAlgorithmicMedia: generated, not a photograph
+    expect(r.rights.raw).toEqual(expect.arrayContaining([{ source: 'xmp:plus:OtherConstraints', text: 'No use in advertising' }]));
+    expect(r.rights.matched.map((m) => m.rule)).toEqual(expect.arrayContaining(['plus:CR-CAI', 'plus:AL-CRP', 'plus:MR-NON', 'digitalsourcetype:trainedalgorithmicmedia']));
   });
 });

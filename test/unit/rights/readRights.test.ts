@@ -286,6 +286,19 @@ describe('provenance, raw input and confidence', () => {
     expect(instr('NO MODEL RELEASE').restrictions).toEqual(['model-release-missing']);
   });
 
+  it('reads PLUS credit-line and alteration codes and the IPTC digital source type; codes that allow say nothing', () => {
+    const coded = (source: RightsSource, text: string) => readRights({ texts: [{ source, text }] });
+    expect(coded('xmp:plus:CreditLineRequired', 'http://ns.useplus.org/ldf/vocab/CR-COI').restrictions).toEqual(['mandatory-credit']);
+    expect(coded('xmp:plus:CreditLineRequired', 'http://ns.useplus.org/ldf/vocab/CR-NRQ').restrictions).toEqual([]);
+    expect(coded('xmp:plus:ImageAlterationConstraints', 'AL-MRG').restrictions).toEqual(['no-alteration']);
+    expect(coded('xmp:plus:ImageAlterationConstraints', 'something else').restrictions).toEqual([]);
+    const ai = coded('xmp:Iptc4xmpExt:DigitalSourceType', 'http://cv.iptc.org/newscodes/digitalsourcetype/compositeWithTrainedAlgorithmicMedia');
+    expect(ai.advisories).toEqual(['photo-illustration']);
+    expect(coded('xmp:Iptc4xmpExt:DigitalSourceType', 'http://cv.iptc.org/newscodes/digitalsourcetype/digitalCapture').advisories).toEqual([]);
+    expect(coded('xmp:Iptc4xmpExt:DigitalSourceType', 'http://cv.iptc.org/newscodes/digitalsourcetype/algorithmicallyEnhanced').advisories).toEqual(['processed']);
+    expect(coded('xmp:plus:OtherConstraints', 'NO ARCHIVES').restrictions).toEqual(['no-archive']);
+  });
+
   it('reads copyright owners and suppliers only into raw', () => {
     const r = readRights({ texts: [{ source: 'xmp:plus:ImageSupplier', text: 'HANDOUT SUPPLIES LTD' }, { source: 'nitf:doc.copyright', text: 'NO ARCHIVE INC' }] });
     expect(r.restrictions).toEqual([]);
