@@ -3,7 +3,7 @@
  * throughput, latency and memory at scale.
  *
  *   npx tsc -p tsconfig.bench.json && node dist-bench/bench/dedup/run.js [--n 1000000]
- *     [--concurrency 64] [--quality 8000] [--redis redis://127.0.0.1:6379] [--skip-quality]
+ *     [--concurrency 64] [--batch 16] [--quality 8000] [--redis redis://127.0.0.1:6379] [--skip-quality]
  *     [--skip-scale] [--no-exact-memory]
  *
  * Uses its own key prefix (photowire-bench:dedup:<pid>-<time>:) and deletes it at the end.
@@ -15,7 +15,7 @@ import * as path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import { Redis } from 'ioredis';
-import { CaptionIndex } from '../../src/adapters/redis/captionIndex';
+import { CaptionIndex, DEFAULT_ASSIGN_BATCH } from '../../src/adapters/redis/captionIndex';
 import { ANCHOR_TOKENS, DEFAULT_DEDUP_THRESHOLD, LSH_BANDS, LSH_ROWS, SHINGLE_WORDS } from '../../src/core/dedup/params';
 import { ReferenceClusterer } from '../../src/core/dedup/referenceClusterer';
 import { generateCaptions, prng, seedVariants, type VariantKind } from './generateCaptions';
@@ -25,6 +25,8 @@ import { readSeedCaptions, repoRoot, seedLabel, simulateCleaning } from './seedC
 interface Args {
   n: number;
   concurrency: number;
+  /** Most captions per script call (CaptionIndex batchSize); 1 = one call per caption. */
+  batch: number;
   quality: number;
   redisUrl: string;
   skipQuality: boolean;
@@ -38,6 +40,7 @@ function readArgs(): Args {
     options: {
       n: { type: 'string', default: '1000000' },
       concurrency: { type: 'string', default: '64' },
+      batch: { type: 'string', default: String(DEFAULT_ASSIGN_BATCH) },
       quality: { type: 'string', default: '8000' },
       redis: { type: 'string', default: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379' },
       threshold: { type: 'string', default: process.env.PHOTOWIRE_DEDUP_THRESHOLD ?? String(DEFAULT_DEDUP_THRESHOLD) },
@@ -56,6 +59,7 @@ function readArgs(): Args {
   return {
     n: int('n', values.n!, 30_000),
     concurrency: int('concurrency', values.concurrency!, 1),
+    batch: int('batch', values.batch!, 1),
     quality: int('quality', values.quality!, 100),
     redisUrl: values.redis!,
     skipQuality: values['skip-quality']!,
@@ -261,7 +265,7 @@ async function exactMemory(redis: Redis, match: string): Promise<{ keys: number;
 async function scale(args: Args, prefixBase: string) {
   const redis = new Redis(args.redisUrl);
   const prefix = `${prefixBase}s:`;
-  const index = new CaptionIndex(redis, { prefix, threshold: args.threshold });
+  const index = new CaptionIndex(redis, { prefix, threshold: args.threshold, batchSize: args.batch });
   const PROBE = 1000;
   const WINDOW = 10_000;
   try {
@@ -322,6 +326,7 @@ async function scale(args: Args, prefixBase: string) {
       clusters: clusters.size,
       meanCaptionBytes: Math.round(captionBytes),
       concurrency: args.concurrency,
+      batchSize: args.batch,
       throughput: {
         overallPerSecond: Math.round((args.n / totalMs) * 1000),
         mainPhasePerSecond: Math.round(main.perSecond),
@@ -371,7 +376,7 @@ function printQuality(q: Awaited<ReturnType<typeof quality>>): void {
 function printScale(s: Awaited<ReturnType<typeof scale>>): void {
   const lat = (name: string, l: { p50Ms: number; p99Ms: number; count: number }) =>
     `  ${name.padEnd(34)} p50 ${l.p50Ms.toFixed(3).padStart(8)} ms   p99 ${l.p99Ms.toFixed(3).padStart(8)} ms   (${l.count} captions)`;
-  console.log(`scale: ${s.captions} captions (mean ${s.meanCaptionBytes} bytes cleaned) -> ${s.clusters} clusters, ${s.concurrency} in flight on one connection`);
+  console.log(`scale: ${s.captions} captions (mean ${s.meanCaptionBytes} bytes cleaned) -> ${s.clusters} clusters, ${s.concurrency} in flight on one connection, at most ${s.batchSize} per script call`);
   console.log(`  throughput                         ${s.throughput.overallPerSecond} captions/s overall, ${s.throughput.mainPhasePerSecond}/s main phase`);
   console.log(`  cpu per caption                    node ${s.throughput.nodeCpuUsPerCaption} us, redis ${s.throughput.redisCpuUsPerCaption} us (script ${s.throughput.redisScriptUsPerCall} us/call)`);
   console.log(`  commands per caption               ${Object.entries(s.throughput.commands).map(([k, v]) => `${k} ${v.callsPerCaption} (${v.usPerCaption} us)`).join(', ')}`);

@@ -3,6 +3,7 @@ import { Redis } from 'ioredis';
 import { readSeedCaptions, SEED_SAME_CAPTION } from '../../bench/dedup/seedCaptions';
 import { CaptionIndex, DEFAULT_INDEX_THRESHOLD } from '../../src/adapters/redis/captionIndex';
 import { ReferenceClusterer } from '../../src/core/dedup/referenceClusterer';
+import { signCaption } from '../../src/core/dedup/signature';
 import type { ClusterRef } from '../../src/schemas/record';
 
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
@@ -358,6 +359,71 @@ describe('CaptionIndex guarantees', () => {
     const keys = (await r.keys(`${prefix}*`)).filter((k) => k !== `${prefix}active`);
     expect(keys.length).toBeGreaterThan(100);
     expect(new Set(keys.map((k) => /\{([^}]*)\}/.exec(k)?.[1]))).toEqual(new Set(['v2t0.5']));
+  });
+
+  it('decides assignMany and concurrent assigns in batched script calls, item by item as one call each would (issue 12 throughput)', async () => {
+    const one = new CaptionIndex(connect(), { prefix: freshPrefix(), batchSize: 1 });
+    const expected = await assignSeedSequentially(one);
+    const countScripts = (r: Redis) => {
+      const counter = { scripts: 0 };
+      const send = r.sendCommand.bind(r);
+      r.sendCommand = ((cmd: { name: string }) => {
+        if (cmd.name === 'evalsha' || cmd.name === 'eval') counter.scripts++;
+        return send(cmd as never);
+      }) as typeof r.sendCommand;
+      return counter;
+    };
+    // assignMany: the seed in chunks of 16, 3 calls for 41 captions, every reference as one at a time.
+    const r1 = connect();
+    const many = new CaptionIndex(r1, { prefix: freshPrefix() });
+    await many.assign('warm', 'A warm-up caption so the layout key is written before counting.');
+    const c1 = countScripts(r1);
+    const refsMany = await many.assignMany(seed.map((s) => ({ itemId: s.n, caption: s.cleaned })));
+    expect(c1.scripts).toBe(Math.ceil(seed.length / 16));
+    expect(new Map(seed.map((s, i) => [s.n, refsMany[i]]))).toEqual(expected);
+    // Idempotent across batches: the same items again are known, same references, nothing added.
+    const outcomes = { created: 0, joined: 0, known: 0 };
+    expect(await many.assignMany(seed.map((s) => ({ itemId: s.n, caption: s.cleaned })), outcomes)).toEqual(refsMany);
+    expect(outcomes).toEqual({ created: 0, joined: 0, known: seed.length });
+    // assign() calls made in one tick are queued in order and go in batches of batchSize.
+    const r2 = connect();
+    const concurrent = new CaptionIndex(r2, { prefix: freshPrefix(), batchSize: 8 });
+    await concurrent.assign('warm', 'A warm-up caption so the layout key is written before counting.');
+    const c2 = countScripts(r2);
+    const refsConcurrent = await Promise.all(seed.map((s) => concurrent.assign(s.n, s.cleaned)));
+    expect(c2.scripts).toBe(Math.ceil(seed.length / 8));
+    expect(new Map(seed.map((s, i) => [s.n, refsConcurrent[i]]))).toEqual(expected);
+  });
+
+  it('fails only the caption of a batch that cannot be placed, the others are decided', async () => {
+    const r = connect();
+    const prefix = freshPrefix();
+    const index = new CaptionIndex(r, { prefix });
+    const [a, b] = [seed[0], seed[20]];
+    const refA = (await index.assign('a', a.cleaned))!;
+    const refB = (await index.assign('b', b.cleaned))!;
+    // Plant a 64-bit clash: this caption's exact id and fallback id both hold other captions.
+    const caption = 'A caption of its own about a harbour crane at dawn, nothing like the seed gallery, long enough to be shingled.';
+    const sig = signCaption(caption)!;
+    const base = index.keyBase;
+    await r.set(`${base}c:${sig.clusterId}`, (await r.getBuffer(`${base}c:${refA.id}`))!);
+    await r.set(`${base}c:${sig.altClusterId}`, (await r.getBuffer(`${base}c:${refB.id}`))!);
+    const settled = await Promise.allSettled([
+      index.assignMany([
+        { itemId: 'before', caption: seed[30].cleaned },
+        { itemId: 'clash', caption },
+        { itemId: 'after', caption: seed[35].cleaned },
+      ]),
+    ]);
+    expect(settled[0]).toMatchObject({ status: 'rejected', reason: { message: expect.stringMatching(/cluster ids .* both taken by other captions \(item clash\)/) } });
+    // The items around it were decided and recorded.
+    const [before, after] = await index.refsOf([
+      { itemId: 'before', caption: seed[30].cleaned },
+      { itemId: 'after', caption: seed[35].cleaned },
+    ]);
+    expect(before).not.toBeNull();
+    expect(after).not.toBeNull();
+    expect((await index.refsOf([{ itemId: 'clash', caption }]))[0]).toBeNull();
   });
 
   it('returns null for unknown or malformed cluster ids', async () => {

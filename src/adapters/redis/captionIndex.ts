@@ -21,6 +21,7 @@ import { wordDiff } from '../../core/dedup/wordDiff';
 import { ASSIGN_CAPTION_LUA, EXPIRE_CLUSTER_LUA, EXPIRE_DRAIN_LUA } from './captionIndexScript';
 import { luaScript, runScript } from './scripts';
 
+const ASSIGN_CAPTIONS = luaScript('pwDedupAssignCaptions', ASSIGN_CAPTION_LUA);
 const EXPIRE_CLUSTER = luaScript('pwDedupExpireCluster', EXPIRE_CLUSTER_LUA);
 const EXPIRE_DRAIN = luaScript('pwDedupExpireDrain', EXPIRE_DRAIN_LUA);
 
@@ -66,6 +67,12 @@ export interface CaptionIndexOptions {
   pinned?: boolean;
   /** Milliseconds since the epoch, for the clusters' last-seen times (default Date.now; tests pass a fake clock). */
   clock?: () => number;
+  /**
+   * Most captions one script call decides (default DEFAULT_ASSIGN_BATCH). The assigns made in one
+   * tick on this CaptionIndex (and assignMany's items) go in as few calls as this allows, in the
+   * order they were made; 1 is one call per caption.
+   */
+  batchSize?: number;
 }
 
 /** What CaptionIndex.expireIdle() did (or, with dryRun, would do). */
@@ -106,10 +113,20 @@ export interface ClusterInfo {
   members: ClusterMember[];
 }
 
-type AssignReply = [string, string, string, number, 'created' | 'joined' | 'known', string?];
-type RedisWithDedup = Redis & {
-  photowireAssignCaptionV2(numKeys: number, ...keysAndArgs: Array<string | Buffer | number>): Promise<AssignReply>;
-};
+type AssignReply = [string, string, string, number, 'created' | 'joined' | 'known', string?] | ['!', string];
+
+/** One caption waiting in the queue of assign()/assignMany() for the next script call. */
+interface Pending {
+  itemId: string;
+  caption: string;
+  sig: CaptionSignature;
+  outcomes?: AssignOutcomes;
+  resolve: (ref: ClusterRef) => void;
+  reject: (err: unknown) => void;
+}
+
+/** Default most captions decided per script call (CaptionIndexOptions.batchSize). */
+export const DEFAULT_ASSIGN_BATCH = 16;
 
 const CLUSTER_ID = /^[0-9a-f]{16}$/;
 const MAX_ITEM_ID_BYTES = 1024;
@@ -127,7 +144,7 @@ function intOption(name: string, v: number | undefined, dflt: number, min: numbe
 export class CaptionIndex {
   private thresholdValue: number;
   private thresholdArg: string;
-  private readonly redis: RedisWithDedup;
+  private readonly redis: Redis;
   /** The key base in use: this threshold's own (`ownBase`) or the one the active pointer names. */
   private base: string;
   private readonly ownBase: string;
@@ -141,6 +158,9 @@ export class CaptionIndex {
   private readonly layout: string;
   private layoutChecked: Promise<void> | null = null;
   private readonly clock: () => number;
+  private readonly batchSize: number;
+  private queue: Pending[] = [];
+  private flushScheduled = false;
 
   constructor(redis: Redis, opts: CaptionIndexOptions) {
     if (!opts.prefix) throw new RangeError('CaptionIndex needs a key prefix');
@@ -160,11 +180,8 @@ export class CaptionIndex {
     this.pinned = opts.pinned ?? false;
     this.clock = opts.clock ?? Date.now;
     this.layout = `k=${SHINGLE_WORDS} bands=${LSH_BANDS}x${LSH_ROWS}+anchors${ANCHOR_TOKENS} items=${itemShardBits} buckets=${this.bucketShardBits}`;
-    this.redis = redis as RedisWithDedup;
-    if (typeof this.redis.photowireAssignCaptionV2 !== 'function') {
-      // numberOfKeys left out: the number of keys varies with the candidates declared.
-      this.redis.defineCommand('photowireAssignCaptionV2', { lua: ASSIGN_CAPTION_LUA });
-    }
+    this.batchSize = intOption('batchSize', opts.batchSize, DEFAULT_ASSIGN_BATCH, 1, 256);
+    this.redis = redis;
   }
 
   /**
@@ -228,61 +245,98 @@ export class CaptionIndex {
     const sig = signCaption(cleanedCaption);
     if (sig === null) return null;
     await this.checkLayout();
-    return this.send(itemId, cleanedCaption, sig);
+    return this.enqueue(itemId, cleanedCaption, sig);
   }
 
   /**
-   * assign() for many items, decided in the order given: each item is decided before the next is
-   * sent. A batch assigned this way gets the same partition however many other workers run,
-   * unless they assign near-duplicates of its captions at the same moment.
+   * assign() for many items, decided in the order given (in script calls of at most batchSize
+   * items, sent in order on this connection, which Redis runs in order). A batch assigned this way
+   * gets the same partition however many other workers run, unless they assign near-duplicates of
+   * its captions at the same moment. An item that cannot be placed fails the returned promise; the
+   * items around it are still decided (a retry is idempotent).
    */
   async assignMany(items: ReadonlyArray<{ itemId: string; caption: string }>, outcomes?: AssignOutcomes): Promise<Array<ClusterRef | null>> {
     for (const it of items) checkItemId(it.itemId);
     const sigs = items.map((it) => signCaption(it.caption));
     if (sigs.some((s) => s !== null)) await this.checkLayout();
-    const out: Array<ClusterRef | null> = [];
-    for (let i = 0; i < items.length; i++) out.push(sigs[i] === null ? null : await this.send(items[i].itemId, items[i].caption, sigs[i]!, outcomes));
-    return out;
+    const pending = items.map((it, i) => (sigs[i] === null ? null : this.enqueue(it.itemId, it.caption, sigs[i]!, outcomes)));
+    const settled = await Promise.allSettled(pending);
+    return settled.map((r) => {
+      if (r.status === 'rejected') throw r.reason;
+      return r.value;
+    });
   }
 
-  private async send(itemId: string, cleanedCaption: string, sig: CaptionSignature, outcomes?: AssignOutcomes): Promise<ClusterRef> {
-    const buckets = sig.bands.map((b) => this.bucket(b));
-    const fields = Buffer.concat(buckets.map((b) => b.field));
-    // Where each bucket is, for the cluster's trail (captionIndexScript.ts ARGV[15]).
-    const locs = Buffer.allocUnsafe(3 * buckets.length);
-    buckets.forEach((b, i) => {
-      locs.writeUInt8(b.band, 3 * i);
-      locs.writeUInt16BE(b.shard, 3 * i + 1);
+  /** Queue one caption for the next script call (sent at the end of this tick, or at once when the queue is full). */
+  private enqueue(itemId: string, caption: string, sig: CaptionSignature, outcomes?: AssignOutcomes): Promise<ClusterRef> {
+    return new Promise<ClusterRef>((resolve, reject) => {
+      this.queue.push({ itemId, caption, sig, outcomes, resolve, reject });
+      if (this.queue.length >= this.batchSize) this.flush();
+      else if (!this.flushScheduled) {
+        this.flushScheduled = true;
+        process.nextTick(() => {
+          this.flushScheduled = false;
+          this.flush();
+        });
+      }
     });
-    const shingles = shingleBytes(sig.shingles);
-    // Declared: its own exact id and its fallback; the candidates' keys the script derives from
-    // the base (one hash slot, captionIndexScript.ts), so one call decides.
-    const keys: string[] = [this.itemKey(itemId), this.sizesKey(), ...buckets.map((b) => b.key)];
-    for (const x of [sig.clusterId, sig.altClusterId]) keys.push(`${this.base}c:${x}`, `${this.base}m:${x}`);
-    // Last: where these exact words' earlier decision is kept (captionIndexScript.ts, KEYS[#KEYS]).
-    keys.push(`${this.base}a:${sig.clusterId}`);
-    const reply = await this.redis.photowireAssignCaptionV2(
-      keys.length,
-      ...keys,
-      itemId,
-      buckets.length,
+  }
+
+  private flush(): void {
+    while (this.queue.length > 0) {
+      const batch = this.queue.splice(0, this.batchSize);
+      this.send(batch).catch((err: unknown) => {
+        for (const p of batch) p.reject(err);
+      });
+    }
+  }
+
+  /** One script call for a batch of queued captions, decided in order (captionIndexScript.ts). */
+  private async send(batch: Pending[]): Promise<void> {
+    const keys: string[] = [this.sizesKey()];
+    const args: Array<string | Buffer | number> = [
+      batch.length,
       this.thresholdArg,
-      shingles,
-      cleanedCaption,
       this.maxCandidates,
       this.bucketCapacity,
-      fields,
       CONTAINMENT_DISCOUNT,
       MIN_CONTAINED_SHINGLES,
       MAX_EXTRA_SHINGLES,
-      sig.clusterId + sig.altClusterId,
       this.base,
       Math.floor(this.clock() / 1000),
-      locs,
-    );
-    const [id, canonicalId, similarity, exact, outcome, canonicalCaption] = reply;
-    if (outcomes) outcomes[outcome]++;
-    return this.ref(id, canonicalId, Number(similarity), exact === 1, cleanedCaption, canonicalCaption);
+    ];
+    for (const { itemId, caption, sig } of batch) {
+      const buckets = sig.bands.map((b) => this.bucket(b));
+      const fields = Buffer.allocUnsafe(6 * buckets.length);
+      // Where each bucket is, for the cluster's trail.
+      const locs = Buffer.allocUnsafe(3 * buckets.length);
+      keys.push(this.itemKey(itemId));
+      buckets.forEach((b, i) => {
+        keys.push(b.key);
+        b.field.copy(fields, 6 * i);
+        locs.writeUInt8(b.band, 3 * i);
+        locs.writeUInt16BE(b.shard, 3 * i + 1);
+      });
+      // Where these exact words' earlier decision is kept; the clusters' own keys the script
+      // derives from the base (one hash slot, captionIndexScript.ts).
+      keys.push(`${this.base}a:${sig.clusterId}`);
+      args.push(itemId, buckets.length, shingleBytes(sig.shingles), caption, fields, sig.clusterId + sig.altClusterId, locs);
+    }
+    const replies = await runScript<AssignReply[]>(this.redis, ASSIGN_CAPTIONS, keys, args);
+    batch.forEach((p, i) => {
+      const reply = replies[i];
+      if (reply[0] === '!') {
+        p.reject(new Error(`${reply[1]} (item ${p.itemId})`));
+        return;
+      }
+      const [id, canonicalId, similarity, exact, outcome, canonicalCaption] = reply as Exclude<AssignReply, ['!', string]>;
+      if (p.outcomes) p.outcomes[outcome]++;
+      try {
+        p.resolve(this.ref(id, canonicalId, Number(similarity), exact === 1, p.caption, canonicalCaption));
+      } catch (err) {
+        p.reject(err);
+      }
+    });
   }
 
   private ref(id: string, canonicalId: string, similarity: number, exact: boolean, cleanedCaption: string, canonicalCaption: string | undefined): ClusterRef {

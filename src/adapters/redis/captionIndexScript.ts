@@ -5,35 +5,37 @@
  * stored shingles (canonical caption's and the members' extra ones), then join the best cluster at
  * or above the threshold or create a new one. Kept as a TypeScript string so it ships inside dist/.
  *
- * One call per caption. The keys the adapter can name are in KEYS; the candidate clusters are only
- * known once the buckets are read, so the script derives their c:/m: keys from the key base
- * (ARGV[13]). Redis Cluster-correct because every key of an index is in one hash slot: the base
- * carries a hash tag (`<prefix>:{v2t0.5}:`, indexBase()), so a script touching them all runs on
- * the one node holding that slot. (Until 2026-12-01 the script replied 'stale' and the adapter
- * called again declaring the candidates: ~1.5 calls per caption, see docs/DEDUP.md.)
+ * One call decides a batch of captions, in the order given (captionIndex.ts queues the assigns of
+ * one tick, at most `batchSize` per call, and assignMany's items in chunks): the same decisions
+ * as one call per caption in that order, for fewer EVALSHAs (each caption's own step, assignOne(),
+ * is the per-caption script it was until 2026-12-02). The keys the adapter can name are in KEYS;
+ * the candidate clusters (and a caption's own exact-id cluster) are only known once the buckets
+ * are read, so the script derives their c:/m: keys from the key base (ARGV[8]). Redis
+ * Cluster-correct because every key of an index is in one hash slot: the base carries a hash tag
+ * (`<prefix>:{v2t0.5}:`, indexBase()), so a script touching them all runs on the one node holding
+ * that slot.
  *
- * KEYS[1]   membership shard (hash: itemId -> "clusterId|exact|similarity")
- * KEYS[2]   sizes (zset: clusterId -> size, clusters of 2+ members only)
- * KEYS[3 .. 2+nb]  band buckets (hash: 6-byte band field -> concatenated 8-byte cluster ids)
- * KEYS[3+nb ..]    per declared cluster X, in ARGV[12]'s order: c:X, m:X (the first X is the
- *                  caption's own exact id, the second its fallback id); other clusters' keys
- *                  are ARGV[13] .. 'c:' .. id, in the same hash slot
- * KEYS[#KEYS]      a:<exact id> (string): the cluster the first caption with these exact words
- *                  joined when it joined one it was not the canonical of, so that the same words
- *                  sent again land in the same cluster whatever was indexed in between
- * ARGV[1]   itemId
- * ARGV[2]   nb, number of bands (MinHash bands, then anchors)
- * ARGV[3]   threshold
- * ARGV[4]   shingle hashes, 4 bytes each, little-endian, sorted as uint32, unique
- * ARGV[5]   cleaned caption (stored for canonical captions only)
- * ARGV[6]   most candidates verified per caption; ARGV[7] most cluster ids kept per bucket
- * ARGV[8]   band fields, 6 bytes each, in KEYS[3..]'s order
- * ARGV[9]   containment discount; ARGV[10] min shingles for containment; ARGV[11] max extra shingles
- * ARGV[12]  declared cluster ids, 16 hex digits each
- * ARGV[13]  key base (`<prefix>:{v2t<threshold>}:`), from which candidate keys are derived
- * ARGV[14]  now, whole seconds since the epoch: the cluster's last-seen time (retention)
- * ARGV[15]  band locations, 3 bytes each in KEYS[3..]'s order: band number (u8), bucket shard (u16
- *           big-endian), what a trail entry names a bucket key by
+ * KEYS[1]   sizes (zset: clusterId -> size, clusters of 2+ members only)
+ * then, per caption in ARGV's order, nb + 2 keys:
+ *   membership shard (hash: itemId -> "clusterId|exact|similarity"),
+ *   nb band buckets (hash: 6-byte band field -> concatenated 8-byte cluster ids),
+ *   a:<exact id> (string): the cluster the first caption with these exact words joined when it
+ *   joined one it was not the canonical of, so that the same words sent again land in the same
+ *   cluster whatever was indexed in between
+ * ARGV[1]   number of captions
+ * ARGV[2]   threshold
+ * ARGV[3]   most candidates verified per caption; ARGV[4] most cluster ids kept per bucket
+ * ARGV[5]   containment discount; ARGV[6] min shingles for containment; ARGV[7] max extra shingles
+ * ARGV[8]   key base (`<prefix>:{v2t<threshold>}:`), from which cluster keys are derived
+ * ARGV[9]   now, whole seconds since the epoch: the clusters' last-seen time (retention)
+ * then, per caption, 7 values:
+ *   itemId; nb, number of bands (MinHash bands, then anchors);
+ *   shingle hashes, 4 bytes each, little-endian, sorted as uint32, unique;
+ *   cleaned caption (stored for canonical captions only);
+ *   band fields, 6 bytes each, in its bucket keys' order;
+ *   its exact id and fallback id, 16 hex digits each;
+ *   band locations, 3 bytes each in its bucket keys' order: band number (u8), bucket shard (u16
+ *   big-endian), what a trail entry names a bucket key by
  *
  * Last seen (issue 14 retention): every caption that creates or joins a cluster sets the cluster's
  * score to now in its last-seen shard `s:<shard>` (zset: cluster id -> seconds, 2^13 shards by the
@@ -48,247 +50,260 @@
  * shingles (the members', not in the canonical's, first come first kept) | u16 len | canonical
  * item id | caption. Similarity is sent as a string ('%.17g'): Lua numbers in replies are
  * truncated to integers.
- * Reply: { clusterId, canonicalId, similarity, exact (0|1), 'created'|'joined'|'known'
- * [, canonical caption when not exact: the adapter diffs against it] }.
+ * Reply: one entry per caption, in order: { clusterId, canonicalId, similarity, exact (0|1),
+ * 'created'|'joined'|'known' [, canonical caption when not exact: the adapter diffs against it] },
+ * or { '!', message } for a caption that could not be placed (both its ids taken by other
+ * captions; the rest of the batch goes on).
  * The rule mirrors captionSimilarity() (src/core/dedup/similarity.ts) and ReferenceClusterer.
  */
 export const ASSIGN_CAPTION_LUA = `
-local item = ARGV[1]
-local nb = tonumber(ARGV[2])
-local threshold = tonumber(ARGV[3])
-local sh = ARGV[4]
-local nNew = #sh / 4
-local discount = tonumber(ARGV[9])
-local minContained = tonumber(ARGV[10])
-local maxExtra = tonumber(ARGV[11])
+local function assignOne(K, A)
+  local item = A[1]
+  local nb = tonumber(A[2])
+  local threshold = tonumber(A[3])
+  local sh = A[4]
+  local nNew = #sh / 4
+  local discount = tonumber(A[9])
+  local minContained = tonumber(A[10])
+  local maxExtra = tonumber(A[11])
 
-local ckey, mkey = {}, {}
-local declared = ARGV[12]
-local ids = {}
-for i = 1, #declared, 16 do
-  local x = string.sub(declared, i, i + 15)
-  local k = 2 + nb + 2 * ((i - 1) / 16) + 1
-  ckey[x] = KEYS[k]
-  mkey[x] = KEYS[k + 1]
-  ids[#ids + 1] = x
-end
-local exactId, altId = ids[1], ids[2]
-local base = ARGV[13]
--- A cluster's keys: declared in KEYS, or derived from the base (same hash slot).
-local function ck(x) return ckey[x] or (base .. 'c:' .. x) end
-local function mk(x) return mkey[x] or (base .. 'm:' .. x) end
-local aliasKey = KEYS[#KEYS]
-local now = tonumber(ARGV[14])
-local locs = ARGV[15]
--- The last-seen shard of a cluster id: its first 13 bits (captionIndex.ts seenShard()).
-local function seenKey(x) return base .. 's:' .. string.format('%x', math.floor(tonumber(string.sub(x, 1, 4), 16) / 8)) end
+  local declared = A[12]
+  local exactId, altId = string.sub(declared, 1, 16), string.sub(declared, 17, 32)
+  local base = A[13]
+  -- A cluster's keys, derived from the base (same hash slot).
+  local function ck(x) return base .. 'c:' .. x end
+  local function mk(x) return base .. 'm:' .. x end
+  local aliasKey = K[#K]
+  local now = tonumber(A[14])
+  local locs = A[15]
+  -- The last-seen shard of a cluster id: its first 13 bits (captionIndex.ts seenShard()).
+  local function seenKey(x) return base .. 's:' .. string.format('%x', math.floor(tonumber(string.sub(x, 1, 4), 16) / 8)) end
 
-local function parse(v)
-  local n = struct.unpack('>I4', v, 1)
-  local p = 5 + 4 * n
-  local m = struct.unpack('>I2', v, p)
-  local q = p + 2 + 4 * m
-  local len = struct.unpack('>I2', v, q)
-  return n, p, m, q, len
-end
-local function canonicalOf(v)
-  local _, _, _, q, len = parse(v)
-  return string.sub(v, q + 2, q + 1 + len)
-end
-local function captionOf(v)
-  local _, _, _, q, len = parse(v)
-  return string.sub(v, q + 2 + len)
-end
-local function fmt(s) return string.format('%.17g', s) end
-
-local prev = redis.call('HGET', KEYS[1], item)
-if prev then
-  local cid, e, sim = string.match(prev, '^(%x+)|(%d)|(.+)$')
-  local v = redis.call('GET', ck(cid))
-  -- A membership naming a missing cluster is one whose cluster expired (its members are being
-  -- drained, captionIndex.ts expireIdle()): the item is assigned anew below.
-  if v then
-    if e == '1' then return { cid, canonicalOf(v), sim, 1, 'known' } end
-    return { cid, canonicalOf(v), sim, 0, 'known', captionOf(v) }
+  local function parse(v)
+    local n = struct.unpack('>I4', v, 1)
+    local p = 5 + 4 * n
+    local m = struct.unpack('>I2', v, p)
+    local q = p + 2 + 4 * m
+    local len = struct.unpack('>I2', v, q)
+    return n, p, m, q, len
   end
-end
-
-local newset = nil
-
--- captionSimilarity(): max(J, containment - discount), in the same order of operations as the TS.
-local function score(v)
-  if not newset then
-    newset = {}
-    for i = 1, #sh, 4 do newset[string.sub(sh, i, i + 3)] = true end
+  local function canonicalOf(v)
+    local _, _, _, q, len = parse(v)
+    return string.sub(v, q + 2, q + 1 + len)
   end
-  local n, p, m = parse(v)
-  local inter = 0
-  for i = 5, p - 1, 4 do
-    if newset[string.sub(v, i, i + 3)] then inter = inter + 1 end
+  local function captionOf(v)
+    local _, _, _, q, len = parse(v)
+    return string.sub(v, q + 2 + len)
   end
-  local interAll = inter
-  for i = p + 2, p + 1 + 4 * m, 4 do
-    if newset[string.sub(v, i, i + 3)] then interAll = interAll + 1 end
-  end
-  local union = n + nNew - inter
-  local j = 0
-  if union ~= 0 then j = inter / union end
-  if n < minContained or nNew < minContained then return j, inter == n and n == nNew end
-  local c = math.max(interAll / nNew, inter / n) - discount
-  if c > j then return c, false end
-  return j, inter == n and n == nNew
-end
+  local function fmt(s) return string.format('%.17g', s) end
 
-local function raw8(id)
-  return (string.gsub(id, '%x%x', function(h) return string.char(tonumber(h, 16)) end))
-end
-local function tohex(raw)
-  return string.format('%02x%02x%02x%02x%02x%02x%02x%02x', string.byte(raw, 1, 8))
-end
-
-local fields = ARGV[8]
-local buckets = {}
-local hits, order = {}, {}
-for b = 1, nb do
-  local cur = redis.call('HGET', KEYS[2 + b], string.sub(fields, (b - 1) * 6 + 1, b * 6))
-  buckets[b] = cur
-  if cur then
-    for i = 1, #cur, 8 do
-      local raw = string.sub(cur, i, i + 7)
-      local h = hits[raw]
-      if h then hits[raw] = h + 1 else hits[raw] = 1; order[#order + 1] = raw end
+  local prev = redis.call('HGET', K[1], item)
+  if prev then
+    local cid, e, sim = string.match(prev, '^(%x+)|(%d)|(.+)$')
+    local v = redis.call('GET', ck(cid))
+    -- A membership naming a missing cluster is one whose cluster expired (its members are being
+    -- drained, captionIndex.ts expireIdle()): the item is assigned anew below.
+    if v then
+      if e == '1' then return { cid, canonicalOf(v), sim, 1, 'known' } end
+      return { cid, canonicalOf(v), sim, 0, 'known', captionOf(v) }
     end
   end
-end
--- Most band hits first: hits estimate similarity, so a cap on verification drops the least likely
--- (ties: smaller id first). Sorted only past the cap, on keys (255 - hits, raw id) with Lua's own
--- string order (bytes compare as the hex ids do), and only the ids kept are turned into hex.
-local maxCand = tonumber(ARGV[6])
-if #order > maxCand then
-  local keyed = {}
-  for i, raw in ipairs(order) do keyed[i] = string.char(255 - hits[raw]) .. raw end
-  table.sort(keyed)
-  for i = 1, maxCand do order[i] = string.sub(keyed[i], 2) end
-  for i = #order, maxCand + 1, -1 do order[i] = nil end
-end
-local cands = {}
--- The 8 raw bytes of each candidate, for addToBuckets after a join (no hex decoding in Lua).
-local rawOf = {}
-for i = 1, #order do
-  local cid = tohex(order[i])
-  if cid ~= exactId then cands[#cands + 1] = cid; rawOf[cid] = order[i] end
-end
 
-local exactV = redis.call('GET', ck(exactId))
-local bestId, bestV, bestSim = nil, nil, -1
-local function consider(cid, v)
-  local s, same = score(v)
-  if s < threshold then return end
-  if bestId and (s < bestSim or (s == bestSim and cid > bestId)) then return end
-  bestId, bestV, bestSim = cid, v, s
-end
+  local newset = nil
 
--- Whether the 8-byte id raw is one of the entries of cur (a plain find, at an entry boundary).
-local function holds(cur, raw)
-  local from = 1
-  while true do
-    local at = string.find(cur, raw, from, true)
-    if not at then return false end
-    if (at - 1) % 8 == 0 then return true end
-    from = at + 1
+  -- captionSimilarity(): max(J, containment - discount), in the same order of operations as the TS.
+  local function score(v)
+    if not newset then
+      newset = {}
+      for i = 1, #sh, 4 do newset[string.sub(sh, i, i + 3)] = true end
+    end
+    local n, p, m = parse(v)
+    local inter = 0
+    for i = 5, p - 1, 4 do
+      if newset[string.sub(v, i, i + 3)] then inter = inter + 1 end
+    end
+    local interAll = inter
+    for i = p + 2, p + 1 + 4 * m, 4 do
+      if newset[string.sub(v, i, i + 3)] then interAll = interAll + 1 end
+    end
+    local union = n + nNew - inter
+    local j = 0
+    if union ~= 0 then j = inter / union end
+    if n < minContained or nNew < minContained then return j, inter == n and n == nNew end
+    local c = math.max(interAll / nNew, inter / n) - discount
+    if c > j then return c, false end
+    return j, inter == n and n == nNew
   end
-end
 
--- Add the cluster id to this caption's buckets; trail: the entries added (a join, not a create:
--- a canonical caption's own buckets are computed again from its caption on expiry).
-local function addToBuckets(id, trail)
-  local raw = rawOf[id] or raw8(id)
-  local cap = tonumber(ARGV[7]) * 8
+  local function raw8(id)
+    return (string.gsub(id, '%x%x', function(h) return string.char(tonumber(h, 16)) end))
+  end
+  local function tohex(raw)
+    return string.format('%02x%02x%02x%02x%02x%02x%02x%02x', string.byte(raw, 1, 8))
+  end
+
+  local fields = A[8]
+  local buckets = {}
+  local hits, order = {}, {}
   for b = 1, nb do
-    local cur = buckets[b]
-    local field = string.sub(fields, (b - 1) * 6 + 1, b * 6)
-    local added = true
+    local cur = redis.call('HGET', K[2 + b], string.sub(fields, (b - 1) * 6 + 1, b * 6))
+    buckets[b] = cur
     if cur then
-      if not holds(cur, raw) then
-        if #cur >= cap then cur = string.sub(cur, #cur - cap + 9) end
-        redis.call('HSET', KEYS[2 + b], field, cur .. raw)
-      else
-        added = false
+      for i = 1, #cur, 8 do
+        local raw = string.sub(cur, i, i + 7)
+        local h = hits[raw]
+        if h then hits[raw] = h + 1 else hits[raw] = 1; order[#order + 1] = raw end
       end
-    else
-      redis.call('HSET', KEYS[2 + b], field, raw)
-    end
-    if added and trail then trail[#trail + 1] = 'b' .. string.sub(locs, (b - 1) * 3 + 1, b * 3) .. field end
-  end
-end
-
-local function join(cid, v, sim, e)
-  local len = redis.call('RPUSH', mk(cid), item)
-  redis.call('ZADD', KEYS[2], len + 1, cid)
-  redis.call('HSET', KEYS[1], item, cid .. '|' .. e .. '|' .. fmt(sim))
-  redis.call('ZADD', seenKey(cid), now, cid)
-  if e == 1 then return { cid, canonicalOf(v), fmt(sim), 1, 'joined' } end
-  -- Remember the shingles this member adds (a later cut or edit of it is contained in the cluster).
-  local n, p, m, q = parse(v)
-  if m < maxExtra then
-    local have = {}
-    for i = 5, p - 1, 4 do have[string.sub(v, i, i + 3)] = true end
-    for i = p + 2, q - 1, 4 do have[string.sub(v, i, i + 3)] = true end
-    local add = {}
-    for i = 1, #sh, 4 do
-      if m + #add >= maxExtra then break end
-      local s = string.sub(sh, i, i + 3)
-      if not have[s] then add[#add + 1] = s; have[s] = true end
-    end
-    if #add > 0 then
-      redis.call('SET', ck(cid), string.sub(v, 1, p - 1) .. struct.pack('>I2', m + #add) .. string.sub(v, p + 2, q - 1) .. table.concat(add) .. string.sub(v, q))
     end
   end
-  local trail = {}
-  if sim < 1 then addToBuckets(cid, trail) end
-  -- The same words again join this cluster directly (not whichever is best by then).
-  if cid ~= exactId and redis.call('SET', aliasKey, cid, 'NX') then trail[#trail + 1] = 'a' .. exactId end
-  if #trail > 0 then redis.call('APPEND', base .. 't:' .. cid, table.concat(trail)) end
-  return { cid, canonicalOf(v), fmt(sim), 0, 'joined', captionOf(v) }
+  -- Most band hits first: hits estimate similarity, so a cap on verification drops the least likely
+  -- (ties: smaller id first). Sorted only past the cap, on keys (255 - hits, raw id) with Lua's own
+  -- string order (bytes compare as the hex ids do), and only the ids kept are turned into hex.
+  local maxCand = tonumber(A[6])
+  if #order > maxCand then
+    local keyed = {}
+    for i, raw in ipairs(order) do keyed[i] = string.char(255 - hits[raw]) .. raw end
+    table.sort(keyed)
+    for i = 1, maxCand do order[i] = string.sub(keyed[i], 2) end
+    for i = #order, maxCand + 1, -1 do order[i] = nil end
+  end
+  local cands = {}
+  -- The 8 raw bytes of each candidate, for addToBuckets after a join (no hex decoding in Lua).
+  local rawOf = {}
+  for i = 1, #order do
+    local cid = tohex(order[i])
+    if cid ~= exactId then cands[#cands + 1] = cid; rawOf[cid] = order[i] end
+  end
+
+  local exactV = redis.call('GET', ck(exactId))
+  local bestId, bestV, bestSim = nil, nil, -1
+  local function consider(cid, v)
+    local s, same = score(v)
+    if s < threshold then return end
+    if bestId and (s < bestSim or (s == bestSim and cid > bestId)) then return end
+    bestId, bestV, bestSim = cid, v, s
+  end
+
+  -- Whether the 8-byte id raw is one of the entries of cur (a plain find, at an entry boundary).
+  local function holds(cur, raw)
+    local from = 1
+    while true do
+      local at = string.find(cur, raw, from, true)
+      if not at then return false end
+      if (at - 1) % 8 == 0 then return true end
+      from = at + 1
+    end
+  end
+
+  -- Add the cluster id to this caption's buckets; trail: the entries added (a join, not a create:
+  -- a canonical caption's own buckets are computed again from its caption on expiry).
+  local function addToBuckets(id, trail)
+    local raw = rawOf[id] or raw8(id)
+    local cap = tonumber(A[7]) * 8
+    for b = 1, nb do
+      local cur = buckets[b]
+      local field = string.sub(fields, (b - 1) * 6 + 1, b * 6)
+      local added = true
+      if cur then
+        if not holds(cur, raw) then
+          if #cur >= cap then cur = string.sub(cur, #cur - cap + 9) end
+          redis.call('HSET', K[2 + b], field, cur .. raw)
+        else
+          added = false
+        end
+      else
+        redis.call('HSET', K[2 + b], field, raw)
+      end
+      if added and trail then trail[#trail + 1] = 'b' .. string.sub(locs, (b - 1) * 3 + 1, b * 3) .. field end
+    end
+  end
+
+  local function join(cid, v, sim, e)
+    local len = redis.call('RPUSH', mk(cid), item)
+    redis.call('ZADD', K[2], len + 1, cid)
+    redis.call('HSET', K[1], item, cid .. '|' .. e .. '|' .. fmt(sim))
+    redis.call('ZADD', seenKey(cid), now, cid)
+    if e == 1 then return { cid, canonicalOf(v), fmt(sim), 1, 'joined' } end
+    -- Remember the shingles this member adds (a later cut or edit of it is contained in the cluster).
+    local n, p, m, q = parse(v)
+    if m < maxExtra then
+      local have = {}
+      for i = 5, p - 1, 4 do have[string.sub(v, i, i + 3)] = true end
+      for i = p + 2, q - 1, 4 do have[string.sub(v, i, i + 3)] = true end
+      local add = {}
+      for i = 1, #sh, 4 do
+        if m + #add >= maxExtra then break end
+        local s = string.sub(sh, i, i + 3)
+        if not have[s] then add[#add + 1] = s; have[s] = true end
+      end
+      if #add > 0 then
+        redis.call('SET', ck(cid), string.sub(v, 1, p - 1) .. struct.pack('>I2', m + #add) .. string.sub(v, p + 2, q - 1) .. table.concat(add) .. string.sub(v, q))
+      end
+    end
+    local trail = {}
+    if sim < 1 then addToBuckets(cid, trail) end
+    -- The same words again join this cluster directly (not whichever is best by then).
+    if cid ~= exactId and redis.call('SET', aliasKey, cid, 'NX') then trail[#trail + 1] = 'a' .. exactId end
+    if #trail > 0 then redis.call('APPEND', base .. 't:' .. cid, table.concat(trail)) end
+    return { cid, canonicalOf(v), fmt(sim), 0, 'joined', captionOf(v) }
+  end
+
+  -- These exact words joined a cluster before: join it again.
+  local alias = redis.call('GET', aliasKey)
+  if alias then
+    local av = redis.call('GET', ck(alias))
+    if av then
+      local s = score(av)
+      return join(alias, av, s, 0)
+    end
+  end
+
+  if exactV then
+    local s, same = score(exactV)
+    if same then
+      -- Same shingle set as the caption it is named after: an exact duplicate.
+      local n = struct.unpack('>I4', exactV, 1)
+      if n == nNew then return join(exactId, exactV, 1, 1) end
+    end
+    consider(exactId, exactV)
+  end
+  for _, cid in ipairs(cands) do
+    local v = redis.call('GET', ck(cid))
+    if v then consider(cid, v) end
+  end
+  if bestId then return join(bestId, bestV, bestSim, 0) end
+
+  local id = exactId
+  if exactV then
+    id = altId
+    if redis.call('EXISTS', ck(id)) == 1 then
+      return redis.error_reply('ERR photowire dedup: cluster ids ' .. exactId .. ' and ' .. id .. ' both taken by other captions')
+    end
+  end
+  redis.call('SET', ck(id), struct.pack('>I4', nNew) .. sh .. struct.pack('>I2', 0) .. struct.pack('>I2', #item) .. item .. A[5])
+  addToBuckets(id, nil)
+  redis.call('HSET', K[1], item, id .. '|1|1')
+  redis.call('ZADD', seenKey(id), now, id)
+  return { id, item, '1', 1, 'created' }
 end
 
--- These exact words joined a cluster before: join it again.
-local alias = redis.call('GET', aliasKey)
-if alias then
-  local av = redis.call('GET', ck(alias))
-  if av then
-    local s = score(av)
-    return join(alias, av, s, 0)
-  end
+local n = tonumber(ARGV[1])
+local sizes = KEYS[1]
+local out = {}
+local k, a = 2, 10
+for c = 1, n do
+  local nb = tonumber(ARGV[a + 1])
+  local K = { KEYS[k], sizes }
+  for b = 1, nb do K[2 + b] = KEYS[k + b] end
+  K[3 + nb] = KEYS[k + nb + 1]
+  k = k + nb + 2
+  local A = { ARGV[a], ARGV[a + 1], ARGV[2], ARGV[a + 2], ARGV[a + 3], ARGV[3], ARGV[4], ARGV[a + 4], ARGV[5], ARGV[6], ARGV[7], ARGV[a + 5], ARGV[8], ARGV[9], ARGV[a + 6] }
+  a = a + 7
+  local r = assignOne(K, A)
+  if r.err then r = { '!', r.err } end
+  out[c] = r
 end
-
-if exactV then
-  local s, same = score(exactV)
-  if same then
-    -- Same shingle set as the caption it is named after: an exact duplicate.
-    local n = struct.unpack('>I4', exactV, 1)
-    if n == nNew then return join(exactId, exactV, 1, 1) end
-  end
-  consider(exactId, exactV)
-end
-for _, cid in ipairs(cands) do
-  local v = redis.call('GET', ck(cid))
-  if v then consider(cid, v) end
-end
-if bestId then return join(bestId, bestV, bestSim, 0) end
-
-local id = exactId
-if exactV then
-  id = altId
-  if redis.call('EXISTS', ck(id)) == 1 then
-    return redis.error_reply('ERR photowire dedup: cluster ids ' .. exactId .. ' and ' .. id .. ' both taken by other captions')
-  end
-end
-redis.call('SET', ck(id), struct.pack('>I4', nNew) .. sh .. struct.pack('>I2', 0) .. struct.pack('>I2', #item) .. item .. ARGV[5])
-addToBuckets(id, nil)
-redis.call('HSET', KEYS[1], item, id .. '|1|1')
-redis.call('ZADD', seenKey(id), now, id)
-return { id, item, '1', 1, 'created' }
+return out
 `;
 
 /**
