@@ -18,6 +18,11 @@ const MATRIX = [
   'clusters.cli',
   'kills',
   'retention',
+  'photoVersions',
+  'schedule',
+  'watch',
+  'server.api',
+  'server.retry',
   // two worker machines (separate processes and scratch folders) and a kill -9; always on S3
   'machines',
 ];

@@ -2,7 +2,7 @@ import { utimesSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { TestPipeline } from '../helpers/pipeline';
-import { makeTmpDir, removeDir } from '../helpers/testEnv';
+import { makeTmpDir, pipelineEnv, removeDir } from '../helpers/testEnv';
 import { createRedis } from '../../src/adapters/redis/connection';
 import { runsCommand } from '../../src/cli/commands/runs';
 import { enqueueFeed } from '../../src/queues/enqueueFeed';
@@ -249,14 +249,12 @@ describe('scheduled imports (real Redis, BullMQ job schedulers, real files)', ()
       return true;
     });
     try {
-      Object.assign(process.env, {
-        REDIS_URL: p.rt.redisHandle.url,
-        PHOTOWIRE_PREFIX: p.config.prefix,
-        PHOTOWIRE_DATA_DIR: p.config.dataDir,
+      // The pipeline's Redis in this mode (a cluster URL is not a REDIS_URL: REDIS_CLUSTER_NODES).
+      Object.assign(process.env, pipelineEnv(p.config.prefix, p.config.dataDir, {
         LOG_LEVEL: 'silent',
         // Quiet for over about a second counts as stale here.
         PHOTOWIRE_STALE_HOURS: '0.0003',
-      });
+      }));
       await sleep(1500);
       expect(await runsCommand({ schedule: 'quiet' })).toBe(0);
       const textChunks = out.length;

@@ -1,4 +1,4 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { Job, Queue } from 'bullmq';
 import { startDesk, type Desk } from '../helpers/deskServer';
@@ -19,8 +19,10 @@ describe('retrying failed items (retryItems and the API, real Redis and workers)
     const res = await desk.fetch(p, { method: 'POST' });
     return { status: res.status, body: (await res.json()) as any };
   };
-  const ndjson = () =>
-    readFileSync(path.join(desk.p.config.dataDir, 'batches', batchId, 'records.ndjson'), 'utf8')
+  // From the pipeline's storage (local or, in the matrix's s3 mode, the bucket).
+  const ndjson = async () =>
+    (await desk.p.readStored(`batches/${batchId}/records.ndjson`))
+      .toString('utf8')
       .trim()
       .split('\n')
       .map((l) => JSON.parse(l));
@@ -41,7 +43,7 @@ describe('retrying failed items (retryItems and the API, real Redis and workers)
 
   it('starts with the truncated photo failed, in the ledger and in records.ndjson', async () => {
     expect(await desk.p.rt.ctx.catalog.getBatch(batchId)).toMatchObject({ state: 'done', ok: 5, failed: 1 });
-    expect(ndjson()[5]).toMatchObject({ id: brokenId, error: { code: 'IMAGE_CORRUPT' } });
+    expect((await ndjson())[5]).toMatchObject({ id: brokenId, error: { code: 'IMAGE_CORRUPT' } });
   });
 
   it('retries a still-broken item: it runs again and fails again, with a new failure time', async () => {
@@ -87,10 +89,10 @@ describe('retrying failed items (retryItems and the API, real Redis and workers)
     await waitDone();
     expect(await desk.p.rt.ctx.catalog.getBatch(batchId)).toMatchObject({ state: 'done', ok: 6, failed: 0 });
     expect(await desk.p.rt.ctx.catalog.getFailed(batchId)).toEqual([]);
-    const rec = ndjson()[5];
+    const rec = (await ndjson())[5];
     expect(rec).toMatchObject({ id: brokenId, error: null, credit: { creators: ['Remko de Waal'], agency: 'ANP' } });
     expect(rec.renditions.map((r: { name: string }) => r.name)).toEqual(['thumb', 'preview']);
-    const summary = JSON.parse(readFileSync(path.join(desk.p.config.dataDir, 'batches', batchId, 'summary.json'), 'utf8'));
+    const summary = JSON.parse((await desk.p.readStored(`batches/${batchId}/summary.json`)).toString('utf8'));
     expect(summary).toMatchObject({ ok: 6, failed: 0, photos: 6, failures: [] });
   });
 
