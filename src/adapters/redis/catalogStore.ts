@@ -100,11 +100,31 @@ local function moveFacets(f, sign, pos, ix, stats, clusters, captions)
     if sign > 0 then redis.call('ZADD', ix[n], pos, pos) else redis.call('ZREM', ix[n], pos) end
   end
 end
+-- The items of list a that b lacks, as a multiset (a counter named twice counts twice).
+local function without(a, b)
+  local left = {}
+  for _, x in ipairs(b) do left[x] = (left[x] or 0) + 1 end
+  local out = {}
+  for _, x in ipairs(a) do
+    if (left[x] or 0) > 0 then left[x] = left[x] - 1 else out[#out + 1] = x end
+  end
+  return out
+end
 local function storeFacets(facetsKey, pos, raw, ix, stats, clusters, captions)
   local before = redis.call('HGET', facetsKey, pos)
   if before == raw then return end
-  if before then moveFacets(cjson.decode(before), -1, pos, ix, stats, clusters, captions) end
-  moveFacets(cjson.decode(raw), 1, pos, ix, stats, clusters, captions)
+  local new = cjson.decode(raw)
+  if before then
+    -- Only what differs moves (issue 14: a record patched with its cluster keeps its other
+    -- facets): taking back and adding again what both have would leave the same counts.
+    local old = cjson.decode(before)
+    local sameK = type(old.k) == 'string' and old.k == new.k
+    local sameD = type(old.d) == 'string' and old.d == new.d
+    moveFacets({ c = without(old.c, new.c), i = without(old.i, new.i), k = (not sameK) and old.k or nil, d = (not sameD) and old.d or nil }, -1, pos, ix, stats, clusters, captions)
+    moveFacets({ c = without(new.c, old.c), i = without(new.i, old.i), k = (not sameK) and new.k or nil, d = (not sameD) and new.d or nil }, 1, pos, ix, stats, clusters, captions)
+  else
+    moveFacets(new, 1, pos, ix, stats, clusters, captions)
+  end
   redis.call('HSET', facetsKey, pos, raw)
 end
 `;
@@ -306,6 +326,9 @@ type RedisWithScripts = Redis & {
  * Returns 1 when replaced, 0 when one of them had changed, {'need', name...} when a stored
  * record's facets name an index not passed (nothing written either way).
  */
+/** Records per REPLACE_RECORDS call: bounded work per script, so other clients wait milliseconds, not a chunk. */
+const REPLACE_STEP = 100;
+
 const REPLACE_RECORDS = FACETS_LUA + `
 local ix = indexMap(6, cjson.decode(ARGV[1]))
 local need = {}
@@ -573,11 +596,21 @@ export class CatalogStore {
   }
 
   /**
-   * Replace records in one atomic step, only if each is still stored as `before` (a record
-   * rewritten in between, by a re-run item, is not overwritten). All or none: returns false when
-   * one had changed, so the caller reads them again. Used by the finalize's clustering step.
+   * Replace records, only if each is still stored as `before` (a record rewritten in between, by
+   * a re-run item, is not overwritten), in atomic steps of at most REPLACE_STEP records (issue 14:
+   * one Lua call for a chunk of 500 held Redis for 160-485 ms). Each step is all or none; returns
+   * false at the first step where one had changed (the steps before it are written), so the caller
+   * reads them again: its patch skips records already as wanted. Used by the finalize's clustering
+   * step and `clusters rebuild`.
    */
   async replaceRecords(batchId: string, changes: Array<{ index: number; before: string; after: string }>): Promise<boolean> {
+    for (let from = 0; from < changes.length; from += REPLACE_STEP) {
+      if (!(await this.replaceStep(batchId, changes.slice(from, from + REPLACE_STEP)))) return false;
+    }
+    return true;
+  }
+
+  private async replaceStep(batchId: string, changes: Array<{ index: number; before: string; after: string }>): Promise<boolean> {
     if (changes.length === 0) return true;
     const keys = this.batchKeys(batchId);
     const rows = changes.map((c) => ({ ...c, facets: this.facetsOf(JSON.parse(c.after) as CatalogRecord) }));

@@ -68,7 +68,7 @@ async function clusterChunk(ctx: ClusterPorts, batchId: string, indexes: number[
     if (clusterable(record)) rows.push({ index: indexes[i], before: text, record });
   });
   const refs = await ctx.captions.assignMany(rows.map((r) => ({ itemId: r.record.id, caption: r.record.caption })));
-  const changes: Array<{ index: number; before: string; after: string }> = [];
+  const patches: Array<{ row: (typeof rows)[number]; next: CatalogRecord }> = [];
   for (let i = 0; i < rows.length; i++) {
     const { record } = rows[i];
     const cluster = refs[i];
@@ -77,13 +77,19 @@ async function clusterChunk(ctx: ClusterPorts, batchId: string, indexes: number[
       probableResend = await ctx.photos.isProbableResend(record.photo, record.image.phash, cluster.canonicalId);
     }
     if (sameRef(record.cluster, cluster) && record.probableResend === probableResend) continue;
-    let next: CatalogRecord = { ...record, cluster, probableResend };
-    // The kill store indexes a record by its cluster and the item it resends (killStore.recordGroups):
-    // registered again now that they are known, taking the status a killed canonical gives it.
-    const status = await ctx.kills.register(next);
-    if (status && (!record.status || record.status === 'active')) next = { ...next, status: status.status, killedAt: status.killedAt, reason: status.reason, notice: status.notice, supersededBy: status.supersededBy };
-    changes.push({ index: rows[i].index, before: rows[i].before, after: JSON.stringify(next) });
+    patches.push({ row: rows[i], next: { ...record, cluster, probableResend } });
   }
+  // The kill store indexes a record by its cluster and the item it resends (killStore.recordGroups):
+  // registered again now that they are known, taking the status a killed canonical gives it. Sent
+  // together (issue 14: one round trip per record was most of a caption-only finalize); Redis runs
+  // the scripts in the same order as one at a time, and no record's step reads another's answer.
+  const statuses = await Promise.all(patches.map((p) => ctx.kills.register(p.next)));
+  const changes: Array<{ index: number; before: string; after: string }> = patches.map(({ row, next }, i) => {
+    const status = statuses[i];
+    const { record } = row;
+    const after = status && (!record.status || record.status === 'active') ? { ...next, status: status.status, killedAt: status.killedAt, reason: status.reason, notice: status.notice, supersededBy: status.supersededBy } : next;
+    return { index: row.index, before: row.before, after: JSON.stringify(after) };
+  });
   if (!(await ctx.catalog.replaceRecords(batchId, changes))) return null;
   return changes.length;
 }
