@@ -105,6 +105,16 @@ export class ArchivedBatches {
   }
 }
 
+/** "archived on 2026-11-16T03:00:00.000Z" (or "archived" when only its export tells it is): for the CLI's notices and errors. */
+export function archivedSince(s: Pick<ArchivedSummary, 'archivedAt'>): string {
+  return s.archivedAt ? `archived on ${s.archivedAt}` : 'archived';
+}
+
+/** The one sentence a retry of an archived batch is refused with (BATCH_ARCHIVED, in the API and the CLI). */
+export function archivedRetryRefusal(s: Pick<ArchivedSummary, 'batchId' | 'archivedAt'>): string {
+  return `batch ${s.batchId} is ${archivedSince(s)} (removed from Redis by retention): read-only, its failed items expired with it; ingest the feed again to process them`;
+}
+
 function emptySummary(batchId: string): BatchSummary {
   return {
     batchId,

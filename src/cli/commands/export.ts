@@ -1,6 +1,9 @@
-import { presentRecords } from '../../app/presentRecords';
+import { presentRecords, type PresentedRecord } from '../../app/presentRecords';
 import { Runtime } from '../../app/runtime';
 import { heapBound } from '../heapBound';
+import { archivedBatches } from '../../app/retention/retentionRuntime';
+import { archivedSince } from '../../app/retention/archivedBatches';
+import type { CatalogRecord } from '../../schemas/record';
 
 export interface ExportOptions {
   /** Also write records still under embargo (each says so in `availability`). */
@@ -11,33 +14,33 @@ export interface ExportOptions {
  * The batch's records as NDJSON on stdout, in feed order (failed items included, with `error`),
  * each with its kill status and `availability` at this moment. Killed and withdrawn records are
  * left out, embargoed ones too unless `--include-embargoed` (issue 16); stderr says how many.
+ * An archived batch (issue 14, removed from Redis by retention) streams from its records.ndjson
+ * in storage, read-only, and stderr says so.
  */
 export async function exportCommand(batchId: string, opts: ExportOptions = {}): Promise<number> {
   const rt = await Runtime.open({ allowPrivateRedis: false, defaultLogLevel: 'warn' });
   try {
+    let pages: AsyncIterable<CatalogRecord[]>;
     const ledger = await rt.ctx.catalog.getBatch(batchId);
-    if (!ledger) {
-      process.stderr.write(`no batch ${batchId} (photowire status lists recent batches)\n`);
-      return 1;
+    if (ledger) {
+      // A page of 500 at a time (issue 14): a 100,000-item batch is never held whole.
+      pages = rt.ctx.catalog.recordPages(batchId, ledger.expected);
+    } else {
+      const archive = archivedBatches(rt.ctx);
+      const [archived, records] = await Promise.all([archive.open(batchId), archive.records(batchId)]);
+      if (!archived || !records) {
+        process.stderr.write(`no batch ${batchId} (photowire status lists recent batches)\n`);
+        return 1;
+      }
+      process.stderr.write(`batch ${batchId} is ${archivedSince(archived)}: read from storage (${archived.records}), read-only\n`);
+      pages = inPages(records, 500);
     }
     const left = { killed: 0, withdrawn: 0, embargoed: 0 };
-    // A page of 500 at a time (issue 14): a 100,000-item batch is never held whole, and the heap
-    // is kept near 80 MB between pages (src/cli/heapBound.ts: V8 alone let it reach ~160 MB).
+    // The heap is kept near 80 MB between pages (src/cli/heapBound.ts: V8 alone let it reach ~160 MB).
     const heap = heapBound(80);
-    for await (const page of rt.ctx.catalog.recordPages(batchId, ledger.expected)) {
+    for await (const page of pages) {
       heap.check();
-      for (const r of await presentRecords(rt.ctx, page)) {
-        const state = r.availability.state;
-        if (state === 'killed' || state === 'withdrawn') {
-          left[state]++;
-          continue;
-        }
-        if (state === 'embargoed' && !opts.includeEmbargoed) {
-          left.embargoed++;
-          continue;
-        }
-        if (!process.stdout.write(JSON.stringify(r) + '\n')) await new Promise((res) => process.stdout.once('drain', res));
-      }
+      for (const r of await presentRecords(rt.ctx, page)) if (keep(r, opts, left)) await write(JSON.stringify(r) + '\n');
     }
     const parts = [
       left.killed ? `${left.killed} killed` : '',
@@ -49,4 +52,30 @@ export async function exportCommand(batchId: string, opts: ExportOptions = {}): 
   } finally {
     await rt.close();
   }
+}
+
+function keep(r: PresentedRecord, opts: ExportOptions, left: Record<'killed' | 'withdrawn' | 'embargoed', number>): boolean {
+  const state = r.availability.state;
+  if (state === 'killed' || state === 'withdrawn' || (state === 'embargoed' && !opts.includeEmbargoed)) {
+    left[state]++;
+    return false;
+  }
+  return true;
+}
+
+async function write(line: string): Promise<void> {
+  if (!process.stdout.write(line)) await new Promise((res) => process.stdout.once('drain', res));
+}
+
+/** A stream of records as pages of `size` (the kill status is read a page at a time). */
+async function* inPages(records: AsyncIterable<CatalogRecord>, size: number): AsyncIterable<CatalogRecord[]> {
+  let page: CatalogRecord[] = [];
+  for await (const r of records) {
+    page.push(r);
+    if (page.length >= size) {
+      yield page;
+      page = [];
+    }
+  }
+  if (page.length) yield page;
 }

@@ -1,9 +1,15 @@
 import type { FailedItem } from '../../adapters/redis/catalogStore';
 import { plural } from '../plural';
 import { Runtime } from '../../app/runtime';
+import { archivedBatches } from '../../app/retention/retentionRuntime';
+import { archivedRetryRefusal } from '../../app/retention/archivedBatches';
+import { expiresAt } from '../../core/retention/plan';
+import { PhotowireError } from '../../core/errors';
 
 export interface FailedListing extends FailedItem {
   batchId: string;
+  /** When the item expires (leaves Redis with its batch, retention): finishedAt + PHOTOWIRE_RETENTION_DAYS; null while the batch runs. */
+  expiresAt: string | null;
 }
 
 /** How many recent batches `failed` looks through without --batch. */
@@ -19,6 +25,8 @@ export async function failedCommand(opts: { batch?: string; json?: boolean }): P
     let batchIds: string[];
     if (opts.batch) {
       if (!(await rt.ctx.catalog.getBatch(opts.batch))) {
+        const archived = await archivedBatches(rt.ctx).open(opts.batch);
+        if (archived) throw new PhotowireError('BATCH_ARCHIVED', `${archivedRetryRefusal(archived)} (\`photowire export ${opts.batch}\` reads its records)`);
         process.stderr.write(`no batch ${opts.batch} (photowire status lists recent batches)\n`);
         return 1;
       }
@@ -28,7 +36,10 @@ export async function failedCommand(opts: { batch?: string; json?: boolean }): P
     }
     const listing: FailedListing[] = [];
     for (const batchId of batchIds) {
-      for (const f of await rt.ctx.catalog.getFailed(batchId)) listing.push({ batchId, ...f });
+      const failed = await rt.ctx.catalog.getFailed(batchId);
+      const ledger = failed.length ? await rt.ctx.catalog.getBatch(batchId) : null;
+      const expires = ledger?.state === 'done' ? expiresAt(ledger.finishedAt, rt.config.retentionDays) : null;
+      for (const f of failed) listing.push({ batchId, ...f, expiresAt: expires });
     }
     if (opts.json) {
       process.stdout.write(JSON.stringify(listing, null, 2) + '\n');
@@ -42,7 +53,7 @@ export async function failedCommand(opts: { batch?: string; json?: boolean }): P
     for (const f of listing) {
       if (f.batchId !== current) {
         current = f.batchId;
-        process.stdout.write(`batch ${f.batchId}\n`);
+        process.stdout.write(`batch ${f.batchId}  ${f.expiresAt ? `failed items expire ${f.expiresAt} (retention, ${plural(rt.config.retentionDays, 'day')})` : `still running: its failed items expire ${plural(rt.config.retentionDays, 'day')} after it is done`}\n`);
       }
       // Attempts of every round: a failure retried and failed again adds up ("3 attempts (2 retries)").
       const retries = f.retries ? ` (${plural(f.retries, 'retry', 'retries')})` : '';

@@ -2,6 +2,9 @@ import { retryItems, type RetryOutcome } from '../../queues/retryItems';
 import { formatSummary } from '../printSummary';
 import { Runtime, type BatchSummary } from '../../app/runtime';
 import { waitForBatches } from '../waitForBatches';
+import { PhotowireError } from '../../core/errors';
+import { archivedBatches } from '../../app/retention/retentionRuntime';
+import { archivedRetryRefusal } from '../../app/retention/archivedBatches';
 
 export interface RetryOptions {
   wait?: boolean;
@@ -23,6 +26,9 @@ export async function retryCommand(id: string, opts: RetryOptions): Promise<numb
     if (opts.withWorkers) await rt.startWorkers(opts.concurrency);
     const out = await retryItems(rt, id);
     if (!out) {
+      // An archived batch (issue 14) is read-only: BATCH_ARCHIVED, its exit code from the registry.
+      const archived = await archivedBatches(rt.ctx).open(id.replace(/-\d{4,}$/, ''));
+      if (archived) throw new PhotowireError('BATCH_ARCHIVED', archivedRetryRefusal(archived));
       process.stderr.write(`no batch or item ${id} (photowire failed lists failed items)\n`);
       return 1;
     }

@@ -1,5 +1,7 @@
 import { formatSummary } from '../printSummary';
 import { Runtime } from '../../app/runtime';
+import { archivedBatches } from '../../app/retention/retentionRuntime';
+import { archivedSince } from '../../app/retention/archivedBatches';
 
 export async function statusCommand(batchId: string | undefined, opts: { json?: boolean }): Promise<number> {
   const rt = await Runtime.open({ allowPrivateRedis: false, defaultLogLevel: 'warn' });
@@ -12,12 +14,16 @@ export async function statusCommand(batchId: string | undefined, opts: { json?: 
       else for (const l of ledgers) process.stdout.write(`${l!.id}  ${l!.state.padEnd(7)} ${l!.ok}/${l!.expected} ok, ${l!.failed} failed  ${l!.createdAt}  ${l!.feed}\n`);
       return 0;
     }
-    const [s] = await rt.ingest.summarize([batchId]);
+    const [live] = await rt.ingest.summarize([batchId]);
+    // A batch retention removed from Redis (issue 14): its summary.json in storage, read-only.
+    const archived = live ? null : await archivedBatches(rt.ctx).open(batchId);
+    const s = live ?? archived;
     if (!s) {
       process.stderr.write(`no batch ${batchId} (photowire status lists recent batches)\n`);
       return 1;
     }
-    process.stdout.write(opts.json ? JSON.stringify(s, null, 2) + '\n' : formatSummary(s) + '\n');
+    const note = archived ? `  ${archivedSince(archived)}: read from storage, read-only\n` : '';
+    process.stdout.write(opts.json ? JSON.stringify(s, null, 2) + '\n' : formatSummary(s) + '\n' + note);
     return 0;
   } finally {
     await rt.close();

@@ -1,10 +1,11 @@
-import { exitCodeOf } from '../../core/errors';
+import { PhotowireError, exitCodeOf } from '../../core/errors';
 import { maskSecrets } from '../../core/secrets';
 import { UsageError } from '../usageError';
 
 /** One clear message (secrets masked); the stack only for what is not a known failure, and only at LOG_LEVEL=debug. */
 export function report(err: unknown): void {
-  const known = exitCodeOf(err) === 2;
+  // A coded refusal (BATCH_ARCHIVED, exit 1) is known too; INTERNAL and uncoded errors are bugs.
+  const known = exitCodeOf(err) === 2 || (err instanceof PhotowireError && err.code !== 'INTERNAL');
   const message = err instanceof Error ? err.message : String(err);
   let text = `photowire: ${message}\n`;
   if (err instanceof UsageError && err.hint) text += `hint: ${err.hint}\n`;

@@ -4,6 +4,7 @@ import { batchIdParam, itemIdParam, retryOutcomeSchema } from '../apiSchemas';
 import { HttpError, notFound } from '../httpError';
 import type { PipelineContext } from '../../app/pipelineContext';
 import { archivedBatches } from '../../app/retention/retentionRuntime';
+import { archivedRetryRefusal } from '../../app/retention/archivedBatches';
 import { responses, type ZodApp } from '../zodApi';
 
 type Deps = RetryDeps & { ctx: RetryDeps['ctx'] & Pick<PipelineContext, 'exports'> };
@@ -37,5 +38,5 @@ export function retryRoutes(app: ZodApp, deps: Deps): void {
 async function refusal(deps: Deps, batchId: string, missing: string): Promise<HttpError> {
   const archived = await archivedBatches({ redis: deps.redis, config: deps.config, catalog: deps.ctx.catalog, exports: deps.ctx.exports }).open(batchId);
   if (!archived) return notFound(missing);
-  return new HttpError('BATCH_ARCHIVED', `batch ${batchId} is archived (removed from Redis by retention${archived.archivedAt ? ` on ${archived.archivedAt}` : ''}): read-only, its failed items expired with it; ingest the feed again to process them`);
+  return new HttpError('BATCH_ARCHIVED', archivedRetryRefusal(archived));
 }

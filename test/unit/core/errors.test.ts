@@ -155,7 +155,7 @@ describe('statuses come from the table', () => {
         return [m[1], cells.slice(-3)] as const;
       }),
     );
-    for (const code of Object.keys(ERROR_CODES) as PhotowireCode[]) {
+    for (const code of [...Object.keys(ERROR_CODES), 'BATCH_ARCHIVED'] as PhotowireCode[]) {
       const s = ERRORS[code];
       expect([code, ...(rows.get(code) ?? [])]).toEqual([code, s.retryable ? 'yes' : 'no', String(s.exitCode), String(s.httpStatus)]);
     }
