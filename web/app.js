@@ -106,6 +106,8 @@ const ui = {
   retrying,
   outcomes,
   retryable,
+  /** An archived batch (retention removed it from Redis; read from storage): nothing to retry. */
+  readOnly: () => state.detail?.archived === true,
   open: (record) => {
     renderDetails($('#details-title'), $('#details-body'), record, ui);
     dialogs.details.showModal();

@@ -173,8 +173,9 @@ export class BatchView {
             h('code', { text: d.id }),
           ),
         ),
-        failedNow > 0 ? h('button', { class: 'btn btn-danger', type: 'button', on: { click: () => this.ui.retryAll(d) } }, `Retry ${plural(failedNow, 'failed item')}`) : null,
+        failedNow > 0 && !d.archived ? h('button', { class: 'btn btn-danger', type: 'button', on: { click: () => this.ui.retryAll(d) } }, `Retry ${plural(failedNow, 'failed item')}`) : null,
       ),
+      d.archived ? h('p', { class: 'notice notice-archived', role: 'note', dataset: { archived: 'true' }, text: archivedText(d.archivedAt) }) : null,
       h('div', { class: 'batch-progress' }, bar),
       h(
         'ul',
@@ -242,4 +243,11 @@ function focusSelector(card, active) {
   const tag = active.tagName.toLowerCase();
   const cls = active.classList[0] ? `.${CSS.escape(active.classList[0])}` : '';
   return `${attr} ${tag}${cls}`;
+}
+
+/** "Archived on 5 March 2024: read from storage, read-only" (issue 14: the retention pass removed it from Redis). */
+export function archivedText(archivedAt) {
+  const at = archivedAt ? new Date(archivedAt) : null;
+  const day = at && !Number.isNaN(at.getTime()) ? ` on ${at.toLocaleDateString('en-GB', { day: 'numeric', month: 'long', year: 'numeric' })}` : '';
+  return `Archived${day}: read from storage, read-only`;
 }

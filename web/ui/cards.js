@@ -12,6 +12,7 @@ import { availabilityBanner, availabilityClass } from './availability.js';
  *   toggle(group)         expand or collapse a cluster
  *   retrying: Set<itemId> items whose retry is queued
  *   retryable(record)     false when the feed itself is bad at the item: retry cannot help
+ *   readOnly()            true for an archived batch: no retry at all
  *   outcomes: Map<itemId, 'ok' | 'failed-again'>  how a retry from this page ended
  *   expanded: Set<groupKey>
  */
@@ -59,7 +60,9 @@ function failedCard(record, ui) {
   const canRetry = ui.retryable ? ui.retryable(record) : true;
   const againAfterRetry = ui.outcomes?.get(record.id) === 'failed-again';
   // A feed-level failure (bad line, invalid or duplicate item, path outside the folder) fails the same way on retry.
-  const retry = canRetry
+  const retry = ui.readOnly?.()
+    ? h('span', { class: 'read-only', title: 'Retention archived this batch: it is read from storage and cannot be retried', text: 'Archived: read-only' })
+    : canRetry
     ? h(
         'button',
         { class: 'btn btn-small btn-danger', type: 'button', disabled: retrying, on: { click: () => ui.retry(record) } },
