@@ -1,11 +1,9 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import type { Page } from 'playwright-core';
-import { redisKeys } from '../../src/adapters/redis/keys';
-import { retentionOnRuntime } from '../../src/app/retention/retentionRuntime';
-import { DAY_MS } from '../../src/core/retention/plan';
 import { syntheticPhoto } from '../../src/sample/syntheticPhoto';
 import { CHROMIUM, HAS_CHROMIUM, launchChromium, type Browser } from '../helpers/browser';
+import { archiveBatch } from '../helpers/archive';
 import { startDesk, type Desk } from '../helpers/deskServer';
 import { REPO_ROOT, makeTmpDir, removeDir } from '../helpers/testEnv';
 
@@ -41,13 +39,8 @@ suite(HAS_CHROMIUM ? 'the desk on an archived batch' : `the desk on an archived 
     desk = await startDesk({ overrides: { PHOTOWIRE_RETENTION_EVERY: '0' } });
     const [out] = await desk.p.ingest([path.join(tmp, 'manifest.ndjson')]);
     batchId = out.batchId!;
-    // Make it 45 days old, then run the real retention pass (30 days): Redis forgets it, storage keeps it.
-    const keys = redisKeys(desk.p.config.prefix);
-    const created = Date.now() - 45 * DAY_MS;
-    await desk.p.rt.redis.hset(keys.batch(batchId).ledger, 'createdAt', new Date(created).toISOString(), 'finishedAt', new Date(created + 60_000).toISOString());
-    await desk.p.rt.redis.zadd(keys.batches, String(created), batchId);
-    const report = await retentionOnRuntime(desk.p.rt, { retentionDays: 30 });
-    expect(report.removed).toEqual([batchId]);
+    // 45 days old, then the real retention pass (30 days): Redis forgets it, storage keeps it.
+    expect(await archiveBatch(desk.p, batchId, { daysOld: 45, retentionDays: 30 })).toEqual([batchId]);
 
     browser = await launchChromium();
     page = browser.page;

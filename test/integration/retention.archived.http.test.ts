@@ -1,8 +1,6 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
-import { redisKeys } from '../../src/adapters/redis/keys';
-import { retentionOnRuntime } from '../../src/app/retention/retentionRuntime';
-import { DAY_MS } from '../../src/core/retention/plan';
+import { archiveBatch } from '../helpers/archive';
 import { startDesk, type Desk } from '../helpers/deskServer';
 import { makeTmpDir, removeDir } from '../helpers/testEnv';
 
@@ -20,12 +18,7 @@ describe('archived batches on the desk API', () => {
     writeFileSync(feed, items.map((x) => JSON.stringify(x)).join('\n') + '\n');
     const [out] = await desk.p.ingest([feed]);
     batchId = out.batchId!;
-    const keys = redisKeys(desk.p.config.prefix);
-    const created = Date.now() - 45 * DAY_MS;
-    await desk.p.rt.redis.hset(keys.batch(batchId).ledger, 'createdAt', new Date(created).toISOString(), 'finishedAt', new Date(created + 60_000).toISOString());
-    await desk.p.rt.redis.zadd(keys.batches, String(created), batchId);
-    const report = await retentionOnRuntime(desk.p.rt, { retentionDays: 30 });
-    expect(report.removed).toEqual([batchId]);
+    expect(await archiveBatch(desk.p, batchId, { daysOld: 45, retentionDays: 30 })).toEqual([batchId]);
     expect(await desk.p.rt.ctx.catalog.getBatch(batchId)).toBeNull();
   }, 120_000);
   afterAll(async () => {
