@@ -1,6 +1,34 @@
+import { InputError, isInputError } from '../../core/errors';
 import { originalKey, renditionKey, renditionManifestKey } from '../../core/storageKeys';
 import type { Rendition } from '../../schemas/record';
 import { StorageConfigError, StorageError, type StoragePort } from './storagePort';
+
+/**
+ * A photo kept in storage (a desk upload's `uploads/<id>/<name>`), read whole through the port:
+ * no object is IMAGE_NOT_FOUND naming the key; more than `maxBytes` is IMAGE_TOO_LARGE, found
+ * while streaming (never more than the cap held in memory).
+ */
+export async function readStoredPhoto(storage: Pick<StoragePort, 'getStream' | 'locate'>, key: string, maxBytes: number): Promise<Buffer> {
+  const stream = await storage.getStream(key);
+  if (!stream) throw new InputError('IMAGE_NOT_FOUND', `storage key ${key} (${storage.locate(key)}): no such object`);
+  const chunks: Buffer[] = [];
+  let total = 0;
+  try {
+    for await (const chunk of stream) {
+      total += (chunk as Buffer).length;
+      if (total > maxBytes) {
+        throw new InputError('IMAGE_TOO_LARGE', `storage key ${key}: over the file-size cap of ${(maxBytes / 1048576).toFixed(0)} MB (PHOTOWIRE_MAX_FILE_MB)`);
+      }
+      chunks.push(chunk as Buffer);
+    }
+  } catch (err) {
+    if (isInputError(err)) throw err;
+    throw new StorageError(`cannot read ${storage.locate(key)}: ${(err as Error).message}`, { cause: err });
+  } finally {
+    stream.destroy();
+  }
+  return Buffer.concat(chunks, total);
+}
 
 /** What `renditions.json` says: the photo and every rendition stored for it. */
 export interface RenditionManifest {
