@@ -86,11 +86,18 @@ export class StorageImageStore {
     }
   }
 
-  /** Store the original unless it is there (a HEAD first: an original can be large). Returns its key. */
+  /**
+   * Store the original unless it is there. Returns its key. One request: put-if-absent alone
+   * (`If-None-Match: *` on S3), no HEAD first. It is only called when the photo's manifest is
+   * missing, i.e. nearly always for a photo never stored, where a HEAD was one more round trip per
+   * photo (docs/SCALING.md, "S3 against the local directory"); the rare original that is there
+   * without its manifest (a crash between the two, two machines on the same bytes) costs its
+   * bytes sent once more and a 412.
+   */
   async putOriginal(sha256: string, ext: string, bytes: Buffer): Promise<string> {
     await this.ready();
     const key = originalKey(sha256, ext);
-    if (!(await this.storage.head(key))) await this.storage.putIfAbsent(key, bytes, { contentType: typeOf(key), cacheControl: IMMUTABLE });
+    await this.storage.putIfAbsent(key, bytes, { contentType: typeOf(key), cacheControl: IMMUTABLE });
     return key;
   }
 
