@@ -1,6 +1,6 @@
 import { Job, Queue, UnrecoverableError, Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
-import { loadFeed } from '../../adapters/feeds/loadFeed';
+import { loadAnyFeed } from '../../adapters/feeds/loadStorageFeed';
 import { finalizeBatch as finalize, type FinalizePorts, type ItemJobLookup } from '../batches/finalizeBatch';
 import { QUEUES, jobIds, queuePrefix } from '../../queues/definitions';
 import { batchJobSchema } from '../../schemas/jobs';
@@ -31,7 +31,7 @@ export function finalizePorts(ctx: PipelineContext): FinalizePorts {
     photos: ctx.photos,
     kills: killStoreOf(ctx),
     exports: ctx.exports,
-    feeds: { load: (feedPath) => loadFeed(feedPath, ctx.config.maxFeedBytes) },
+    feeds: { load: (feedPath) => loadAnyFeed(ctx.storage, feedPath, ctx.config.maxFeedBytes) },
     itemJobs: () => itemJobLookup(ctx),
     failedRecord: (job, error) => failedRecord(ctx, job, error),
     summarize: (batchId) => summarizeBatch(ctx, batchId),
