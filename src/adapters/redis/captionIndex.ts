@@ -125,6 +125,20 @@ interface Pending {
   reject: (err: unknown) => void;
 }
 
+/**
+ * Last-seen times are whole hours: a cluster joined again within the hour keeps its score, and a
+ * ZADD with the score a member already has changes nothing (no delete and re-insert in the
+ * shard's listpack), which halved the ZADD time per caption in the bench (docs/DEDUP.md). Expiry
+ * counts days (PHOTOWIRE_DEDUP_RETENTION_DAYS), so a cluster may expire up to an hour early.
+ */
+export const LAST_SEEN_STEP_SECONDS = 3600;
+
+/** The last-seen time the script records for a caption decided at nowMs (seconds, whole hours). */
+export function lastSeenNow(nowMs: number): number {
+  const s = Math.floor(nowMs / 1000);
+  return s - (s % LAST_SEEN_STEP_SECONDS);
+}
+
 /** Default most captions decided per script call (CaptionIndexOptions.batchSize). */
 export const DEFAULT_ASSIGN_BATCH = 16;
 
@@ -303,7 +317,7 @@ export class CaptionIndex {
       MIN_CONTAINED_SHINGLES,
       MAX_EXTRA_SHINGLES,
       this.base,
-      Math.floor(this.clock() / 1000),
+      lastSeenNow(this.clock()),
     ];
     for (const { itemId, caption, sig } of batch) {
       const buckets = sig.bands.map((b) => this.bucket(b));
@@ -412,8 +426,9 @@ export class CaptionIndex {
   /**
    * Clusters, largest first (then by id). With itemIds: the clusters those items belong to (whole
    * clusters, including members from other batches). Without: clusters of at least minSize
-   * (default 1) from the whole index; minSize >= 2 reads a size index, minSize 1 scans every
-   * cluster key, which is slow on a large index: pass limit.
+   * (default 1) from the whole index; minSize >= 2 reads the index of multi-member clusters
+   * (`sizes`) and each one's size, minSize 1 scans every cluster key, which is slow on a large
+   * index: pass limit.
    */
   async listClusters(opts: { minSize?: number; itemIds?: string[]; limit?: number } = {}): Promise<ClusterInfo[]> {
     const minSize = opts.minSize ?? 1;
@@ -423,7 +438,9 @@ export class CaptionIndex {
     if (opts.itemIds) {
       ids = await this.clusterIdsOf(opts.itemIds);
     } else if (minSize >= 2) {
-      ids = await this.redis.zrangebyscore(this.sizesKey(), minSize, '+inf');
+      // Scores are 2 (the size a cluster had when it was added), so every entry is read and the
+      // real sizes filtered below.
+      ids = await this.redis.zrangebyscore(this.sizesKey(), 2, '+inf');
     } else {
       ids = await this.scanClusterIds();
     }

@@ -15,7 +15,10 @@
  * (`<prefix>:{v2t0.5}:`, indexBase()), so a script touching them all runs on the one node holding
  * that slot.
  *
- * KEYS[1]   sizes (zset: clusterId -> size, clusters of 2+ members only)
+ * KEYS[1]   sizes (zset: the clusters of 2+ members, added with score 2 when a cluster gets its
+ *           second member and not touched by later joins: a ZADD into a zset of every multi-member
+ *           cluster on each join was ~5% of the script's time at 1M; indexes written before
+ *           2026-12-03 hold the size at the last join. Read as "which clusters have members".)
  * then, per caption in ARGV's order, nb + 2 keys:
  *   membership shard (hash: itemId -> "clusterId|exact|similarity"),
  *   nb band buckets (hash: 6-byte band field -> concatenated 8-byte cluster ids),
@@ -27,7 +30,7 @@
  * ARGV[3]   most candidates verified per caption; ARGV[4] most cluster ids kept per bucket
  * ARGV[5]   containment discount; ARGV[6] min shingles for containment; ARGV[7] max extra shingles
  * ARGV[8]   key base (`<prefix>:{v2t<threshold>}:`), from which cluster keys are derived
- * ARGV[9]   now, whole seconds since the epoch: the clusters' last-seen time (retention)
+ * ARGV[9]   now, seconds since the epoch rounded down to the hour (lastSeenNow()): the clusters' last-seen time (retention)
  * then, per caption, 7 values:
  *   itemId; nb, number of bands (MinHash bands, then anchors);
  *   shingle hashes, 4 bytes each, little-endian, sorted as uint32, unique;
@@ -57,6 +60,41 @@
  * The rule mirrors captionSimilarity() (src/core/dedup/similarity.ts) and ReferenceClusterer.
  */
 export const ASSIGN_CAPTION_LUA = `
+-- Pure helpers, defined once per script call rather than once per caption.
+local function parse(v)
+  local n = struct.unpack('>I4', v, 1)
+  local p = 5 + 4 * n
+  local m = struct.unpack('>I2', v, p)
+  local q = p + 2 + 4 * m
+  local len = struct.unpack('>I2', v, q)
+  return n, p, m, q, len
+end
+local function canonicalOf(v)
+  local _, _, _, q, len = parse(v)
+  return string.sub(v, q + 2, q + 1 + len)
+end
+local function captionOf(v)
+  local _, _, _, q, len = parse(v)
+  return string.sub(v, q + 2 + len)
+end
+local function fmt(s) return string.format('%.17g', s) end
+local function raw8(id)
+  return (string.gsub(id, '%x%x', function(h) return string.char(tonumber(h, 16)) end))
+end
+local function tohex(raw)
+  return string.format('%02x%02x%02x%02x%02x%02x%02x%02x', string.byte(raw, 1, 8))
+end
+-- Whether the 8-byte id raw is one of the entries of cur (a plain find, at an entry boundary).
+local function holds(cur, raw)
+  local from = 1
+  while true do
+    local at = string.find(cur, raw, from, true)
+    if not at then return false end
+    if (at - 1) % 8 == 0 then return true end
+    from = at + 1
+  end
+end
+
 local function assignOne(K, A)
   local item = A[1]
   local nb = tonumber(A[2])
@@ -79,23 +117,6 @@ local function assignOne(K, A)
   -- The last-seen shard of a cluster id: its first 13 bits (captionIndex.ts seenShard()).
   local function seenKey(x) return base .. 's:' .. string.format('%x', math.floor(tonumber(string.sub(x, 1, 4), 16) / 8)) end
 
-  local function parse(v)
-    local n = struct.unpack('>I4', v, 1)
-    local p = 5 + 4 * n
-    local m = struct.unpack('>I2', v, p)
-    local q = p + 2 + 4 * m
-    local len = struct.unpack('>I2', v, q)
-    return n, p, m, q, len
-  end
-  local function canonicalOf(v)
-    local _, _, _, q, len = parse(v)
-    return string.sub(v, q + 2, q + 1 + len)
-  end
-  local function captionOf(v)
-    local _, _, _, q, len = parse(v)
-    return string.sub(v, q + 2 + len)
-  end
-  local function fmt(s) return string.format('%.17g', s) end
 
   local prev = redis.call('HGET', K[1], item)
   if prev then
@@ -170,12 +191,6 @@ local function assignOne(K, A)
     return j, inter == n and n == nNew, missing
   end
 
-  local function raw8(id)
-    return (string.gsub(id, '%x%x', function(h) return string.char(tonumber(h, 16)) end))
-  end
-  local function tohex(raw)
-    return string.format('%02x%02x%02x%02x%02x%02x%02x%02x', string.byte(raw, 1, 8))
-  end
 
   local fields = A[8]
   local buckets = {}
@@ -210,7 +225,12 @@ local function assignOne(K, A)
     if cid ~= exactId then cands[#cands + 1] = cid; rawOf[cid] = order[i] end
   end
 
-  local exactV = redis.call('GET', ck(exactId))
+  -- One MGET for the alias, this caption's own exact-id cluster and every candidate (one call
+  -- instead of 2 + candidates: each redis.call() has a fixed cost of its own).
+  local wanted = { aliasKey, ck(exactId) }
+  for i, cid in ipairs(cands) do wanted[2 + i] = ck(cid) end
+  local got = redis.call('MGET', unpack(wanted))
+  local exactV = got[2]
   local bestId, bestV, bestSim, bestMissing = nil, nil, -1, nil
   local function consider(cid, v)
     local s, _, missing = score(v, threshold)
@@ -219,16 +239,6 @@ local function assignOne(K, A)
     bestId, bestV, bestSim, bestMissing = cid, v, s, missing
   end
 
-  -- Whether the 8-byte id raw is one of the entries of cur (a plain find, at an entry boundary).
-  local function holds(cur, raw)
-    local from = 1
-    while true do
-      local at = string.find(cur, raw, from, true)
-      if not at then return false end
-      if (at - 1) % 8 == 0 then return true end
-      from = at + 1
-    end
-  end
 
   -- Add the cluster id to this caption's buckets; trail: the entries added (a join, not a create:
   -- a canonical caption's own buckets are computed again from its caption on expiry).
@@ -255,8 +265,7 @@ local function assignOne(K, A)
 
   -- missing: the caption's shingles the cluster lacks, in order (from score()).
   local function join(cid, v, sim, e, missing)
-    local len = redis.call('RPUSH', mk(cid), item)
-    redis.call('ZADD', K[2], len + 1, cid)
+    if redis.call('RPUSH', mk(cid), item) == 1 then redis.call('ZADD', K[2], 2, cid) end
     redis.call('HSET', K[1], item, cid .. '|' .. e .. '|' .. fmt(sim))
     redis.call('ZADD', seenKey(cid), now, cid)
     if e == 1 then return { cid, canonicalOf(v), fmt(sim), 1, 'joined' } end
@@ -276,7 +285,7 @@ local function assignOne(K, A)
   end
 
   -- These exact words joined a cluster before: join it again.
-  local alias = redis.call('GET', aliasKey)
+  local alias = got[1]
   if alias then
     local av = redis.call('GET', ck(alias))
     if av then
@@ -294,8 +303,8 @@ local function assignOne(K, A)
     end
     consider(exactId, exactV)
   end
-  for _, cid in ipairs(cands) do
-    local v = redis.call('GET', ck(cid))
+  for i, cid in ipairs(cands) do
+    local v = got[2 + i]
     if v then consider(cid, v) end
   end
   if bestId then return join(bestId, bestV, bestSim, 0, bestMissing) end
