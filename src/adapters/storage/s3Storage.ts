@@ -103,6 +103,7 @@ export class S3Storage implements StoragePort {
 
   async put(key: string, body: PutBody, opts: PutOptions = {}): Promise<void> {
     const Key = this.full(key);
+    assertSha256(opts.sha256);
     try {
       if (isStreamBody(body)) {
         const upload = new Upload({
@@ -125,6 +126,7 @@ export class S3Storage implements StoragePort {
 
   async putIfAbsent(key: string, body: Buffer | string, opts: PutOptions = {}): Promise<PutIfAbsentResult> {
     const Key = this.full(key);
+    assertSha256(opts.sha256);
     if (opts.beforeCommit) await opts.beforeCommit();
     for (let conflict = 0; ; conflict++) {
       try {
@@ -238,6 +240,11 @@ export class S3Storage implements StoragePort {
 
 const SHA256_HEX = /^[0-9a-f]{64}$/;
 
+/** PutOptions.sha256 must be a hex digest: refused before any request (a programming error, not a storage fault). */
+function assertSha256(sha256: string | undefined): void {
+  if (sha256 !== undefined && !SHA256_HEX.test(sha256)) throw new Error(`PutOptions.sha256 must be 64 lowercase hex digits, got ${JSON.stringify(sha256.slice(0, 80))}`);
+}
+
 /**
  * Sign `sha256` as the request's payload hash: SigV4 takes an `x-amz-content-sha256` header that is
  * already there as the hash instead of computing one over the body (@smithy/signature-v4), and the
@@ -245,7 +252,6 @@ const SHA256_HEX = /^[0-9a-f]{64}$/;
  * one SHA-256 of the body on our side; the integrity check is the same.
  */
 function signKnownPayloadHash(cmd: PutObjectCommand, sha256: string): void {
-  if (!SHA256_HEX.test(sha256)) throw new Error(`PutOptions.sha256 must be 64 lowercase hex digits, got ${JSON.stringify(sha256.slice(0, 80))}`);
   cmd.middlewareStack.add(
     (next) => async (args) => {
       const request = args.request as { headers?: Record<string, string> };
