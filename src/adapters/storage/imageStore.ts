@@ -87,28 +87,23 @@ export class StorageImageStore {
   }
 
   /**
-   * S3: the item pipeline stores the original before it reads the manifest, and reads the manifest
-   * only when the original was there already (src/app/items/itemPipeline.ts). The manifest is only
-   * ever created after its original, so an original just created means no manifest: a new photo
-   * costs four requests (original, two renditions, manifest) instead of five (the GET of the missing
-   * manifest first). A photo stored before pays instead: its original's bytes sent again for a 412,
-   * then the GET. Local folder: the manifest is read first (a failed open), the original stored
-   * while the photo renders, and a duplicate's bytes are never written.
+   * Store the original unless it is there. Returns its key. One request: put-if-absent alone
+   * (`If-None-Match: *` on S3), no HEAD first. It is only called when the photo's manifest is
+   * missing, i.e. nearly always for a photo never stored, where a HEAD was one more round trip per
+   * photo (docs/SCALING.md, "S3 against the local directory"); the rare original that is there
+   * without its manifest (a crash between the two, two machines on the same bytes) costs its
+   * bytes sent once more and a 412. The key is the body's SHA-256, signed as the payload hash
+   * (`PutOptions.sha256`): S3 does not hash 1 MB+ again on our side, and the server still checks it.
+   *
+   * Not done (measured, docs/SCALING.md): putting the original first and reading the manifest only
+   * when it was there already (412) would save the GET of a new photo's manifest, but the original's
+   * upload would then come before the render instead of beside it.
    */
-  get originalFirst(): boolean {
-    return this.storage.kind !== 'local';
-  }
-
-  /**
-   * Store the original unless it is there: its key, and whether this call created it. One request:
-   * put-if-absent alone (`If-None-Match: *` on S3), no HEAD first; 412 = `created: false`.
-   */
-  async putOriginal(sha256: string, ext: string, bytes: Buffer): Promise<{ key: string; created: boolean }> {
+  async putOriginal(sha256: string, ext: string, bytes: Buffer): Promise<string> {
     await this.ready();
     const key = originalKey(sha256, ext);
-    // The key is the body's SHA-256: S3 signs it as the payload hash instead of hashing 1 MB+ again.
-    const put = await this.storage.putIfAbsent(key, bytes, { contentType: typeOf(key), cacheControl: IMMUTABLE, sha256 });
-    return { key, created: put === 'created' };
+    await this.storage.putIfAbsent(key, bytes, { contentType: typeOf(key), cacheControl: IMMUTABLE, sha256 });
+    return key;
   }
 
   /**

@@ -278,30 +278,16 @@ export class ItemPipeline {
       phash: m.phash,
     });
 
-    // S3 (originalFirst): the original's put-if-absent comes first and says whether the photo is new:
-    // 'created' = never stored, so no manifest to read (one request less); else the manifest is read
-    // as below. Local: the manifest is read first, and the original is stored while the photo
-    // renders (the copy is I/O, rendering is CPU: overlapped they keep the cores busy, see
-    // docs/BENCHMARKS.md, "End to end"). Either way the original is awaited before the manifest,
-    // so the manifest still means everything before it is whole.
-    let originalStored: Promise<string>;
-    if (store.originalFirst) {
-      const put = await store.putOriginal(sha256, ext, bytes);
-      const existing = put.created ? null : await store.readManifest(sha256);
-      if (existing) {
-        clock.lap('store');
-        return { image: imageOf(existing, put.key), renditions: existing.renditions, rendered: false };
-      }
-      originalStored = Promise.resolve(put.key);
-    } else {
-      const existing = await store.readManifest(sha256);
-      if (existing) {
-        clock.lap('store');
-        return { image: imageOf(existing, originalKey(sha256, ext)), renditions: existing.renditions, rendered: false };
-      }
-      originalStored = store.putOriginal(sha256, ext, bytes).then((put) => put.key);
-      originalStored.catch(() => undefined);
+    const existing = await store.readManifest(sha256);
+    if (existing) {
+      clock.lap('store');
+      return { image: imageOf(existing, originalKey(sha256, ext)), renditions: existing.renditions, rendered: false };
     }
+    // The original is stored while the photo renders, not before: the copy is I/O, rendering is CPU,
+    // and overlapped they keep the cores busy (docs/BENCHMARKS.md, "End to end"). It is awaited
+    // before the manifest, so the manifest still means everything before it is whole.
+    const originalStored = store.putOriginal(sha256, ext, bytes);
+    originalStored.catch(() => undefined);
     const plan = planRenditions({ creditLine, copyright });
     clock.lap('store');
     const out = await codec.render(bytes, label, plan, previewRights);

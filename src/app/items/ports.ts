@@ -53,15 +53,8 @@ import type { RenditionManifest } from '../../adapters/storage/imageStore';
  * created only when absent. Faults are StorageErrors (STORAGE_FAILED, retryable).
  */
 export interface ImageStore {
-  /**
-   * true: store the original first and read the manifest only when the original was there already
-   * (S3: a new photo's put-if-absent says 'created', so no manifest can exist and its GET is one
-   * request saved); false: read the manifest first and store the original while the photo renders
-   * (the local folder, where a missing file costs nothing and a duplicate's bytes are not written).
-   */
-  readonly originalFirst: boolean;
   readManifest(sha256: string): Promise<RenditionManifest | null>;
-  putOriginal(sha256: string, ext: string, bytes: Buffer): Promise<{ key: string; created: boolean }>;
+  putOriginal(sha256: string, ext: string, bytes: Buffer): Promise<string>;
   putRendition(sha256: string, file: string, data: Buffer): Promise<{ key: string; bytes: number }>;
   putManifest(manifest: RenditionManifest, opts?: { beforeCommit?: () => Promise<void> }): Promise<{ manifest: RenditionManifest; created: boolean }>;
 }

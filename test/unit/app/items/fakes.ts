@@ -45,8 +45,6 @@ export class Fakes {
   probeResult: ImageProbe | Error = { format: 'jpeg', width: 640, height: 480, xmp: null, iptc: null };
   /** Thrown by the store's next write, when set. */
   storeFault: Error | null = null;
-  /** The store's order (ImageStore.originalFirst): false as the local folder, true as S3. */
-  originalFirst = false;
   private t = 0;
 
   private note(port: string, ...args: unknown[]): void {
@@ -106,16 +104,14 @@ export class Fakes {
         },
       },
       store: {
-        originalFirst: this.originalFirst,
         readManifest: async (sha256) => {
           this.note('store.readManifest', sha256);
           return this.manifests.get(sha256) ?? null;
         },
         putOriginal: async (sha256, ext, bytes) => {
           const key = `originals/${sha256.slice(0, 2)}/${sha256.slice(2, 4)}/${sha256}.${ext}`;
-          const created = !this.objects.has(key);
           write('store.putOriginal', key, bytes);
-          return { key, created };
+          return key;
         },
         putRendition: async (sha256, file, data) => {
           const key = `renditions/${sha256.slice(0, 2)}/${sha256.slice(2, 4)}/${sha256}/${file}`;

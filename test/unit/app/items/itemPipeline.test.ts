@@ -109,45 +109,6 @@ describe('ItemPipeline', () => {
     expect(out.record.image).toMatchObject({ sha256: h, phash: '0123456789abcdef', original: `originals/${h.slice(0, 2)}/${h.slice(2, 4)}/${h}.jpg` });
   });
 
-  it('originalFirst (S3): the original goes first; created = new photo, so the manifest is never read', async () => {
-    const f = new Fakes();
-    f.originalFirst = true;
-    const bytes = photoBytes('cp.jpg');
-    const h = sha(bytes);
-    f.files.set('/feeds/drop/cp.jpg', bytes);
-    const out = await new ItemPipeline(f.ports()).handle(job({ image: '/feeds/drop/cp.jpg' }), { number: 1, max: 3 });
-    expect(out.rendered).toBe(true);
-    expect(f.called('store.readManifest')).toEqual([]);
-    const order = f.calls.filter((c) => c.port.startsWith('store.') || c.port === 'codec.render').map((c) => c.port);
-    expect(order).toEqual(['store.putOriginal', 'codec.render', 'store.putRendition', 'store.putRendition', 'store.putManifest']);
-    expect(out.record.image).toMatchObject({ sha256: h, original: `originals/${h.slice(0, 2)}/${h.slice(2, 4)}/${h}.jpg` });
-    expect(f.manifests.get(h)!.renditions).toEqual(out.record.renditions);
-  });
-
-  it('originalFirst (S3): an original already there makes it read the manifest; whole = nothing rendered, missing = rendered', async () => {
-    const f = new Fakes();
-    f.originalFirst = true;
-    const bytes = photoBytes('pa.jpg');
-    const h = sha(bytes);
-    f.files.set('/feeds/drop/pa.jpg', bytes);
-    const p = new ItemPipeline(f.ports());
-    const first = await p.handle(job({ image: '/feeds/drop/pa.jpg' }), { number: 1, max: 3 });
-    expect(first.rendered).toBe(true);
-    f.calls.length = 0;
-    // the same bytes again: original exists (412), manifest read, nothing rendered or written but the original's put
-    const again = await p.handle(job({ image: '/feeds/drop/pa.jpg' }), { number: 1, max: 3 });
-    expect(again.rendered).toBe(false);
-    expect(f.calls.filter((c) => c.port.startsWith('store.') || c.port === 'codec.render').map((c) => c.port)).toEqual(['store.putOriginal', 'store.readManifest']);
-    expect(again.record.renditions).toEqual(first.record.renditions);
-    // an original without its manifest (a crash between the two): rendered and the manifest created
-    f.manifests.clear();
-    f.calls.length = 0;
-    const healed = await p.handle(job({ image: '/feeds/drop/pa.jpg' }), { number: 1, max: 3 });
-    expect(healed.rendered).toBe(true);
-    expect(f.called('store.readManifest')).toHaveLength(1);
-    expect(f.manifests.has(h)).toBe(true);
-  });
-
   it('a storage fault is retryable: thrown for BullMQ to retry, no record until the last attempt, then STORAGE_FAILED', async () => {
     const f = new Fakes();
     f.files.set('/feeds/drop/pa.jpg', photoBytes('pa.jpg'));
