@@ -131,6 +131,37 @@ rgw.describe('S3 storage on a real Ceph RGW: configuration errors and retried fa
     expect(Date.now() - t0).toBeGreaterThanOrEqual(800);
   });
 
+  it('a known SHA-256 (an original\'s content address) is signed as the payload hash and checked by the RGW: right = stored, wrong = refused', async () => {
+    const s = viaProxy({});
+    const body = randomBytes(300_000);
+    const sha = createHash('sha256').update(body).digest('hex');
+    const sent: string[] = [];
+    // the proxy's hang() predicate sees every request: used here only to read the header, never to hold one
+    proxy.hang((r) => {
+      if (r.method === 'PUT') sent.push(String(r.headers['x-amz-content-sha256']));
+      return false;
+    });
+    expect(await s.putIfAbsent('originals/k/known.jpg', body, { sha256: sha })).toBe('created');
+    expect(sent).toEqual([sha]);
+    expect(createHash('sha256').update((await direct.get('originals/k/known.jpg'))!).digest('hex')).toBe(sha);
+    // without one the SDK hashes the body itself: the same header, computed
+    await s.putIfAbsent('originals/k/computed.jpg', body);
+    expect(sent).toEqual([sha, sha]);
+
+    // a hash that is not the body's (bytes changed on the way, or a wrong key): refused, nothing stored
+    const other = createHash('sha256').update('other bytes').digest('hex');
+    const err = (await s.putIfAbsent('originals/k/wrong.jpg', body, { sha256: other }).catch((e: unknown) => e)) as StorageError;
+    expect(err).toBeInstanceOf(StorageError);
+    expect(err.message).toMatch(/HTTP 400/);
+    expect(await direct.head('originals/k/wrong.jpg')).toBeNull();
+    // not a digest at all: refused before any request, and not as a storage fault
+    const before = proxy.seen.length;
+    const bad = await s.putIfAbsent('originals/k/bad.jpg', body, { sha256: 'ABC' }).catch((e: unknown) => e);
+    expect(bad).not.toBeInstanceOf(StorageError);
+    expect(String(bad)).toMatch(/64 lowercase hex digits/);
+    expect(proxy.seen.length).toBe(before);
+  });
+
   it('a streamed multipart upload: a 503 on one part is retried; parts failing for good leave no object and no open upload', async () => {
     const s = viaProxy({ PHOTOWIRE_STORAGE_ATTEMPTS: '3' }, { partSizeBytes: 5 * 1024 * 1024 });
     const body = randomBytes(11 * 1024 * 1024);

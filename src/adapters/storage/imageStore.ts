@@ -92,12 +92,17 @@ export class StorageImageStore {
    * missing, i.e. nearly always for a photo never stored, where a HEAD was one more round trip per
    * photo (docs/SCALING.md, "S3 against the local directory"); the rare original that is there
    * without its manifest (a crash between the two, two machines on the same bytes) costs its
-   * bytes sent once more and a 412.
+   * bytes sent once more and a 412. The key is the body's SHA-256, signed as the payload hash
+   * (`PutOptions.sha256`): S3 does not hash 1 MB+ again on our side, and the server still checks it.
+   *
+   * Not done (measured, docs/SCALING.md): putting the original first and reading the manifest only
+   * when it was there already (412) would save the GET of a new photo's manifest, but the original's
+   * upload would then come before the render instead of beside it.
    */
   async putOriginal(sha256: string, ext: string, bytes: Buffer): Promise<string> {
     await this.ready();
     const key = originalKey(sha256, ext);
-    await this.storage.putIfAbsent(key, bytes, { contentType: typeOf(key), cacheControl: IMMUTABLE });
+    await this.storage.putIfAbsent(key, bytes, { contentType: typeOf(key), cacheControl: IMMUTABLE, sha256 });
     return key;
   }
 

@@ -103,6 +103,7 @@ export class S3Storage implements StoragePort {
 
   async put(key: string, body: PutBody, opts: PutOptions = {}): Promise<void> {
     const Key = this.full(key);
+    assertSha256(opts.sha256);
     try {
       if (isStreamBody(body)) {
         const upload = new Upload({
@@ -114,7 +115,9 @@ export class S3Storage implements StoragePort {
         });
         await upload.done();
       } else {
-        await this.client.send(new PutObjectCommand({ Bucket: this.bucket, Key, Body: body, ContentType: opts.contentType, CacheControl: opts.cacheControl }));
+        const put = new PutObjectCommand({ Bucket: this.bucket, Key, Body: body, ContentType: opts.contentType, CacheControl: opts.cacheControl });
+        if (opts.sha256 !== undefined) signKnownPayloadHash(put, opts.sha256);
+        await this.client.send(put);
       }
     } catch (err) {
       throw this.fault('put', Key, err);
@@ -123,12 +126,13 @@ export class S3Storage implements StoragePort {
 
   async putIfAbsent(key: string, body: Buffer | string, opts: PutOptions = {}): Promise<PutIfAbsentResult> {
     const Key = this.full(key);
+    assertSha256(opts.sha256);
     if (opts.beforeCommit) await opts.beforeCommit();
     for (let conflict = 0; ; conflict++) {
       try {
-        await this.client.send(
-          new PutObjectCommand({ Bucket: this.bucket, Key, Body: body, IfNoneMatch: '*', ContentType: opts.contentType, CacheControl: opts.cacheControl }),
-        );
+        const put = new PutObjectCommand({ Bucket: this.bucket, Key, Body: body, IfNoneMatch: '*', ContentType: opts.contentType, CacheControl: opts.cacheControl });
+        if (opts.sha256 !== undefined) signKnownPayloadHash(put, opts.sha256);
+        await this.client.send(put);
         return 'created';
       } catch (err) {
         const status = statusOf(err);
@@ -232,6 +236,30 @@ export class S3Storage implements StoragePort {
     const e = err as NodeJS.ErrnoException;
     return maskUrlCredentials(`${e.name ?? 'Error'}: ${e.code ? `${e.code} ` : ''}${e.message ?? String(err)}`).slice(0, 300);
   }
+}
+
+const SHA256_HEX = /^[0-9a-f]{64}$/;
+
+/** PutOptions.sha256 must be a hex digest: refused before any request (a programming error, not a storage fault). */
+function assertSha256(sha256: string | undefined): void {
+  if (sha256 !== undefined && !SHA256_HEX.test(sha256)) throw new Error(`PutOptions.sha256 must be 64 lowercase hex digits, got ${JSON.stringify(sha256.slice(0, 80))}`);
+}
+
+/**
+ * Sign `sha256` as the request's payload hash: SigV4 takes an `x-amz-content-sha256` header that is
+ * already there as the hash instead of computing one over the body (@smithy/signature-v4), and the
+ * server verifies the body against it (Ceph RGW, AWS S3, MinIO: XAmzContentSHA256Mismatch). Saves
+ * one SHA-256 of the body on our side; the integrity check is the same.
+ */
+function signKnownPayloadHash(cmd: PutObjectCommand, sha256: string): void {
+  cmd.middlewareStack.add(
+    (next) => async (args) => {
+      const request = args.request as { headers?: Record<string, string> };
+      if (request.headers) request.headers['x-amz-content-sha256'] = sha256;
+      return next(args);
+    },
+    { step: 'build', name: 'photowireKnownPayloadHash' },
+  );
 }
 
 function statusOf(err: unknown): number | undefined {

@@ -65,6 +65,14 @@ export interface PutOptions {
    * becomes visible (local: the temp file is written, not yet linked; S3: before the request).
    */
   beforeCommit?: () => Promise<void>;
+  /**
+   * The body's SHA-256 (64 lowercase hex digits) when the caller has it already, as for a
+   * content-addressed original: S3 signs it as the payload hash (`x-amz-content-sha256`) instead
+   * of hashing the body once more, and the server still checks the body against it (a mismatch is
+   * refused, STORAGE_FAILED). A wrong value is therefore a failed put, never a wrong object.
+   * The local folder ignores it.
+   */
+  sha256?: string;
 }
 
 export interface ObjectInfo {
