@@ -25,7 +25,8 @@ export interface ItemJobInfo {
 
 /** Looks item jobs up by item id, for one finalize run; closed after. */
 export interface ItemJobLookup {
-  find(itemId: string): Promise<ItemJobInfo | null>;
+  /** The job that carried the item: its own, or the chunk of caption-only items it was in (`expected` names the last chunk's range). */
+  find(item: { batchId: string; itemId: string; index: number; expected: number }): Promise<ItemJobInfo | null>;
   close(): Promise<void>;
 }
 
@@ -84,7 +85,7 @@ async function recordLostItems(ports: FinalizePorts, ledger: BatchLedger, have: 
     for (let index = 0; index < ledger.expected; index++) {
       if (have.has(index)) continue;
       const itemId = itemIdFor(batchId, index);
-      const job = await jobs.find(itemId);
+      const job = await jobs.find({ batchId, itemId, index, expected: ledger.expected });
       const parsed = job ? itemJobSchema.safeParse(job.data) : null;
       const state = job ? job.state : 'gone';
       let payload: ItemJob | null = parsed?.success ? { ...parsed.data, index } : null;
