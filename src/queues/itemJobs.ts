@@ -39,3 +39,31 @@ export async function chunkSizeOf(batchQueue: Queue, batchId: string): Promise<n
   const parsed = job ? batchJobSchema.safeParse(job.data) : null;
   return parsed?.success ? (parsed.data.chunkSize ?? null) : null;
 }
+
+/**
+ * `findCarryingJob` for the items of batches, the chunk size of each batch read once from its
+ * finalize job unless given (`known`): what finalize's lost items and `retry` look items up with.
+ */
+export class CarryingJobs {
+  private readonly sizes = new Map<string, Promise<number | null>>();
+  private batchQueue: Queue | null = null;
+  constructor(
+    private readonly itemQueue: Queue,
+    private readonly openBatchQueue: () => Queue,
+    known?: { batchId: string; chunkSize: number | undefined },
+  ) {
+    if (known?.chunkSize !== undefined) this.sizes.set(known.batchId, Promise.resolve(known.chunkSize));
+  }
+
+  async find(p: { batchId: string; itemId: string; index: number; expected: number }): Promise<CarryingJob | null> {
+    const own = await findCarryingJob(this.itemQueue, p);
+    if (own) return own;
+    let size = this.sizes.get(p.batchId);
+    if (!size) this.sizes.set(p.batchId, (size = chunkSizeOf((this.batchQueue ??= this.openBatchQueue()), p.batchId)));
+    return findCarryingJob(this.itemQueue, { ...p, chunkSize: await size });
+  }
+
+  async close(): Promise<void> {
+    await this.batchQueue?.close();
+  }
+}

@@ -9,7 +9,7 @@ import { isInputError } from '../core/errors';
 import type { BatchJob, ItemJob } from '../schemas/jobs';
 import type { Logger } from '../logger';
 import { JOBS, QUEUES, batchJobOptions, itemJobOptions, jobIds, queuePrefix } from './definitions';
-import { chunkSizeOf, findCarryingJob } from './itemJobs';
+import { CarryingJobs } from './itemJobs';
 
 /** What retrying needs; a `Runtime` has all of it. */
 export interface RetryDeps {
@@ -70,21 +70,15 @@ export async function retryItems(rt: RetryDeps, id: string): Promise<RetryOutcom
   }
 
   const queue = new Queue(QUEUES.item, { connection: rt.redis, prefix: queuePrefix(rt.config.prefix) });
-  const batchQueue = new Queue(QUEUES.batch, { connection: rt.redis, prefix: queuePrefix(rt.config.prefix) });
+  const carrying = new CarryingJobs(queue, () => new Queue(QUEUES.batch, { connection: rt.redis, prefix: queuePrefix(rt.config.prefix) }));
   const children: FlowJob[] = [];
   const claimed: string[] = [];
   try {
     let feedItems: Promise<Map<number, ItemJob>> | null = null;
     // An item of a chunk of caption-only items is found in its chunk's job (src/core/itemChunks.ts)
     // and retried as an item job of its own; the chunk's job stays (it carried the others).
-    let chunkSize: Promise<number | null> | null = null;
     for (const f of failures) {
-      const index = f.index ?? f.position;
-      let found = await findCarryingJob(queue, { batchId, itemId: f.itemId, index, expected: ledger.expected });
-      if (!found) {
-        chunkSize ??= chunkSizeOf(batchQueue, batchId);
-        found = await findCarryingJob(queue, { batchId, itemId: f.itemId, index, expected: ledger.expected, chunkSize: await chunkSize });
-      }
+      const found = await carrying.find({ batchId, itemId: f.itemId, index: f.index ?? f.position, expected: ledger.expected });
       const job = found?.job;
       const state = job ? await job.getState() : 'unknown';
       // A chunk still running holds other items: this item's failure is recorded, so it can go again now.
@@ -149,7 +143,7 @@ export async function retryItems(rt: RetryDeps, id: string): Promise<RetryOutcom
     rt.ctx.logger.info({ batchId, retried: out.retried, finalizeJobId }, 'failed items queued again');
     return out;
   } finally {
-    await Promise.all([queue.close(), batchQueue.close()]);
+    await Promise.all([queue.close(), carrying.close()]);
   }
 }
 

@@ -3,7 +3,7 @@ import type { Redis } from 'ioredis';
 import { loadFeed } from '../../adapters/feeds/loadFeed';
 import { finalizeBatch as finalize, type FinalizePorts, type ItemJobLookup } from '../batches/finalizeBatch';
 import { QUEUES, queuePrefix } from '../../queues/definitions';
-import { findCarryingJob } from '../../queues/itemJobs';
+import { CarryingJobs } from '../../queues/itemJobs';
 import { batchJobSchema } from '../../schemas/jobs';
 import { killStoreOf } from '../kills/itemKills';
 import type { PipelineContext } from '../pipelineContext';
@@ -12,19 +12,25 @@ import { summarizeBatch } from '../batches/summarizeBatch';
 
 /**
  * Item jobs read from BullMQ's item queue, for the items a batch closes without a record of: an
- * item's own job, or the chunk that carried it (`chunkSize` from the finalize job's data).
+ * item's own job, or the chunk that carried it. The chunk size is the finalize job's (`chunkSize`),
+ * else (a retry round's finalize job, a direct call) the batch's first finalize job's.
  */
 function itemJobLookup(ctx: PipelineContext, chunkSize: number | undefined): ItemJobLookup {
-  const queue = new Queue(QUEUES.item, { connection: ctx.redis, prefix: queuePrefix(ctx.config.prefix) });
+  const opts = { connection: ctx.redis, prefix: queuePrefix(ctx.config.prefix) };
+  const queue = new Queue(QUEUES.item, opts);
+  let jobs: CarryingJobs | null = null;
   return {
     async find(p) {
-      const found = await findCarryingJob(queue, { ...p, chunkSize });
+      jobs ??= new CarryingJobs(queue, () => new Queue(QUEUES.batch, opts), { batchId: p.batchId, chunkSize });
+      const found = await jobs.find(p);
       if (!found) return null;
       const { job } = found;
       const { failedReason, stalledCounter, attemptsMade, attemptsStarted } = job;
       return { data: found.data ?? job.data, state: await job.getState(), failedReason, stalledCounter, attemptsMade, attemptsStarted };
     },
-    close: () => queue.close(),
+    close: async () => {
+      await Promise.all([queue.close(), jobs?.close()]);
+    },
   };
 }
 
