@@ -70,8 +70,8 @@ describe('caption-only items in chunks', () => {
       await deletePrefix(prefix);
       removeDir(dataDir);
     });
-    const worker = async (more: Record<string, string> = {}) => {
-      const w = await startReadyWorker({ ...env, ...more }, 2);
+    const worker = async (more: Record<string, string> = {}, concurrency = 2) => {
+      const w = await startReadyWorker({ ...env, ...more }, concurrency);
       procs.push(w);
       return w;
     };
@@ -177,5 +177,31 @@ describe('caption-only items in chunks', () => {
     } finally {
       await queue.close();
     }
+  });
+
+  it('chunks emptied from the queue mid-batch: their items end WORKER_LOST, read again from the feed by `retry`', async () => {
+    const s = await setup('chunk-drained', { PHOTOWIRE_CHUNK_SIZE: '2' });
+    const file = feed(feeds, 'drained', 8, null);
+    // one chunk at a time, each item held 600 ms: chunks still wait when the queue is emptied
+    const w = await s.worker({ PHOTOWIRE_TEST_PAUSE_AT: 'dedup:600' }, 1);
+    const [o] = await ingestPaths(s.rt, [file]);
+    const batchId = o.batchId!;
+    await waitUntil(async () => ((await s.rt.ctx.catalog.getBatch(batchId))?.ok ?? 0) >= 2, 30_000, 'a first chunk done');
+    const queue = new Queue(QUEUES.item, { connection: s.rt.redis, prefix: queuePrefix(s.prefix) });
+    await queue.drain(true);
+    await queue.close();
+    await s.done(batchId);
+    const failed = await s.rt.ctx.catalog.getFailed(batchId);
+    expect(failed.length).toBeGreaterThanOrEqual(2);
+    for (const f of failed) expect([f.code, f.message]).toEqual(['WORKER_LOST', expect.stringMatching(/its job no longer exists/)]);
+    const out = await retryItems(s.rt, batchId);
+    expect(out?.retried.sort()).toEqual(failed.map((f) => f.itemId).sort());
+    await waitUntil(async () => {
+      const l = await s.rt.ctx.catalog.getBatch(batchId);
+      return l?.state === 'done' && l.ok === 8 ? l : null;
+    }, 60_000, 'the retried items');
+    const { records } = await expectBatchWhole(s.rt, batchId, { items: 8, ok: 8 });
+    expect(records.map((r) => r.headline)).toEqual([...Array(8).keys()].map((i) => `Item ${i + 1}`));
+    expect(w.itemsDone().filter((id) => failed.some((f) => f.itemId === id))).toHaveLength(failed.length);
   });
 });
