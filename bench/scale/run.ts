@@ -6,12 +6,13 @@
  *
  *   npm run bench:scale -- [--items 10000,100000,1000000] [--e2e 10000,100000] [--workers 1,2,4]
  *     [--quick] [--rounds N] [--requests N] [--redis URL] [--no-catalog] [--concurrency N]
- *     [--baseline DIR] [--chunk-size N]
+ *     [--baseline DIR] [--baseline-concurrency N] [--chunk-size N]
  *
  * --baseline DIR: another build of photowire (a checkout with its own `dist/`, e.g. main's, built
  * apart) run end to end too, each of its runs just before this build's at the same size and
  * workers, on the same Redis: figures side by side from one run. --no-catalog: end to end only.
- * --concurrency N: PHOTOWIRE_CONCURRENCY of the workers (both builds); --chunk-size N:
+ * --concurrency N: PHOTOWIRE_CONCURRENCY of the workers (both builds, unless --baseline-concurrency
+ * N gives the baseline's: one job per item needs many in flight, chunks few); --chunk-size N:
  * PHOTOWIRE_CHUNK_SIZE of this build's runs (the baseline gets it too; a build before chunks ignores it).
  *
  * How the catalog is built: end to end (real workers) at the --e2e sizes; the catalog sizes
@@ -57,6 +58,8 @@ interface Args {
   catalog: boolean;
   baseline: string | null;
   concurrency: number | null;
+  /** PHOTOWIRE_CONCURRENCY of the --baseline build's workers (default: --concurrency). */
+  baselineConcurrency: number | null;
   chunkSize: number | null;
 }
 
@@ -73,6 +76,7 @@ function readArgs(argv: string[]): Args {
       'no-catalog': { type: 'boolean', default: false },
       baseline: { type: 'string' },
       concurrency: { type: 'string' },
+      'baseline-concurrency': { type: 'string' },
       'chunk-size': { type: 'string' },
     },
   });
@@ -93,6 +97,7 @@ function readArgs(argv: string[]): Args {
     catalog: !values['no-catalog'],
     baseline: values.baseline ? path.resolve(values.baseline) : null,
     concurrency: values.concurrency ? list('concurrency', values.concurrency, '')[0] : null,
+    baselineConcurrency: values['baseline-concurrency'] ? list('baseline-concurrency', values['baseline-concurrency'], '')[0] : null,
     chunkSize: values['chunk-size'] ? list('chunk-size', values['chunk-size'], '')[0] : null,
   };
 }
@@ -477,7 +482,7 @@ async function main(): Promise<void> {
         const first = items === args.e2e[0] && w === args.workers[0];
         const opts = { concurrency: args.concurrency, chunkSize: args.chunkSize };
         if (args.baseline) {
-          const base = await e2eRun(redisUrl, feed, items, w, false, log, { ...opts, build: { label: path.basename(args.baseline), bin: path.join(args.baseline, 'bin', 'photowire.js') } });
+          const base = await e2eRun(redisUrl, feed, items, w, false, log, { ...opts, concurrency: args.baselineConcurrency ?? args.concurrency, build: { label: path.basename(args.baseline), bin: path.join(args.baseline, 'bin', 'photowire.js') } });
           results.e2e.push(base.run);
         }
         const res = await e2eRun(redisUrl, feed, items, w, last || first, log, { ...opts, build: { label: 'this', bin: BIN() } });
@@ -607,7 +612,7 @@ async function main(): Promise<void> {
     formatTable(
       ['build', 'items', 'workers', 'items/s', 'wall s', 'worker CPU ms/item', 'Redis CPU ms/item', 'finalize s', 'ingest CPU ms/item', 'worker peak RSS MB', 'load', 'failed'],
       results.e2e.map((e) => [
-        e.build,
+        `${e.build}${e.concurrency ? ` c${e.concurrency}` : ''}`,
         e.items,
         e.workers,
         fixed(e.itemsPerS, 0),

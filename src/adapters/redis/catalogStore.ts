@@ -645,6 +645,14 @@ export class CatalogStore {
    * (finalize and summaries run on workers next to photos being rendered).
    */
   async *iterateRecords(batchId: string, expected: number, opts: { chunk?: number; onMissing?: (index: number) => void } = {}): AsyncGenerator<CatalogRecord> {
+    for await (const text of this.iterateRawRecords(batchId, expected, opts)) yield JSON.parse(text) as CatalogRecord;
+  }
+
+  /**
+   * The same, each record as its stored JSON text (one line of records.ndjson as it is: issue 14,
+   * finalize no longer parses and re-serializes every record to write the file).
+   */
+  async *iterateRawRecords(batchId: string, expected: number, opts: { chunk?: number; onMissing?: (index: number) => void } = {}): AsyncGenerator<string> {
     const key = this.batchKeys(batchId).records;
     const chunk = opts.chunk ?? 500;
     for (let from = 0; from < expected; from += chunk) {
@@ -652,7 +660,7 @@ export class CatalogStore {
       const values = await this.redis.hmget(key, ...fields);
       for (let i = 0; i < values.length; i++) {
         const v = values[i];
-        if (v !== null) yield JSON.parse(v) as CatalogRecord;
+        if (v !== null) yield v;
         else opts.onMissing?.(from + i);
       }
     }

@@ -37,7 +37,7 @@ export interface FinalizeLogger {
 
 /** What finalizing a batch reads and writes, passed in by the batch worker (src/app/jobs/batchWorker.ts). */
 export interface FinalizePorts extends ClusterPorts {
-  catalog: ClusterPorts['catalog'] & Pick<CatalogStore, 'getBatch' | 'recordPositions' | 'markItem' | 'iterateRecords' | 'finishBatch' | 'addWarning'>;
+  catalog: ClusterPorts['catalog'] & Pick<CatalogStore, 'getBatch' | 'recordPositions' | 'markItem' | 'iterateRawRecords' | 'finishBatch' | 'addWarning'>;
   /**
    * Where records.ndjson and summary.json go (the storage port: the local folder or a bucket, at
    * content-stable keys), each written whole, summary.json last: a re-run rewrites them in place.
@@ -163,7 +163,7 @@ export async function finalizeBatch(ports: FinalizePorts, batchId: string): Prom
   // Written as read, a chunk of records at a time: the batch is never held in memory whole.
   const missing: number[] = [];
   let lines = 0;
-  await write('records.ndjson', () => ndjson(catalog.iterateRecords(batchId, expected, { onMissing: (i) => missing.push(i) }), () => lines++));
+  await write('records.ndjson', () => ndjson(catalog.iterateRawRecords(batchId, expected, { onMissing: (i) => missing.push(i) }), () => lines++));
   // The check a reader of records.ndjson relies on: one line per item of the ledger.
   if (!exportError && (lines !== expected || missing.length)) {
     const shown = missing.slice(0, LISTED).map((i) => i + 1).join(', ') + (missing.length > LISTED ? `, ... (${missing.length} in all)` : '');
@@ -188,10 +188,11 @@ export async function finalizeBatch(ports: FinalizePorts, batchId: string): Prom
   }
 }
 
-async function* ndjson(records: AsyncIterable<unknown>, onLine: () => void = () => undefined): AsyncGenerator<string> {
+/** Records as stored (JSON text, one line each: JSON.stringify never writes a newline), 500 lines a chunk. */
+async function* ndjson(records: AsyncIterable<string>, onLine: () => void = () => undefined): AsyncGenerator<string> {
   let lines: string[] = [];
   for await (const r of records) {
-    lines.push(JSON.stringify(r));
+    lines.push(r);
     onLine();
     if (lines.length === 500) {
       yield lines.join('\n') + '\n';
