@@ -92,6 +92,10 @@ write_conf() {
   # - one OSD: pools of size 1 with 8 placement groups, and a high "mon max pg per osd";
   # - one monitor: propose map changes at once (paxos 0.01 s) instead of batching them for 1 s;
   # - tcp_nodelay on the beast frontend: small answers (GET, 412) in ~5 ms instead of 40-50 ms.
+  # Not needed to work, only cheaper per request (docs/SCALING.md, "S3 against the local directory"):
+  # every debug level 0/0 (Ceph formats log lines up to the second level into memory even when it
+  # writes none, and radosgw writes 2-3 lines per request at its default 1/5), no op tracker in the
+  # OSD, no ops or usage log in radosgw. Logs of a failed start then say less: raise `debug rgw`.
   cat >"$DIR/ceph.conf" <<EOF
 [global]
 fsid = $FSID
@@ -122,6 +126,31 @@ mon allow pool size one = true
 mon allow pool delete = true
 mon max pg per osd = 1000
 mon warn on pool no redundancy = false
+debug asok = 0/0
+debug auth = 0/0
+debug bdev = 0/0
+debug buffer = 0/0
+debug context = 0/0
+debug crush = 0/0
+debug filestore = 0/0
+debug finisher = 0/0
+debug heartbeatmap = 0/0
+debug journal = 0/0
+debug mon = 0/0
+debug monc = 0/0
+debug ms = 0/0
+debug objclass = 0/0
+debug objecter = 0/0
+debug optracker = 0/0
+debug osd = 0/0
+debug paxos = 0/0
+debug perfcounter = 0/0
+debug rados = 0/0
+debug rgw = 0/0
+debug rgw sync = 0/0
+debug throttle = 0/0
+debug timer = 0/0
+debug tp = 0/0
 
 [mon]
 mon data = $DIR/mon.\$id
@@ -135,12 +164,15 @@ osd data = $DIR/osd.\$id
 osd objectstore = memstore
 memstore device bytes = ${MEMSTORE_BYTES:-1073741824}
 osd memory target = 939524096
+osd enable op tracker = false
 
 [client.rgw.photowire]
 rgw frontends = beast endpoint=127.0.0.1:$RGW_PORT tcp_nodelay=1
 rgw data = $DIR/rgw
 rgw enable apis = s3, admin
 rgw thread pool size = 64
+rgw enable ops log = false
+rgw enable usage log = false
 ms mon client mode = crc secure
 auth client required = none
 EOF

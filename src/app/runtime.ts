@@ -12,7 +12,7 @@ import { createRetentionWorker, scheduleRetention } from './jobs/retentionWorker
 import { retentionService } from './retention/retentionRuntime';
 import { createKillWebhookWorker } from './jobs/killWebhookWorker';
 import { closeKillWebhookQueues } from './killWebhook';
-import { loadFeed } from '../adapters/feeds/loadFeed';
+import { loadAnyFeed } from '../adapters/feeds/loadStorageFeed';
 import { enqueueFeed } from '../queues/enqueueFeed';
 import { summarizeBatch, type BatchSummary } from './batches/summarizeBatch';
 import { IngestService } from './ingest/ingestService';
@@ -69,7 +69,7 @@ export class Runtime {
   /** Load, enqueue, wait, summarize (src/app/ingest/ingestService.ts), on this runtime's Redis and queues. */
   get ingest(): IngestService<BatchSummary> {
     this.ingestService ??= new IngestService<BatchSummary>({
-      loader: { load: (feedPath, opts) => loadFeed(feedPath, this.config.maxFeedBytes, opts) },
+      loader: { load: (feedPath, opts) => loadAnyFeed(this.ctx.storage, feedPath, this.config.maxFeedBytes, opts) },
       queue: { enqueue: (feed) => enqueueFeed({ catalog: this.ctx.catalog, flow: this.flow, prefix: this.config.prefix, attempts: this.config.attempts, chunkSize: this.config.chunkSize }, feed) },
       ledgers: {
         getBatch: (batchId) => this.ctx.catalog.getBatch(batchId),

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import * as path from 'node:path';
+import { isStorageRef } from './feeds/storageFeed';
 
 /** Lower-case, dash-separated, short: batch ids are typed by people at the CLI. */
 function slug(name: string): string {
@@ -28,7 +29,8 @@ function slug(name: string): string {
  * copy, a re-send) land on the same batch. Measured cost of hashing: src/adapters/feeds/hashFile.ts.
  */
 export function batchIdFor(feedPath: string, contentDigest: string): string {
-  const h = createHash('sha256').update(path.resolve(feedPath)).update('\0').update(contentDigest).digest('hex');
+  // A feed in storage (`storage:<key>`) is named the same on every machine: not resolved against the cwd.
+  const h = createHash('sha256').update(isStorageRef(feedPath) ? feedPath : path.resolve(feedPath)).update('\0').update(contentDigest).digest('hex');
   return `${slug(path.basename(feedPath))}-${h.slice(0, 12)}`;
 }
 

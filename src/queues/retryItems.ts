@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { Queue, type FlowJob, type FlowProducer } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { Config } from '../config';
-import { loadFeed } from '../adapters/feeds/loadFeed';
+import { loadAnyFeed, type FeedStorage } from '../adapters/feeds/loadStorageFeed';
 import { batchIndexOf, type CatalogStore, type FailedItem } from '../adapters/redis/catalogStore';
 import { redisKeys } from '../adapters/redis/keys';
 import { isInputError } from '../core/errors';
@@ -14,8 +14,8 @@ import { CarryingJobs } from './itemJobs';
 /** What retrying needs; a `Runtime` has all of it. */
 export interface RetryDeps {
   config: Config;
-  /** The catalog and the logger of the pipeline context (src/app/pipelineContext.ts). */
-  ctx: { catalog: CatalogStore; logger: Logger };
+  /** The catalog, logger and storage of the pipeline context (src/app/pipelineContext.ts): a feed in storage is reloaded through the port. */
+  ctx: { catalog: CatalogStore; logger: Logger; storage: FeedStorage };
   flow: FlowProducer;
   redis: Redis;
 }
@@ -161,7 +161,7 @@ async function reloadFeedItems(rt: RetryDeps, batchId: string, feedPath: string,
   const found = await rt.ctx.catalog.recordsAt(batchId, indexes);
   const records = new Map(found.flatMap((r) => (r ? [[batchIndexOf(r), r] as const] : [])));
   try {
-    const feed = await loadFeed(feedPath, rt.config.maxFeedBytes);
+    const feed = await loadAnyFeed(rt.ctx.storage, feedPath, rt.config.maxFeedBytes);
     feed.items.forEach((item, index) => {
       const record = records.get(index);
       if (!record) return;

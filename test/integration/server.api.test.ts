@@ -17,6 +17,11 @@ describe('the desk API (real server on 127.0.0.1, real Redis, real workers)', ()
     const res = await desk.fetch(path, init);
     return { status: res.status, headers: res.headers, body: (await res.json()) as any };
   };
+  /** Upload bytes still in the desk's scratch folder (they are removed once stored). */
+  const scratchUploads = () => {
+    const tmp = path.join(desk.p.config.dataDir, 'tmp');
+    return existsSync(tmp) ? readdirSync(tmp).filter((n) => n.endsWith('.upload')) : [];
+  };
   const waitDone = (ids: string[]) => waitForBatches(desk.p.rt, ids, { progress: false, timeoutMs: 60_000 });
 
   beforeAll(async () => {
@@ -108,7 +113,7 @@ describe('the desk API (real server on 127.0.0.1, real Redis, real workers)', ()
       expect(batches.map((b) => b.id)).toEqual([galleryId]);
     });
 
-    it('takes an upload of photos as a folder feed, under <dataDir>/uploads, once', async () => {
+    it('takes an upload of photos as a folder feed, stored as uploads/<id>/ through the storage port, once', async () => {
       const dir = makeTmpDir('photos');
       try {
         await writeDeskPhotoFeed(dir);
@@ -121,14 +126,16 @@ describe('the desk API (real server on 127.0.0.1, real Redis, real workers)', ()
         expect(first.status).toBe(202);
         const [outcome] = ingestResponseSchema.parse(first.body).feeds;
         expect(outcome).toMatchObject({ created: true, expected: DESK_PHOTOS.length + 1, error: null });
-        expect(outcome.path.startsWith(path.join(desk.p.config.dataDir, 'uploads') + path.sep)).toBe(true);
-        expect(readdirSync(outcome.path).sort()).toEqual([...DESK_PHOTOS.map((p) => p.name), BROKEN_NAME].sort());
+        // A storage feed (the data directory or the bucket, whichever the pipeline stores in), not a local path.
+        expect(outcome.path).toMatch(/^storage:uploads\/[0-9a-f]{16}\/$/);
+        const prefix = outcome.path.slice('storage:'.length);
+        expect(await desk.p.listStored(prefix)).toEqual([...DESK_PHOTOS.map((p) => p.name), BROKEN_NAME].sort().map((n) => prefix + n));
         photosId = outcome.batchId!;
         await waitDone([photosId]);
 
         const again = ingestResponseSchema.parse((await json('/api/feeds', { method: 'POST', body: form() })).body).feeds[0];
         expect(again).toMatchObject({ batchId: photosId, created: false });
-        expect(readdirSync(path.join(desk.p.config.dataDir, 'uploads')).filter((n) => n.startsWith('.'))).toEqual([]);
+        expect(scratchUploads()).toEqual([]);
       } finally {
         removeDir(dir);
       }
@@ -299,9 +306,8 @@ describe('the desk API (real server on 127.0.0.1, real Redis, real workers)', ()
     });
   });
 
-  it('left no upload in progress behind', () => {
-    const uploads = path.join(desk.p.config.dataDir, 'uploads');
-    expect(existsSync(uploads)).toBe(true);
-    expect(readdirSync(uploads).filter((n) => n.startsWith('.incoming'))).toEqual([]);
+  it('left no upload in progress behind', async () => {
+    expect((await desk.p.listStored('uploads/')).length).toBeGreaterThan(0);
+    expect(scratchUploads()).toEqual([]);
   });
 });

@@ -52,6 +52,9 @@ describe('caps', () => {
     expect(await res.json()).toMatchObject({ error: 'UPLOAD_TOO_LARGE', message: expect.stringContaining('PHOTOWIRE_UPLOAD_MAX_MB') });
     const uploads = path.join(desk.p.config.dataDir, 'uploads');
     expect(existsSync(uploads) ? readdirSync(uploads) : []).toEqual([]);
+    expect(await desk.p.listStored('uploads/')).toEqual([]);
+    const tmp = path.join(desk.p.config.dataDir, 'tmp');
+    expect(existsSync(tmp) ? readdirSync(tmp) : []).toEqual([]);
     expect(await desk.p.rt.ctx.catalog.listBatches()).toEqual([]);
   });
 

@@ -15,6 +15,7 @@ import { localWireXmlOptions } from './wireXmlRefs';
 import { sha256File } from './hashFile';
 import { walkFolder } from './walkFolder';
 import { isTempNameInsideFolder } from '../../core/feeds/tempNames';
+import { isStorageRef } from '../../core/feeds/storageFeed';
 
 export interface LoadedFeed {
   batchId: string;
@@ -65,11 +66,17 @@ export async function loadFeed(input: string, maxFeedBytes: number, opts: LoadOp
   const head = await readHead(feedPath, 16);
   if (sniffImage(head) || (hasImageExtension(feedPath) && st.size > maxFeedBytes)) return await singlePhoto();
 
-  const bytes = await fs.readFile(feedPath);
-  const digest = createHash('sha256').update(bytes).digest('hex');
-  const batchId = batchIdFor(feedPath, digest);
+  return feedOfBytes(await fs.readFile(feedPath), feedPath, path.dirname(feedPath), singlePhoto);
+}
+
+/**
+ * A text feed from its bytes (a file, or an object in storage: src/adapters/feeds/loadStorageFeed.ts),
+ * its batch id from `feedPath` and the bytes' SHA-256; `root` is the folder its photos must stay in.
+ */
+export async function feedOfBytes(bytes: Buffer, feedPath: string, root: string, singlePhoto: () => Promise<LoadedFeed>): Promise<LoadedFeed> {
+  const batchId = batchIdFor(feedPath, createHash('sha256').update(bytes).digest('hex'));
   try {
-    return { batchId, feedPath, root: path.dirname(feedPath), ...parseFeedBytes(bytes, feedPath) };
+    return { batchId, feedPath, root, ...parseFeedBytes(bytes, feedPath) };
   } catch (err) {
     // An empty or broken `photo.jpg` given on its own (an HTML error page saved under the photo's
     // name, say) is a photo that failed, not a mystery feed: its item says why (IMAGE_CORRUPT
@@ -117,7 +124,8 @@ export function parseFeedBytes(bytes: Buffer, feedPath: string): ParsedFeed {
     case 'xml': {
       // parseWireXml refuses unknown XML itself, after a safe parse (a hostile file is reported as refused).
       // Items that are not pictures (text, video, packages) are counted and listed, never dropped without a word.
-      const wire = parseWireXml(text, feedPath, /^https?:\/\//i.test(feedPath) ? {} : localWireXmlOptions(feedPath));
+      // A feed fetched over HTTP or kept in storage reads no local file beside it.
+      const wire = parseWireXml(text, feedPath, /^https?:\/\//i.test(feedPath) || isStorageRef(feedPath) ? {} : localWireXmlOptions(feedPath));
       return { ...base, format: detectXmlFlavor(text) ?? 'xml', items: wire.items, warnings: skippedWarnings(feedPath, wire.skipped), skipped: countSkipped(wire.skipped) };
     }
     default:
@@ -144,7 +152,7 @@ async function readHead(file: string, n: number): Promise<Buffer> {
   }
 }
 
-function imageItem(file: string, position: number): FeedItem {
+export function imageItem(file: string, position: number): FeedItem {
   return {
     source: { file, position, format: 'image' },
     captionRaw: '',

@@ -1,6 +1,34 @@
+import { InputError, isInputError } from '../../core/errors';
 import { originalKey, renditionKey, renditionManifestKey } from '../../core/storageKeys';
 import type { Rendition } from '../../schemas/record';
 import { StorageConfigError, StorageError, type StoragePort } from './storagePort';
+
+/**
+ * A photo kept in storage (a desk upload's `uploads/<id>/<name>`), read whole through the port:
+ * no object is IMAGE_NOT_FOUND naming the key; more than `maxBytes` is IMAGE_TOO_LARGE, found
+ * while streaming (never more than the cap held in memory).
+ */
+export async function readStoredPhoto(storage: Pick<StoragePort, 'getStream' | 'locate'>, key: string, maxBytes: number): Promise<Buffer> {
+  const stream = await storage.getStream(key);
+  if (!stream) throw new InputError('IMAGE_NOT_FOUND', `storage key ${key} (${storage.locate(key)}): no such object`);
+  const chunks: Buffer[] = [];
+  let total = 0;
+  try {
+    for await (const chunk of stream) {
+      total += (chunk as Buffer).length;
+      if (total > maxBytes) {
+        throw new InputError('IMAGE_TOO_LARGE', `storage key ${key}: over the file-size cap of ${(maxBytes / 1048576).toFixed(0)} MB (PHOTOWIRE_MAX_FILE_MB)`);
+      }
+      chunks.push(chunk as Buffer);
+    }
+  } catch (err) {
+    if (isInputError(err)) throw err;
+    throw new StorageError(`cannot read ${storage.locate(key)}: ${(err as Error).message}`, { cause: err });
+  } finally {
+    stream.destroy();
+  }
+  return Buffer.concat(chunks, total);
+}
 
 /** What `renditions.json` says: the photo and every rendition stored for it. */
 export interface RenditionManifest {
@@ -58,11 +86,18 @@ export class StorageImageStore {
     }
   }
 
-  /** Store the original unless it is there (a HEAD first: an original can be large). Returns its key. */
+  /**
+   * Store the original unless it is there. Returns its key. One request: put-if-absent alone
+   * (`If-None-Match: *` on S3), no HEAD first. It is only called when the photo's manifest is
+   * missing, i.e. nearly always for a photo never stored, where a HEAD was one more round trip per
+   * photo (docs/SCALING.md, "S3 against the local directory"); the rare original that is there
+   * without its manifest (a crash between the two, two machines on the same bytes) costs its
+   * bytes sent once more and a 412.
+   */
   async putOriginal(sha256: string, ext: string, bytes: Buffer): Promise<string> {
     await this.ready();
     const key = originalKey(sha256, ext);
-    if (!(await this.storage.head(key))) await this.storage.putIfAbsent(key, bytes, { contentType: typeOf(key), cacheControl: IMMUTABLE });
+    await this.storage.putIfAbsent(key, bytes, { contentType: typeOf(key), cacheControl: IMMUTABLE });
     return key;
   }
 

@@ -6,6 +6,7 @@ import { pixelBytes } from '../../core/images/pixelFingerprint';
 import type { PreviewRights } from '../../core/metadata/previewRights';
 import { metadataContainer, readImageMetadata, readMetadataBlocks } from '../../core/metadata';
 import { buildRecord, mergeIptc } from '../../core/records/buildRecord';
+import { isStorageRef, storedPhotoKey } from '../../core/feeds/storageFeed';
 import { originalKey } from '../../core/storageKeys';
 import type { IptcFields } from '../../schemas/feedItem';
 import type { ItemJob } from '../../schemas/jobs';
@@ -294,7 +295,12 @@ export class ItemPipeline {
     const { source, codec } = this.p;
     const file = job.item.image!;
     // An HTTP feed names its photos by URL: downloaded under the fetch limits (allow-list, timeout, size cap).
-    const bytes = HTTP_URL.test(file) ? await source.fetch(file) : await source.readFile(job.root, file);
+    // A feed in storage (a desk upload) names keys below its folder: read through the storage port.
+    const bytes = HTTP_URL.test(file)
+      ? await source.fetch(file)
+      : isStorageRef(file)
+        ? await source.readStored(storedPhotoKey(job.root, file))
+        : await source.readFile(job.root, file);
     const sha256 = createHash('sha256').update(bytes).digest('hex');
     const pixels = pixelBytes(bytes);
     const pixelSha256 = pixels === bytes ? sha256 : createHash('sha256').update(pixels).digest('hex');

@@ -18,6 +18,11 @@ export interface ImageSource {
   readFile(root: string, file: string): Promise<Buffer>;
   /** A photo named by URL: one try; a transient failure is a retryable FETCH_FAILED. */
   fetch(url: string): Promise<Buffer>;
+  /**
+   * A photo in storage (a desk upload), by its key, already confined to its feed's folder: missing
+   * is IMAGE_NOT_FOUND naming the key, over the file cap IMAGE_TOO_LARGE; faults are StorageErrors.
+   */
+  readStored(key: string): Promise<Buffer>;
 }
 
 /** What the decoder says of a photo before rendering it. */

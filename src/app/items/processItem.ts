@@ -1,7 +1,7 @@
 import { performance } from 'node:perf_hooks';
 import { probeImage, renderRenditions } from '../../adapters/images/sharpImages';
 import { readConfinedFile } from '../../adapters/storage/dataDir';
-import { StorageImageStore } from '../../adapters/storage/imageStore';
+import { StorageImageStore, readStoredPhoto } from '../../adapters/storage/imageStore';
 import { ItemPipeline, type ItemResult } from './itemPipeline';
 import { fetchImageBytes } from '../../adapters/http/fetchUrl';
 import type { ItemJob } from '../../schemas/jobs';
@@ -21,7 +21,9 @@ export function itemPipelineOf(ctx: PipelineContext): ItemPipeline {
   if (!pipeline) {
     const { config } = ctx;
     pipeline = new ItemPipeline({
-      source: { readFile: (root, file) => readConfinedFile(root, file, config.maxFileBytes), fetch: (url) => fetchImageBytes(url, config) },
+      source: { readFile: (root, file) => readConfinedFile(root, file, config.maxFileBytes), fetch: (url) => fetchImageBytes(url, config),
+        readStored: (key) => readStoredPhoto(ctx.storage, key, config.maxFileBytes),
+      },
       codec: { probe: (bytes, label) => probeImage(bytes, label, config.maxPixels), render: (bytes, label, plan, rights) => renderRenditions(bytes, label, plan, config.maxPixels, rights) },
       store: new StorageImageStore(ctx.storage),
       photos: ctx.photos,

@@ -1,6 +1,6 @@
 import { Queue, UnrecoverableError, Worker, type Job } from 'bullmq';
 import type { Redis } from 'ioredis';
-import { loadFeed } from '../../adapters/feeds/loadFeed';
+import { loadAnyFeed } from '../../adapters/feeds/loadStorageFeed';
 import { finalizeBatch as finalize, type FinalizePorts, type ItemJobLookup } from '../batches/finalizeBatch';
 import { QUEUES, queuePrefix } from '../../queues/definitions';
 import { CarryingJobs } from '../../queues/itemJobs';
@@ -42,7 +42,7 @@ export function finalizePorts(ctx: PipelineContext, chunkSize?: number): Finaliz
     photos: ctx.photos,
     kills: killStoreOf(ctx),
     exports: ctx.exports,
-    feeds: { load: (feedPath) => loadFeed(feedPath, ctx.config.maxFeedBytes) },
+    feeds: { load: (feedPath) => loadAnyFeed(ctx.storage, feedPath, ctx.config.maxFeedBytes) },
     itemJobs: () => itemJobLookup(ctx, chunkSize),
     failedRecord: (job, error) => failedRecord(ctx, job, error),
     summarize: (batchId) => summarizeBatch(ctx, batchId),

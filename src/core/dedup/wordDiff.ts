@@ -22,8 +22,12 @@ export interface WordDiff {
 export const MAX_EDITS = 16;
 export const MAX_RUN_CHARS = 240;
 
+/** A word of ASCII letters and digits only: its key is its lower case (most words of a caption). */
+const PLAIN_WORD = /^[A-Za-z0-9]+$/;
+
 /** What a word is compared as: its caption words (case, quotes, punctuation never count). */
 function key(word: string): string {
+  if (PLAIN_WORD.test(word)) return word.toLowerCase();
   return captionWords(word).join(' ');
 }
 
@@ -73,7 +77,12 @@ export function wordDiff(canonical: string, member: string): WordDiff {
   return { edits: edits.slice(0, MAX_EDITS), more: Math.max(0, edits.length - MAX_EDITS) };
 }
 
-/** Shortest edit script from x to y as '=', '-' (delete from x), '+' (insert from y). */
+/**
+ * Shortest edit script from x to y as '=', '-' (delete from x), '+' (insert from y). One frontier
+ * array updated in place (diagonals of one parity read those of the other), and per step d only
+ * its 2d + 1 live diagonals kept for the walk back: O(D^2) memory instead of O((N + M) D), which
+ * was most of the diff's time and garbage in the index's profile (docs/DEDUP.md).
+ */
 function myers(x: readonly string[], y: readonly string[]): Array<'=' | '-' | '+'> {
   const n = x.length;
   const m = y.length;
@@ -81,12 +90,12 @@ function myers(x: readonly string[], y: readonly string[]): Array<'=' | '-' | '+
   if (m === 0) return Array<'-'>(n).fill('-');
   const max = n + m;
   const off = max;
-  let v = new Int32Array(2 * max + 2);
+  const v = new Int32Array(2 * max + 2);
+  // trace[d]: the frontier before step d, diagonals -d..d (trace[d][k + d]).
   const trace: Int32Array[] = [];
   let found = false;
   for (let d = 0; d <= max && !found; d++) {
-    trace.push(v.slice());
-    const next = v.slice();
+    trace.push(v.slice(off - d, off + d + 1));
     for (let k = -d; k <= d; k += 2) {
       let px: number;
       if (k === -d || (k !== d && v[off + k - 1] < v[off + k + 1])) px = v[off + k + 1];
@@ -96,27 +105,26 @@ function myers(x: readonly string[], y: readonly string[]): Array<'=' | '-' | '+
         px++;
         py++;
       }
-      next[off + k] = px;
+      v[off + k] = px;
       if (px >= n && py >= m) {
         found = true;
         break;
       }
     }
-    v = next;
   }
-  trace.push(v);
-  // Walk back from (n, m).
+  // Walk back from (n, m): the step that reached diagonal k at d came from k + 1 or k - 1 at d - 1.
   const out: Array<'=' | '-' | '+'> = [];
   let px = n;
   let py = m;
-  for (let d = trace.length - 2; d >= 0 && (px > 0 || py > 0); d--) {
+  for (let d = trace.length - 1; d >= 0 && (px > 0 || py > 0); d--) {
     const vd = trace[d];
+    const at = (k: number) => vd[k + d];
     const k = px - py;
     let prevK: number;
     if (d === 0) prevK = 0;
-    else if (k === -d || (k !== d && vd[off + k - 1] < vd[off + k + 1])) prevK = k + 1;
+    else if (k === -d || (k !== d && at(k - 1) < at(k + 1))) prevK = k + 1;
     else prevK = k - 1;
-    const prevX = d === 0 ? 0 : vd[off + prevK];
+    const prevX = d === 0 ? 0 : at(prevK);
     const prevY = prevX - prevK;
     while (px > prevX && py > prevY) {
       out.push('=');

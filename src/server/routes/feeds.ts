@@ -14,7 +14,8 @@ const uploadForm = z
   );
 
 /**
- * Submit a feed: upload its files (saved under `<dataDir>/uploads/`), or name a file or folder
+ * Submit a feed: upload its files (stored as `uploads/<id>/` through the storage port: the data
+ * directory or the bucket, so a worker on any machine reads them), or name a file or folder
  * under an allowed root. Either way it is ingested like `photowire ingest`: a batch the workers
  * take, answered at once with its id (202); a feed that cannot be read at all is a 422 naming why.
  */
@@ -37,7 +38,7 @@ export function feedRoutes(app: ZodApp, rt: Runtime, opts: { uploadsPerMinute: n
       let feeds: string[];
       const body: unknown = req.body;
       if (req.isMultipart()) {
-        feeds = (await saveUpload(req, rt.config.dataDir, rt.config.uploadMaxBytes)).feeds;
+        feeds = (await saveUpload(req, { storage: rt.ctx.storage, dataDir: rt.config.dataDir }, rt.config.uploadMaxBytes)).feeds;
       } else if (body && typeof body === 'object' && 'path' in body && typeof body.path === 'string') {
         feeds = [await resolveFeedPath(body.path, rt.config.feedRoots)];
       } else {

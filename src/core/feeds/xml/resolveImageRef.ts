@@ -1,6 +1,7 @@
 import * as path from 'node:path';
 import { isInputError } from '../../errors';
 import { confinePath } from '../confinePath';
+import { confineStorageRef, isStorageRef } from '../storageFeed';
 
 export interface ResolvedImage {
   image: string | null;
@@ -13,7 +14,8 @@ const URI_SCHEME = /^([a-z][a-z0-9+.-]+):/i;
 
 /**
  * Turn an image reference written in a feed into what FeedItem.image holds: an absolute path
- * confined to the feed's folder, or an http(s) URL. A reference that cannot be used becomes a
+ * confined to the feed's folder (for a feed in storage, `storage:<key>` below its folder:
+ * src/core/feeds/storageFeed.ts), or an http(s) URL. A reference that cannot be used becomes a
  * per-item error (the item still comes out), never an exception that would sink the feed.
  *
  * `isUri`: XML hrefs are URI references, so `%20` means a space; CSV cells are plain paths.
@@ -52,6 +54,8 @@ export function resolveImageRef(feedPath: string, ref: string | undefined, isUri
     }
   }
   try {
+    // A feed in storage (a desk upload): the photo is a key below the feed's folder, never a local path.
+    if (isStorageRef(feedPath)) return { image: confineStorageRef(feedPath, local) };
     return { image: confinePath(path.dirname(feedPath), local) };
   } catch (err) {
     if (isInputError(err)) return { image: null, error: { code: err.code, message: `${itemLabel}: ${err.message}` } };

@@ -1,7 +1,7 @@
 import calculateSlot from 'cluster-key-slot';
 import { QueueKeys } from 'bullmq';
 import { hashTagOf, prefixPatterns, redisKeys } from '../../../../src/adapters/redis/keys';
-import { CrossSlotScriptError, luaScript, runScript, slotOf } from '../../../../src/adapters/redis/scripts';
+import { CrossSlotScriptError, luaScript, runScript, sharedHashTag, slotOf } from '../../../../src/adapters/redis/scripts';
 import { QUEUES, queuePrefix } from '../../../../src/queues/definitions';
 import type { RedisClient } from '../../../../src/adapters/redis/connection';
 
@@ -72,5 +72,22 @@ describe('key registry (src/adapters/redis/keys.ts)', () => {
     const script = luaScript('pwTestNothing', 'return 1');
     await expect(runScript(untouched, script, [k.kill.items, k.photo.items])).rejects.toBeInstanceOf(CrossSlotScriptError);
     await expect(runScript(untouched, script, [k.batch('a').ledger, k.batches])).rejects.toThrow(/more than one Redis Cluster slot/);
+  });
+});
+
+describe('sharedHashTag: the slot check without a CRC16 per key', () => {
+  it('names the tag only when every key has the same non-empty one, which is then one slot', () => {
+    const same = ['p:{v2t0.5}:b:1:00ff', 'p:{v2t0.5}:c:0123', 'other:{v2t0.5}:a:x}', '{v2t0.5}'];
+    expect(sharedHashTag(same)).toBe('v2t0.5');
+    expect(new Set(same.map((k) => calculateSlot(k))).size).toBe(1);
+    // Another tag, an empty tag (the whole key is hashed), no tag, a tag that only starts the same, a Buffer.
+    expect(sharedHashTag(['p:{v2t0.5}:x', 'p:{v2t0.6}:x'])).toBeNull();
+    expect(sharedHashTag(['p:{}:x{a}', 'q:{}:y{a}'])).toBeNull();
+    expect(sharedHashTag(['p:{a}:x', 'p:a:x'])).toBeNull();
+    expect(sharedHashTag(['p:{ab}:x', 'p:{a}b}:x'])).toBeNull();
+    expect(sharedHashTag(['p:{a}:x', Buffer.from('p:{a}:y')])).toBeNull();
+    // The first '{' and the first '}' after it decide, as in Redis.
+    expect(sharedHashTag(['p:{a}{b}', 'q:{a}:z'])).toBe('a');
+    expect(calculateSlot('p:{a}{b}')).toBe(calculateSlot('q:{a}:z'));
   });
 });

@@ -77,6 +77,12 @@ export class Fakes {
           if (!b) throw new InputError('IMAGE_NOT_FOUND', `${file}: no such file`);
           return b;
         },
+        readStored: async (key) => {
+          this.note('source.readStored', key);
+          const b = this.files.get(key);
+          if (!b) throw new InputError('IMAGE_NOT_FOUND', `storage key ${key}: no such object`);
+          return b;
+        },
         fetch: async (url) => {
           this.note('source.fetch', url);
           const b = this.urls.get(url);
