@@ -23,6 +23,8 @@ const MATRIX = [
   'watch',
   'server.api',
   'server.retry',
+  // caption-only items in chunks (issue 14): MARK_ITEMS and the pipelined kill registrations on a cluster
+  'chunks',
   // two worker machines (separate processes and scratch folders) and a kill -9; always on S3
   'machines',
 ];

@@ -60,6 +60,12 @@ export const configSchema = z.object({
   ),
   /** PHOTOWIRE_CONCURRENCY: items in flight per worker process. One image in flight per core keeps both cores busy without oversubscribing libvips (see README "Performance"). */
   concurrency: fromEnv('PHOTOWIRE_CONCURRENCY', intFromEnv(1, 256).default(Math.max(2, os.cpus().length))),
+  /**
+   * PHOTOWIRE_CHUNK_SIZE: caption-only items (no photo) go as one job per chunk of batch indexes of
+   * this size (issue 14: one BullMQ job per item cost more than the item); 1 gives one job per item,
+   * as photos always have (src/core/itemChunks.ts).
+   */
+  chunkSize: fromEnv('PHOTOWIRE_CHUNK_SIZE', intFromEnv(1, 1000).default(100)),
   /** PHOTOWIRE_MAX_PIXELS: pixel cap per image. */
   maxPixels: fromEnv('PHOTOWIRE_MAX_PIXELS', intFromEnv(1, 2_000_000_000).default(100_000_000)),
   /** PHOTOWIRE_MAX_FILE_MB: size cap per image file, in bytes. */
@@ -170,7 +176,7 @@ export const configSchema = z.object({
   /** PHOTOWIRE_TEST_PAUSE_AT: test-only pause point (see src/app/items/testPause.ts); undefined in production. Never set in production. */
   testPauseAt: fromEnv(
     'PHOTOWIRE_TEST_PAUSE_AT',
-    z.string().regex(/^(render|dedup)(:\d+)?$/, 'render or dedup, optionally :<ms> (test-only)').optional().transform(unset),
+    z.string().regex(/^(render|dedup|chunk)(:\d+)?$/, 'render, dedup or chunk, optionally :<ms> (test-only)').optional().transform(unset),
   ),
 });
 

@@ -5,7 +5,15 @@
  * caption-only items with 1, 2 and 4 `photowire worker` processes fed by `photowire ingest --wait`.
  *
  *   npm run bench:scale -- [--items 10000,100000,1000000] [--e2e 10000,100000] [--workers 1,2,4]
- *     [--quick] [--rounds N] [--requests N] [--redis URL]
+ *     [--quick] [--rounds N] [--requests N] [--redis URL] [--no-catalog] [--concurrency N]
+ *     [--baseline DIR] [--baseline-concurrency N] [--chunk-size N]
+ *
+ * --baseline DIR: another build of photowire (a checkout with its own `dist/`, e.g. main's, built
+ * apart) run end to end too, each of its runs just before this build's at the same size and
+ * workers, on the same Redis: figures side by side from one run. --no-catalog: end to end only.
+ * --concurrency N: PHOTOWIRE_CONCURRENCY of the workers (both builds, unless --baseline-concurrency
+ * N gives the baseline's: one job per item needs many in flight, chunks few); --chunk-size N:
+ * PHOTOWIRE_CHUNK_SIZE of this build's runs (the baseline gets it too; a build before chunks ignores it).
  *
  * How the catalog is built: end to end (real workers) at the --e2e sizes; the catalog sizes
  * (--items) by writing records straight through CatalogStore.markItem (the atomic step the worker
@@ -34,6 +42,11 @@ import { findGnuTime } from '../common/tools';
 
 const NIGHT = 100_000;
 const BIN = () => path.join(repoRoot(), 'bin', 'photowire.js');
+/** The build an end-to-end run uses: this one, or --baseline's. */
+interface Build {
+  label: string;
+  bin: string;
+}
 
 interface Args {
   quick: boolean;
@@ -42,6 +55,12 @@ interface Args {
   workers: number[];
   requests: number;
   redisUrl: string | null;
+  catalog: boolean;
+  baseline: string | null;
+  concurrency: number | null;
+  /** PHOTOWIRE_CONCURRENCY of the --baseline build's workers (default: --concurrency). */
+  baselineConcurrency: number | null;
+  chunkSize: number | null;
 }
 
 function readArgs(argv: string[]): Args {
@@ -54,6 +73,11 @@ function readArgs(argv: string[]): Args {
       workers: { type: 'string' },
       requests: { type: 'string' },
       redis: { type: 'string' },
+      'no-catalog': { type: 'boolean', default: false },
+      baseline: { type: 'string' },
+      concurrency: { type: 'string' },
+      'baseline-concurrency': { type: 'string' },
+      'chunk-size': { type: 'string' },
     },
   });
   const list = (name: string, v: string | undefined, dflt: string) =>
@@ -70,6 +94,11 @@ function readArgs(argv: string[]): Args {
     workers: list('workers', values.workers, '1,2,4'),
     requests: list('requests', values.requests, quick ? '60' : '300')[0],
     redisUrl: values.redis ?? null,
+    catalog: !values['no-catalog'],
+    baseline: values.baseline ? path.resolve(values.baseline) : null,
+    concurrency: values.concurrency ? list('concurrency', values.concurrency, '')[0] : null,
+    baselineConcurrency: values['baseline-concurrency'] ? list('baseline-concurrency', values['baseline-concurrency'], '')[0] : null,
+    chunkSize: values['chunk-size'] ? list('chunk-size', values['chunk-size'], '')[0] : null,
   };
 }
 
@@ -117,12 +146,18 @@ function cpuS(pid: number | undefined): number | null {
 }
 
 /** Start a long-running photowire command and resolve when a stderr/stdout line contains `ready`. */
-function startLong(args: string[], env: NodeJS.ProcessEnv, ready: string): Promise<ChildProcess> {
+function startLong(args: string[], env: NodeJS.ProcessEnv, ready: string, bin = BIN(), onLine?: (line: string) => void): Promise<ChildProcess> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN(), ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [bin, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
     let tail = '';
     let done = false;
+    let partial = '';
     const look = (d: Buffer) => {
+      if (onLine) {
+        const lines = (partial + String(d)).split('\n');
+        partial = lines.pop()!;
+        for (const l of lines) onLine(l);
+      }
       tail = (tail + String(d)).slice(-4000);
       if (!done && tail.includes(ready)) {
         done = true;
@@ -221,8 +256,11 @@ async function memoryByFamily(r: Redis, prefix: string, batches: string[]): Prom
 // ---------------------------------------------------------------- end to end
 
 interface E2eRun {
+  /** Which build ran: `this` or the --baseline's label. */
+  build: string;
   items: number;
   workers: number;
+  concurrency: number | null;
   ok: number;
   failed: number;
   wallMs: number;
@@ -232,24 +270,56 @@ interface E2eRun {
   workerCpuMsPerItem: number | null;
   ingestCpuMsPerItem: number | null;
   usedMemoryDelta: number | null;
+  /** Redis's own CPU (INFO cpu, used_cpu_user + used_cpu_sys) per item: meaningful on a private redis-server. */
+  redisCpuMsPerItem: number | null;
+  /** The finalize job's time (the worker's "batch done" durationMs). */
+  finalizeS: number | null;
+  loadAvg: number[];
   error: string | null;
 }
 
-async function e2eRun(redisUrl: string, feed: string, items: number, workers: number, keep: boolean, log: (s: string) => void): Promise<{ run: E2eRun; prefix: string; dataDir: string; batchId: string | null }> {
+async function redisCpuS(r: Redis): Promise<number> {
+  const info = await r.info('cpu');
+  return Number(/used_cpu_user:([\d.]+)/.exec(info)![1]) + Number(/used_cpu_sys:([\d.]+)/.exec(info)![1]);
+}
+
+interface E2eOpts {
+  build: Build;
+  concurrency: number | null;
+  chunkSize: number | null;
+}
+
+async function e2eRun(redisUrl: string, feed: string, items: number, workers: number, keep: boolean, log: (s: string) => void, o: E2eOpts = { build: { label: 'this', bin: BIN() }, concurrency: null, chunkSize: null }): Promise<{ run: E2eRun; prefix: string; dataDir: string; batchId: string | null }> {
   const prefix = `pwscale-e2e-${process.pid}-${items}-${workers}-${Date.now().toString(36)}`;
   const dataDir = scratchDir('scale-data');
   const env = baseEnv(redisUrl, prefix, dataDir);
+  if (o.concurrency) env.PHOTOWIRE_CONCURRENCY = String(o.concurrency);
+  if (o.chunkSize) env.PHOTOWIRE_CHUNK_SIZE = String(o.chunkSize);
   const r = new Redis(redisUrl);
   const before = await usedMemory(r);
   const procs: ChildProcess[] = [];
   let batchId: string | null = null;
+  let finalizeMs: number | null = null;
+  const onLine = (line: string) => {
+    if (!line.includes('"batch done"')) return;
+    try {
+      finalizeMs = Number((JSON.parse(line) as { durationMs?: number }).durationMs ?? NaN);
+    } catch {
+      // not a JSON line
+    }
+  };
+  const tag = `${o.build.label}: e2e ${items} items, ${workers} worker(s)`;
   try {
-    for (let i = 0; i < workers; i++) procs.push(await startLong(['worker'], { ...env, LOG_LEVEL: 'info' }, 'worker ready'));
+    for (let i = 0; i < workers; i++) procs.push(await startLong(['worker'], { ...env, LOG_LEVEL: 'info' }, 'worker ready', o.build.bin, onLine));
     const cpu0 = procs.map((p) => cpuS(p.pid) ?? 0);
+    const redisCpu0 = await redisCpuS(r);
     const gnu = findGnuTime();
-    const m = await runMeasured(process.execPath, [BIN(), 'ingest', '--wait', '--json', feed], { env, maxOutputBytes: 4 * 1024 * 1024, gnuTime: gnu.found ? gnu.path : null });
+    const m = await runMeasured(process.execPath, [o.build.bin, 'ingest', '--wait', '--json', feed], { env, maxOutputBytes: 4 * 1024 * 1024, gnuTime: gnu.found ? gnu.path : null });
     const rss = procs.map((p) => hwmMb(p.pid) ?? NaN);
     const workerCpu = procs.reduce((a, p, i) => a + ((cpuS(p.pid) ?? NaN) - cpu0[i]), 0);
+    const redisCpu = (await redisCpuS(r)) - redisCpu0;
+    // the "batch done" line may follow the ledger's close by a moment
+    for (let i = 0; i < 20 && finalizeMs === null; i++) await new Promise((res) => setTimeout(res, 50));
     if (m.exitCode !== 0) throw new Error(`ingest exited ${m.exitCode}: ${m.stderr.trim().slice(-500)}`);
     const out = JSON.parse(m.stdout) as unknown;
     const batches = (Array.isArray(out) ? out : ((out as { batches?: unknown[] }).batches ?? [out])) as Array<Record<string, unknown>>;
@@ -258,13 +328,32 @@ async function e2eRun(redisUrl: string, feed: string, items: number, workers: nu
     const ok = Number(b.ok ?? 0);
     const failed = Number(b.failed ?? 0);
     const delta = (await usedMemory(r)) - before;
-    const run: E2eRun = { items, workers, ok, failed, wallMs: m.wallMs, itemsPerS: items / (m.wallMs / 1000), workerPeakRssMb: rss, workerCpuMsPerItem: (workerCpu * 1000) / items, ingestCpuMsPerItem: m.userS === null ? null : ((m.userS + m.sysS!) * 1000) / items, usedMemoryDelta: delta, error: failed ? `${failed} failed` : null };
-    log(`  e2e ${items} items, ${workers} worker(s): ${(m.wallMs / 1000).toFixed(1)} s, ${run.itemsPerS.toFixed(0)} items/s, worker RSS ${rss.join('/')} MB, worker CPU ${fixed(run.workerCpuMsPerItem, 2)} ms/item, ingest CPU ${fixed(run.ingestCpuMsPerItem, 2)} ms/item, used_memory +${(delta / 2 ** 20).toFixed(1)} MB`);
+    const fin = finalizeMs as number | null;
+    const run: E2eRun = {
+      build: o.build.label,
+      items,
+      workers,
+      concurrency: o.concurrency,
+      ok,
+      failed,
+      wallMs: m.wallMs,
+      itemsPerS: items / (m.wallMs / 1000),
+      workerPeakRssMb: rss,
+      workerCpuMsPerItem: (workerCpu * 1000) / items,
+      ingestCpuMsPerItem: m.userS === null ? null : ((m.userS + m.sysS!) * 1000) / items,
+      usedMemoryDelta: delta,
+      redisCpuMsPerItem: (redisCpu * 1000) / items,
+      finalizeS: fin === null || !Number.isFinite(fin) ? null : fin / 1000,
+      loadAvg: os.loadavg(),
+      error: failed ? `${failed} failed` : null,
+    };
+    log(`  ${tag}: ${(m.wallMs / 1000).toFixed(1)} s, ${run.itemsPerS.toFixed(0)} items/s, worker RSS ${rss.join('/')} MB, worker CPU ${fixed(run.workerCpuMsPerItem, 2)} ms/item, Redis CPU ${fixed(run.redisCpuMsPerItem, 3)} ms/item, finalize ${fixed(run.finalizeS, 1)} s, ingest CPU ${fixed(run.ingestCpuMsPerItem, 2)} ms/item, used_memory +${(delta / 2 ** 20).toFixed(1)} MB (load ${fixed(os.loadavg()[0], 1)})`);
     return { run, prefix, dataDir, batchId };
   } catch (err) {
     const msg = err instanceof Error ? err.message : String(err);
-    log(`  e2e ${items} items, ${workers} worker(s): FAILED ${msg}`);
-    return { run: { items, workers, ok: 0, failed: 0, wallMs: NaN, itemsPerS: NaN, workerPeakRssMb: [], workerCpuMsPerItem: null, ingestCpuMsPerItem: null, usedMemoryDelta: null, error: msg }, prefix, dataDir, batchId };
+    log(`  ${tag}: FAILED ${msg}`);
+    const run: E2eRun = { build: o.build.label, items, workers, concurrency: o.concurrency, ok: 0, failed: 0, wallMs: NaN, itemsPerS: NaN, workerPeakRssMb: [], workerCpuMsPerItem: null, ingestCpuMsPerItem: null, usedMemoryDelta: null, redisCpuMsPerItem: null, finalizeS: null, loadAvg: os.loadavg(), error: msg };
+    return { run, prefix, dataDir, batchId };
   } finally {
     for (const p of procs) await stop(p);
     await r.quit();
@@ -391,7 +480,12 @@ async function main(): Promise<void> {
       for (const w of args.workers) {
         const last = items === Math.max(...args.e2e) && w === args.workers[args.workers.length - 1];
         const first = items === args.e2e[0] && w === args.workers[0];
-        const res = await e2eRun(redisUrl, feed, items, w, last || first, log);
+        const opts = { concurrency: args.concurrency, chunkSize: args.chunkSize };
+        if (args.baseline) {
+          const base = await e2eRun(redisUrl, feed, items, w, false, log, { ...opts, concurrency: args.baselineConcurrency ?? args.concurrency, build: { label: path.basename(args.baseline), bin: path.join(args.baseline, 'bin', 'photowire.js') } });
+          results.e2e.push(base.run);
+        }
+        const res = await e2eRun(redisUrl, feed, items, w, last || first, log, { ...opts, build: { label: 'this', bin: BIN() } });
         results.e2e.push(res.run);
         if (first && res.batchId) {
           const r = new Redis(redisUrl);
@@ -419,10 +513,11 @@ async function main(): Promise<void> {
         }
       }
     }
-    if (!sample.length) throw new Error('no records from the first end-to-end run to build the catalog from');
+    if (args.catalog && !sample.length) throw new Error('no records from the first end-to-end run to build the catalog from');
 
     // ---- catalog sizes
     const r = new Redis(redisUrl);
+    if (!args.catalog) args.items = [];
     const store = new CatalogStore(r, catalogPrefix);
     const base = await usedMemory(r);
     let nights: Array<{ id: string; items: number }> = [];
@@ -515,8 +610,21 @@ async function main(): Promise<void> {
   log('\nend to end (photowire worker processes + photowire ingest --wait, caption-only):');
   log(
     formatTable(
-      ['items', 'workers', 'items/s', 'wall s', 'worker CPU ms/item', 'ingest CPU ms/item', 'worker peak RSS MB', 'failed'],
-      results.e2e.map((e) => [e.items, e.workers, fixed(e.itemsPerS, 0), fixed(e.wallMs / 1000, 1), fixed(e.workerCpuMsPerItem, 2), fixed(e.ingestCpuMsPerItem, 2), e.workerPeakRssMb.map((x) => x.toFixed(0)).join('/'), e.error ? e.error.slice(0, 60) : e.failed]),
+      ['build', 'items', 'workers', 'items/s', 'wall s', 'worker CPU ms/item', 'Redis CPU ms/item', 'finalize s', 'ingest CPU ms/item', 'worker peak RSS MB', 'load', 'failed'],
+      results.e2e.map((e) => [
+        `${e.build}${e.concurrency ? ` c${e.concurrency}` : ''}`,
+        e.items,
+        e.workers,
+        fixed(e.itemsPerS, 0),
+        fixed(e.wallMs / 1000, 1),
+        fixed(e.workerCpuMsPerItem, 2),
+        fixed(e.redisCpuMsPerItem, 3),
+        fixed(e.finalizeS, 1),
+        fixed(e.ingestCpuMsPerItem, 2),
+        e.workerPeakRssMb.map((x) => x.toFixed(0)).join('/'),
+        fixed(e.loadAvg[0], 1),
+        e.error ? e.error.slice(0, 60) : e.failed,
+      ]),
     ),
   );
   const s0 = results.sizes[0];

@@ -70,7 +70,7 @@ export class Runtime {
   get ingest(): IngestService<BatchSummary> {
     this.ingestService ??= new IngestService<BatchSummary>({
       loader: { load: (feedPath, opts) => loadAnyFeed(this.ctx.storage, feedPath, this.config.maxFeedBytes, opts) },
-      queue: { enqueue: (feed) => enqueueFeed({ catalog: this.ctx.catalog, flow: this.flow, prefix: this.config.prefix, attempts: this.config.attempts }, feed) },
+      queue: { enqueue: (feed) => enqueueFeed({ catalog: this.ctx.catalog, flow: this.flow, prefix: this.config.prefix, attempts: this.config.attempts, chunkSize: this.config.chunkSize }, feed) },
       ledgers: {
         getBatch: (batchId) => this.ctx.catalog.getBatch(batchId),
         exportReady: (ledger) => exportMatches(this.ctx, ledger),

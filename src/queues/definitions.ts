@@ -24,6 +24,8 @@ export const QUEUES = {
 export const JOBS = {
   finalizeBatch: 'finalize-batch',
   processItem: 'process-item',
+  /** Caption-only items of a range of batch indexes (src/core/itemChunks.ts), in the item queue. */
+  processChunk: 'process-chunk',
   scheduledImport: 'scheduled-import',
   killWebhook: 'kill-webhook',
   retentionPass: 'retention-pass',
@@ -33,6 +35,8 @@ export const JOBS = {
 export const jobIds = {
   batch: (batchId: string) => `batch-${batchId}`,
   item: (itemId: string) => `item-${itemId}`,
+  /** The caption-only items of batch indexes [from, to): the range names the chunk (src/core/itemChunks.ts). */
+  chunk: (batchId: string, from: number, to: number) => `chunk-${batchId}-${from}-${to}`,
   /** One catch-up per missed tick time, however many processes start at once. */
   catchUp: (schedule: string, tickMs: number) => `catchup-${schedule}-${tickMs}`,
   manualRun: (schedule: string, atMs: number, nonce: string) => `manual-${schedule}-${atMs}-${nonce}`,

@@ -1,14 +1,15 @@
 import { createHash } from 'node:crypto';
-import { Job, Queue, type FlowJob, type FlowProducer } from 'bullmq';
+import { Queue, type FlowJob, type FlowProducer } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { Config } from '../config';
 import { loadAnyFeed, type FeedStorage } from '../adapters/feeds/loadStorageFeed';
 import { batchIndexOf, type CatalogStore, type FailedItem } from '../adapters/redis/catalogStore';
 import { redisKeys } from '../adapters/redis/keys';
 import { isInputError } from '../core/errors';
-import { itemJobSchema, type BatchJob, type ItemJob } from '../schemas/jobs';
+import type { BatchJob, ItemJob } from '../schemas/jobs';
 import type { Logger } from '../logger';
 import { JOBS, QUEUES, batchJobOptions, itemJobOptions, jobIds, queuePrefix } from './definitions';
+import { CarryingJobs } from './itemJobs';
 
 /** What retrying needs; a `Runtime` has all of it. */
 export interface RetryDeps {
@@ -69,19 +70,23 @@ export async function retryItems(rt: RetryDeps, id: string): Promise<RetryOutcom
   }
 
   const queue = new Queue(QUEUES.item, { connection: rt.redis, prefix: queuePrefix(rt.config.prefix) });
+  const carrying = new CarryingJobs(queue, () => new Queue(QUEUES.batch, { connection: rt.redis, prefix: queuePrefix(rt.config.prefix) }));
   const children: FlowJob[] = [];
   const claimed: string[] = [];
   try {
     let feedItems: Promise<Map<number, ItemJob>> | null = null;
+    // An item of a chunk of caption-only items is found in its chunk's job (src/core/itemChunks.ts)
+    // and retried as an item job of its own; the chunk's job stays (it carried the others).
     for (const f of failures) {
-      const job = await Job.fromId<ItemJob>(queue, jobIds.item(f.itemId));
+      const found = await carrying.find({ batchId, itemId: f.itemId, index: f.index ?? f.position, expected: ledger.expected });
+      const job = found?.job;
       const state = job ? await job.getState() : 'unknown';
-      if (PENDING_JOB_STATES.has(state)) {
+      // A chunk still running holds other items: this item's failure is recorded, so it can go again now.
+      if (PENDING_JOB_STATES.has(state) && !found?.chunk) {
         out.pending.push(f.itemId);
         continue;
       }
-      const parsed = job ? itemJobSchema.safeParse(job.data) : null;
-      let payload: ItemJob | undefined = parsed?.success ? parsed.data : undefined;
+      let payload: ItemJob | undefined = found?.data ?? undefined;
       if (!payload) {
         // The job is gone (cleaned from the queue board): rebuild the item from the feed, if it still reads the same.
         feedItems ??= reloadFeedItems(rt, batchId, ledger.feed, failures.map((x) => x.index ?? x.position));
@@ -104,7 +109,7 @@ export async function retryItems(rt: RetryDeps, id: string): Promise<RetryOutcom
       // Before the job is added: its failing again is a new round, whose attempts add to these.
       await catalog.markRetryQueued(batchId, f.itemId, f.at);
       // A failed job keeps its id: it must go before the same id can be added under the retry's finalize job.
-      if (job) await job.remove();
+      if (job && !found?.chunk) await job.remove();
       children.push({
         name: JOBS.processItem,
         queueName: QUEUES.item,
@@ -138,7 +143,7 @@ export async function retryItems(rt: RetryDeps, id: string): Promise<RetryOutcom
     rt.ctx.logger.info({ batchId, retried: out.retried, finalizeJobId }, 'failed items queued again');
     return out;
   } finally {
-    await queue.close();
+    await Promise.all([queue.close(), carrying.close()]);
   }
 }
 

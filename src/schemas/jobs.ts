@@ -17,8 +17,31 @@ export const itemJobSchema = z.object({
 });
 export type ItemJob = z.infer<typeof itemJobSchema>;
 
+/**
+ * Caption-only items of one range of batch indexes [from, to), one job (src/core/itemChunks.ts):
+ * each item is run through the same item pipeline as an item job, the chunk's records stored in
+ * one step. Item ids are derived from the batch id and index (src/core/ids.ts).
+ */
+export const itemChunkJobSchema = z
+  .object({
+    batchId: z.string().min(1),
+    root: z.string().min(1),
+    from: z.number().int().nonnegative(),
+    to: z.number().int().positive(),
+    items: z
+      .array(z.object({ index: z.number().int().nonnegative(), item: feedItemSchema }))
+      .min(1)
+      .max(1000),
+  })
+  .refine((c) => c.from < c.to && c.items.every((x, i) => x.index >= c.from && x.index < c.to && (i === 0 || x.index > c.items[i - 1].index)), {
+    message: 'items must be in index order, inside [from, to)',
+  });
+export type ItemChunkJob = z.infer<typeof itemChunkJobSchema>;
+
 /** The parent of a batch's item jobs: runs once, when the last item has ended. */
 export const batchJobSchema = z.object({
   batchId: z.string().min(1),
+  /** PHOTOWIRE_CHUNK_SIZE when the batch was enqueued (absent: every item was its own job): finds the chunk that carried an item. */
+  chunkSize: z.number().int().min(1).max(1000).optional(),
 });
 export type BatchJob = z.infer<typeof batchJobSchema>;

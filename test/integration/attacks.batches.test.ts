@@ -146,8 +146,10 @@ describe('an item whose job is gone at finalize becomes WORKER_LOST, and retry r
   });
 
   it('emptying the item queue mid-batch: the batch closes with every item counted, the lost ones failed', async () => {
-    // One item at a time, each held 600 ms: the queue still holds items when it is emptied.
-    p = await TestPipeline.start({ concurrency: 1, overrides: { PHOTOWIRE_TEST_PAUSE_AT: 'dedup:600' } });
+    // One item at a time, each held 600 ms: the queue still holds items when it is emptied. One job
+    // per item (PHOTOWIRE_CHUNK_SIZE 1), as photos are; chunks of caption-only items emptied from
+    // the queue: test/integration/chunks.test.ts.
+    p = await TestPipeline.start({ concurrency: 1, overrides: { PHOTOWIRE_TEST_PAUSE_AT: 'dedup:600', PHOTOWIRE_CHUNK_SIZE: '1' } });
     const feed = writeManifest(dir, 'drained.ndjson', 5, 'Drained');
     const [o] = await ingestPaths(p.rt, [feed]);
     const batchId = o.batchId!;

@@ -3,6 +3,7 @@ import type { Redis } from 'ioredis';
 import type { CatalogRecord, RecordError } from '../../schemas/record';
 import { defaultCreditRules, type CreditRules } from '../../core/credits/rules';
 import { redisKeys, type BatchKeys, type RedisKeys } from './keys';
+import { luaScript, runScript } from './scripts';
 import { COUNTERS, recordFacets, type CounterName, type RecordFacets } from '../../core/records/recordFacets';
 
 export type BatchState = 'queued' | 'running' | 'done';
@@ -29,6 +30,12 @@ export interface BatchLedger {
   processingMs: number | null;
   /** Set when records.ndjson or summary.json could not be written at the end (a full disk); the records are in Redis. */
   exportError: string | null;
+}
+
+/** How an item failed, as the item stage stores it with its record. */
+export interface ItemFailure {
+  error: RecordError;
+  attempts: number;
 }
 
 export interface FailedItem {
@@ -150,38 +157,81 @@ end
  * JSON, ARGV[7] JSON list of the index names of KEYS[9..]
  * Returns the item's previous state ('' when none), or {'need', name...} (nothing written).
  */
-const MARK_ITEM = FACETS_LUA + `
+/**
+ * One item's outcome (MARK_ITEM's body, shared with MARK_ITEMS): the record, its facets, its state
+ * and failure entry; the ledger's counts move only when the item's state changes.
+ * `ledger` is whether the ledger exists (checked once per call). Returns the previous state ('' for none).
+ */
+const MARK_ONE_LUA = FACETS_LUA + `
+local function markOne(ix, ledger, itemId, state, pos, record, failure, facets)
+  storeFacets(KEYS[5], pos, facets, ix, KEYS[6], KEYS[7], KEYS[8])
+  local prev = redis.call('HGET', KEYS[2], itemId)
+  redis.call('HSET', KEYS[2], itemId, state)
+  redis.call('HSET', KEYS[3], pos, record)
+  if state == 'failed' then
+    local entry = cjson.decode(failure)
+    local before = redis.call('HGET', KEYS[4], itemId)
+    if before then
+      local b = cjson.decode(before)
+      local prior, retries = tonumber(b.priorAttempts) or 0, tonumber(b.retries) or 0
+      if b.retryQueued then prior, retries = tonumber(b.attempts) or 0, retries + 1 end
+      entry.priorAttempts = prior
+      entry.retries = retries
+      entry.attempts = prior + (tonumber(entry.attempts) or 0)
+    end
+    redis.call('HSET', KEYS[4], itemId, cjson.encode(entry))
+  else
+    redis.call('HDEL', KEYS[4], itemId)
+  end
+  if ledger and prev ~= state then
+    if prev then redis.call('HINCRBY', KEYS[1], prev, -1) end
+    redis.call('HINCRBY', KEYS[1], state, 1)
+  end
+  return prev or ''
+end
+local function ledgerRunning()
+  if redis.call('HEXISTS', KEYS[1], 'id') == 0 then return false end
+  if redis.call('HGET', KEYS[1], 'state') == 'queued' then redis.call('HSET', KEYS[1], 'state', 'running') end
+  return true
+end
+`;
+
+const MARK_ITEM = MARK_ONE_LUA + `
 local ix = indexMap(9, cjson.decode(ARGV[7]))
 local need = {}
 missingIndexes(redis.call('HGET', KEYS[5], ARGV[3]), ix, need)
 if #need > 0 then return { 'need', unpack(need) } end
-storeFacets(KEYS[5], ARGV[3], ARGV[6], ix, KEYS[6], KEYS[7], KEYS[8])
-local prev = redis.call('HGET', KEYS[2], ARGV[1])
-redis.call('HSET', KEYS[2], ARGV[1], ARGV[2])
-redis.call('HSET', KEYS[3], ARGV[3], ARGV[4])
-if ARGV[2] == 'failed' then
-  local entry = cjson.decode(ARGV[5])
-  local before = redis.call('HGET', KEYS[4], ARGV[1])
-  if before then
-    local b = cjson.decode(before)
-    local prior, retries = tonumber(b.priorAttempts) or 0, tonumber(b.retries) or 0
-    if b.retryQueued then prior, retries = tonumber(b.attempts) or 0, retries + 1 end
-    entry.priorAttempts = prior
-    entry.retries = retries
-    entry.attempts = prior + (tonumber(entry.attempts) or 0)
-  end
-  redis.call('HSET', KEYS[4], ARGV[1], cjson.encode(entry))
-else
-  redis.call('HDEL', KEYS[4], ARGV[1])
-end
-if redis.call('HEXISTS', KEYS[1], 'id') == 0 then return prev or '' end
-if prev ~= ARGV[2] then
-  if prev then redis.call('HINCRBY', KEYS[1], prev, -1) end
-  redis.call('HINCRBY', KEYS[1], ARGV[2], 1)
-end
-if redis.call('HGET', KEYS[1], 'state') == 'queued' then redis.call('HSET', KEYS[1], 'state', 'running') end
-return prev or ''
+return markOne(ix, ledgerRunning(), ARGV[1], ARGV[2], ARGV[3], ARGV[4], ARGV[5], ARGV[6])
 `;
+
+/**
+ * MARK_ITEM for the records of a chunk of caption-only items (issue 14), all or none: the same
+ * keys, and one sextuple of MARK_ITEM's ARGV per record. Every index a record of the chunk (or
+ * one stored before at its place) is in is named, or nothing is written ({'need', name...}).
+ * A chunk run again (a retry, a worker killed after this step) rewrites its records in place:
+ * counted once, as MARK_ITEM does for one item.
+ *
+ * KEYS as MARK_ITEM's: KEYS[1..8], then the index sorted sets named by ARGV[1]
+ * ARGV[1] JSON list of the index names of KEYS[9..]; then per record: itemId, ok|failed, batch
+ * index, record JSON, failure JSON ('' when ok), facets JSON
+ * Returns how many records were new (had no state before), or {'need', name...}.
+ */
+const MARK_ITEMS = luaScript(
+  'pwMarkItems',
+  MARK_ONE_LUA +
+    `
+local ix = indexMap(9, cjson.decode(ARGV[1]))
+local need = {}
+for i = 2, #ARGV, 6 do missingIndexes(redis.call('HGET', KEYS[5], ARGV[i + 2]), ix, need) end
+if #need > 0 then return { 'need', unpack(need) } end
+local ledger = ledgerRunning()
+local fresh = 0
+for i = 2, #ARGV, 6 do
+  if markOne(ix, ledger, ARGV[i], ARGV[i + 1], ARGV[i + 2], ARGV[i + 3], ARGV[i + 4], ARGV[i + 5]) == '' then fresh = fresh + 1 end
+end
+return fresh
+`,
+);
 
 /**
  * Create a batch's ledger whole, in one step, or repair a partial one. A ledger missing any of
@@ -477,8 +527,8 @@ export class CatalogStore {
     return this.redis.zrevrange(this.keys.batches, 0, limit - 1);
   }
 
-  async markItem(record: CatalogRecord, failure: { error: RecordError; attempts: number } | null): Promise<void> {
-    const keys = this.batchKeys(record.batchId);
+  /** MARK_ITEM's and MARK_ITEMS's ARGV for one record, and the indexes it is in. */
+  private markArgs(record: CatalogRecord, failure: ItemFailure | null): { args: string[]; indexes: string[] } {
     const index = batchIndexOf(record);
     const stored: CatalogRecord = { ...record, index };
     const failed: FailedItem | null = failure
@@ -494,26 +544,53 @@ export class CatalogStore {
         }
       : null;
     const facets = this.facetsOf(stored);
-    const names = new Set(facets.i);
+    return { args: [record.id, failure ? 'failed' : 'ok', String(index), JSON.stringify(stored), failed ? JSON.stringify(failed) : '', JSON.stringify(facets)], indexes: facets.i };
+  }
+
+  /**
+   * Call a marking script with the batch's keys and every index `names` holds; a stored record in
+   * an index not named is answered with {'need', ...}: named too, and called again.
+   */
+  private async withIndexes<T>(batchId: string, names: Set<string>, what: string, call: (keys: string[], list: string[]) => Promise<T | string[]>): Promise<T> {
+    const keys = this.batchKeys(batchId);
     for (let attempt = 0; ; attempt++) {
       const list = [...names];
-      const keyList = [keys.ledger, keys.items, keys.records, keys.errors, keys.facets, keys.stats, keys.clusters, keys.captions, ...list.map((n) => this.indexKey(record.batchId, n))];
-      const out = await this.redis.pwMarkItemIx(
-        keyList.length,
-        ...keyList,
-        record.id,
-        failure ? 'failed' : 'ok',
-        String(index),
-        JSON.stringify(stored),
-        failed ? JSON.stringify(failed) : '',
-        JSON.stringify(facets),
-        JSON.stringify(list),
-      );
-      if (!Array.isArray(out)) return;
+      const out = await call([keys.ledger, keys.items, keys.records, keys.errors, keys.facets, keys.stats, keys.clusters, keys.captions, ...list.map((n) => this.indexKey(batchId, n))], list);
+      if (!Array.isArray(out)) return out;
       // The stored record belongs to indexes not named: name them too (a concurrent writer may add more).
       for (const n of out.slice(1)) names.add(n);
-      if (attempt >= 5) throw new Error(`record ${record.id}: its stored indexes kept changing while it was written`);
+      if (attempt >= 5) throw new Error(`${what}: its stored indexes kept changing while it was written`);
     }
+  }
+
+  async markItem(record: CatalogRecord, failure: ItemFailure | null): Promise<void> {
+    const { args, indexes } = this.markArgs(record, failure);
+    await this.withIndexes(record.batchId, new Set(indexes), `record ${record.id}`, (keyList, list) =>
+      this.redis.pwMarkItemIx(keyList.length, ...keyList, ...args, JSON.stringify(list)),
+    );
+  }
+
+  /**
+   * The records of a chunk of one batch's items, each with its failure or null, in one atomic step
+   * (MARK_ITEMS): all stored and counted, or none. Returns how many had no state before.
+   */
+  async markItems(batchId: string, entries: ReadonlyArray<{ record: CatalogRecord; failure: ItemFailure | null }>): Promise<number> {
+    if (entries.length === 0) return 0;
+    const names = new Set<string>();
+    const args: string[] = [];
+    for (const { record, failure } of entries) {
+      if (record.batchId !== batchId) throw new Error(`markItems: record ${record.id} is of batch ${record.batchId}, not ${batchId}`);
+      const one = this.markArgs(record, failure);
+      args.push(...one.args);
+      for (const n of one.indexes) names.add(n);
+    }
+    return this.withIndexes(batchId, names, `a chunk of batch ${batchId}`, (keyList, list) => runScript<number | string[]>(this.redis, MARK_ITEMS, keyList, [JSON.stringify(list), ...args]));
+  }
+
+  /** The state of each item (ok, failed, or null: no record yet), in the order given. */
+  async itemStates(batchId: string, itemIds: string[]): Promise<Array<'ok' | 'failed' | null>> {
+    if (itemIds.length === 0) return [];
+    return (await this.redis.hmget(this.batchKeys(batchId).items, ...itemIds)) as Array<'ok' | 'failed' | null>;
   }
 
   /**
@@ -568,6 +645,14 @@ export class CatalogStore {
    * (finalize and summaries run on workers next to photos being rendered).
    */
   async *iterateRecords(batchId: string, expected: number, opts: { chunk?: number; onMissing?: (index: number) => void } = {}): AsyncGenerator<CatalogRecord> {
+    for await (const text of this.iterateRawRecords(batchId, expected, opts)) yield JSON.parse(text) as CatalogRecord;
+  }
+
+  /**
+   * The same, each record as its stored JSON text (one line of records.ndjson as it is: issue 14,
+   * finalize no longer parses and re-serializes every record to write the file).
+   */
+  async *iterateRawRecords(batchId: string, expected: number, opts: { chunk?: number; onMissing?: (index: number) => void } = {}): AsyncGenerator<string> {
     const key = this.batchKeys(batchId).records;
     const chunk = opts.chunk ?? 500;
     for (let from = 0; from < expected; from += chunk) {
@@ -575,7 +660,7 @@ export class CatalogStore {
       const values = await this.redis.hmget(key, ...fields);
       for (let i = 0; i < values.length; i++) {
         const v = values[i];
-        if (v !== null) yield JSON.parse(v) as CatalogRecord;
+        if (v !== null) yield v;
         else opts.onMissing?.(from + i);
       }
     }

@@ -4,7 +4,7 @@ import { isReusedReference } from '../../core/kills/transmissionReference';
 import type { KillStatus, NoticeRef } from '../../schemas/notice';
 import type { CatalogRecord } from '../../schemas/record';
 import { redisKeys, type KillKeys } from './keys';
-import { luaScript, runScript } from './scripts';
+import { luaScript, runScript, runScriptPipelined } from './scripts';
 
 /**
  * Kills, withdrawals and corrections (issue 16): an event stored once and applied to every record
@@ -318,8 +318,8 @@ export class KillStore {
     return [k.items, k.groups, k.status, k.killed, k.events, k.log, k.corrected];
   }
 
-  /** Index a record (after it is built, before it is stored); the kill status it arrives with, or null. */
-  async register(record: CatalogRecord, now = new Date()): Promise<StoredStatus | null> {
+  /** REGISTER's ARGV for a record. */
+  private registerArgs(record: CatalogRecord, now: Date): string[] {
     const groups = recordGroups(record);
     const info: KillItemInfo = {
       itemId: record.id,
@@ -335,10 +335,24 @@ export class KillStore {
       receivedMs: now.getTime(),
       refs: windowedGroups(groups),
     };
-    const out = await runScript<string>(this.redis, REGISTER, this.scriptKeys(), [
-      record.id, JSON.stringify(info), now.toISOString(), String(now.getTime()), String(this.refWindowMs),
-    ]);
+    return [record.id, JSON.stringify(info), now.toISOString(), String(now.getTime()), String(this.refWindowMs)];
+  }
+
+  /** Index a record (after it is built, before it is stored); the kill status it arrives with, or null. */
+  async register(record: CatalogRecord, now = new Date()): Promise<StoredStatus | null> {
+    const out = await runScript<string>(this.redis, REGISTER, this.scriptKeys(), this.registerArgs(record, now));
     return out ? (JSON.parse(out) as StoredStatus) : null;
+  }
+
+  /**
+   * `register` of several records, sent in one pipeline (issue 14: a chunk of caption-only items,
+   * finalize's re-clustered records): Redis runs them in the given order, each its own atomic step,
+   * as one at a time would; no record's step reads another's answer.
+   */
+  async registerMany(records: ReadonlyArray<CatalogRecord>, now = new Date()): Promise<Array<StoredStatus | null>> {
+    const keys = this.scriptKeys();
+    const out = await runScriptPipelined<string>(this.redis, REGISTER, records.map((r) => ({ keys, args: this.registerArgs(r, now) })));
+    return out.map((o) => (o ? (JSON.parse(o) as StoredStatus) : null));
   }
 
   /**

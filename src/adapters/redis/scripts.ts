@@ -62,3 +62,22 @@ export async function runScript<T>(redis: RedisClient, script: LuaScript, keys: 
   if (typeof r[script.name] !== 'function') redis.defineCommand(script.name, { lua: script.lua });
   return (await r[script.name](keys.length, ...keys, ...args)) as T;
 }
+
+/**
+ * Run `script` once per call, sent together in one pipeline (one write, one round trip): Redis runs
+ * them in the order given, each atomic, exactly as if awaited one by one. Every call's keys must be
+ * in one slot (a pipeline on a cluster goes to one node). Throws the first call's error, if any.
+ */
+export async function runScriptPipelined<T>(redis: RedisClient, script: LuaScript, calls: ReadonlyArray<{ keys: ReadonlyArray<string | Buffer>; args: ReadonlyArray<Arg> }>): Promise<T[]> {
+  if (calls.length === 0) return [];
+  const all = calls.flatMap((c) => c.keys);
+  if (all.length > 0 && sharedHashTag(all) === null && slotOf(all) < 0) throw new CrossSlotScriptError(script.name, all);
+  if (typeof (redis as unknown as Callable)[script.name] !== 'function') redis.defineCommand(script.name, { lua: script.lua });
+  const pipeline = redis.pipeline() as unknown as Callable & { exec(): Promise<Array<[Error | null, unknown]> | null> };
+  for (const c of calls) void pipeline[script.name](c.keys.length, ...c.keys, ...c.args);
+  const out = (await pipeline.exec()) ?? [];
+  return out.map(([err, value]) => {
+    if (err) throw err;
+    return value as T;
+  });
+}

@@ -9,7 +9,7 @@ export interface ClusterPorts {
   catalog: Pick<CatalogStore, 'rawRecords' | 'replaceRecords'>;
   captions: Pick<CaptionIndex, 'withBatchLock' | 'assignMany'>;
   photos: Pick<PhotoVersions, 'isProbableResend'>;
-  kills: Pick<KillStore, 'register'>;
+  kills: Pick<KillStore, 'registerMany'>;
 }
 
 /** Records read, assigned and patched per step (one atomic replace per chunk). */
@@ -81,9 +81,10 @@ async function clusterChunk(ctx: ClusterPorts, batchId: string, indexes: number[
   }
   // The kill store indexes a record by its cluster and the item it resends (killStore.recordGroups):
   // registered again now that they are known, taking the status a killed canonical gives it. Sent
-  // together (issue 14: one round trip per record was most of a caption-only finalize); Redis runs
-  // the scripts in the same order as one at a time, and no record's step reads another's answer.
-  const statuses = await Promise.all(patches.map((p) => ctx.kills.register(p.next)));
+  // together, one pipeline (issue 14: one round trip per record was most of a caption-only
+  // finalize); Redis runs the scripts in the same order as one at a time, and no record's step
+  // reads another's answer.
+  const statuses = await ctx.kills.registerMany(patches.map((p) => p.next));
   const changes: Array<{ index: number; before: string; after: string }> = patches.map(({ row, next }, i) => {
     const status = statuses[i];
     const { record } = row;

@@ -25,7 +25,8 @@ export interface ItemJobInfo {
 
 /** Looks item jobs up by item id, for one finalize run; closed after. */
 export interface ItemJobLookup {
-  find(itemId: string): Promise<ItemJobInfo | null>;
+  /** The job that carried the item: its own, or the chunk of caption-only items it was in (`expected` names the last chunk's range). */
+  find(item: { batchId: string; itemId: string; index: number; expected: number }): Promise<ItemJobInfo | null>;
   close(): Promise<void>;
 }
 
@@ -36,7 +37,7 @@ export interface FinalizeLogger {
 
 /** What finalizing a batch reads and writes, passed in by the batch worker (src/app/jobs/batchWorker.ts). */
 export interface FinalizePorts extends ClusterPorts {
-  catalog: ClusterPorts['catalog'] & Pick<CatalogStore, 'getBatch' | 'recordPositions' | 'markItem' | 'iterateRecords' | 'finishBatch' | 'addWarning'>;
+  catalog: ClusterPorts['catalog'] & Pick<CatalogStore, 'getBatch' | 'recordPositions' | 'markItem' | 'iterateRawRecords' | 'finishBatch' | 'addWarning'>;
   /**
    * Where records.ndjson and summary.json go (the storage port: the local folder or a bucket, at
    * content-stable keys), each written whole, summary.json last: a re-run rewrites them in place.
@@ -84,7 +85,7 @@ async function recordLostItems(ports: FinalizePorts, ledger: BatchLedger, have: 
     for (let index = 0; index < ledger.expected; index++) {
       if (have.has(index)) continue;
       const itemId = itemIdFor(batchId, index);
-      const job = await jobs.find(itemId);
+      const job = await jobs.find({ batchId, itemId, index, expected: ledger.expected });
       const parsed = job ? itemJobSchema.safeParse(job.data) : null;
       const state = job ? job.state : 'gone';
       let payload: ItemJob | null = parsed?.success ? { ...parsed.data, index } : null;
@@ -162,7 +163,7 @@ export async function finalizeBatch(ports: FinalizePorts, batchId: string): Prom
   // Written as read, a chunk of records at a time: the batch is never held in memory whole.
   const missing: number[] = [];
   let lines = 0;
-  await write('records.ndjson', () => ndjson(catalog.iterateRecords(batchId, expected, { onMissing: (i) => missing.push(i) }), () => lines++));
+  await write('records.ndjson', () => ndjson(catalog.iterateRawRecords(batchId, expected, { onMissing: (i) => missing.push(i) }), () => lines++));
   // The check a reader of records.ndjson relies on: one line per item of the ledger.
   if (!exportError && (lines !== expected || missing.length)) {
     const shown = missing.slice(0, LISTED).map((i) => i + 1).join(', ') + (missing.length > LISTED ? `, ... (${missing.length} in all)` : '');
@@ -187,10 +188,11 @@ export async function finalizeBatch(ports: FinalizePorts, batchId: string): Prom
   }
 }
 
-async function* ndjson(records: AsyncIterable<unknown>, onLine: () => void = () => undefined): AsyncGenerator<string> {
+/** Records as stored (JSON text, one line each: JSON.stringify never writes a newline), 500 lines a chunk. */
+async function* ndjson(records: AsyncIterable<string>, onLine: () => void = () => undefined): AsyncGenerator<string> {
   let lines: string[] = [];
   for await (const r of records) {
-    lines.push(JSON.stringify(r));
+    lines.push(r);
     onLine();
     if (lines.length === 500) {
       yield lines.join('\n') + '\n';

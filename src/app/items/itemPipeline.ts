@@ -27,6 +27,33 @@ export interface ItemResult {
   timings: StageTimings;
 }
 
+/** A record as built, its notice not yet applied (settled by `process` or, for a chunk, together). */
+interface Built {
+  record: CatalogRecord;
+  notice: Notice | null;
+  rendered: boolean;
+  clock: StageClock;
+}
+
+/** What a chunk's attempt did (src/app/jobs/itemWorker.ts logs it). */
+export interface ChunkResult {
+  /** Records stored by this attempt (ok and failed). */
+  stored: number;
+  /** Items already recorded by an earlier run of the chunk, not run again. */
+  skipped: number;
+  /** Items stored failed by this attempt. */
+  failed: string[];
+  durationMs: number;
+}
+
+/** The failure stored with an item's failed record: its code and message, the attempts of this round. */
+function failureOf(err: unknown, attempt: ItemAttempt): { error: RecordError; attempts: number } {
+  const code = failureCode(err);
+  // A download is tried once per attempt: its message says how many there were.
+  const tries = isRetryable(err) && code === 'FETCH_FAILED' ? ` (${attempt.number} attempt${attempt.number === 1 ? '' : 's'})` : '';
+  return { error: { code, message: failureMessage(err) + tries }, attempts: attempt.number };
+}
+
 /** Which attempt of the item's job this is (1-based) and how many it has. */
 export interface ItemAttempt {
   number: number;
@@ -94,27 +121,85 @@ export class ItemPipeline {
       return result;
     } catch (err) {
       const durationMs = Math.round(clock.ms() - started);
-      const code = failureCode(err);
+      const failure = failureOf(err, attempt);
       if (!isRetryable(err)) {
-        const error = { code, message: failureMessage(err) };
-        await catalog.markItem(await this.settledFailedRecord(job, error, read), { error, attempts: attempt.number });
-        log.warn({ durationMs, code, err: error.message }, 'item failed (bad input, not retried)');
+        await catalog.markItem(await this.settledFailedRecord(job, failure.error, read), failure);
+        log.warn({ durationMs, code: failure.error.code, err: failure.error.message }, 'item failed (bad input, not retried)');
         throw err;
       }
       const final = attempt.number >= attempt.max;
-      if (final) {
-        // A download is tried once per attempt: its message says how many there were.
-        const tries = code === 'FETCH_FAILED' ? ` (${attempt.number} attempt${attempt.number === 1 ? '' : 's'})` : '';
-        const error = { code, message: failureMessage(err) + tries };
-        await catalog.markItem(await this.settledFailedRecord(job, error, read), { error, attempts: attempt.number });
-      }
+      if (final) await catalog.markItem(await this.settledFailedRecord(job, failure.error, read), failure);
       log.error({ durationMs, attempts: attempt.number, final, err }, final ? 'item failed after its last attempt' : 'item failed, will retry');
       throw err;
     }
   }
 
+  /**
+   * One attempt of a chunk's job (issue 14): the caption-only items of a range of batch indexes,
+   * each through the same stage as an item job, their records stored in one atomic step
+   * (`markItems`) after their kill registrations were sent together (`settleMany`). Items already
+   * recorded (the chunk run before: a retry, a worker killed after storing) are skipped, so a
+   * re-run never duplicates or loses a record. An item with bad input fails alone, its failed
+   * record stored with the others; a transient fault of an item stores the rest and throws, so
+   * the chunk's job runs again for it (on the last attempt it is stored failed instead).
+   */
+  async handleChunk(batchId: string, jobs: ItemJob[], attempt: ItemAttempt, log: ItemLogger = this.p.logger): Promise<ChunkResult> {
+    const { clock, catalog, kills } = this.p;
+    const started = clock.ms();
+    const states = await catalog.itemStates(batchId, jobs.map((j) => j.itemId));
+    const todo = jobs.filter((_, i) => states[i] === null);
+    const final = attempt.number >= attempt.max;
+    const outcomes = await Promise.all(
+      todo.map(async (job) => {
+        const read: ReadSoFar = {};
+        try {
+          return { job, read, built: await this.build(job, read), err: null };
+        } catch (err) {
+          return { job, read, built: null, err };
+        }
+      }),
+    );
+    const done = outcomes.flatMap((o) => (o.built ? [{ job: o.job, built: o.built }] : []));
+    const failed = outcomes.filter((o) => o.err !== null && (final || !isRetryable(o.err))).map((o) => ({ ...o, failure: failureOf(o.err, attempt) }));
+    const transient = outcomes.filter((o) => o.err !== null && !final && isRetryable(o.err));
+    const records = await kills.settleMany(done.map((d) => d.built));
+    const failedRecords = await this.settledFailedRecords(failed.map((f) => ({ job: f.job, error: f.failure.error, read: f.read })));
+    await catalog.markItems(batchId, [...records.map((record) => ({ record, failure: null })), ...failedRecords.map((record, i) => ({ record, failure: failed[i].failure }))]);
+    for (const d of done) log.info({ itemId: d.job.itemId, rendered: false, cluster: null, stages: d.built.clock.rounded() }, 'item done');
+    for (const f of failed) {
+      const bad = !isRetryable(f.err);
+      log[bad ? 'warn' : 'error']({ itemId: f.job.itemId, code: f.failure.error.code, err: f.failure.error.message, attempts: attempt.number }, bad ? 'item failed (bad input, not retried)' : 'item failed after its last attempt');
+    }
+    await this.p.pause?.('chunk', jobs[0].itemId);
+    const result: ChunkResult = { stored: records.length + failedRecords.length, skipped: jobs.length - todo.length, failed: failed.map((f) => f.job.itemId), durationMs: Math.round(clock.ms() - started) };
+    if (transient.length > 0) {
+      log.error({ ...result, retrying: transient.map((t) => t.job.itemId), attempts: attempt.number, err: transient[0].err }, 'chunk: items failed, will retry');
+      throw transient[0].err;
+    }
+    return result;
+  }
+
+  /** Failed records of a chunk, settled together; as built if the kill store cannot be reached (as `settledFailedRecord`). */
+  private async settledFailedRecords(items: Array<{ job: ItemJob; error: RecordError; read: ReadSoFar }>): Promise<CatalogRecord[]> {
+    const built = items.map((x) => this.failedRecord(x.job, x.error, x.read));
+    if (built.length === 0) return [];
+    try {
+      return await this.p.kills.settleMany(built);
+    } catch {
+      return built.map((b) => b.record);
+    }
+  }
+
   /** The item stage: caption, credit, image, photo version, record. Throws InputError for bad input. */
   async process(job: ItemJob, read: ReadSoFar = {}): Promise<ItemResult> {
+    const built = await this.build(job, read);
+    const record = await this.p.kills.settle(built.record, built.notice);
+    built.clock.lap('record');
+    return { record, rendered: built.rendered, timings: built.clock.rounded() };
+  }
+
+  /** The item stage up to the record as built, before its kill side is settled. */
+  private async build(job: ItemJob, read: ReadSoFar): Promise<Built> {
     const { item } = job;
     const { settings, logger } = this.p;
     if (item.error) throw new InputError(item.error.code as ErrorCode, item.error.message);
@@ -158,10 +243,8 @@ export class ItemPipeline {
       rights: rr.rights,
       release: rr.release,
     });
-    // Indexed for kills; killed on arrival if its agency id or photo was; its own notice applied.
-    const record = await this.p.kills.settle(built, rr.notice);
-    clock.lap('record');
-    return { record, rendered: stored?.rendered ?? false, timings: clock.rounded() };
+    // Indexed for kills (settled by the caller); killed on arrival if its agency id or photo was; its own notice applied.
+    return { record: built, notice: rr.notice, rendered: stored?.rendered ?? false, clock };
   }
 
   /**

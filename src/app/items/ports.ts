@@ -67,11 +67,17 @@ export interface PhotoRegistry {
 export interface ItemCatalog {
   addWarning(batchId: string, warning: string): Promise<void>;
   markItem(record: CatalogRecord, failure: { error: RecordError; attempts: number } | null): Promise<void>;
+  /** The records of a chunk of one batch's items, in one atomic step (all or none). */
+  markItems(batchId: string, entries: ReadonlyArray<{ record: CatalogRecord; failure: { error: RecordError; attempts: number } | null }>): Promise<number>;
+  /** Each item's state (ok, failed, null: no record yet), in the order given. */
+  itemStates(batchId: string, itemIds: string[]): Promise<Array<'ok' | 'failed' | null>>;
 }
 
 /** The kill side of a record (src/app/kills/itemKills.ts): index it, kill it on arrival, apply its notice. */
 export interface KillSettler {
   settle(record: CatalogRecord, notice: Notice | null): Promise<CatalogRecord>;
+  /** `settle` of a chunk's records, together (one round trip for those without a notice to apply); in the order given. */
+  settleMany(entries: ReadonlyArray<{ record: CatalogRecord; notice: Notice | null }>): Promise<CatalogRecord[]>;
 }
 
 export interface Clock {
@@ -89,7 +95,7 @@ export interface ItemLogger {
   child(bindings: object): ItemLogger;
 }
 
-export type PausePoint = 'render' | 'dedup';
+export type PausePoint = 'render' | 'dedup' | 'chunk';
 
 /** Rules and limits: values, read once by the worker. */
 export interface ItemSettings {

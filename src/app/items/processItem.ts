@@ -6,7 +6,7 @@ import { ItemPipeline, type ItemResult } from './itemPipeline';
 import { fetchImageBytes } from '../../adapters/http/fetchUrl';
 import type { ItemJob } from '../../schemas/jobs';
 import type { CatalogRecord, RecordError } from '../../schemas/record';
-import { settleKills } from '../kills/itemKills';
+import { settleKills, settleKillsMany } from '../kills/itemKills';
 import { rightsRulesOf } from './rightsRules';
 import type { PipelineContext } from '../pipelineContext';
 import { testPause } from './testPause';
@@ -28,7 +28,7 @@ export function itemPipelineOf(ctx: PipelineContext): ItemPipeline {
       store: new StorageImageStore(ctx.storage),
       photos: ctx.photos,
       catalog: ctx.catalog,
-      kills: { settle: (record, notice) => settleKills(ctx, record, notice) },
+      kills: { settle: (record, notice) => settleKills(ctx, record, notice), settleMany: (entries) => settleKillsMany(ctx, entries) },
       clock: { now: () => new Date(), ms: () => performance.now() },
       logger: ctx.logger,
       settings: { creditRules: ctx.rules, boilerplate: ctx.boilerplate, rightsRules: rightsRulesOf(ctx) },

@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { PipelineContext } from '../pipelineContext';
 
-export type PausePoint = 'render' | 'dedup';
+export type PausePoint = 'render' | 'dedup' | 'chunk';
 
 /**
  * Test-only. With PHOTOWIRE_TEST_PAUSE_AT=<point>[:<ms>] every item waits at that point (10 minutes

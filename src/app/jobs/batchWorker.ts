@@ -1,30 +1,41 @@
-import { Job, Queue, UnrecoverableError, Worker } from 'bullmq';
+import { Queue, UnrecoverableError, Worker, type Job } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { loadAnyFeed } from '../../adapters/feeds/loadStorageFeed';
 import { finalizeBatch as finalize, type FinalizePorts, type ItemJobLookup } from '../batches/finalizeBatch';
-import { QUEUES, jobIds, queuePrefix } from '../../queues/definitions';
+import { QUEUES, queuePrefix } from '../../queues/definitions';
+import { CarryingJobs } from '../../queues/itemJobs';
 import { batchJobSchema } from '../../schemas/jobs';
 import { killStoreOf } from '../kills/itemKills';
 import type { PipelineContext } from '../pipelineContext';
 import { failedRecord } from '../items/processItem';
 import { summarizeBatch } from '../batches/summarizeBatch';
 
-/** Item jobs read from BullMQ's item queue, for the items a batch closes without a record of. */
-function itemJobLookup(ctx: PipelineContext): ItemJobLookup {
-  const queue = new Queue(QUEUES.item, { connection: ctx.redis, prefix: queuePrefix(ctx.config.prefix) });
+/**
+ * Item jobs read from BullMQ's item queue, for the items a batch closes without a record of: an
+ * item's own job, or the chunk that carried it. The chunk size is the finalize job's (`chunkSize`),
+ * else (a retry round's finalize job, a direct call) the batch's first finalize job's.
+ */
+function itemJobLookup(ctx: PipelineContext, chunkSize: number | undefined): ItemJobLookup {
+  const opts = { connection: ctx.redis, prefix: queuePrefix(ctx.config.prefix) };
+  const queue = new Queue(QUEUES.item, opts);
+  let jobs: CarryingJobs | null = null;
   return {
-    async find(itemId) {
-      const job = await Job.fromId(queue, jobIds.item(itemId));
-      if (!job) return null;
-      const { data, failedReason, stalledCounter, attemptsMade, attemptsStarted } = job;
-      return { data, state: await job.getState(), failedReason, stalledCounter, attemptsMade, attemptsStarted };
+    async find(p) {
+      jobs ??= new CarryingJobs(queue, () => new Queue(QUEUES.batch, opts), { batchId: p.batchId, chunkSize });
+      const found = await jobs.find(p);
+      if (!found) return null;
+      const { job } = found;
+      const { failedReason, stalledCounter, attemptsMade, attemptsStarted } = job;
+      return { data: found.data ?? job.data, state: await job.getState(), failedReason, stalledCounter, attemptsMade, attemptsStarted };
     },
-    close: () => queue.close(),
+    close: async () => {
+      await Promise.all([queue.close(), jobs?.close()]);
+    },
   };
 }
 
 /** The finalize service's ports (src/app/batches/finalizeBatch.ts), from the worker's context. */
-export function finalizePorts(ctx: PipelineContext): FinalizePorts {
+export function finalizePorts(ctx: PipelineContext, chunkSize?: number): FinalizePorts {
   return {
     catalog: ctx.catalog,
     captions: ctx.captions,
@@ -32,7 +43,7 @@ export function finalizePorts(ctx: PipelineContext): FinalizePorts {
     kills: killStoreOf(ctx),
     exports: ctx.exports,
     feeds: { load: (feedPath) => loadAnyFeed(ctx.storage, feedPath, ctx.config.maxFeedBytes) },
-    itemJobs: () => itemJobLookup(ctx),
+    itemJobs: () => itemJobLookup(ctx, chunkSize),
     failedRecord: (job, error) => failedRecord(ctx, job, error),
     summarize: (batchId) => summarizeBatch(ctx, batchId),
     logger: ctx.logger,
@@ -40,18 +51,18 @@ export function finalizePorts(ctx: PipelineContext): FinalizePorts {
 }
 
 /** Close a batch (records.ndjson, summary.json, the ledger): src/app/batches/finalizeBatch.ts. */
-export function finalizeBatch(ctx: PipelineContext, batchId: string): Promise<void> {
-  return finalize(finalizePorts(ctx), batchId);
+export function finalizeBatch(ctx: PipelineContext, batchId: string, chunkSize?: number): Promise<void> {
+  return finalize(finalizePorts(ctx, chunkSize), batchId);
 }
 
 export async function handleBatchJob(ctx: PipelineContext, job: Job): Promise<{ records: number }> {
   const parsed = batchJobSchema.safeParse(job.data);
   if (!parsed.success) throw new UnrecoverableError(`invalid batch payload: ${parsed.error.message}`);
-  const { batchId } = parsed.data;
+  const { batchId, chunkSize } = parsed.data;
   const log = ctx.logger.child({ queue: QUEUES.batch, jobId: job.id, batchId });
   const started = performance.now();
   try {
-    await finalizeBatch(ctx, batchId);
+    await finalizeBatch(ctx, batchId, chunkSize);
     const ledger = await ctx.catalog.getBatch(batchId);
     log.info({ durationMs: Math.round(performance.now() - started), ok: ledger?.ok, failed: ledger?.failed }, 'batch done');
     return { records: (ledger?.ok ?? 0) + (ledger?.failed ?? 0) };

@@ -1,8 +1,10 @@
 import { UnrecoverableError, Worker, type Job } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { failureCode, failureMessage, isRetryable } from '../items/retryable';
-import { QUEUES, queuePrefix } from '../../queues/definitions';
-import { itemJobSchema } from '../../schemas/jobs';
+import { JOBS, QUEUES, queuePrefix } from '../../queues/definitions';
+import { itemIdFor } from '../../core/ids';
+import { itemChunkJobSchema, itemJobSchema, type ItemJob } from '../../schemas/jobs';
+import type { ChunkResult } from '../items/itemPipeline';
 import type { PipelineContext } from '../pipelineContext';
 import { itemPipelineOf } from '../items/processItem';
 
@@ -12,7 +14,8 @@ import { itemPipelineOf } from '../items/processItem';
  * timeout or 5xx, a storage fault, anything unexpected) is thrown as it is and retried with the
  * job's backoff, PHOTOWIRE_ATTEMPTS attempts in all.
  */
-export async function handleItemJob(ctx: PipelineContext, job: Job): Promise<{ ok: boolean }> {
+export async function handleItemJob(ctx: PipelineContext, job: Job): Promise<{ ok: boolean } | ChunkResult> {
+  if (job.name === JOBS.processChunk) return handleChunkJob(ctx, job);
   const parsed = itemJobSchema.safeParse(job.data);
   if (!parsed.success) {
     ctx.logger.error({ queue: QUEUES.item, jobId: job.id, issues: parsed.error.issues }, 'invalid item payload');
@@ -27,6 +30,25 @@ export async function handleItemJob(ctx: PipelineContext, job: Job): Promise<{ o
     if (!isRetryable(err)) throw new UnrecoverableError(`${failureCode(err)}: ${failureMessage(err)}`);
     throw err;
   }
+}
+
+/**
+ * A chunk of caption-only items (src/core/itemChunks.ts): validated like an item job, then the
+ * item pipeline's `handleChunk`. An item with bad input fails alone inside it; a transient fault
+ * is thrown as it is, so BullMQ runs the chunk again (its stored items are skipped).
+ */
+async function handleChunkJob(ctx: PipelineContext, job: Job): Promise<ChunkResult> {
+  const parsed = itemChunkJobSchema.safeParse(job.data);
+  if (!parsed.success) {
+    ctx.logger.error({ queue: QUEUES.item, jobId: job.id, issues: parsed.error.issues }, 'invalid chunk payload');
+    throw new UnrecoverableError(`ITEM_INVALID: the job payload does not match the chunk schema: ${parsed.error.message}`);
+  }
+  const { batchId, root, items } = parsed.data;
+  const jobs: ItemJob[] = items.map(({ index, item }) => ({ batchId, itemId: itemIdFor(batchId, index), index, root, item }));
+  const log = ctx.logger.child({ queue: QUEUES.item, jobId: job.id, batchId });
+  const result = await itemPipelineOf(ctx).handleChunk(batchId, jobs, { number: job.attemptsMade + 1, max: job.opts.attempts ?? 1 }, log);
+  log.info({ items: jobs.length, ...result }, 'chunk done');
+  return result;
 }
 
 export function createItemWorker(ctx: PipelineContext, connection: Redis, concurrency: number): Worker {

@@ -1,5 +1,5 @@
 import type { Redis } from 'ioredis';
-import { KillStore, killIdOf, type KillEvent } from '../../adapters/redis/killStore';
+import { KillStore, killIdOf, type KillEvent, type StoredStatus } from '../../adapters/redis/killStore';
 import { queueKillWebhook } from '../killWebhook';
 import type { Notice, NoticeRef } from '../../schemas/notice';
 import type { CatalogRecord } from '../../schemas/record';
@@ -54,8 +54,34 @@ export async function settleKills(ctx: PipelineContext, record: CatalogRecord, n
     }
     return { ...record, notice: noticeRefOf(record, notice) };
   }
+  return withStatus(record, status);
+}
+
+/** The record with the kill status it has now (none: as built). */
+function withStatus(record: CatalogRecord, status: StoredStatus | null): CatalogRecord {
   if (!status) return record;
   return { ...record, status: status.status, killedAt: status.killedAt, reason: status.reason, notice: status.notice, supersededBy: status.supersededBy };
+}
+
+/** Whether settling a record applies its notice (a kill, withdrawal or correction it carries). */
+function appliesNotice(notice: Notice | null): boolean {
+  return !!notice && (((notice.kind === 'kill' || notice.kind === 'withdraw') && notice.targets.length > 0) || notice.kind === 'correction');
+}
+
+/**
+ * `settleKills` of a chunk's records (issue 14): those that carry no notice to apply are indexed
+ * in one pipeline (KillStore.registerMany, one round trip for the chunk); the few that do are
+ * settled one by one after them. Records in the order given.
+ */
+export async function settleKillsMany(ctx: PipelineContext, entries: ReadonlyArray<{ record: CatalogRecord; notice: Notice | null }>): Promise<CatalogRecord[]> {
+  const out: CatalogRecord[] = entries.map((e) => e.record);
+  const plain = entries.flatMap((e, i) => (appliesNotice(e.notice) ? [] : [i]));
+  const statuses = await killStoreOf(ctx).registerMany(plain.map((i) => entries[i].record));
+  plain.forEach((i, j) => (out[i] = withStatus(entries[i].record, statuses[j])));
+  for (let i = 0; i < entries.length; i++) {
+    if (appliesNotice(entries[i].notice)) out[i] = await settleKills(ctx, entries[i].record, entries[i].notice);
+  }
+  return out;
 }
 
 /** The webhook (PHOTOWIRE_KILL_WEBHOOK) as a job: a slow CMS must not hold the item stage, a failing one is retried. */

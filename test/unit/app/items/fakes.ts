@@ -43,6 +43,8 @@ export class Fakes {
   readonly warnings: string[] = [];
   readonly logs: Array<{ level: string; obj: object; msg: string }> = [];
   probeResult: ImageProbe | Error = { format: 'jpeg', width: 640, height: 480, xmp: null, iptc: null };
+  /** Thrown by catalog.markItems, when set. */
+  markFault: Error | null = null;
   /** Thrown by the store's next write, when set. */
   storeFault: Error | null = null;
   private t = 0;
@@ -143,11 +145,27 @@ export class Fakes {
           this.note('catalog.markItem', record.id, failure);
           this.marked.push({ record, failure });
         },
+        markItems: async (batchId, entries) => {
+          this.note('catalog.markItems', batchId, entries.map((e) => e.record.id));
+          if (this.markFault) throw this.markFault;
+          const fresh = entries.filter((e) => !this.marked.some((m) => m.record.id === e.record.id)).length;
+          this.marked.push(...entries);
+          return fresh;
+        },
+        itemStates: async (batchId, itemIds) => {
+          this.note('catalog.itemStates', batchId, itemIds);
+          const last = new Map(this.marked.map((m) => [m.record.id, m.failure ? ('failed' as const) : ('ok' as const)]));
+          return itemIds.map((id) => last.get(id) ?? null);
+        },
       },
       kills: {
         settle: async (record, notice) => {
           this.note('kills.settle', record.id, notice);
           return record;
+        },
+        settleMany: async (entries) => {
+          this.note('kills.settleMany', entries.map((e) => e.record.id));
+          return entries.map((e) => e.record);
         },
       },
       clock: { now: () => new Date('2026-12-01T12:00:00.000Z'), ms: () => (this.t += 5) },
