@@ -39,6 +39,13 @@ export function itemIdFor(batchId: string, position: number): string {
   return `${batchId}-${String(position + 1).padStart(4, '0')}`;
 }
 
+/** The inverse of itemIdFor: the item's batch index, or null when the id is not one of that batch's. */
+export function itemIndexOf(batchId: string, itemId: string): number | null {
+  if (!itemId.startsWith(`${batchId}-`)) return null;
+  const rest = itemId.slice(batchId.length + 1);
+  return /^\d+$/.test(rest) && Number(rest) >= 1 ? Number(rest) - 1 : null;
+}
+
 /** The content digest of a single photo: its SHA-256, or (null: too big to hash) its size and mtime. */
 export function photoDigest(sha256: string | null, size: number, mtimeMs: number): string {
   return sha256 !== null ? `sha256:${sha256}` : `file:${size}:${mtimeMs}`;

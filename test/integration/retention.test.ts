@@ -80,6 +80,8 @@ describe('retention (issue 14): old batches leave Redis, their export stays in s
     try {
       expect(await Job.fromId(batchQueue, jobIds.batch(ids.old1))).toBeDefined();
       expect((await Job.fromId(batchQueue, jobIds.batch(ids.old1)))!.name).toBe(JOBS.finalizeBatch);
+      // Caption-only items go in chunks (PHOTOWIRE_CHUNK_SIZE, default 100): old1's 40 are one job.
+      expect(await Job.fromId(itemQueue, jobIds.chunk(ids.old1, 0, 40))).toBeDefined();
 
       // A dry run removes nothing and says what it would.
       const dry = await retentionOnRuntime(p.rt, { now, retentionDays: 30, dryRun: true });
@@ -115,6 +117,9 @@ describe('retention (issue 14): old batches leave Redis, their export stays in s
         expect(await p.rt.ctx.catalog.getBatch(id)).toBeNull();
       }
       expect(await Job.fromId(itemQueue, jobIds.item(`${ids.old1}-0001`))).toBeUndefined();
+      expect(await Job.fromId(itemQueue, jobIds.chunk(ids.old1, 0, 40))).toBeUndefined();
+      expect(await Job.fromId(itemQueue, jobIds.chunk(ids.old2, 0, 30))).toBeUndefined();
+      expect(await Job.fromId(itemQueue, jobIds.chunk(ids.recent, 0, 20))).toBeDefined();
       // Untouched: the recent batch, and the one whose export is missing.
       expect((await keysOf(p, ids.recent)).sort()).toEqual(before.recentKeys);
       expect(await p.rt.ctx.catalog.getBatch(ids.noExport)).toMatchObject({ state: 'done', ok: 10 });
