@@ -66,6 +66,12 @@ describe('archived batches on the CLI', () => {
     expect(status.code).toBe(0);
     expect(status.stdout).toContain('13 items: 12 ok, 1 failed');
     expect(status.stdout).toMatch(/archived on \S+: read from storage, read-only/);
+    // With no id, status lists it after the live batches, as archived.
+    const list = await runCli(['status'], env);
+    expect(list.code).toBe(0);
+    expect(list.stdout).toMatch(new RegExp(`${batch.batchId}  archived +12/13 ok, 1 failed .*\\(archived on \\d{4}-\\d\\d-\\d\\d: read from storage\\)`));
+    const listJson = JSON.parse((await runCli(['status', '--json'], env)).stdout) as Array<{ id: string; state: string }>;
+    expect(listJson.find((b) => b.id === batch.batchId)).toMatchObject({ state: 'archived', expected: 13, ok: 12, failed: 1 });
     const statusJson = JSON.parse((await runCli(['status', batch.batchId, '--json'], env)).stdout);
     expect(statusJson).toMatchObject({ batchId: batch.batchId, archived: true, items: 13, ok: 12, failed: 1 });
 

@@ -9,9 +9,16 @@ export async function statusCommand(batchId: string | undefined, opts: { json?: 
     if (!batchId) {
       const ids = await rt.ctx.catalog.listBatches(20);
       const ledgers = (await Promise.all(ids.map((id) => rt.ctx.catalog.getBatch(id)))).filter((l) => l);
-      if (opts.json) process.stdout.write(JSON.stringify(ledgers, null, 2) + '\n');
-      else if (ledgers.length === 0) process.stdout.write('no batches yet\n');
-      else for (const l of ledgers) process.stdout.write(`${l!.id}  ${l!.state.padEnd(7)} ${l!.ok}/${l!.expected} ok, ${l!.failed} failed  ${l!.createdAt}  ${l!.feed}\n`);
+      // Batches retention moved out of Redis (issue 14) are listed after the live ones, newest first.
+      const archived = (await archivedBatches(rt.ctx).list(20)).map((e) => ({ ...e, state: 'archived' as const }));
+      const rows = [...ledgers.map((l) => ({ ...l!, archivedAt: undefined as string | undefined })), ...archived];
+      if (opts.json) process.stdout.write(JSON.stringify(rows, null, 2) + '\n');
+      else if (rows.length === 0) process.stdout.write('no batches yet\n');
+      else
+        for (const l of rows) {
+          const where = l.archivedAt ? `  (archived on ${l.archivedAt.slice(0, 10)}: read from storage)` : '';
+          process.stdout.write(`${l.id}  ${l.state.padEnd(8)} ${l.ok}/${l.expected} ok, ${l.failed} failed  ${l.createdAt}  ${l.feed}${where}\n`);
+        }
       return 0;
     }
     const [live] = await rt.ingest.summarize([batchId]);
