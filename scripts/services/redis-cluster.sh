@@ -17,15 +17,45 @@ die() { say "error: $*"; exit 1; }
 usage() { echo "usage: $0 start | stop DIR" >&2; exit 2; }
 
 free_port() {
-  # Cluster nodes also listen on port + 10000 (the cluster bus): both must be free.
-  local p
+  # Cluster nodes also listen on port + 10000 (the cluster bus): both must be free. Both are taken
+  # below the kernel's ephemeral range (ip_local_port_range, 32768 by default), where the tests'
+  # own client connections cannot hold them: a port that nothing listens on can still be a busy
+  # client port, and its bind fails (seen once in a full run: "Address already in use").
+  local p lo span
+  lo=$(cut -f1 /proc/sys/net/ipv4/ip_local_port_range 2>/dev/null || echo 32768)
+  span=$(( lo - 10000 - 10000 ))
+  [ "$span" -ge 1000 ] || span=0
   for _ in $(seq 50); do
-    p=$(( 20000 + RANDOM % 35000 ))
+    if [ "$span" -gt 0 ]; then p=$(( 10000 + RANDOM % span )); else p=$(( 20000 + RANDOM % 35000 )); fi
     if ! (exec 3<>"/dev/tcp/127.0.0.1/$p") 2>/dev/null && ! (exec 3<>"/dev/tcp/127.0.0.1/$((p + 10000))") 2>/dev/null; then
       echo "$p"; return 0
     fi
   done
   die "no free port pair found"
+}
+
+# Start one cluster node on a free port pair; prints the port. A node whose bind failed (another
+# process took the port between the check and the bind) is started again on another pair.
+start_node() {
+  local port tries
+  for tries in 1 2 3 4 5; do
+    port=$(free_port)
+    mkdir -p "$DIR/$port"
+    # --daemonize no + & : the pid we keep is the server's own; protected mode off is safe on 127.0.0.1 only.
+    redis-server --port "$port" --bind 127.0.0.1 --protected-mode no --cluster-enabled yes \
+      --cluster-config-file "$DIR/$port/nodes.conf" --cluster-node-timeout 5000 \
+      --dir "$DIR/$port" --save '' --appendonly no --logfile "$DIR/$port/redis.log" --daemonize no </dev/null >/dev/null 2>&1 &
+    echo $! >"$DIR/node-$port.pid"
+    for _ in $(seq 100); do
+      redis-cli -p "$port" ping >/dev/null 2>&1 && { echo "$port"; return 0; }
+      grep -q 'Address already in use' "$DIR/$port/redis.log" 2>/dev/null && break
+      sleep 0.05
+    done
+    kill -KILL "$(cat "$DIR/node-$port.pid")" 2>/dev/null || true
+    rm -f "$DIR/node-$port.pid"
+    say "redis-server on $port did not start (log in $DIR/$port); trying another port"
+  done
+  die "no redis-server of the cluster started after 5 ports (logs in $DIR)"
 }
 
 stop() {
@@ -58,18 +88,8 @@ start() {
   DIR=$(mktemp -d "${TMPDIR:-/tmp}/photowire-redis-cluster.XXXXXX")
   trap 'code=$?; if [ $code -ne 0 ]; then for f in "$DIR"/node-*.pid; do [ -f "$f" ] && kill -KILL "$(cat "$f")" 2>/dev/null; done; say "start failed; logs kept in $DIR"; fi' EXIT
   for i in $(seq 1 "$n"); do
-    port=$(free_port)
-    mkdir -p "$DIR/$port"
-    # --daemonize no + & : the pid we keep is the server's own; protected mode off is safe on 127.0.0.1 only.
-    redis-server --port "$port" --bind 127.0.0.1 --protected-mode no --cluster-enabled yes \
-      --cluster-config-file "$DIR/$port/nodes.conf" --cluster-node-timeout 5000 \
-      --dir "$DIR/$port" --save '' --appendonly no --logfile "$DIR/$port/redis.log" --daemonize no </dev/null >/dev/null 2>&1 &
-    echo $! >"$DIR/node-$port.pid"
+    port=$(start_node) || exit 1
     ports+=("$port"); addrs+=("127.0.0.1:$port")
-  done
-  for port in "${ports[@]}"; do
-    for _ in $(seq 100); do redis-cli -p "$port" ping >/dev/null 2>&1 && break; sleep 0.05; done
-    redis-cli -p "$port" ping >/dev/null 2>&1 || die "redis-server on $port did not answer (log in $DIR/$port)"
   done
   say "${n} servers answer on ${ports[*]}"
   redis-cli --cluster create "${addrs[@]}" --cluster-replicas 0 --cluster-yes >"$DIR/create.log" 2>&1 || die "redis-cli --cluster create failed: $(tail -3 "$DIR/create.log")"
