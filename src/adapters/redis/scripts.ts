@@ -55,12 +55,16 @@ export function sharedHashTag(keys: ReadonlyArray<string | Buffer>): string | nu
   return tag;
 }
 
+/** Refuse keys in more than one slot, and define the script's command on this connection once. */
+function prepare(redis: RedisClient, script: LuaScript, keys: ReadonlyArray<string | Buffer>): void {
+  if (keys.length > 0 && sharedHashTag(keys) === null && slotOf(keys) < 0) throw new CrossSlotScriptError(script.name, keys);
+  if (typeof (redis as unknown as Callable)[script.name] !== 'function') redis.defineCommand(script.name, { lua: script.lua });
+}
+
 /** Run `script` with `keys` and `args`; the result is as the script returns it. */
 export async function runScript<T>(redis: RedisClient, script: LuaScript, keys: ReadonlyArray<string | Buffer>, args: ReadonlyArray<Arg> = []): Promise<T> {
-  if (keys.length > 0 && sharedHashTag(keys) === null && slotOf(keys) < 0) throw new CrossSlotScriptError(script.name, keys);
-  const r = redis as unknown as Callable;
-  if (typeof r[script.name] !== 'function') redis.defineCommand(script.name, { lua: script.lua });
-  return (await r[script.name](keys.length, ...keys, ...args)) as T;
+  prepare(redis, script, keys);
+  return (await (redis as unknown as Callable)[script.name](keys.length, ...keys, ...args)) as T;
 }
 
 /**
@@ -70,9 +74,7 @@ export async function runScript<T>(redis: RedisClient, script: LuaScript, keys: 
  */
 export async function runScriptPipelined<T>(redis: RedisClient, script: LuaScript, calls: ReadonlyArray<{ keys: ReadonlyArray<string | Buffer>; args: ReadonlyArray<Arg> }>): Promise<T[]> {
   if (calls.length === 0) return [];
-  const all = calls.flatMap((c) => c.keys);
-  if (all.length > 0 && sharedHashTag(all) === null && slotOf(all) < 0) throw new CrossSlotScriptError(script.name, all);
-  if (typeof (redis as unknown as Callable)[script.name] !== 'function') redis.defineCommand(script.name, { lua: script.lua });
+  prepare(redis, script, calls.flatMap((c) => c.keys));
   const pipeline = redis.pipeline() as unknown as Callable & { exec(): Promise<Array<[Error | null, unknown]> | null> };
   for (const c of calls) void pipeline[script.name](c.keys.length, ...c.keys, ...c.args);
   const out = (await pipeline.exec()) ?? [];
