@@ -6,6 +6,7 @@
  *
  *   npm run bench:scale -- [--items 10000,100000,1000000] [--e2e 10000,100000] [--workers 1,2,4]
  *     [--quick] [--rounds N] [--requests N] [--redis URL] [--no-catalog] [--concurrency N]
+ *     [--nights N] [--no-retention]
  *     [--baseline DIR] [--baseline-concurrency N] [--chunk-size N]
  *
  * --baseline DIR: another build of photowire (a checkout with its own `dist/`, e.g. main's, built
@@ -18,7 +19,15 @@
  * How the catalog is built: end to end (real workers) at the --e2e sizes; the catalog sizes
  * (--items) by writing records straight through CatalogStore.markItem (the atomic step the worker
  * uses), cloned from the records the real workers produced at the first e2e size (real credits,
- * clusters, captions), as nights of at most 100,000 items. The table says which.
+ * clusters, captions), as --nights nights (default 10) of size/nights items, at most 100,000 each:
+ * 10k is ten nights of 1,000, 1M ten of 100,000, so the batch list (newest 50) lists the same
+ * rows at every size and what grows is the items, not the rows returned. The table says which.
+ *
+ * Retention (unless --no-retention): after the reads at each size, every night is closed as
+ * finalize closes a batch (records.ndjson and summary.json in the serve's data folder, the ledger
+ * done), then `photowire retention --now <now + PHOTOWIRE_RETENTION_DAYS + 1 day>` runs as a
+ * process: the table gives Redis memory after it and the keys left by family (nothing should
+ * be left of a removed night but its archived-index row).
  *
  * Default Redis: a private redis-server on a free port (never 6379's data). --redis URL uses that
  * one under a private prefix, removed after (SCAN + UNLINK, never FLUSH).
@@ -33,6 +42,11 @@ import { Redis } from 'ioredis';
 import { CatalogStore } from '../../src/adapters/redis/catalogStore';
 import { freePort, startPrivateRedis } from '../../src/adapters/redis/ensureRedis';
 import { deletePrefixKeys } from '../../src/adapters/redis/scan';
+import { StorageBatchExports } from '../../src/adapters/storage/batchExports';
+import { createStorage } from '../../src/adapters/storage/openStorage';
+import { parseStorageConfig } from '../../src/adapters/storage/storageConfig';
+import { summarizeBatch } from '../../src/app/batches/summarizeBatch';
+import type { PipelineContext } from '../../src/app/pipelineContext';
 import type { CatalogRecord } from '../../src/schemas/record';
 import { generateCaptions } from '../dedup/generateCaptions';
 import { runMeasured } from '../common/measure';
@@ -41,6 +55,8 @@ import { fixed, formatTable, machineInfo, machineLine, writeResults } from '../c
 import { findGnuTime } from '../common/tools';
 
 const NIGHT = 100_000;
+/** PHOTOWIRE_RETENTION_DAYS's default (src/config.ts): the bench's retention pass runs a day past it. */
+const RETENTION_DAYS = 30;
 const BIN = () => path.join(repoRoot(), 'bin', 'photowire.js');
 /** The build an end-to-end run uses: this one, or --baseline's. */
 interface Build {
@@ -61,6 +77,9 @@ interface Args {
   /** PHOTOWIRE_CONCURRENCY of the --baseline build's workers (default: --concurrency). */
   baselineConcurrency: number | null;
   chunkSize: number | null;
+  /** Nights per catalog size (each size/nights items, at most NIGHT). */
+  nights: number;
+  retention: boolean;
 }
 
 function readArgs(argv: string[]): Args {
@@ -78,6 +97,8 @@ function readArgs(argv: string[]): Args {
       concurrency: { type: 'string' },
       'baseline-concurrency': { type: 'string' },
       'chunk-size': { type: 'string' },
+      nights: { type: 'string' },
+      'no-retention': { type: 'boolean', default: false },
     },
   });
   const list = (name: string, v: string | undefined, dflt: string) =>
@@ -99,6 +120,8 @@ function readArgs(argv: string[]): Args {
     concurrency: values.concurrency ? list('concurrency', values.concurrency, '')[0] : null,
     baselineConcurrency: values['baseline-concurrency'] ? list('baseline-concurrency', values['baseline-concurrency'], '')[0] : null,
     chunkSize: values['chunk-size'] ? list('chunk-size', values['chunk-size'], '')[0] : null,
+    nights: list('nights', values.nights, '10')[0],
+    retention: !values['no-retention'],
   };
 }
 
@@ -428,6 +451,81 @@ async function measureHttp(base: string, targets: Array<{ name: string; url: str
   return out;
 }
 
+// ---------------------------------------------------------------- retention
+
+interface RetentionResult {
+  /** Nights the pass removed from Redis. */
+  removed: number;
+  /** Closing the nights (exports written, ledgers done), ms. */
+  closeMs: number;
+  /** The `photowire retention` process, wall ms. */
+  passMs: number;
+  exitCode: number;
+  /** used_memory above the bench's start after the pass. */
+  usedMemoryAfter: number;
+  /** What is left under the catalog prefix, by family. */
+  after: Families;
+  bytesFreed: number | null;
+}
+
+/** Records as stored, 500 lines a chunk (as finalize writes records.ndjson). */
+async function* ndjsonChunks(records: AsyncIterable<string>): AsyncGenerator<string> {
+  let lines: string[] = [];
+  for await (const r of records) {
+    lines.push(r);
+    if (lines.length === 500) {
+      yield lines.join('\n') + '\n';
+      lines = [];
+    }
+  }
+  if (lines.length) yield lines.join('\n') + '\n';
+}
+
+/**
+ * Close every night as finalize closes a batch (records.ndjson and summary.json in the data folder's
+ * storage, the ledger done), then run one `photowire retention` a day past the window as its own
+ * process, and measure what is left.
+ */
+async function retentionPass(
+  r: Redis,
+  store: CatalogStore,
+  nights: Array<{ id: string; items: number }>,
+  env: { redisUrl: string; prefix: string; dataDir: string; base: number; gnuTime: string | null },
+  log: (s: string) => void,
+): Promise<RetentionResult> {
+  const exports = new StorageBatchExports(createStorage(parseStorageConfig({ PHOTOWIRE_DATA_DIR: env.dataDir })));
+  const t0 = performance.now();
+  for (const n of nights) {
+    await exports.write(n.id, 'records.ndjson', ndjsonChunks(store.iterateRawRecords(n.id, n.items)));
+    const closed = await store.finishBatch(n.id, null);
+    if (closed.state !== 'done') throw new Error(`${n.id} did not close: ${JSON.stringify(closed)}`);
+    const summary = await summarizeBatch({ catalog: store, exports } as unknown as PipelineContext, n.id);
+    await exports.write(n.id, 'summary.json', JSON.stringify(summary, null, 2) + '\n');
+  }
+  const closeMs = performance.now() - t0;
+  const now = new Date(Date.now() + (RETENTION_DAYS + 1) * 24 * 3600 * 1000).toISOString();
+  const m = await runMeasured(process.execPath, [BIN(), 'retention', '--json', '--now', now], {
+    env: { ...baseEnv(env.redisUrl, env.prefix, env.dataDir), PHOTOWIRE_RETENTION_DAYS: String(RETENTION_DAYS) },
+    gnuTime: env.gnuTime,
+    maxOutputBytes: 1 << 20,
+  });
+  let removed = 0;
+  let bytesFreed: number | null = null;
+  try {
+    const out = JSON.parse(m.stdout) as { removed?: string[]; bytesFreed?: number | null };
+    removed = out.removed?.length ?? 0;
+    bytesFreed = out.bytesFreed ?? null;
+  } catch {
+    log(`  retention: output not JSON (exit ${m.exitCode}): ${(m.stderr || m.stdout).trim().slice(-300)}`);
+  }
+  // UNLINK frees big values in Redis's background thread: wait for it before reading used_memory.
+  for (let i = 0; i < 100 && /lazyfree_pending_objects:([1-9]\d*)/.test(await r.info('memory')); i++) await new Promise((res) => setTimeout(res, 100));
+  const usedMemoryAfter = (await usedMemory(r)) - env.base;
+  const after = await memoryByFamily(r, env.prefix, nights.map((n) => n.id));
+  log(`  retention: ${removed}/${nights.length} nights removed in ${(m.wallMs / 1000).toFixed(1)} s (closing them ${(closeMs / 1000).toFixed(1)} s), exit ${m.exitCode}; used_memory after +${(usedMemoryAfter / 2 ** 20).toFixed(2)} MB, ${after.keys} keys left`);
+  return { removed, closeMs, passMs: m.wallMs, exitCode: m.exitCode, usedMemoryAfter, after, bytesFreed };
+}
+
 // ---------------------------------------------------------------- main
 
 interface ExportRss {
@@ -445,7 +543,7 @@ interface SizeResult {
   usedMemoryDelta: number;
   bytesPerItem: number;
   memoryUsage: Families;
-  retention: string;
+  retention: RetentionResult | null;
   latency: Latency[];
   serverPeakRssMb: number | null;
 }
@@ -521,13 +619,10 @@ async function main(): Promise<void> {
     const store = new CatalogStore(r, catalogPrefix);
     const base = await usedMemory(r);
     let nights: Array<{ id: string; items: number }> = [];
-    const retentionWired = fs.existsSync(path.join(repoRoot(), 'src', 'app', 'retention'))
-      ? 'not measured: src/app/retention/runRetentionPass exists but has no adapters wired to call it yet (R is building them)'
-      : 'not measured: no retention pass yet';
     for (const size of args.items) {
-      const perNight = Math.min(size, NIGHT);
+      const perNight = Math.min(NIGHT, Math.ceil(size / args.nights));
       const want = Math.ceil(size / perNight);
-      // Nights of another size are dropped (10k -> one 100k night); 100k -> 1M adds nights.
+      // Nights of another size are dropped (10 x 1k -> 10 x 100k); at 100k a night, more sizes add nights.
       if (nights.length && nights[0].items !== perNight) {
         await deletePrefixKeys(r, catalogPrefix);
         nights = [];
@@ -546,6 +641,7 @@ async function main(): Promise<void> {
       const total = nights.reduce((a, n) => a + n.items, 0);
       // ---- HTTP
       const port = await freePort();
+      // The serve's data folder, where the retention pass finds the nights' exports.
       const dataDir = scratchDir('scale-serve');
       const server = await startLong(['serve', '--port', String(port)], { ...baseEnv(redisUrl, catalogPrefix, dataDir), LOG_LEVEL: 'info' }, 'desk ready');
       let latency: Latency[] = [];
@@ -569,7 +665,6 @@ async function main(): Promise<void> {
         serverRss = hwmMb(server.pid);
       } finally {
         await stop(server);
-        removeDir(dataDir);
       }
       // Export RSS of the largest night (a 100k-item batch at the default sizes), once per night size.
       const bigNight = nights[nights.length - 1];
@@ -583,15 +678,27 @@ async function main(): Promise<void> {
           removeDir(dir);
         }
       }
+      const nightCount = nights.length;
+      let retention: RetentionResult | null = null;
+      if (args.retention) {
+        try {
+          retention = await retentionPass(r, store, nights, { redisUrl, prefix: catalogPrefix, dataDir, base, gnuTime: gnu.found ? gnu.path : null }, log);
+        } finally {
+          // Whatever the pass left (an archived-index row per night) goes: the next size starts empty.
+          await deletePrefixKeys(r, catalogPrefix);
+          nights = [];
+        }
+      }
+      removeDir(dataDir);
       const sr: SizeResult = {
         items: total,
-        nights: nights.length,
-        built: `${nights.length} night(s) of ${perNight}, records through CatalogStore.markItem (cloned from the e2e run)`,
+        nights: nightCount,
+        built: `${nightCount} night(s) of ${perNight}, records through CatalogStore.markItem (cloned from the e2e run)`,
         buildItemsPerS: built ? built / (buildMs / 1000) : NaN,
         usedMemoryDelta: used,
         bytesPerItem: used / total,
         memoryUsage: fam,
-        retention: retentionWired,
+        retention,
         latency,
         serverPeakRssMb: serverRss,
       };
@@ -649,7 +756,21 @@ async function main(): Promise<void> {
   if (top) {
     log(`\nMEMORY USAGE by key family at ${top.items} items (top 12):`);
     log(formatTable(['family', 'keys', 'MB', 'B/item'], top.memoryUsage.byFamily.slice(0, 12).map((f) => [f.family, f.keys, fixed(f.bytes / 2 ** 20, 2), fixed(f.bytes / top.items, 1)])));
-    log(`retention: ${top.retention}`);
+  }
+  const withRetention = results.sizes.filter((s) => s.retention);
+  if (withRetention.length) {
+    log(`\nretention: every night closed (records.ndjson + summary.json + ledger done), then photowire retention --now <+${RETENTION_DAYS + 1} days>:`);
+    log(
+      formatTable(
+        ['items', 'nights removed', 'close s', 'pass s', 'MB before', 'MB after', 'B/item after', 'keys left', 'exit'],
+        withRetention.map((s) => {
+          const t = s.retention!;
+          return [s.items, `${t.removed}/${s.nights}`, fixed(t.closeMs / 1000, 1), fixed(t.passMs / 1000, 1), fixed(s.usedMemoryDelta / 2 ** 20, 1), fixed(t.usedMemoryAfter / 2 ** 20, 2), fixed(t.usedMemoryAfter / s.items, 1), t.after.keys, t.exitCode];
+        }),
+      ),
+    );
+    const t = withRetention[withRetention.length - 1].retention!;
+    if (t.after.byFamily.length) log(`keys left at ${withRetention[withRetention.length - 1].items} items by family: ${t.after.byFamily.slice(0, 8).map((f) => `${f.family} ${f.keys}`).join(', ')}`);
   }
   if (results.e2eMemory) {
     const n = Math.max(...args.e2e);
