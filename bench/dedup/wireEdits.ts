@@ -46,7 +46,20 @@ const APPENDED = [
   'It was not immediately clear who was responsible.',
   'The government has denied the allegations.',
 ];
-export const PREFIXES = ['FILE PHOTO: ', 'UPDATED CAPTION: ', 'REFILE - CORRECTING SPELLING OF NAME ', 'CORRECTED CAPTION - CORRECTS DATE ', 'FILE - '];
+export const PREFIXES = [
+  'FILE PHOTO: ',
+  'UPDATED CAPTION: ',
+  'REFILE - CORRECTING SPELLING OF NAME ',
+  'CORRECTED CAPTION - CORRECTS DATE ',
+  'FILE - ',
+  // AFP's, Reuters' and dpa's (added 2026-12-03 with their boilerplate rules).
+  'TOPSHOT - ',
+  'CORRECTION / ',
+  'EDITORS NOTE: Graphic content / ',
+  'WARNING: GRAPHIC CONTENT ',
+  'BEST QUALITY AVAILABLE ',
+  'THIS IMAGE HAS BEEN SUPPLIED BY A THIRD PARTY. ',
+];
 export const SUFFIXES = [
   ' Picture taken with a mobile phone.',
   ' Picture taken June 21, 2012.',

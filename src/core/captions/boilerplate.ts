@@ -143,6 +143,8 @@ export interface CompiledBoilerplate {
   start: CompiledMarker[];
   sentence: CompiledMarker[];
   global: CompiledMarker[];
+  /** rest rules: the first hit runs to the end of the caption. */
+  rest: CompiledMarker[];
 }
 
 const compiledCache = new WeakMap<BoilerplateRules, CompiledBoilerplate>();
@@ -150,7 +152,7 @@ const compiledCache = new WeakMap<BoilerplateRules, CompiledBoilerplate>();
 export function compileBoilerplate(rules: BoilerplateRules): CompiledBoilerplate {
   const cached = compiledCache.get(rules);
   if (cached) return cached;
-  const out: CompiledBoilerplate = { version: rules.version, start: [], sentence: [], global: [] };
+  const out: CompiledBoilerplate = { version: rules.version, start: [], sentence: [], global: [], rest: [] };
   for (const rule of rules.markers) {
     const flags = rule.case === 'any' ? 'i' : '';
     const alts = alternatives(rule.phrases);
@@ -160,7 +162,9 @@ export function compileBoilerplate(rules: BoilerplateRules): CompiledBoilerplate
       out.sentence.push({ rule, re: new RegExp(`(?:${alts})${WORD_END}`, `y${flags}`), except });
     }
     else if (rule.at === 'anywhere') out.global.push({ rule, re: new RegExp(`(?<![A-Za-z0-9])(?:${alts})${WORD_END}(?: {0,3}\\.)?`, `g${flags}`) });
-    else out.global.push({ rule, re: new RegExp(`\\( {0,3}(?:${alts})${WORD_END}[^()\\n]{0,300}\\)`, `g${flags}`) });
+    else if (rule.at === 'bracket') out.global.push({ rule, re: new RegExp(`\\( {0,3}(?:${alts})${WORD_END}[^()\\n]{0,300}\\)`, `g${flags}`) });
+    // The notice with what introduces it: " / ", an opening quote.
+    else out.rest.push({ rule, re: new RegExp(`(?:(?<= ) {0,3}/ {0,3})?["'\u201C]?(?<![A-Za-z0-9])(?:${alts})${WORD_END}`, `g${flags}`) });
   }
   compiledCache.set(rules, out);
   return out;
@@ -169,8 +173,9 @@ export function compileBoilerplate(rules: BoilerplateRules): CompiledBoilerplate
 // ---------------------------------------------------------------------------------------------
 // Finding boilerplate in a caption.
 
-const SEPARATOR = / {0,4}(?::|[-\u2013\u2014]{1,2}(?= |$))/y;
-const TRAILING_STOP = / {0,4}(?:[.:]|[-\u2013\u2014]{1,2}(?= |$))/y;
+/** After a start marker: ":", " -", "--", a dash, or AFP's " / " ("CORRECTION / ", "FILE PHOTO/ "). */
+const SEPARATOR = / {0,4}(?::|[-\u2013\u2014]{1,2}(?= |$)|\/(?= |$))/y;
+const TRAILING_STOP = / {0,4}(?:[.:]|[-\u2013\u2014]{1,2}(?= |$)|\/(?= |$))/y;
 const REASON_WORD = new RegExp(` {1,4}(${CAPS_WORD})`, 'y');
 const SPACES = / */y;
 
@@ -179,9 +184,18 @@ function stickyAt(re: RegExp, s: string, at: number): RegExpExecArray | null {
   return re.exec(s);
 }
 
-function startMarkerAt(c: CompiledBoilerplate, s: string, at: number): CompiledMarker | null {
-  for (const m of c.start) if (stickyAt(m.re, s, at)) return m;
-  return null;
+/**
+ * Whether another start marker begins at `at`, so a reason ends before it: one whose phrase is
+ * followed by a separator ("UPDATED CAPTION:", "FILE PHOTO:", "TOPSHOT -").
+ * A bare word that is also a marker ("CORRECTING", "REPEAT") is part of the reason:
+ * "REFILE - CORRECTING DATE".
+ */
+function startsNextMarker(c: CompiledBoilerplate, s: string, at: number): boolean {
+  for (const m of c.start) {
+    const head = stickyAt(m.re, s, at);
+    if (head && stickyAt(SEPARATOR, s, at + head[0].length)) return true;
+  }
+  return false;
 }
 
 /**
@@ -204,7 +218,7 @@ function matchStart(c: CompiledBoilerplate, m: CompiledMarker, s: string, at: nu
       const wordAt = end + w[0].length - w[1].length;
       const next = s.charAt(wordAt + w[1].length);
       if (next === ',' || (next === '.' && /[A-Za-z]/.test(s.charAt(wordAt + w[1].length + 1)))) break;
-      if (startMarkerAt(c, s, wordAt)) break;
+      if (startsNextMarker(c, s, wordAt)) break;
       end += w[0].length;
     }
     const stop = stickyAt(TRAILING_STOP, s, end);
@@ -224,6 +238,8 @@ function sentenceEnd(s: string, from: number): number {
   const limit = Math.min(s.length, from + MAX_NOTE);
   for (let i = from; i < limit; i++) {
     const ch = s.charCodeAt(i);
+    // AFP ends a note with " / " ("EDITORS NOTE: Graphic content / People mourn ...").
+    if (ch === 0x2f && s.charCodeAt(i - 1) === 0x20 && s.charCodeAt(i + 1) === 0x20 && i > from) return i + 1;
     if (ch !== 0x2e && ch !== 0x21 && ch !== 0x3f) continue; // . ! ?
     let j = i + 1;
     while (j < s.length && (s[j] === '"' || s[j] === "'" || s[j] === ')')) j++;
@@ -310,6 +326,12 @@ export function findBoilerplate(masked: string, rules: BoilerplateRules = defaul
   for (const m of c.global) {
     m.re.lastIndex = 0;
     for (const hit of masked.matchAll(m.re)) out.push({ start: hit.index, end: hit.index + hit[0].length, kind: m.rule.kind });
+  }
+  // Notices that run to the end (the first hit of each rule).
+  for (const m of c.rest) {
+    m.re.lastIndex = at;
+    const hit = m.re.exec(masked);
+    if (hit) out.push({ start: hit.index, end: masked.length, kind: m.rule.kind });
   }
   return out.sort((a, b) => a.start - b.start || b.end - a.end);
 }

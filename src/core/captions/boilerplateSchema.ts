@@ -48,9 +48,11 @@ export const markerRuleSchema = z
      *   (":", " -") and, with `reason`, the upper-case reason that follows ("REFILE - CORRECTING TYPO");
      * - sentence: at the start of a sentence, removed to the end of that sentence;
      * - anywhere: the phrase itself, wherever it stands as whole words, with a full stop after it;
-     * - bracket: a parenthesis that opens with the phrase, "(ADDS ...)", to its closing bracket.
+     * - bracket: a parenthesis that opens with the phrase, "(ADDS ...)", to its closing bracket;
+     * - rest: a notice that runs from the phrase to the end of the caption (AFP's correction notice
+     *   '/ "The erroneous mention[s] appearing in the metadata ... "'), with the " / " or quote before it.
      */
-    at: z.enum(['start', 'sentence', 'anywhere', 'bracket']),
+    at: z.enum(['start', 'sentence', 'anywhere', 'bracket', 'rest']),
     phrases: z.array(phrase).min(1, 'at least one phrase'),
     /** "exact" (default): upper-case phrases match upper case only. "any": case is ignored. */
     case: z.enum(['exact', 'any']).optional(),

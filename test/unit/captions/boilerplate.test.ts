@@ -58,6 +58,33 @@ describe('wire boilerplate in captions', () => {
     ]);
   });
 
+  it('keeps a bare marker word inside a reason, and ends the reason at a marker with its separator', () => {
+    // CORRECTING is a marker of its own ("CORRECTING DATE - ..."), but after REFILE it is the reason.
+    expect(clean('REFILE - CORRECTING PHOTOGRAPHER NAME TOPSHOT - Fans cheer in Madrid, Spain, May 2, 2023. (Photo by Oscar DEL POZO / AFP)').removed.map((r) => [r.kind, r.text])).toEqual([
+      ['refile', 'REFILE - CORRECTING PHOTOGRAPHER NAME'],
+      ['highlight', 'TOPSHOT -'],
+      ['credit-tail', '(Photo by Oscar DEL POZO / AFP)'],
+    ]);
+  });
+
+  it("ends AFP's notes at ' / ' and never takes the caption with them", () => {
+    // Before 2026-12-03 the note ran on and the credit-tail finder took the whole caption: it came out empty.
+    const c = clean('EDITORS NOTE: Graphic content / Relatives mourn at a hospital in Khan Yunis on October 9, 2023. (Photo by MAHMUD HAMS / AFP)');
+    expect(c.caption).toBe('Relatives mourn at a hospital in Khan Yunis on October 9, 2023.');
+    expect(c.removed.map((r) => r.kind)).toEqual(['editor-note', 'credit-tail']);
+  });
+
+  it("removes AFP's correction notice to the end of the caption, after the credit", () => {
+    const raw =
+      'CORRECTION / Supporters wave flags in Lyon on May 2, 2023. (Photo by JEFF PACHOUD / AFP) / "The erroneous mention[s] appearing in the metadata of this photo by JEFF PACHOUD has been modified in AFP systems in the following manner: [Lyon] instead of [Marseille]. Please immediately remove the erroneous mention[s] from all your online services."';
+    const c = clean(raw);
+    expect(c.caption).toBe('Supporters wave flags in Lyon on May 2, 2023.');
+    expect(c.removed.map((r) => r.kind)).toEqual(['caption-update', 'credit-tail', 'correction-notice']);
+    expect(c.removed[2].text.startsWith('/ "The erroneous mention[s]')).toBe(true);
+    // The same caption as first sent cleans to the same text: a correction is not a new caption.
+    expect(clean('Supporters wave flags in Lyon on May 2, 2023. (Photo by JEFF PACHOUD / AFP)').caption).toBe(c.caption);
+  });
+
   it('ends a refile reason before the caption: a dateline, an abbreviation, a one-letter word', () => {
     expect(clean('REFILE - CORRECTING TYPO LONDON, ENGLAND - MAY 30: Fans cheer on May 30, 2012 in London, England. (Photo by Oli Scarff/Getty Images)').caption).toBe(
       'LONDON, ENGLAND - MAY 30: Fans cheer on May 30, 2012 in London, England.',
