@@ -126,8 +126,10 @@ function punctuation(r: Rnd, text: string): string {
   t = t.replace(/, /g, (m) => (r() < 0.4 ? ' ' : m));
   if (r() < 0.5) t = t.replace(/ /, '  ');
   if (r() < 0.5) t = t.replace(/\.$/, '');
-  // One word re-cased (an all-caps caption is read as a credit tail by the cleaner today: see docs/DEDUP.md).
+  // One word re-cased, or (since 2026-12-03, when the cleaner stopped reading an all-caps caption
+  // as its credit tail) the whole caption in capitals, as some desks resend it.
   if (r() < 0.5) t = t.replace(/\b([a-z])([a-z]+)/, (_m, a: string, b: string) => a.toUpperCase() + b);
+  else if (r() < 0.3) t = t.toUpperCase();
   return t === text ? `${text.replace(/\.$/, '')} .` : t;
 }
 

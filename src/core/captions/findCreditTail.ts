@@ -41,6 +41,14 @@ function sentenceStarts(text: string): number[] {
   return starts;
 }
 
+/** At least this many words in a sentence without credit punctuation or label make it prose. */
+const PROSE_WORDS = 6;
+
+function isProseSentence(sentence: string): boolean {
+  if (/[/©]|\bvia\b|\b(?:photo(?:graph)?|picture|image)s?\s+by\b/i.test(sentence)) return false;
+  return sentence.trim().split(/\s+/).length >= PROSE_WORDS;
+}
+
 /**
  * Where the credit tail of a caption starts, in `text` (a caption with its other removable parts
  * already blanked out), or -1. The earliest candidate wins whose text to the end reads as a
@@ -60,13 +68,15 @@ export function findCreditTailStart(text: string, c: CompiledRules): number {
     candidates.set(text[at - 1] === '(' ? at - 1 : at, true);
   }
   for (let i = from; i < end; i++) if (text[i] === '(' && !candidates.has(i)) candidates.set(i, false);
-  for (const s of sentenceStarts(text)) if (s >= from && s < end && !candidates.has(s)) candidates.set(s, false);
+  const starts = sentenceStarts(text);
+  for (const s of starts) if (s >= from && s < end && !candidates.has(s)) candidates.set(s, false);
   if (from === 0 && !candidates.has(0)) candidates.set(0, false);
 
   const ordered = [...candidates.keys()].filter((s) => s >= from).sort((a, b) => a - b);
   // First pass: a tail the parser reads completely. Second: one it only partly reads, which is
   // still removed from the caption and gives a low-confidence credit.
   for (const strict of [true, false]) {
+    let next = 0; // the first sentence start after the candidate (both ascending: linear)
     for (const start of ordered) {
       // Length first, without copying: slicing every candidate to the end was quadratic in the
       // number of sentence starts (test/unit/credits/linearity.test.ts).
@@ -74,6 +84,11 @@ export function findCreditTailStart(text: string, c: CompiledRules): number {
       while (from < end && /\s/.test(text[from])) from++;
       if (from >= end || end - from > 400) continue;
       const tail = text.slice(from, end);
+      while (next < starts.length && starts[next] <= from) next++;
+      // A caption in capitals has no prose word to stop at: its first sentence, six words or more
+      // with no "/", "©", "via" or "photo by", is the caption, not a credit ("A MASKED SUPPORTER
+      // ... IN LONDON. Photo credit: X/PA" came out empty before 2026-12-03).
+      if (!candidates.get(start) && next < starts.length && starts[next] < end && isProseSentence(text.slice(from, starts[next]))) continue;
       // "U.S. Navy photo by X" at a sentence start: an organisation's own label.
       const marked = candidates.get(start)! || /^\S.{0,120}?\s(?:photo(?:graph)?|picture|image)s?\s+by\s/i.test(tail);
       // Without a label, a credit is a chain of names and organisations: "Tim Ireland/REX Shutterstock".

@@ -127,6 +127,18 @@ describe('cleanCaption', () => {
     }
   });
 
+  it('keeps a caption sent in capitals and finds its credit after it', () => {
+    // Before 2026-12-03 both came out empty: with no lower-case prose word, the whole text was read as the credit.
+    const pa = cleanCaption('A MASKED SUPPORTER OF JULIAN ASSANGE STANDS OUTSIDE THE ECUADORIAN EMBASSY IN LONDON. Photo credit: Dominic Lipinski/PA');
+    expect(pa.caption).toBe('A MASKED SUPPORTER OF JULIAN ASSANGE STANDS OUTSIDE THE ECUADORIAN EMBASSY IN LONDON.');
+    expect(pa.creditTail).toBe('Photo credit: Dominic Lipinski/PA');
+    const ap = cleanCaption('FILE PHOTO: POLICE OFFICERS STAND GUARD OUTSIDE THE EMBASSY IN LONDON. (AP Photo/Tim Hales)');
+    expect(ap.caption).toBe('POLICE OFFICERS STAND GUARD OUTSIDE THE EMBASSY IN LONDON.');
+    expect(ap.creditTail).toBe('(AP Photo/Tim Hales)');
+    // A credit in capitals with a sentence of its own is still a credit.
+    expect(cleanCaption('Police stand guard in London. NAVY PHOTO BY PETTY OFFICER JOHN SMITH. NO SALES').caption).toBe('Police stand guard in London.');
+  });
+
   it('reads dates in the wires\' formats', () => {
     const date = (raw: string) => cleanCaption(raw).dateCreated;
     expect(date('Bush drops his dog, Barney, Saturday, Aug. 30, 2003, at TSTC Airfield in Waco, Texas. (AP Photo/Duane A. Laverty)')).toBe('2003-08-30');
