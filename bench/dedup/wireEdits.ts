@@ -59,6 +59,7 @@ export const PREFIXES = [
   'WARNING: GRAPHIC CONTENT ',
   'BEST QUALITY AVAILABLE ',
   'THIS IMAGE HAS BEEN SUPPLIED BY A THIRD PARTY. ',
+  'epa10734588 ',
 ];
 export const SUFFIXES = [
   ' Picture taken with a mobile phone.',
@@ -66,6 +67,7 @@ export const SUFFIXES = [
   ' SEARCH "ASSANGE" FOR THIS STORY. SEARCH "WIDER IMAGE" FOR ALL STORIES.',
   ' (ADDS DETAIL)',
   ' EDITORS NOTE: THIS IMAGE WAS PROVIDED BY A THIRD PARTY.',
+  ' NO USE FRANCE. NO USE SWITZERLAND.',
 ];
 const NAMES = 'Dominic Lipinski|Leon Neal|Oli Scarff|Lefteris Pitarakis|Tim Hales|Carl Court|Luke MacGregor|Mario Anzuoni|Paul Chiasson|Martin Rickett'.split('|');
 export const CREDITS: Array<(r: Rnd) => string> = [

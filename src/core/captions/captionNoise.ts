@@ -78,6 +78,12 @@ export function findNoise(masked: string): Removal[] {
   add(new RegExp(`\\bFile\\s+(?:photo|picture|pic|image)\\s+dated\\s+${DATE_WORDS},?(?:\\s+(?:of|showing|shows)\\b)?\\s*`, 'gi'), 'file-marker', true);
   add(/\bPRESS ASSOCIATION Photo\.?(?:\s*(?:Issue|Picture) date:?[^\n]{0,200}?\d{4}\.?)?/g, 'file-marker');
   add(/(?:\bEditorial use only\.?\s*)?\bRESTRICTIONS:.*$/gi, 'restrictions');
+  // EPA's picture number in front of the caption ("epa03282543 A masked supporter ..."): an id,
+  // new with every transmission, not caption text (the record keeps it in captionRemoved).
+  add(/^\s*epa\d{8}\s+/g, 'agency-id');
+  // Reuters' market restrictions between the caption and its credit ("NO USE FRANCE. NO USE
+  // SWITZERLAND."): rights, read from the caption as received (src/core/rights), not caption text.
+  add(/\bNO USE(?: {1,3}[A-Z][A-Z'-]{1,30}){1,4}\.(?= |$)/g, 'restrictions');
   return out;
 }
 

@@ -127,6 +127,18 @@ describe('cleanCaption', () => {
     }
   });
 
+  it("removes EPA's picture number in front and Reuters' market restrictions before the credit", () => {
+    const epa = cleanCaption('epa03282543 A masked supporter of Julian Assange stands outside the Ecuadorian embassy in London, Britain, 22 June 2012. EPA/ANDY RAIN');
+    expect(epa.caption).toBe('A masked supporter of Julian Assange stands outside the Ecuadorian embassy in London, Britain, 22 June 2012.');
+    expect(epa.removed).toContainEqual({ kind: 'agency-id', text: 'epa03282543' });
+    const markets = cleanCaption('Fans celebrate in Lisbon, Portugal, May 2, 2023. NO USE FRANCE. NO USE SWITZERLAND. REUTERS/Pedro Nunes');
+    expect(markets.caption).toBe('Fans celebrate in Lisbon, Portugal, May 2, 2023.');
+    expect(markets.creditTail).toBe('REUTERS/Pedro Nunes');
+    expect(markets.removed.filter((r) => r.kind === 'restrictions').map((r) => r.text)).toEqual(['NO USE FRANCE.', 'NO USE SWITZERLAND.']);
+    // Prose that says so in lower case stays.
+    expect(cleanCaption('A sign reads no use of drones. REUTERS/Pedro Nunes').caption).toBe('A sign reads no use of drones.');
+  });
+
   it('keeps a caption sent in capitals and finds its credit after it', () => {
     // Before 2026-12-03 both came out empty: with no lower-case prose word, the whole text was read as the credit.
     const pa = cleanCaption('A MASKED SUPPORTER OF JULIAN ASSANGE STANDS OUTSIDE THE ECUADORIAN EMBASSY IN LONDON. Photo credit: Dominic Lipinski/PA');
