@@ -68,6 +68,7 @@ export const SUFFIXES = [
   ' (ADDS DETAIL)',
   ' EDITORS NOTE: THIS IMAGE WAS PROVIDED BY A THIRD PARTY.',
   ' NO USE FRANCE. NO USE SWITZERLAND.',
+  ' This image was made with a slow shutter speed.',
 ];
 const NAMES = 'Dominic Lipinski|Leon Neal|Oli Scarff|Lefteris Pitarakis|Tim Hales|Carl Court|Luke MacGregor|Mario Anzuoni|Paul Chiasson|Martin Rickett'.split('|');
 export const CREDITS: Array<(r: Rnd) => string> = [

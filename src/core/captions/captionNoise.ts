@@ -77,6 +77,8 @@ export function findNoise(masked: string): Removal[] {
   add(/^\s*FILE(?:\s+PHOTO)?\s*(?::|\s[-–—])\s*/g, 'file-marker');
   add(new RegExp(`\\bFile\\s+(?:photo|picture|pic|image)\\s+dated\\s+${DATE_WORDS},?(?:\\s+(?:of|showing|shows)\\b)?\\s*`, 'gi'), 'file-marker', true);
   add(/\bPRESS ASSOCIATION Photo\.?(?:\s*(?:Issue|Picture) date:?[^\n]{0,200}?\d{4}\.?)?/g, 'file-marker');
+  // PA Media's house line since 2018: "PA Photo. Picture date: Tuesday May 2, 2023." (not a file marker).
+  add(/\bPA Photo\.(?:\s*Picture date:?[^\n]{0,200}?\d{4}\.?)?/g, 'editor-note');
   add(/(?:\bEditorial use only\.?\s*)?\bRESTRICTIONS:.*$/gi, 'restrictions');
   // EPA's picture number in front of the caption ("epa03282543 A masked supporter ..."): an id,
   // new with every transmission, not caption text (the record keeps it in captionRemoved).

@@ -135,6 +135,11 @@ describe('cleanCaption', () => {
     expect(markets.caption).toBe('Fans celebrate in Lisbon, Portugal, May 2, 2023.');
     expect(markets.creditTail).toBe('REUTERS/Pedro Nunes');
     expect(markets.removed.filter((r) => r.kind === 'restrictions').map((r) => r.text)).toEqual(['NO USE FRANCE.', 'NO USE SWITZERLAND.']);
+    // PA Media's house line is a note, not caption text (and not a file marker); its date is still read.
+    const pa = cleanCaption('Commuters queue at Waterloo station in London. PA Photo. Picture date: Tuesday May 2, 2023. Photo credit should read: Jonathan Brady/PA Wire');
+    expect(pa.caption).toBe('Commuters queue at Waterloo station in London.');
+    expect(pa.removed).toContainEqual({ kind: 'editor-note', text: 'PA Photo. Picture date: Tuesday May 2, 2023.' });
+    expect(pa.dateCreated).toBe('2023-05-02');
     // Prose that says so in lower case stays.
     expect(cleanCaption('A sign reads no use of drones. REUTERS/Pedro Nunes').caption).toBe('A sign reads no use of drones.');
   });
