@@ -45,8 +45,8 @@ import { deletePrefixKeys } from '../../src/adapters/redis/scan';
 import { StorageBatchExports } from '../../src/adapters/storage/batchExports';
 import { createStorage } from '../../src/adapters/storage/openStorage';
 import { parseStorageConfig } from '../../src/adapters/storage/storageConfig';
+import { ndjson } from '../../src/app/batches/finalizeBatch';
 import { summarizeBatch } from '../../src/app/batches/summarizeBatch';
-import type { PipelineContext } from '../../src/app/pipelineContext';
 import type { CatalogRecord } from '../../src/schemas/record';
 import { generateCaptions } from '../dedup/generateCaptions';
 import { runMeasured } from '../common/measure';
@@ -468,19 +468,6 @@ interface RetentionResult {
   bytesFreed: number | null;
 }
 
-/** Records as stored, 500 lines a chunk (as finalize writes records.ndjson). */
-async function* ndjsonChunks(records: AsyncIterable<string>): AsyncGenerator<string> {
-  let lines: string[] = [];
-  for await (const r of records) {
-    lines.push(r);
-    if (lines.length === 500) {
-      yield lines.join('\n') + '\n';
-      lines = [];
-    }
-  }
-  if (lines.length) yield lines.join('\n') + '\n';
-}
-
 /**
  * Close every night as finalize closes a batch (records.ndjson and summary.json in the data folder's
  * storage, the ledger done), then run one `photowire retention` a day past the window as its own
@@ -496,10 +483,10 @@ async function retentionPass(
   const exports = new StorageBatchExports(createStorage(parseStorageConfig({ PHOTOWIRE_DATA_DIR: env.dataDir })));
   const t0 = performance.now();
   for (const n of nights) {
-    await exports.write(n.id, 'records.ndjson', ndjsonChunks(store.iterateRawRecords(n.id, n.items)));
+    await exports.write(n.id, 'records.ndjson', ndjson(store.iterateRawRecords(n.id, n.items)));
     const closed = await store.finishBatch(n.id, null);
     if (closed.state !== 'done') throw new Error(`${n.id} did not close: ${JSON.stringify(closed)}`);
-    const summary = await summarizeBatch({ catalog: store, exports } as unknown as PipelineContext, n.id);
+    const summary = await summarizeBatch({ catalog: store, exports }, n.id);
     await exports.write(n.id, 'summary.json', JSON.stringify(summary, null, 2) + '\n');
   }
   const closeMs = performance.now() - t0;

@@ -9,8 +9,8 @@ import { deletePrefixKeys } from '../../src/adapters/redis/scan';
 import { clusterUrl, parseRedisClusterNodes } from '../../src/core/redisClusterNodes';
 
 export const REPO_ROOT = path.resolve(__dirname, '../..');
-/** Copies of the team's shared material (test/fixtures/shared/ORIGIN.md); PHOTOWIRE_SHARED_DIR points elsewhere. */
-export const SHARED_DIR = process.env.PHOTOWIRE_SHARED_DIR ?? path.join(REPO_ROOT, 'test/fixtures/shared');
+import { SHARED_DIR } from './sharedDir';
+export { SHARED_DIR };
 export const SEED_GALLERY = path.join(SHARED_DIR, 'seeds/wire-gallery-2012.txt');
 export const WIRE_IMAGES = path.join(SHARED_DIR, 'fixtures/wire-images');
 /** The single Redis (tests about one Redis use it in every mode). */

@@ -189,7 +189,7 @@ export async function finalizeBatch(ports: FinalizePorts, batchId: string): Prom
 }
 
 /** Records as stored (JSON text, one line each: JSON.stringify never writes a newline), 500 lines a chunk. */
-async function* ndjson(records: AsyncIterable<string>, onLine: () => void = () => undefined): AsyncGenerator<string> {
+export async function* ndjson(records: AsyncIterable<string>, onLine: () => void = () => undefined): AsyncGenerator<string> {
   let lines: string[] = [];
   for await (const r of records) {
     lines.push(r);

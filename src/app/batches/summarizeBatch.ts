@@ -45,7 +45,7 @@ export interface BatchSummary {
  * summary of a 100,000-item batch costs what a 10-item one does. A batch stored by a version
  * before the counters existed is indexed once first (CatalogStore.ensureIndexed).
  */
-export async function summarizeBatch(ctx: PipelineContext, batchId: string): Promise<BatchSummary | null> {
+export async function summarizeBatch(ctx: Pick<PipelineContext, 'catalog' | 'exports'>, batchId: string): Promise<BatchSummary | null> {
   const ledger = await ctx.catalog.getBatch(batchId);
   if (!ledger) return null;
   await ctx.catalog.ensureIndexed(batchId, ledger.expected);

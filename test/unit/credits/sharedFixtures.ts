@@ -3,8 +3,8 @@ import * as path from 'node:path';
 import { canonicalOrg } from '../../../src/core/credits/orgNames';
 import type { CreditRules } from '../../../src/core/credits/rules';
 
-/** The copies of the shared read-only material in test/fixtures/shared (ORIGIN.md there); PHOTOWIRE_SHARED_DIR overrides. */
-export const SHARED_DIR = process.env.PHOTOWIRE_SHARED_DIR ?? path.resolve(__dirname, '../../fixtures/shared');
+import { SHARED_DIR } from '../../helpers/sharedDir';
+export { SHARED_DIR };
 
 export interface DevCreditRow {
   line: number;

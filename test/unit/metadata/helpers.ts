@@ -1,8 +1,8 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 
-/** Copies of the shared material (test/fixtures/shared/ORIGIN.md), or wherever PHOTOWIRE_SHARED_DIR points. */
-export const SHARED_DIR = process.env.PHOTOWIRE_SHARED_DIR ?? path.resolve(__dirname, '../../fixtures/shared');
+import { SHARED_DIR } from '../../helpers/sharedDir';
+export { SHARED_DIR };
 export const WIRE_IMAGES = path.join(SHARED_DIR, 'fixtures', 'wire-images');
 
 export function wireImageNames(): string[] {
