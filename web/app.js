@@ -247,7 +247,7 @@ async function loadBatch(id, { quiet = false } = {}) {
   try {
     const count = id === state.detail?.id ? state.records.length : 0;
     const [detail, loaded] = await Promise.all([api.get(`/api/batches/${encodeURIComponent(id)}`), loadPages(id, Math.max(PAGE_SIZE, count))]);
-    if (seq !== state.loadSeq) return;
+    if (seq !== state.loadSeq || id !== state.selectedId) return;
     const records = loaded.records;
     // A retry is over when its item is ok again, or has failed again with nothing in flight.
     const inFlight = new Set(detail.failures.filter((f) => f.retrying).map((f) => f.itemId));
@@ -284,10 +284,15 @@ async function loadBatch(id, { quiet = false } = {}) {
 }
 
 async function loadKills() {
+  // A batch load still in flight must not draw over the Kills view, nor this one over a batch
+  // chosen meanwhile: both take a number from the same sequence and draw only if it is the last.
+  const seq = ++state.loadSeq;
+  const current = () => seq === state.loadSeq && location.hash === '#/kills';
   try {
-    renderKills($('#main'), await api.get('/api/kills?since=3d'));
+    const data = await api.get('/api/kills?since=3d');
+    if (current()) renderKills($('#main'), data);
   } catch (err) {
-    if (err.status !== 401) $('#main').replaceChildren(h('div', { class: 'empty-state' }, h('p', { text: `Could not load the kills: ${err.message}` })));
+    if (current() && err.status !== 401) $('#main').replaceChildren(h('div', { class: 'empty-state' }, h('p', { text: `Could not load the kills: ${err.message}` })));
   }
 }
 

@@ -92,4 +92,34 @@ suite(hasChromium ? 'the desk shows killed and embargoed photos' : `desk rights 
     expect(await kill.locator(`.kill-copy[data-item-id="${killedId}"]`).innerText()).toMatch(/originals\//);
     await page.screenshot({ path: path.join(DOCS, 'desk-kills.png') });
   });
+
+  it('a batch still loading when the Kills view opens does not draw over it', async () => {
+    // Hold the batch's detail answer until the Kills view is on the page (CI once caught a live
+    // reload landing there and replacing the kills with the batch's grid).
+    let release!: () => void;
+    const held = new Promise<void>((r) => (release = r));
+    let seen!: () => void;
+    const requested = new Promise<void>((r) => (seen = r));
+    const detail = `**/api/batches/${encodeURIComponent(night)}`;
+    await page.route(detail, async (route) => {
+      seen();
+      await held;
+      await route.continue();
+    });
+    try {
+      await page.locator(`.batch-item[data-batch-id="${night}"]`).click();
+      await requested;
+      await page.locator('#kills-open').click();
+      await page.locator('.kill').first().waitFor();
+      const answered = page.waitForResponse((r) => r.url().endsWith(`/api/batches/${encodeURIComponent(night)}`));
+      release();
+      await answered;
+      await page.waitForTimeout(500);
+      expect(await page.locator('.kills-view').count()).toBe(1);
+      expect(await page.locator(`article[data-item-id="${killedId}"]`).count()).toBe(0);
+    } finally {
+      release();
+      await page.unroute(detail);
+    }
+  });
 });

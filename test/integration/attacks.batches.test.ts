@@ -192,7 +192,9 @@ describe('waits notice a ledger that vanished with Redis restarted without its d
   let redis: PersistentRedis;
   let probe: Redis;
   const procs: CliProcess[] = [];
-  const env = () => ({ REDIS_URL: redis.url, PHOTOWIRE_PREFIX: 'pwtest-vanish', PHOTOWIRE_DATA_DIR: dataDir, PHOTOWIRE_LEDGER_LOST_MS: '3000', LOG_LEVEL: 'warn' });
+  // One job per item (PHOTOWIRE_CHUNK_SIZE 1): in one chunk of six, all six items are recorded at
+  // once, and the wipe can come after the batch is done, when there is nothing left to notice.
+  const env = () => ({ REDIS_URL: redis.url, PHOTOWIRE_PREFIX: 'pwtest-vanish', PHOTOWIRE_DATA_DIR: dataDir, PHOTOWIRE_LEDGER_LOST_MS: '3000', PHOTOWIRE_CHUNK_SIZE: '1', LOG_LEVEL: 'warn' });
 
   beforeAll(async () => {
     redis = await PersistentRedis.start(redisDir);
