@@ -109,7 +109,10 @@ const ui = {
   /** An archived batch (retention removed it from Redis; read from storage): nothing to retry. */
   readOnly: () => state.detail?.archived === true,
   open: (record) => {
-    renderDetails($('#details-title'), $('#details-body'), record, ui);
+    // A card kept through a reload (nothing it shows changed) holds the record it was built from:
+    // the details show the latest read of it.
+    const latest = state.records.find((r) => r.id === record.id) ?? record;
+    renderDetails($('#details-title'), $('#details-body'), latest, ui);
     dialogs.details.showModal();
   },
   cluster: (id) => api.get(`/api/clusters/${encodeURIComponent(id)}`),

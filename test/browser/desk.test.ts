@@ -164,6 +164,11 @@ suite(hasChromium ? 'the desk page in headless Chromium, against a real server' 
     await shot('failed');
 
     writeFileSync(path.join(feedDir, BROKEN_NAME), await repairPhoto());
+    // A card the retry does not change stays the same element through the re-renders it causes
+    // (before, every live reload rebuilt the whole grid: flicker, and a card held by a reader went stale).
+    const untouched = card(`${photosId}-0001`);
+    // (a property, not an attribute: the desk compares the markup)
+    await untouched.evaluate((el) => ((el as unknown as { photowireKept: boolean }).photowireKept = true));
     await failed.getByRole('button', { name: /^Retry/ }).click();
     // The card leaves the failed state for a photo card with its normalized credit.
     const fixed = page.locator(`article[data-item-id="${photosId}-0006"]:not(.is-failed)`);
@@ -171,6 +176,7 @@ suite(hasChromium ? 'the desk page in headless Chromium, against a real server' 
     expect(await fixed.locator('.credit-line').innerText()).toBe('Remko de Waal/ANP');
     await imagesShown(`article[data-item-id="${photosId}-0006"] img.thumb`);
     await expectText(page.locator(`.batch-item[data-batch-id="${photosId}"]`), /0 failed/);
+    expect(await untouched.evaluate((el) => (el as unknown as { photowireKept?: boolean }).photowireKept === true)).toBe(true);
     await fixed.scrollIntoViewIfNeeded();
     await shot('retried');
   });

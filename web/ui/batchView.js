@@ -226,7 +226,12 @@ export class BatchView {
       );
       return;
     }
-    setChildren(this.grid, [...groups.map((g) => (g.kind === 'cluster' ? clusterCard(g, this.ui) : itemCard(g.lead, this.ui))), more ? this.sentinel : null].filter(Boolean));
+    const cards = groups.map((g) => {
+      const card = g.kind === 'cluster' ? clusterCard(g, this.ui) : itemCard(g.lead, this.ui);
+      builtFrom.set(card, JSON.stringify(g, withoutReadTime));
+      return card;
+    });
+    keepUnchanged(this.grid, [...cards, more ? this.sentinel : null].filter(Boolean));
     if (more && this.moreObserver) {
       // Observed again: an observer reports a target's state when it starts observing, so a
       // sentinel still in view after this render asks for the next page (a short first page).
@@ -236,6 +241,35 @@ export class BatchView {
     // A re-render (live update, retry) must not throw the keyboard user back to the top.
     if (focusSel) this.grid.querySelector(focusSel)?.focus();
   }
+}
+
+/** What each card was built from (its group's records, as JSON): a card is kept only if that is unchanged. */
+const builtFrom = new WeakMap();
+// The server stamps each answer's availability with the time it was worked out (`at`, `msLeft`):
+// that changes on every read, and what the card shows of it is compared in its markup.
+const withoutReadTime = (key, value) => (key === 'release' && value ? { ...value, msLeft: undefined } : key === 'availability' && value ? { ...value, at: undefined } : value);
+const cardKey = (el) => el.dataset?.clusterId ?? el.dataset?.itemId ?? null;
+
+/**
+ * Put `fresh` in `grid`, keeping each card already there that is the same: same key, built from the
+ * same records, same markup (which also carries the desk's own state: expanded, retrying). A live
+ * reload that changed nothing then leaves the page alone (no flicker, no image reloads, nothing
+ * a reader or a test holds goes stale), and one that changed a card replaces that card only.
+ */
+function keepUnchanged(grid, fresh) {
+  const before = new Map();
+  for (const el of grid.children) {
+    const key = cardKey(el);
+    if (key) before.set(key, el);
+  }
+  const next = fresh.map((el) => {
+    const key = cardKey(el);
+    const old = key ? before.get(key) : undefined;
+    return old && builtFrom.get(old) === builtFrom.get(el) && old.outerHTML === el.outerHTML ? old : el;
+  });
+  const current = [...grid.children];
+  if (next.length === current.length && next.every((el, i) => el === current[i])) return;
+  setChildren(grid, next);
 }
 
 function focusSelector(card, active) {
