@@ -2,6 +2,7 @@ import { readNotice } from '../../../src/core/kills/readNotice';
 import { readRelease } from '../../../src/core/release/readRelease';
 import { readRights } from '../../../src/core/rights/readRights';
 import type { RightsSource } from '../../../src/schemas/rights';
+import { cpuMs } from '../../helpers/cpuTime';
 
 /**
  * Issue 18 item 4, for the rights, release and kill rules: every rule that sees input runs over
@@ -10,7 +11,8 @@ import type { RightsSource } from '../../../src/schemas/rights';
  * at this length; a linear one stays within a small factor whatever the script.
  *
  * Each shape is timed against the ASCII baseline in turns, and the fastest of two runs of each
- * is compared, so a busy shared machine slows both sides alike. PHOTOWIRE_PRINT_TIMINGS=1 prints
+ * is compared. Times are CPU times (test/helpers/cpuTime.ts), so another process holding the core
+ * does not count. PHOTOWIRE_PRINT_TIMINGS=1 prints
  * the table (docs/RIGHTS.md "Linear rules").
  */
 
@@ -26,24 +28,32 @@ const SOURCES: RightsSource[] = ['iptc:specialInstructions', 'xmp:xmpRights:Usag
 
 function runAll(text: string): number {
   const texts = SOURCES.map((source) => ({ source, text }));
-  const t0 = process.hrtime.bigint();
-  readRights({ texts });
-  readRelease({ texts, referenceTime: '2024-03-05T12:00:00Z', agency: 'AP' });
-  readNotice({ texts, ids: { transmissionReference: 'NYPS101' } });
-  return Number(process.hrtime.bigint() - t0) / 1e6;
+  return cpuMs(() => {
+    readRights({ texts });
+    readRelease({ texts, referenceTime: '2024-03-05T12:00:00Z', agency: 'AP' });
+    readNotice({ texts, ids: { transmissionReference: 'NYPS101' } });
+  });
 }
 
 const BASELINE = fill('The photographer waited outside the court for the verdict on Tuesday morning. ');
 
-function ratio(text: string): { ms: number; base: number; ratio: number } {
+/**
+ * The fastest of two runs of each side, in turns; measured again (up to four times) while outside
+ * `budget`, keeping the fastest: noise only ever slows a run, a quadratic rule stays outside.
+ */
+function ratio(text: string, budget: number): { ms: number; base: number; ratio: number } {
   let ms = Infinity;
   let base = Infinity;
-  for (let k = 0; k < 2; k++) {
+  for (let k = 0; k < 2 || (k < 10 && ms / Math.max(base, 1) > budget); k++) {
     base = Math.min(base, runAll(BASELINE));
     ms = Math.min(ms, runAll(text));
   }
   return { ms, base, ratio: ms / Math.max(base, 1) };
 }
+
+/** As a sentence, so that a failure prints the times and not only `within: false`. */
+const said = (name: string, r: { ms: number; base: number; ratio: number }, budget: number) =>
+  `${name}: ${r.ms.toFixed(1)} ms against ASCII ${r.base.toFixed(1)} ms, ratio ${r.ratio.toFixed(2)} (budget ${budget}, ceiling ${ABSOLUTE_MS} ms): ${r.ratio <= budget && r.ms < ABSOLUTE_MS ? 'within' : 'OUTSIDE'}`;
 
 const rows: string[] = [];
 function report(name: string, r: { ms: number; base: number; ratio: number }): void {
@@ -89,15 +99,15 @@ const ADVERSARIAL: Array<[string, string]> = [
 
 describe('rights, release and kill rules are linear (100,000 characters)', () => {
   it.each(SCRIPTS)('%s', (name, text) => {
-    const r = ratio(text);
+    const r = ratio(text, SCRIPT_BUDGET);
     report(name, r);
-    expect({ name, ...r, within: r.ratio <= SCRIPT_BUDGET && r.ms < ABSOLUTE_MS }).toMatchObject({ within: true });
+    expect(said(name, r, SCRIPT_BUDGET)).toMatch(/: within$/);
   });
 
   it.each(ADVERSARIAL)('adversarial: %s', (name, text) => {
-    const r = ratio(text);
+    const r = ratio(text, ADVERSARIAL_BUDGET);
     report(name, r);
-    expect({ name, ...r, within: r.ratio <= ADVERSARIAL_BUDGET && r.ms < ABSOLUTE_MS }).toMatchObject({ within: true });
+    expect(said(name, r, ADVERSARIAL_BUDGET)).toMatch(/: within$/);
   });
 
   it('still reads the rules at the end of a long text', () => {
