@@ -1,10 +1,10 @@
 import { randomBytes } from 'node:crypto';
-import { createReadStream, createWriteStream, promises as fs, constants as fsConstants, type Stats } from 'node:fs';
+import { createReadStream, promises as fs, constants as fsConstants, type Stats } from 'node:fs';
 import * as path from 'node:path';
 import { Readable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
 import { pathToFileURL } from 'node:url';
 import { assertKey, isStreamBody, StorageConfigError, StorageError } from './storagePort';
+import { pipeToNewFile } from './pipeToNewFile';
 import type { ObjectInfo, PutBody, PutIfAbsentResult, PutOptions, StoragePort } from './storagePort';
 
 /** Temp files live in `<root>/tmp` (as DataDir's do, so DataDir.sweepTemp clears both); no key may start there. */
@@ -52,7 +52,7 @@ export class LocalDirStorage implements StoragePort {
     await fs.mkdir(dir, { recursive: true });
     try {
       if (isStreamBody(body)) {
-        await pipeline(body instanceof Readable ? body : Readable.from(body), createWriteStream(tmp, { flags: 'wx' }));
+        await pipeToNewFile(tmp, body instanceof Readable ? body : Readable.from(body));
       } else {
         await fs.writeFile(tmp, body, { flag: 'wx' });
       }

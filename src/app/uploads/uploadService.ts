@@ -1,8 +1,8 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { createWriteStream, promises as fs } from 'node:fs';
+import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { Transform, type Readable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
+import { pipeToNewFile } from '../../adapters/storage/pipeToNewFile';
 import type { StoragePort } from '../../adapters/storage/storagePort';
 import { PhotowireError } from '../../core/errors';
 import { uploadKey } from '../../core/storageKeys';
@@ -72,7 +72,7 @@ export async function saveUpload(parts: AsyncIterable<UploadPart>, ports: Upload
           cb(null, chunk);
         },
       });
-      await pipeline(part.file, counter, createWriteStream(tmp, { flags: 'wx' }));
+      await pipeToNewFile(tmp, part.file, counter);
       if (part.file.truncated) throw tooLarge(limits.maxBytes, name);
       file.sha256 = hash.digest('hex');
     }
