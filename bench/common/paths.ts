@@ -20,6 +20,14 @@ export function repoRoot(): string {
   }
 }
 
+/**
+ * The in-repo copy of the team's shared material (test/fixtures/shared, origins in its ORIGIN.md):
+ * benches read the same files as the tests, so a clone runs them as they are.
+ */
+export function sharedFixturesDir(): string {
+  return path.join(repoRoot(), 'test', 'fixtures', 'shared');
+}
+
 /** Where generated inputs are kept between runs (they take minutes to make at 24 MP). */
 export function benchCacheDir(): string {
   return process.env.PHOTOWIRE_BENCH_CACHE ?? path.join(os.tmpdir(), 'photowire-bench-cache');

@@ -1,5 +1,6 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { repoRoot, sharedFixturesDir } from '../common/paths';
 
 export interface SeedCaption {
   /** Two-digit position in the gallery, as the issue names them: "01" .. "41". */
@@ -9,21 +10,7 @@ export interface SeedCaption {
   cleaned: string;
 }
 
-/** The repository root: the first folder above this file with a package.json (ts-jest or dist-bench). */
-export function repoRoot(): string {
-  let dir = __dirname;
-  while (!fs.existsSync(path.join(dir, 'package.json'))) {
-    const up = path.dirname(dir);
-    if (up === dir) throw new Error(`no package.json above ${__dirname}`);
-    dir = up;
-  }
-  return dir;
-}
-
-/** The shared seed folder: PHOTOWIRE_SHARED_DIR, else the copy in test/fixtures/shared (a clone has no ../shared). */
-export function sharedDir(): string {
-  return process.env.PHOTOWIRE_SHARED_DIR ?? path.join(repoRoot(), 'test', 'fixtures', 'shared');
-}
+export { repoRoot };
 
 /**
  * The seed gallery under issue 12's meaning: a cluster is the same caption text however resent,
@@ -64,7 +51,7 @@ export function simulateCleaning(raw: string): string {
  * The 41 gallery captions of seeds/wire-gallery-2012.txt. A gallery item is a title line ending
  * in a counter "(NN of41)" followed by its caption line.
  */
-export function readSeedCaptions(file = path.join(sharedDir(), 'seeds', 'wire-gallery-2012.txt')): SeedCaption[] {
+export function readSeedCaptions(file = path.join(sharedFixturesDir(), 'seeds', 'wire-gallery-2012.txt')): SeedCaption[] {
   const lines = fs.readFileSync(file, 'utf8').split(/\r?\n/);
   const out: SeedCaption[] = [];
   for (let i = 0; i < lines.length; i++) {

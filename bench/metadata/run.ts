@@ -22,7 +22,7 @@ import exifr from 'exifr';
 import sharp from 'sharp';
 import { buildIimBlock, insertIptcIntoJpeg, readImageMetadataBySource } from '../../src/core/metadata';
 import type { IptcFields } from '../../src/schemas/feedItem';
-import { repoRoot, removeDir, scratchDir } from '../common/paths';
+import { repoRoot, removeDir, scratchDir, sharedFixturesDir } from '../common/paths';
 import { fixed, formatTable, machineInfo, machineLine, writeResults } from '../common/report';
 import type * as MapExiftool from '../../test/fixtures/exiftool/mapExiftool';
 import { EXIFR_OPTIONS, exifrFields, FIELDS, type Field } from './exifrFields';
@@ -115,7 +115,7 @@ async function main(): Promise<void> {
   const startedAt = new Date();
   const root = repoRoot();
   const mapper = require(path.join(root, 'test/fixtures/exiftool/mapExiftool.js')) as typeof MapExiftool;
-  const shared = process.env.PHOTOWIRE_SHARED_DIR ?? path.join(root, 'test/fixtures/shared');
+  const shared = sharedFixturesDir();
   const scratch = scratchDir('metadata');
   try {
     const groups: Array<[string, string[]]> = [
