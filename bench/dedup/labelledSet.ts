@@ -14,7 +14,8 @@ import * as path from 'node:path';
 import { cleanCaption } from '../../src/core/captions/cleanCaption';
 import { hashString32 } from '../../src/core/dedup/hash32';
 import { BUILDINGS, CITIES, COUNTRIES, DAYS, fill, FIRST, LAST, MONTHS, pick, prng, ROLES, STORY, storyCast, SUBJECTS, VERBS } from './generateCaptions';
-import { readSeedCaptions, repoRoot, seedLabel as seedFamily } from './seedCaptions';
+import { repoRoot } from '../common/paths';
+import { readSeedCaptions, seedLabel as seedFamily } from './seedCaptions';
 import { applyEdit, EDIT_KINDS, type EditKind } from './wireEdits';
 
 export type LabelledKind = 'base' | 'negative' | EditKind;

@@ -20,7 +20,8 @@ import { ANCHOR_TOKENS, DEFAULT_DEDUP_THRESHOLD, LSH_BANDS, LSH_ROWS, SHINGLE_WO
 import { ReferenceClusterer } from '../../src/core/dedup/referenceClusterer';
 import { generateCaptions, prng, seedVariants, type VariantKind } from './generateCaptions';
 import { scoreClustering, samePartition, type Scores } from './scoring';
-import { readSeedCaptions, repoRoot, seedLabel, simulateCleaning } from './seedCaptions';
+import { repoRoot } from '../common/paths';
+import { readSeedCaptions, seedLabel, simulateCleaning } from './seedCaptions';
 
 interface Args {
   n: number;

@@ -1,6 +1,6 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { repoRoot, sharedFixturesDir } from '../common/paths';
+import { sharedFixturesDir } from '../common/paths';
 
 export interface SeedCaption {
   /** Two-digit position in the gallery, as the issue names them: "01" .. "41". */
@@ -9,8 +9,6 @@ export interface SeedCaption {
   /** The caption with its credit tail and story reference removed (a stand-in for cleanCaption). */
   cleaned: string;
 }
-
-export { repoRoot };
 
 /**
  * The seed gallery under issue 12's meaning: a cluster is the same caption text however resent,
