@@ -70,6 +70,7 @@ const PROGRAM_ERRORS = {
   BATCH_ARCHIVED: spec('the batch is archived (removed from Redis by retention, read from its export in storage): it is read-only', 409),
   UPLOAD_TOO_LARGE: spec('the upload is over its size or file-count cap', 413),
   RATE_LIMITED: spec('too many requests', 429),
+  KILL_TARGET_AMBIGUOUS: spec('the bare agency id was seen from more than one provider: name the agency (--agency) whose photo is meant', 409, setup),
 } as const satisfies Record<string, ErrorSpec>;
 
 /** The one table: every code, its message, retryable, exit code and HTTP status. */

@@ -39,6 +39,17 @@ export function itemIdFor(batchId: string, position: number): string {
   return `${batchId}-${String(position + 1).padStart(4, '0')}`;
 }
 
+/** An item id's grammar: a batch id (`<slug>-<12 hex>`, batchIdFor) and a 1-based position of at least four digits. */
+const ITEM_ID = /^([a-z0-9](?:[a-z0-9-]{0,39})-[0-9a-f]{12})-(\d{4,9})$/;
+
+/** The batch and 0-based index an item id names, or null when the text is not an item id (itemIdFor's inverse, by grammar alone). */
+export function parseItemId(text: string): { batchId: string; index: number } | null {
+  const m = ITEM_ID.exec(text);
+  if (!m) return null;
+  const n = Number(m[2]);
+  return n >= 1 ? { batchId: m[1], index: n - 1 } : null;
+}
+
 /** The inverse of itemIdFor: the item's batch index, or null when the id is not one of that batch's. */
 export function itemIndexOf(batchId: string, itemId: string): number | null {
   if (!itemId.startsWith(`${batchId}-`)) return null;

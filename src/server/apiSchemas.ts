@@ -200,35 +200,56 @@ const killCopySchema = z.object({
   caption: z.string().optional(),
   groups: z.array(z.string()).optional(),
 });
+const killLiftSchema = z.object({ at: z.string(), by: z.string(), reason: z.string() });
 export const killEventSchema = z
   .object({
     id: z.string(),
     kind: z.enum(['kill', 'withdraw', 'correction']),
     status: z.enum(['killed', 'withdrawn', 'superseded']),
     targets: z.array(z.string()),
+    groups: z.array(z.string()).optional().describe('what it starts from: `i:<item>`, `p:<photo>`, `o:<original>`, `a:<provider>/<id>`, `a:<global id>`, `b:<id>` (any provider)'),
     reason: z.string().nullable(),
     notice: noticeRefSchema,
     createdAt: z.string(),
-    items: z.array(z.string()),
+    by: z.string().optional().describe('who placed it: the operator, or the notice that carried it'),
+    items: z.array(z.string()).describe('the records it reached: the first page (itemCount in all)'),
+    itemCount: z.number().int().optional(),
     review: z.array(z.string()),
+    reviewCount: z.number().int().optional(),
     supersededBy: z.string().nullable(),
-    copies: z.array(killCopySchema).describe('every record it reached, with where it is stored'),
+    lifted: killLiftSchema.nullable().optional().describe('who lifted it, when and why; a lifted kill reaches nothing more'),
+    copies: z.array(killCopySchema).describe('the records it reached (the first page), with where each is stored'),
     reviewCopies: z.array(killCopySchema).describe('near-identical captions in the same clusters, not killed: for a person to review'),
   })
   .meta({ id: 'Kill' });
 export const killListSchema = z.object({ since: z.string(), kills: z.array(killEventSchema) }).meta({ id: 'KillList' });
-export const killQuerySchema = z.object({ since: z.string().max(40).optional().describe('3d, 12h, 90m or an ISO date (default 3d)') });
+export const killQuerySchema = z.object({
+  since: z.string().max(40).optional().describe('3d, 12h, 90m or an ISO date (default 3d)'),
+  all: z.enum(['0', '1', 'true', 'false']).optional().describe('also lifted kills'),
+});
 export const killBodySchema = z
   .object({
-    target: z.string().trim().min(1).max(300).describe('an item id, or an agency id (guid, transmission reference)'),
+    target: z.string().trim().min(1).max(300).describe('an item id (also while still queued), a photo id, originals/..., or an agency id (guid, transmission reference)'),
     reason: z.string().trim().min(1).max(2000),
+    agency: z.string().trim().max(100).optional().describe('whose id a bare agency id is, when photowire has seen it from more than one agency'),
     withdraw: z.boolean().optional().describe('a withdrawal rather than a kill'),
   })
   .meta({ id: 'KillRequest' });
+export const killLiftBodySchema = z.object({ reason: z.string().trim().min(1).max(2000) }).meta({ id: 'KillLiftRequest' });
+export const killIdParamsSchema = z.object({ id: z.string().regex(/^[0-9a-f]{20}$/) });
+export const killCopiesQuerySchema = z.object({
+  after: z.string().max(300).optional(),
+  limit: z.coerce.number().int().min(1).max(1000).optional(),
+  review: z.enum(['0', '1']).optional(),
+});
+export const killCopiesSchema = z.object({ copies: z.array(killCopySchema), total: z.number().int(), next: z.string().nullable() }).meta({ id: 'KillCopies' });
+export const killLiftOutcomeSchema = z.object({ kill: killEventSchema, state: z.enum(['lifted', 'already']), restored: z.number().int() }).meta({ id: 'KillLiftOutcome' });
 export const killOutcomeSchema = z
   .object({
     kill: killEventSchema,
-    targetKind: z.enum(['item', 'agency']),
+    targetKind: z.enum(['item', 'photo', 'original', 'agency']),
+    provider: z.string().nullable().describe("the provider a bare agency id was scoped to ('' any provider)"),
+    matched: z.boolean().describe('false: it reached nothing now and stands for later arrivals'),
     webhook: z.object({ state: z.enum(['queued', 'refused', 'off']), jobId: z.string().nullable(), error: z.string().nullable() }).nullable(),
   })
   .meta({ id: 'KillOutcome' });

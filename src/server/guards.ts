@@ -3,6 +3,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { matchedRoute, requestAccess } from './access';
 import { presentedToken, tokenMatches } from './auth';
 import { HttpError } from './httpError';
+import { PhotowireError } from '../core/errors';
 import { QUEUE_BOARD_PATH } from './queueBoard';
 import type { RenditionSource } from './renditionSource';
 import { RENDITION_ROUTE } from './routes/renditions';
@@ -27,6 +28,8 @@ export async function guardServer(
   app.setErrorHandler((err: Error & { statusCode?: number; code?: string }, req, reply) => {
     closeIfBodyUnread(req, reply);
     if (err instanceof HttpError) return reply.code(err.status).send({ error: err.code, message: err.message });
+    // Any other coded error of the one table answers with its code's status (a 5xx stays the generic one below).
+    if (err instanceof PhotowireError && err.httpStatus < 500) return reply.code(err.httpStatus).send({ error: err.code, message: err.message });
     const invalid = validationMessage(err);
     if (invalid !== null) return reply.code(400).send({ error: 'BAD_REQUEST', message: invalid });
     // A path the page's file server refuses (`//x`, `/x/../y`, a backslash) names no file: not found, like any other.

@@ -37,7 +37,8 @@ describe('KillStore: a correction stored before the item it corrects', () => {
     const event = await store.apply({
       id: 'corr-1',
       kind: 'correction',
-      targets: { agencyIds: ['NYPS301'], itemIds: [] },
+      targets: ['NYPS301'],
+      groups: ['b:NYPS301'],
       reason: 'LOCATION TO QUEENS',
       notice: { itemId: correction.id, batchId: correction.batchId, kind: 'correction', source: 'iptc:specialInstructions', text: 'CORRECTS LOCATION TO QUEENS', targets: ['NYPS301'], receivedAt: new Date().toISOString() },
       supersededBy: correction.id,

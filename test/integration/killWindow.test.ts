@@ -25,7 +25,8 @@ describe('a kill naming a reused transmission reference', () => {
     mkdirSync(d, { recursive: true });
     const file = path.join(d, `${name}.jpg`);
     copyFileSync(path.join(WIRE_IMAGES, from), file);
-    execFileSync('exiftool', ['-q', '-overwrite_original', `-IPTC:OriginalTransmissionReference=${ref}`, `-XMP-photoshop:TransmissionReference=${ref}`, file]);
+    // AP photos: a reference is an id in its provider's space, and the notice below is AP's
+    execFileSync('exiftool', ['-q', '-overwrite_original', `-IPTC:OriginalTransmissionReference=${ref}`, `-XMP-photoshop:TransmissionReference=${ref}`, '-IPTC:Credit=AP', '-IPTC:Source=AP', '-XMP-photoshop:Credit=AP', file]);
     return d;
   };
   const ingestOne = async (p: string): Promise<PresentedRecord> => {

@@ -11,8 +11,8 @@
  *     errors, retry claims                                          REOPEN, MARK_RETRY_QUEUED, DEL of claims
  *   catalog's batch list (zset)         {<p>:catalog}               alone (ZADD/ZREVRANGE): never inside a
  *                                                                   batch's script, it is another slot
- *   kill items/groups/status/killed/    {<p>:kill}                  APPLY, REGISTER (all seven, each call)
- *     events/log/corrected
+ *   kill items/members/status/killed/   {<p>:kill}                  the kill store's scripts (killStore.ts)
+ *     events/log/corrected/reached/...
  *   photo pixels/ref/items/versions     {<p>:photo}                 REGISTER_PHOTO (the photo's own keys
  *                                                                   are passed in KEYS too)
  *   runs list, runs by schedule, runs   {<p>:runs}                  FOLD_EMPTY_RUN, save's MULTI, MGET
@@ -58,14 +58,42 @@ export interface BatchKeys {
   tag: string;
 }
 
+/**
+ * The kill store's keys, all in the `{<p>:kill}` slot. The sorted sets whose members are
+ * `<a>\0<b>` (score 0, read by ZRANGEBYLEX) are one key each for what would otherwise be a key per
+ * group or per kill, so every script names its keys up front and each step is O(log n).
+ */
 export interface KillKeys {
+  /** Hash: itemId -> where the record is and its groups (JSON). */
   items: string;
+  /** Hash of JSON arrays (layout before 2026-12): group -> item ids; read once to move into `members`, then deleted. */
   groups: string;
+  /** Zset (lex): `<group>\0<itemId>` for every group of every record. */
+  members: string;
+  /** Hash: itemId -> its kill status (JSON). */
   status: string;
+  /** Hash: group -> the live kill ids that marked it, space-separated in the order they did. */
   killed: string;
+  /** Hash: killId -> the event (JSON, without its reached items). */
   events: string;
+  /** Zset: killId by its time (ms). */
   log: string;
+  /** Hash: group -> the correction id that marked it. */
   corrected: string;
+  /** Zset (lex): `<killId>\0<itemId>` for every record a kill reached. */
+  reached: string;
+  /** Zset (lex): `<killId>\0<itemId>`: near-identical captions listed for review. */
+  review: string;
+  /** Zset (lex): `<killId>\0<group>`: the groups a kill marked (what lifting it unmarks). */
+  marked: string;
+  /** Zset (lex): `<bare agency id>\0<scoped group>`: the providers an id was seen from. */
+  bare: string;
+  /** List: kills placed and lifted, who, when, why (JSON), newest first. */
+  audit: string;
+  /** Set: kills still being applied (their slices not all run): finished by the next apply of the same id. */
+  applying: string;
+  /** Hash: killId -> who lifted it, when and why (JSON). A lifted kill reaches nothing more. */
+  lifted: string;
 }
 
 export interface PhotoKeys {
@@ -193,11 +221,19 @@ export function redisKeys(prefix: string): RedisKeys {
     kill: {
       items: `${kill}:items`,
       groups: `${kill}:groups`,
+      members: `${kill}:members`,
       status: `${kill}:status`,
       killed: `${kill}:killed`,
       events: `${kill}:events`,
       log: `${kill}:log`,
       corrected: `${kill}:corrected`,
+      reached: `${kill}:reached`,
+      review: `${kill}:review`,
+      marked: `${kill}:marked`,
+      bare: `${kill}:bare`,
+      audit: `${kill}:audit`,
+      applying: `${kill}:applying`,
+      lifted: `${kill}:lifted`,
     },
     photo: {
       byPixels: (sha) => `${photo}:pixels:${sha}`,

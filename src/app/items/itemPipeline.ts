@@ -1,3 +1,4 @@
+import { cleanId, feedProvider, providerOf, scopedAgencyId } from '../../core/kills/identity';
 import { createHash } from 'node:crypto';
 import { dhash64 } from '../../core/dedup/phash';
 import { InputError, type ErrorCode } from '../../core/errors';
@@ -220,7 +221,9 @@ export class ItemPipeline {
     // order, whichever worker finishes first (src/app/batches/clusterBatch.ts, docs/DEDUP.md).
     let photo: CatalogRecord['photo'] = null;
     if (img && stored) {
-      const agencyRef = item.agencyId ?? iptc.transmissionReference ?? null;
+      // Versions link within one provider's id space (two feeds' "1" are two photos), or across by pixels.
+      const ref = cleanId(item.agencyId ?? iptc.transmissionReference ?? '');
+      const agencyRef = ref ? scopedAgencyId(ref, providerOf(credit, feedProvider(item.source.file))) : null;
       photo = await this.p.photos.register({ itemId: job.itemId, sha256: img.sha256, pixelSha256: img.pixelSha256, agencyRef, phash: stored.image.phash });
     }
     await this.p.pause?.('dedup', job.itemId);

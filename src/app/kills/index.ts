@@ -1,6 +1,9 @@
+import * as os from 'node:os';
 import ms, { type StringValue } from 'ms';
-import { killIdOf, type KillEvent, type KillItemInfo } from '../../adapters/redis/killStore';
+import { killIdOf, type KillEvent, type KillItemInfo, type KillStore } from '../../adapters/redis/killStore';
 import type { Config } from '../../config';
+import { PhotowireError } from '../../core/errors';
+import { isGlobalAgencyId, killTargetKind, providerKey, type KillTargetKind } from '../../core/kills/identity';
 import type { Logger } from '../../logger';
 import type { NoticeRef } from '../../schemas/notice';
 import type { PipelineContext } from '../pipelineContext';
@@ -9,51 +12,148 @@ import { queueKillWebhook, type WebhookQueued } from '../killWebhook';
 
 type Ctx = Pick<PipelineContext, 'redis' | 'config'> & { logger?: Logger; config: Config };
 
+/** Who is acting, for the audit trail: PHOTOWIRE_OPERATOR, else the login of the process. */
+export function operatorName(): string {
+  const named = process.env.PHOTOWIRE_OPERATOR?.trim();
+  if (named) return named.slice(0, 100);
+  try {
+    return os.userInfo().username || 'unknown';
+  } catch {
+    return 'unknown';
+  }
+}
+
+/** What a typed target stands for: its kind and the kill groups it starts from. */
+export interface ResolvedTarget {
+  kind: KillTargetKind;
+  groups: string[];
+  /** For a bare agency id: the provider it was scoped to ('' when none: any provider's id). */
+  provider: string | null;
+}
+
+/**
+ * A target typed by a person, read by its grammar (src/core/kills/identity.ts), never by whether
+ * photowire has seen it yet: an item id is an item id while the item is still queued. A bare
+ * agency id is scoped to the one provider it was seen from, to `agency` when given; seen from
+ * several, it is refused with the candidates (two agencies' "1" are two photos); seen from none,
+ * it stands for any provider's later arrival of that id.
+ */
+export async function resolveKillTarget(store: Pick<KillStore, 'providersOf'>, target: string, agency?: string): Promise<ResolvedTarget> {
+  const t = target.trim();
+  const kind = killTargetKind(t);
+  if (kind === 'item') return { kind, groups: [`i:${t}`], provider: null };
+  if (kind === 'photo') return { kind, groups: [`p:${t}`], provider: null };
+  if (kind === 'original') return { kind, groups: [`o:${t}`], provider: null };
+  if (isGlobalAgencyId(t)) return { kind, groups: [`a:${t}`], provider: null };
+  if (agency && agency.trim()) {
+    const p = providerKey(agency);
+    if (!p) throw new PhotowireError('USAGE', `--agency ${JSON.stringify(agency)}: give the agency's name or rules id (AP, DPA, "Getty Images")`);
+    return { kind, groups: [`a:${p}/${t}`], provider: p };
+  }
+  const seen = await store.providersOf(t);
+  if (seen.length > 1) {
+    const names = seen.map((g) => g.slice(2, g.length - t.length - 1));
+    throw new PhotowireError(
+      'KILL_TARGET_AMBIGUOUS',
+      `${t} is an id of more than one provider: ${names.join(', ')}. Name the one meant: --agency ${names.find((n) => !n.startsWith('feed:')) ?? names[0]}`,
+    );
+  }
+  if (seen.length === 1) return { kind, groups: [seen[0]], provider: seen[0].slice(2, seen[0].length - t.length - 1) };
+  return { kind, groups: [`b:${t}`], provider: '' };
+}
+
 export interface ManualKillResult {
   event: KillEvent;
-  /** item: the target was an item id photowire knows; agency: an agency id (guid, transmission reference). */
-  targetKind: 'item' | 'agency';
+  /** What the target was read as: photowire's item id, a photo id, a stored original, or an agency id. */
+  targetKind: KillTargetKind;
+  /** The provider a bare agency id was scoped to ('' none: any provider; null: not an agency id). */
+  provider: string | null;
+  /** Whether it reached any record now; if not it stands for later arrivals of that id only. */
+  matched: boolean;
   /** The webhook job (delivered and retried by the workers), or why none was queued; null when no webhook is set. */
   webhook: WebhookQueued | null;
 }
 
 /**
- * A kill typed by a person (photowire kill, the desk): by item id when photowire knows it, else by
- * agency id. Stored once, applied to every record it reaches; items that arrive later with that
- * id are killed on arrival. The webhook is queued (a job the workers deliver and retry), or refused with the reason.
+ * A kill typed by a person (photowire kill, the desk): stored once, with who placed it, applied to
+ * every record it reaches now, and standing for records that arrive later with that id. The
+ * webhook is queued (a job the workers deliver and retry), or refused with the reason.
  */
-export async function manualKill(ctx: Ctx, target: string, reason: string, opts: { kind?: 'kill' | 'withdraw'; now?: Date } = {}): Promise<ManualKillResult> {
+export async function manualKill(
+  ctx: Ctx,
+  target: string,
+  reason: string,
+  opts: { kind?: 'kill' | 'withdraw'; agency?: string; by?: string; now?: Date } = {},
+): Promise<ManualKillResult> {
   const store = killStoreOf(ctx);
   const now = opts.now ?? new Date();
   const kind = opts.kind ?? 'kill';
-  const isItem = await store.hasItem(target);
-  const notice: NoticeRef = { itemId: isItem ? target : '', batchId: '', kind: 'manual', source: 'manual', text: reason, targets: [target], receivedAt: now.toISOString() };
-  const event = await store.apply({
-    id: killIdOf(['manual', kind, target, reason, now.toISOString()]),
-    kind,
-    targets: isItem ? { agencyIds: [], itemIds: [target] } : { agencyIds: [target], itemIds: [] },
-    reason,
-    notice,
-    now,
-  });
-  const webhook = ctx.config.killWebhook ? await queueKillWebhook(ctx, event) : null;
-  return { event, targetKind: isItem ? 'item' : 'agency', webhook };
+  const by = opts.by ?? operatorName();
+  const t = target.trim();
+  const resolved = await resolveKillTarget(store, t, opts.agency);
+  const notice: NoticeRef = { itemId: resolved.kind === 'item' ? t : '', batchId: '', kind: 'manual', source: 'manual', text: reason, targets: [t], receivedAt: now.toISOString() };
+  const id = killIdOf(['manual', kind, ...resolved.groups, reason, now.toISOString()]);
+  const event = await store.apply({ id, kind, targets: [t], groups: resolved.groups, reason, notice, by, now });
+  await store.audit({ action: 'kill', killId: id, at: now.toISOString(), by, reason });
+  const matched = (event.itemCount ?? event.items.length) > 0;
+  const webhook = ctx.config.killWebhook && matched ? await queueKillWebhook(ctx, event) : null;
+  return { event, targetKind: resolved.kind, provider: resolved.provider, matched, webhook };
 }
+
+/**
+ * Lift a kill (a person's undo): kept with who, when and why; the records it had killed get the
+ * status the other live kills give them (usually active again). NOT_FOUND when there is no such kill.
+ */
+export async function liftKill(ctx: Pick<PipelineContext, 'redis' | 'config'>, killId: string, reason: string, opts: { by?: string; now?: Date } = {}) {
+  const out = await killStoreOf(ctx).lift(killId.trim(), { by: opts.by ?? operatorName(), reason, now: opts.now });
+  if (!out) throw new PhotowireError('NOT_FOUND', `no kill ${killId}: \`photowire kills --all\` lists them with their ids`);
+  return out;
+}
+
+type Copy = KillItemInfo | { itemId: string; batchId: null };
 
 export interface KillReport extends KillEvent {
-  /** Every record it reached, with where it is stored. */
-  copies: Array<KillItemInfo | { itemId: string; batchId: null }>;
-  /** Near-identical captions to look at, with where they are. */
-  reviewCopies: Array<KillItemInfo | { itemId: string; batchId: null }>;
+  /** The records it reached (the first page), with where each is stored. */
+  copies: Copy[];
+  /** Near-identical captions to look at (first page), with where they are. */
+  reviewCopies: Copy[];
 }
 
-/** Kills, withdrawals and corrections since `sinceMs`, newest first, each with every copy it reached. */
-export async function listKills(ctx: Pick<PipelineContext, 'redis' | 'config'>, sinceMs: number, limit = 200): Promise<KillReport[]> {
-  const store = killStoreOf(ctx);
-  const events = await store.list(sinceMs, limit);
+async function withCopies(store: KillStore, events: KillEvent[]): Promise<KillReport[]> {
   const info = await store.itemInfo([...new Set(events.flatMap((e) => [...e.items, ...e.review]))]);
-  const where = (id: string) => info.get(id) ?? { itemId: id, batchId: null };
+  const where = (id: string): Copy => info.get(id) ?? { itemId: id, batchId: null };
   return events.map((e) => ({ ...e, copies: e.items.map(where), reviewCopies: e.review.map(where) }));
+}
+
+/** Kills, withdrawals and corrections since `sinceMs`, newest first, each with its first copies; lifted ones with `all`. */
+export async function listKills(ctx: Pick<PipelineContext, 'redis' | 'config'>, sinceMs: number, opts: { limit?: number; all?: boolean; copies?: number } = {}): Promise<KillReport[]> {
+  const store = killStoreOf(ctx);
+  return withCopies(store, await store.list(sinceMs, { limit: opts.limit ?? 200, all: opts.all, itemsLimit: opts.copies ?? 200 }));
+}
+
+/** A kill as the API and the desk show it: with where its first copies are. */
+export async function killReport(ctx: Pick<PipelineContext, 'redis' | 'config'>, event: KillEvent): Promise<KillReport> {
+  return (await withCopies(killStoreOf(ctx), [event]))[0];
+}
+
+/** One kill with its first copies, or null. */
+export async function getKill(ctx: Pick<PipelineContext, 'redis' | 'config'>, killId: string, copies = 200): Promise<KillReport | null> {
+  const store = killStoreOf(ctx);
+  const e = await store.getEvent(killId, copies);
+  return e ? (await withCopies(store, [e]))[0] : null;
+}
+
+/** A page of the records a kill reached (or listed for review), after an item id. */
+export async function killCopiesPage(
+  ctx: Pick<PipelineContext, 'redis' | 'config'>,
+  killId: string,
+  opts: { after?: string; limit?: number; review?: boolean },
+): Promise<{ copies: Copy[]; total: number; next: string | null }> {
+  const store = killStoreOf(ctx);
+  const limit = Math.min(Math.max(opts.limit ?? 100, 1), 1000);
+  const page = await store.reachedPage(killId, { after: opts.after, limit, review: opts.review });
+  const info = await store.itemInfo(page.items);
+  return { copies: page.items.map((id) => info.get(id) ?? { itemId: id, batchId: null }), total: page.total, next: page.items.length === limit ? page.items[page.items.length - 1] : null };
 }
 
 /** "3d", "12h", "90m" (any `ms` duration with a unit: "2 weeks"), or an ISO date: the start of a `--since` window. */

@@ -1,5 +1,6 @@
 import type { Redis } from 'ioredis';
-import { KillStore, killIdOf, type KillEvent, type StoredStatus } from '../../adapters/redis/killStore';
+import { KillStore, killIdOf, recordProvider, type KillEvent, type StoredStatus } from '../../adapters/redis/killStore';
+import { cleanId, isFeedProvider, isGlobalAgencyId } from '../../core/kills/identity';
 import { queueKillWebhook } from '../killWebhook';
 import type { Notice, NoticeRef } from '../../schemas/notice';
 import type { CatalogRecord } from '../../schemas/record';
@@ -21,7 +22,26 @@ export function noticeRefOf(record: CatalogRecord, notice: Notice): NoticeRef {
 }
 
 /**
- * The kill side of one record (issue 16): index it (agency ids, photo id, resend, cluster); kill it
+ * The groups a notice carried by `record` starts from: each id it names in the id space of the
+ * record's own provider (an AP notice kills AP's NYPS101, not another agency's), or alone when the
+ * id is unique by itself. A notice whose item names no provider (a bare text advisory) cannot say
+ * whose id it means: it names the bare id, any provider's.
+ */
+export function noticeGroups(record: CatalogRecord, targets: readonly string[]): string[] {
+  const provider = recordProvider(record);
+  const out = new Set<string>();
+  for (const raw of targets) {
+    const id = cleanId(raw);
+    if (!id) continue;
+    if (isGlobalAgencyId(id)) out.add(`a:${id}`);
+    else if (isFeedProvider(provider)) out.add(`b:${id}`);
+    else out.add(`a:${provider}/${id}`);
+  }
+  return [...out];
+}
+
+/**
+ * The kill side of one record: index it (agency ids, photo id, resend, cluster); kill it
  * on arrival if one of those was killed; apply the kill, withdrawal or correction it carries to
  * every record that notice reaches. Returns the record with its status as it is now.
  */
@@ -33,12 +53,14 @@ export async function settleKills(ctx: PipelineContext, record: CatalogRecord, n
     const event = await store.apply({
       id: killIdOf(['notice', record.id, notice.kind, ...notice.targets]),
       kind: notice.kind,
-      targets: { agencyIds: notice.targets, itemIds: [] },
+      targets: notice.targets,
+      groups: noticeGroups(record, notice.targets),
       reason: notice.reason,
       notice: noticeRefOf(record, notice),
+      by: `notice ${record.id}`,
     });
     await notify(ctx, event);
-    if (event.items.includes(record.id)) status = (await store.statusOf([record.id])).get(record.id) ?? status;
+    status = (await store.statusOf([record.id])).get(record.id) ?? status;
   } else if (notice && notice.kind === 'correction') {
     // the versions it corrects: the ids it names, else the earlier items of its own guid
     const targets = notice.selfTargeted || notice.targets.length === 0 ? [record.agencyId].filter((x): x is string => !!x) : notice.targets;
@@ -46,7 +68,9 @@ export async function settleKills(ctx: PipelineContext, record: CatalogRecord, n
       await store.apply({
         id: killIdOf(['correction', record.id, ...targets]),
         kind: 'correction',
-        targets: { agencyIds: targets, itemIds: [] },
+        targets,
+        groups: noticeGroups(record, targets),
+        by: `notice ${record.id}`,
         reason: notice.reason,
         notice: noticeRefOf(record, notice),
         supersededBy: record.id,
@@ -86,6 +110,6 @@ export async function settleKillsMany(ctx: PipelineContext, entries: ReadonlyArr
 
 /** The webhook (PHOTOWIRE_KILL_WEBHOOK) as a job: a slow CMS must not hold the item stage, a failing one is retried. */
 async function notify(ctx: PipelineContext, event: KillEvent): Promise<void> {
-  if (!ctx.config.killWebhook || event.items.length === 0) return;
+  if (!ctx.config.killWebhook || (event.itemCount ?? event.items.length) === 0) return;
   await queueKillWebhook(ctx, event);
 }

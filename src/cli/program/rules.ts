@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { action } from './action';
 import { creditsCliCommand } from '../commands/credits';
-import { killCommand, killsCommand } from '../commands/kill';
+import { killCommand, killsCommand, unkillCommand } from '../commands/kill';
 import { rightsCliCommand } from '../commands/rights';
 
 /** Credits and rights dry-runs, kills (docs/RIGHTS.md). */
@@ -28,17 +28,28 @@ export function registerRulesCommands(program: Command): void {
 
   program
     .command('kill')
-    .description('kill a photo by item id or agency id (guid, transmission reference): every copy, version and resend, and any that arrives later')
-    .argument('<target>', 'an item id, or an agency id')
+    .description('kill a photo by item id, photo id, stored original or agency id (guid, transmission reference): every copy, version and resend, and any that arrives later')
+    .argument('<target>', "an item id (<batch>-0001, also while it is still queued), a photo id, originals/..., or an agency id")
     .requiredOption('--reason <text>', 'why: shown on the desk, in photowire kills and sent to PHOTOWIRE_KILL_WEBHOOK')
+    .option('--agency <name>', "whose id a bare agency id is (AP, DPA, \"Getty Images\"): needed when photowire has seen that id from more than one agency")
     .option('--withdraw', 'a withdrawal (not to be used) rather than a kill')
+    .option('--expect-none', 'a kill for photos not received yet: exit 0 (not 3) when it matches nothing now')
     .option('--json', 'print JSON on stdout')
     .action(action((target: string, opts) => killCommand(target, opts)));
 
   program
+    .command('unkill')
+    .description('lift a kill (a mistyped id, a kill sent in error): its records get the status the other kills give them; kept in the audit trail')
+    .argument('<killId>', 'the kill id that `photowire kill` printed, or from `photowire kills --all`')
+    .requiredOption('--reason <text>', 'why it is lifted: kept with who lifted it and when')
+    .option('--json', 'print JSON on stdout')
+    .action(action((killId: string, opts) => unkillCommand(killId, opts)));
+
+  program
     .command('kills')
-    .description('kills, withdrawals and corrections of the last days, each with every copy it reached and where it is stored')
+    .description('kills, withdrawals and corrections of the last days, each with the copies it reached and where they are stored')
     .option('--since <when>', 'a duration (3d, 12h, 90m) or an ISO date (default 3d)')
+    .option('--all', 'also kills that were lifted, with who lifted them, when and why')
     .option('--json', 'one JSON object per kill')
     .action(action((opts) => killsCommand(opts)));
 }
