@@ -286,14 +286,24 @@ async function loadBatch(id, { quiet = false } = {}) {
   }
 }
 
-async function loadKills() {
+const killActions = {
+  reload: (all) => loadKills(all),
+  more: (killId, after, review) => api.get(`/api/kills/${encodeURIComponent(killId)}/copies?limit=200${after ? `&after=${encodeURIComponent(after)}` : ''}${review ? '&review=1' : ''}`),
+  lift: async (killId, reason) => {
+    await api.post(`/api/kills/${encodeURIComponent(killId)}/lift`, { reason });
+    await loadKills(state.killsAll);
+  },
+};
+
+async function loadKills(all = state.killsAll ?? false) {
   // A batch load still in flight must not draw over the Kills view, nor this one over a batch
   // chosen meanwhile: both take a number from the same sequence and draw only if it is the last.
   const seq = ++state.loadSeq;
+  state.killsAll = all;
   const current = () => seq === state.loadSeq && location.hash === '#/kills';
   try {
-    const data = await api.get('/api/kills?since=3d');
-    if (current()) renderKills($('#main'), data);
+    const data = await api.get(`/api/kills?since=3d${all ? '&all=1' : ''}`);
+    if (current()) renderKills($('#main'), { ...data, all }, killActions);
   } catch (err) {
     if (current() && err.status !== 401) $('#main').replaceChildren(h('div', { class: 'empty-state' }, h('p', { text: `Could not load the kills: ${err.message}` })));
   }

@@ -122,4 +122,23 @@ suite(hasChromium ? 'the desk shows killed and embargoed photos' : `desk rights 
       await page.unroute(detail);
     }
   });
+
+  it('a kill sent in error is lifted from the Kills view with a reason: its photo is publishable again and the lift is kept', async () => {
+    await page.locator('#kills-open').click();
+    const kill = page.locator('.kill').first();
+    await kill.waitFor();
+    await kill.locator('.kill-lift input[name="reason"]').fill('sent in error by the night desk');
+    await kill.locator('.kill-lift button[type="submit"]').click();
+    // lifted kills leave the default list; with "show lifted" it is there, marked, with who and why
+    await page.locator('.kills-view .empty-state').waitFor();
+    await page.locator('.kill-all input').check();
+    const lifted = page.locator('.kill.kill-lifted').first();
+    await lifted.waitFor();
+    expect(await lifted.locator('.kill-head').innerText()).toMatch(/KILLED · LIFTED/);
+    expect(await lifted.locator('.kill-lifted-note').innerText()).toMatch(/by desk: sent in error by the night desk/);
+    expect(await lifted.locator('.kill-lift').count()).toBe(0);
+    const answer = (await (await desk.fetch(`/api/batches/${encodeURIComponent(night)}/records?limit=50`)).json()) as { records: Array<{ id: string }> };
+    const record = answer.records.find((r) => r.id === killedId);
+    expect(record).toMatchObject({ status: 'active', availability: { state: 'publishable' } });
+  });
 });

@@ -250,13 +250,13 @@ return {'new', ARGV[2]}
  * first, read after, so a record arriving in between is killed on arrival), with their caption
  * clusters (for the review list). A reused reference reaches only records received near the kill.
  * KEYS: items, status, killed, marked, reached, events, lifted, log.
- * ARGV: killId, status JSON, rank, nowMs, windowMs, excluded item ('' or the correction itself), via group, itemIds...
+ * ARGV: killId, status JSON, rank, nowMs, windowMs, excluded item ('' or the correction itself), then pairs: via group, itemId...
  */
 const SLICE = luaScript(
   'pwKillSlice',
   `
 local KEYS_KILLED, KEYS_MARKED = KEYS[3], KEYS[4]
-local kid, rank, nowMs, windowMs, via = ARGV[1], tonumber(ARGV[3]), tonumber(ARGV[4]), tonumber(ARGV[5]), ARGV[7]
+local kid, rank, nowMs, windowMs = ARGV[1], tonumber(ARGV[3]), tonumber(ARGV[4]), tonumber(ARGV[5])
 local function mark(g)
   local marks = redis.call('HGET', KEYS_KILLED, g)
   if marks and string.find(' ' .. marks .. ' ', ' ' .. kid .. ' ', 1, true) then return false end
@@ -267,8 +267,8 @@ local function mark(g)
 end
 local rankOf = { killed = 2, withdrawn = 1, superseded = 0, active = -1 }
 local newGroups, clusters, reached = {}, {}, 0
-for i = 8, #ARGV do
-  local id = ARGV[i]
+for i = 7, #ARGV - 1, 2 do
+  local via, id = ARGV[i], ARGV[i + 1]
   if id ~= ARGV[6] then
     local v = redis.call('HGET', KEYS[1], id)
     local info = v and cjson.decode(v)
@@ -385,8 +385,10 @@ return changed
 `,
 );
 
-/** Records per kill slice: measured at ~6 ms per 256 records on a loaded two-core box, far under the 50 ms a Redis command may take here. */
-const SLICE_SIZE = 256;
+/** Records per kill slice: the slowest slice of 256 took 47 ms at load 26 on this two-core box (npm run bench:kills), too near the 50 ms a Redis command may take; 128 halves it. */
+const SLICE_SIZE = 128;
+/** Groups whose first page of members is read in one pipeline. */
+const GROUPS_PER_READ = 64;
 /** Review candidates listed per kill (near-identical captions, across all clusters reached). */
 const MAX_REVIEW = 1_000;
 /** Clusters read for review per kill: a kill reaching thousands of records of one cluster reads that cluster once. */
@@ -616,19 +618,33 @@ export class KillStore {
     const atMs = Date.parse(stored.createdAt);
     const storedStatus: StoredStatus = { status, killedAt: status === 'superseded' ? null : stored.createdAt, reason: stored.reason, notice: stored.notice, supersededBy: stored.supersededBy, killId: p.id };
     // Groups to read: the targets, and on a resume every group the kill had marked (their members may not all have been reached).
-    const queue = [...list(stored.groups)];
-    if (state === 'resume' && rank > 0) for await (const g of this.lexPage(k.marked, p.id)) queue.push(g);
+    const queue: Array<{ group: string; from: string | null }> = list(stored.groups).map((group) => ({ group, from: null }));
+    if (state === 'resume' && rank > 0) for await (const g of this.lexPage(k.marked, p.id)) queue.push({ group: g, from: null });
     const read = new Set<string>();
     const clusters = new Set<string>();
-    for (let qi = 0; qi < queue.length; qi++) {
-      const g = queue[qi];
-      if (read.has(g)) continue;
-      read.add(g);
-      for await (const ids of this.lexPages(k.members, g, SLICE_SIZE)) {
-        const [, newGroups, cls] = await runScript<[number, string[], string[]]>(this.redis, SLICE, [k.items, k.status, k.killed, k.marked, k.reached, k.events, k.lifted, k.log], [
-          p.id, JSON.stringify(storedStatus), String(rank), String(atMs), String(this.refWindowMs), stored.supersededBy ?? '', g, ...ids,
-        ]);
-        for (const ng of list(newGroups)) if (!read.has(ng)) queue.push(ng);
+    const sliceKeys = [k.items, k.status, k.killed, k.marked, k.reached, k.events, k.lifted, k.log];
+    const sliceArgs = [p.id, JSON.stringify(storedStatus), String(rank), String(atMs), String(this.refWindowMs), stored.supersededBy ?? ''];
+    while (queue.length > 0) {
+      // Many groups hold one record (an item id, an original): read up to GROUPS_PER_READ in one pipeline.
+      const batch: Array<{ group: string; from: string | null }> = [];
+      while (queue.length > 0 && batch.length < GROUPS_PER_READ) {
+        const next = queue.shift()!;
+        if (next.from === null) {
+          if (read.has(next.group)) continue;
+          read.add(next.group);
+        }
+        batch.push(next);
+      }
+      if (batch.length === 0) break;
+      const pages = await this.membersPages(batch);
+      const pairs: string[] = [];
+      pages.forEach((ids, i) => {
+        for (const id of ids) pairs.push(batch[i].group, id);
+        if (ids.length === SLICE_SIZE) queue.push({ group: batch[i].group, from: ids[ids.length - 1] });
+      });
+      for (let i = 0; i < pairs.length; i += 2 * SLICE_SIZE) {
+        const [, newGroups, cls] = await runScript<[number, string[], string[]]>(this.redis, SLICE, sliceKeys, [...sliceArgs, ...pairs.slice(i, i + 2 * SLICE_SIZE)]);
+        for (const ng of list(newGroups)) if (!read.has(ng)) queue.push({ group: ng, from: null });
         for (const c of list(cls)) if (clusters.size < MAX_REVIEW_CLUSTERS) clusters.add(c);
       }
     }
@@ -697,6 +713,22 @@ export class KillStore {
       if (page.length < size) return;
       if (!consume) from = `(${page[page.length - 1]}`;
     }
+  }
+
+  /** The next page of members of each group (from its start, or after `from`), in one pipeline. */
+  private async membersPages(groups: ReadonlyArray<{ group: string; from: string | null }>): Promise<string[][]> {
+    const m = this.redis.pipeline();
+    for (const { group, from } of groups) {
+      const prefix = `${group}${SEP}`;
+      const [start, end] = lexRange(prefix);
+      m.zrangebylex(this.keys.members, from === null ? start : `(${prefix}${from}`, end, 'LIMIT', 0, SLICE_SIZE);
+    }
+    const out = (await m.exec()) ?? [];
+    return out.map(([err, page], i) => {
+      if (err) throw err;
+      const prefix = `${groups[i].group}${SEP}`;
+      return (page as string[]).map((x) => x.slice(prefix.length));
+    });
   }
 
   private async *lexPage(key: string, head: string): AsyncGenerator<string> {
