@@ -325,10 +325,11 @@ describe('event streams share one poller', () => {
 
     const many = await openStreams(40);
     try {
-      expect(desk.app.eventHub.stats).toEqual({ streams: 40, queries: 1, pollers: 1 });
       const crowded = await commandsOver(many, 10);
-      // Before: one poller per stream, 40 times the commands (measured: alone ~60, crowded ~2,400).
+      if (process.env.PHOTOWIRE_PRINT_TIMINGS) process.stderr.write(`redis commands over 10 ticks: 1 stream ${alone}, 40 streams ${crowded}\n`);
+      // Before: one poller per stream, 40 times the commands (measured on a busy 2-core box: 20 alone, 750 with 40 streams).
       expect(crowded).toBeLessThan(alone * 3);
+      expect(desk.app.eventHub.stats).toEqual({ streams: 40, queries: 1, pollers: 1 });
       const health = await desk.fetch('/healthz');
       expect(await health.json()).toEqual({ ok: true, redis: 'PONG' });
       // Every stream saw the ticks, not only the first.
