@@ -79,6 +79,18 @@ describe('Host and Origin (a loopback desk without a token)', () => {
         expect(a.body).not.toContain('"batches"');
       }
     }
+    // HTTP/1.0 may leave Host out: no name, no answer.
+    const noHost = await new Promise<string>((resolve, reject) => {
+      const u = new URL(desk.url);
+      const sock = net.connect(Number(u.port), u.hostname, () => sock.write('GET /api/batches HTTP/1.0\r\n\r\n'));
+      let got = '';
+      sock.setEncoding('utf8');
+      sock.on('data', (d) => (got += d));
+      sock.on('end', () => resolve(got));
+      sock.on('error', reject);
+    });
+    expect(noHost).toMatch(/^HTTP\/1\.[01] 421 /);
+    expect(noHost).toContain('HOST_NOT_ALLOWED');
     // A refused upload is never read, and the connection is closed after the answer.
     const form = multipart([{ name: 'kill.ndjson', body: KILL_FEED }]);
     const up = await raw(desk.url, { method: 'POST', path: '/api/feeds', headers: { Host: `evil.example:${port}`, 'Content-Type': form.type }, body: form.body });
