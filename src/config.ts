@@ -117,6 +117,32 @@ export const configSchema = z.object({
   uploadMaxBytes: fromEnv('PHOTOWIRE_UPLOAD_MAX_MB', intFromEnv(1, 100_000).default(512).transform((mb) => mb * MB)),
   /** PHOTOWIRE_API_RATE_LIMIT: API requests per minute per client address. */
   apiRateLimit: fromEnv('PHOTOWIRE_API_RATE_LIMIT', intFromEnv(1, 1_000_000).default(600)),
+  /**
+   * PHOTOWIRE_ALLOWED_HOSTS: Host names (`host` or `host:port`) the desk answers to beside the
+   * addresses it is bound to (a proxy's public name); any other Host is refused, so a DNS-rebinding
+   * page cannot read the desk through a name of its own.
+   */
+  allowedHosts: fromEnv(
+    'PHOTOWIRE_ALLOWED_HOSTS',
+    z
+      .string()
+      .regex(/^[A-Za-z0-9_.:\[\], -]*$/, 'a comma-separated list of host names (host or host:port)')
+      .optional()
+      .transform((hosts) =>
+        (hosts ?? '')
+          .split(',')
+          .map((h) => h.trim().toLowerCase())
+          .filter((h) => h !== ''),
+      ),
+  ),
+  /** PHOTOWIRE_HTTP_REQUEST_TIMEOUT_MS: the desk cuts a request whose headers and body have not all arrived within this (a trickled upload). */
+  httpRequestTimeoutMs: fromEnv('PHOTOWIRE_HTTP_REQUEST_TIMEOUT_MS', intFromEnv(500, 86_400_000).default(600_000)),
+  /** PHOTOWIRE_HTTP_BODY_IDLE_MS: the desk cuts a request whose body has sent nothing for this long. */
+  httpBodyIdleMs: fromEnv('PHOTOWIRE_HTTP_BODY_IDLE_MS', intFromEnv(100, 3_600_000).default(30_000)),
+  /** PHOTOWIRE_UPLOADS_PER_CLIENT: feed submissions (POST /api/feeds) one client address may have in flight at once. */
+  uploadsPerClient: fromEnv('PHOTOWIRE_UPLOADS_PER_CLIENT', intFromEnv(1, 1000).default(4)),
+  /** PHOTOWIRE_EVENT_STREAMS_PER_CLIENT: /api/events streams one client address may hold open at once. */
+  eventStreamsPerClient: fromEnv('PHOTOWIRE_EVENT_STREAMS_PER_CLIENT', intFromEnv(1, 10_000).default(8)),
   /** PHOTOWIRE_STORAGE_PROXY: with S3 storage, the desk streams renditions through itself instead of redirecting to a presigned URL. */
   storageProxy: fromEnv('PHOTOWIRE_STORAGE_PROXY', z.enum(['0', '1'], '0 or 1').default('0').transform((v) => v === '1')),
   /** PHOTOWIRE_BOARD_WRITE: the queue board's destructive actions (pause, empty, clean, retry, remove); off by default. */

@@ -10,9 +10,12 @@ import { QUEUES, queuePrefix } from '../queues/definitions';
 import { healthSchema } from './apiSchemas';
 import { collectRoutes } from './access';
 import { BatchOverviews } from './batchOverview';
+import { cutIdleBodies } from './clientLimits';
+import type { BatchEventHub } from './eventHub';
 import { guardServer } from './guards';
 import { mountQueueBoard } from './queueBoard';
 import { RenditionSource } from './renditionSource';
+import { HostPolicy } from './sameOrigin';
 import { batchRoutes } from './routes/batches';
 import { clusterRoutes } from './routes/clusters';
 import { eventRoutes } from './routes/events';
@@ -25,6 +28,13 @@ import type { ServerOptions } from './serverOptions';
 
 export type { ServerOptions } from './serverOptions';
 
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The one poller behind every /api/events stream (its stats for the tests). */
+    eventHub: BatchEventHub;
+  }
+}
+
 export const DEFAULT_WEB_ROOT = path.resolve(__dirname, '../../web');
 
 /**
@@ -34,6 +44,7 @@ export const DEFAULT_WEB_ROOT = path.resolve(__dirname, '../../web');
  */
 export async function buildServer(rt: Runtime, opts: ServerOptions = {}): Promise<FastifyInstance> {
   const token = opts.token === undefined ? (rt.config.apiToken ?? null) : opts.token;
+  const requestTimeout = opts.requestTimeoutMs ?? rt.config.httpRequestTimeoutMs;
   const app: FastifyInstance = Fastify({
     loggerInstance: rt.logger.child({ component: 'http' }) as FastifyBaseLogger,
     // One line per response instead (onResponse in guards.ts), without the thumbnails' noise.
@@ -41,7 +52,12 @@ export async function buildServer(rt: Runtime, opts: ServerOptions = {}): Promis
     bodyLimit: 1024 * 1024,
     // Streams of server-sent events stay open; stop must not wait for them (they are ended in preClose).
     forceCloseConnections: true,
+    // A request must have arrived whole within this (a body trickled at a byte every few seconds
+    // held a connection for good); Node checks every connectionsCheckingInterval, so a quarter of it.
+    requestTimeout,
+    http: { connectionsCheckingInterval: Math.min(30_000, Math.max(100, Math.floor(requestTimeout / 4))), headersTimeout: Math.min(60_000, requestTimeout) },
   });
+  cutIdleBodies(app, opts.bodyIdleMs ?? rt.config.httpBodyIdleMs);
   // Before any route: every route is recorded with its access (src/server/access.ts).
   collectRoutes(app);
   // Validation, serialization and /openapi.json from the same zod schemas (src/server/apiSchemas.ts).
@@ -58,7 +74,8 @@ export async function buildServer(rt: Runtime, opts: ServerOptions = {}): Promis
   app.addHook('onClose', async () => void (await Promise.all(queues.map((q) => q.close()))));
 
   // Errors, headers, the response log, the rate limit and the token, in this order (src/server/guards.ts).
-  await guardServer(app, { token, rateLimit: opts.rateLimit ?? rt.config.apiRateLimit, renditions });
+  const hosts = new HostPolicy(opts.allowedHosts ?? rt.config.allowedHosts, () => app.server.address());
+  await guardServer(app, { token, rateLimit: opts.rateLimit ?? rt.config.apiRateLimit, renditions, hosts });
 
   await app.register(fastifyMultipart, { limits: { fileSize: rt.config.uploadMaxBytes } });
 
@@ -70,11 +87,19 @@ export async function buildServer(rt: Runtime, opts: ServerOptions = {}): Promis
   );
   batchRoutes(api, { ctx: rt.ctx, overviews, itemQueue: queues[0] });
   clusterRoutes(api, rt.ctx, { maxMembers: 200 });
-  feedRoutes(api, rt, { uploadsPerMinute: Math.max(5, Math.ceil((opts.rateLimit ?? rt.config.apiRateLimit) / 20)) });
+  feedRoutes(api, rt, {
+    uploadsPerMinute: Math.max(5, Math.ceil((opts.rateLimit ?? rt.config.apiRateLimit) / 20)),
+    uploadsPerClient: opts.uploadsPerClient ?? rt.config.uploadsPerClient,
+  });
   retryRoutes(api, rt);
   killRoutes(api, rt);
   renditionRoutes(api, renditions);
-  eventRoutes(api, overviews, { intervalMs: opts.eventsIntervalMs ?? 1000 });
+  const events = eventRoutes(api, overviews, {
+    intervalMs: opts.eventsIntervalMs ?? 1000,
+    heartbeatMs: opts.eventsHeartbeatMs,
+    streamsPerClient: opts.eventStreamsPerClient ?? rt.config.eventStreamsPerClient,
+  });
+  app.decorate('eventHub', events);
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
 
   await app.register(async (scope) => mountQueueBoard(scope, queues, { write: opts.boardWrite ?? rt.config.boardWrite }));

@@ -1,11 +1,13 @@
 import fastifyRateLimit from '@fastify/rate-limit';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { matchedRoute, requestAccess } from './access';
+import { ERRORS } from '../core/errors';
 import { presentedToken, tokenMatches } from './auth';
 import { HttpError } from './httpError';
 import { PhotowireError } from '../core/errors';
 import { QUEUE_BOARD_PATH } from './queueBoard';
 import type { RenditionSource } from './renditionSource';
+import { crossSiteRefusal, type HostPolicy } from './sameOrigin';
 import { RENDITION_ROUTE } from './routes/renditions';
 import { validationMessage } from './zodApi';
 
@@ -13,6 +15,11 @@ import { validationMessage } from './zodApi';
 // With S3 renditions by redirect, <img> loads presigned URLs from the storage's origin (img-src only: fetch stays on 'self').
 const pageCsp = (storageOrigin: string | null) =>
   `default-src 'self'; img-src 'self' blob: data:${storageOrigin ? ` ${storageOrigin}` : ''}; style-src 'self'; script-src 'self'; connect-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'`;
+// The queue board's: its scripts are its own files (its one inline script is JSON, never run), but
+// its loading screen and React set inline styles, and its page sets <base href>. Framing is refused
+// as for the desk (a framed board's buttons could be clicked through a decoy page).
+export const BOARD_CSP =
+  "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; font-src 'self' data:; script-src 'self'; connect-src 'self'; base-uri 'self'; form-action 'self'; frame-ancestors 'none'";
 
 /**
  * What every request of the desk's server goes through, registered before its routes: the error
@@ -21,9 +28,9 @@ const pageCsp = (storageOrigin: string | null) =>
  */
 export async function guardServer(
   app: FastifyInstance,
-  opts: { token: string | null; rateLimit: number; renditions: RenditionSource },
+  opts: { token: string | null; rateLimit: number; renditions: RenditionSource; hosts: HostPolicy },
 ): Promise<void> {
-  const { token, renditions } = opts;
+  const { token, renditions, hosts } = opts;
   const notFound = (req: FastifyRequest, reply: FastifyReply) => reply.code(404).send({ error: 'NOT_FOUND', message: `no route ${req.method} ${req.url.split('?')[0]}` });
   app.setErrorHandler((err: Error & { statusCode?: number; code?: string }, req, reply) => {
     closeIfBodyUnread(req, reply);
@@ -46,8 +53,13 @@ export async function guardServer(
   app.addHook('onSend', async (req, reply, payload) => {
     reply.header('X-Content-Type-Options', 'nosniff');
     reply.header('Referrer-Policy', 'no-referrer');
-    if (!isBoardRoute(req) && String(reply.getHeader('content-type') ?? '').startsWith('text/html')) {
+    if (isBoardRoute(req)) {
+      // Every answer of the board, its page, its API and its files: a JSON answer opened as a page gets the same.
+      reply.header('Content-Security-Policy', BOARD_CSP);
+      reply.header('X-Frame-Options', 'DENY');
+    } else if (String(reply.getHeader('content-type') ?? '').startsWith('text/html')) {
       reply.header('Content-Security-Policy', pageCsp(await renditions.storageOrigin().catch(() => null)));
+      reply.header('X-Frame-Options', 'DENY');
     }
     return payload;
   });
@@ -55,6 +67,26 @@ export async function guardServer(
     if (matchedRoute(req) === RENDITION_ROUTE) return;
     const level = reply.statusCode >= 500 ? 'error' : reply.statusCode >= 400 ? 'warn' : 'info';
     req.log[level]({ method: req.method, url: req.url, status: reply.statusCode, ms: Math.round(reply.elapsedTime) }, 'request');
+  });
+
+  // Before anything else reads the request (src/server/sameOrigin.ts): a Host that is not this
+  // server's (DNS rebinding), then a change asked by a page of another origin (cross-site request).
+  // Answered here, not thrown, for the board's scope as below; the body is never read.
+  app.addHook('onRequest', async (req: FastifyRequest, reply: FastifyReply) => {
+    if (!hosts.allows(req.headers.host)) {
+      closeIfBodyUnread(req, reply);
+      await reply.code(ERRORS.HOST_NOT_ALLOWED.httpStatus).send({
+        error: 'HOST_NOT_ALLOWED',
+        message: `this server does not answer to Host ${JSON.stringify(String(req.headers.host ?? '').slice(0, 100))}: use the address it listens on, or list the name in PHOTOWIRE_ALLOWED_HOSTS (a proxy's)`,
+      });
+      return reply;
+    }
+    const refusal = crossSiteRefusal(req, hosts);
+    if (refusal !== null) {
+      closeIfBodyUnread(req, reply);
+      await reply.code(ERRORS.CROSS_SITE_REFUSED.httpStatus).send({ error: 'CROSS_SITE_REFUSED', message: refusal });
+      return reply;
+    }
   });
 
   await app.register(fastifyRateLimit, {

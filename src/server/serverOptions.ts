@@ -8,6 +8,18 @@ export interface ServerOptions {
   webRoot?: string;
   /** How often the event stream looks at the ledgers. */
   eventsIntervalMs?: number;
+  /** How long an idle event stream waits before a keep-alive comment (default 15 s). */
+  eventsHeartbeatMs?: number;
+  /** Open /api/events streams per client address (default PHOTOWIRE_EVENT_STREAMS_PER_CLIENT). */
+  eventStreamsPerClient?: number;
+  /** Feed submissions in flight per client address (default PHOTOWIRE_UPLOADS_PER_CLIENT). */
+  uploadsPerClient?: number;
+  /** A request must have arrived whole within this (default PHOTOWIRE_HTTP_REQUEST_TIMEOUT_MS). */
+  requestTimeoutMs?: number;
+  /** A request body that sends nothing this long is cut (default PHOTOWIRE_HTTP_BODY_IDLE_MS). */
+  bodyIdleMs?: number;
+  /** Host names answered beside the bound address (default PHOTOWIRE_ALLOWED_HOSTS). */
+  allowedHosts?: readonly string[];
   /** API requests per minute per client (default PHOTOWIRE_API_RATE_LIMIT). */
   rateLimit?: number;
   /** The queue board's pause, empty, clean, retry and remove (default PHOTOWIRE_BOARD_WRITE); off, the board only shows. */

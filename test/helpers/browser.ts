@@ -19,13 +19,15 @@ export interface Browser {
   close(): Promise<void>;
 }
 
-export async function launchChromium(opts: { viewport?: { width: number; height: number }; httpCredentials?: { username: string; password: string } } = {}): Promise<Browser> {
+export async function launchChromium(
+  opts: { viewport?: { width: number; height: number }; httpCredentials?: { username: string; password: string }; args?: string[] } = {},
+): Promise<Browser> {
   const { chromium } = await import('playwright-core');
   const profile = mkdtempSync(path.join(os.tmpdir(), 'photowire-chromium-'));
   const ctx = await chromium.launchPersistentContext(profile, {
     executablePath: CHROMIUM,
     headless: true,
-    args: CHROMIUM_ARGS,
+    args: [...CHROMIUM_ARGS, ...(opts.args ?? [])],
     viewport: opts.viewport ?? { width: 1440, height: 1000 },
     colorScheme: 'light',
     httpCredentials: opts.httpCredentials,

@@ -1,6 +1,8 @@
-import type { ServerResponse } from 'node:http';
 import { apiErrorSchema, batchListQuery, batchListSchema } from '../apiSchemas';
 import type { BatchOverviews } from '../batchOverview';
+import { PerClientSlots } from '../clientLimits';
+import { BatchEventHub } from '../eventHub';
+import { HttpError } from '../httpError';
 import type { ZodApp } from '../zodApi';
 
 /**
@@ -8,12 +10,19 @@ import type { ZodApp } from '../zodApi';
  * progress bars move without the page polling. The page reads the stream with fetch, which can
  * send the Authorization header that EventSource cannot.
  */
-export function eventRoutes(app: ZodApp, overviews: BatchOverviews, opts: { intervalMs: number; heartbeatMs?: number }): void {
-  const open = new Set<ServerResponse>();
-  // Streams never end on their own: close them so the server can stop.
-  app.addHook('preClose', async () => {
-    for (const res of open) res.end();
+export function eventRoutes(
+  app: ZodApp,
+  overviews: BatchOverviews,
+  opts: { intervalMs: number; heartbeatMs?: number; streamsPerClient: number },
+): BatchEventHub {
+  const hub = new BatchEventHub(async (query) => JSON.stringify(batchListSchema.parse(await overviews.listWithRuns(query))), {
+    intervalMs: opts.intervalMs,
+    heartbeatMs: opts.heartbeatMs ?? 15_000,
+    log: app.log,
   });
+  const slots = new PerClientSlots(opts.streamsPerClient);
+  // Streams never end on their own: close them so the server can stop.
+  app.addHook('preClose', async () => hub.close());
 
   const error = (description: string) => ({ description, content: { 'application/json': { schema: apiErrorSchema } } });
   const schema = {
@@ -24,12 +33,17 @@ export function eventRoutes(app: ZodApp, overviews: BatchOverviews, opts: { inte
       200: { description: 'text/event-stream of `event: batches` messages', content: { 'text/event-stream': { schema: batchListSchema } } },
       400: error('a bad query'),
       401: error('no or wrong token'),
+      429: error('this client already holds PHOTOWIRE_EVENT_STREAMS_PER_CLIENT streams (TOO_MANY_OPEN)'),
     },
   };
   app.get('/api/events', { schema }, async (req, reply) => {
-    const { query } = req;
+    const release = slots.take(req.ip);
+    if (!release) {
+      throw new HttpError('TOO_MANY_OPEN', `this client already has ${opts.streamsPerClient} event streams open (PHOTOWIRE_EVENT_STREAMS_PER_CLIENT): close a desk tab`);
+    }
     reply.hijack();
     const res = reply.raw;
+    res.on('close', release);
     res.writeHead(200, {
       'Content-Type': 'text/event-stream; charset=utf-8',
       'Cache-Control': 'no-store',
@@ -37,36 +51,7 @@ export function eventRoutes(app: ZodApp, overviews: BatchOverviews, opts: { inte
       'X-Accel-Buffering': 'no',
     });
     res.write('retry: 3000\n\n');
-    open.add(res);
-    let last = '';
-    let busy = false;
-    let lastWrite = Date.now();
-    const tick = async () => {
-      if (busy || res.writableEnded) return;
-      busy = true;
-      try {
-        const data = JSON.stringify(batchListSchema.parse(await overviews.listWithRuns(query)));
-        if (data !== last) {
-          last = data;
-          res.write(`event: batches\ndata: ${data}\n\n`);
-          lastWrite = Date.now();
-        } else if (Date.now() - lastWrite > (opts.heartbeatMs ?? 15_000)) {
-          // Proxies drop a silent connection; a comment line keeps it open.
-          res.write(': keep-alive\n\n');
-          lastWrite = Date.now();
-        }
-      } catch (err) {
-        req.log.warn({ err }, 'events: could not read the batches');
-      } finally {
-        busy = false;
-      }
-    };
-    const timer = setInterval(() => void tick(), opts.intervalMs);
-    const stop = () => {
-      clearInterval(timer);
-      open.delete(res);
-    };
-    res.on('close', stop);
-    await tick();
+    await hub.add(res, req.query);
   });
+  return hub;
 }

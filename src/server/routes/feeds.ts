@@ -2,7 +2,8 @@ import { z } from 'zod';
 import type { Runtime } from '../../app/runtime';
 import { feedPathBodySchema, ingestResponseSchema } from '../apiSchemas';
 import { resolveFeedPath } from '../feedRoots';
-import { badRequest } from '../httpError';
+import { PerClientSlots } from '../clientLimits';
+import { HttpError, badRequest } from '../httpError';
 import { saveUpload } from '../uploads';
 import { responses, type ZodApp } from '../zodApi';
 
@@ -19,18 +20,27 @@ const uploadForm = z
  * under an allowed root. Either way it is ingested like `photowire ingest`: a batch the workers
  * take, answered at once with its id (202); a feed that cannot be read at all is a 422 naming why.
  */
-export function feedRoutes(app: ZodApp, rt: Runtime, opts: { uploadsPerMinute: number }): void {
+export function feedRoutes(app: ZodApp, rt: Runtime, opts: { uploadsPerMinute: number; uploadsPerClient: number }): void {
+  const slots = new PerClientSlots(opts.uploadsPerClient);
   app.post(
     '/api/feeds',
     {
       config: { rateLimit: { max: opts.uploadsPerMinute, timeWindow: '1 minute' } },
+      // Before the body is read: a client with its uploads all in flight (each may be slow) waits for one to end.
+      onRequest: async (req, reply) => {
+        const release = slots.take(req.ip);
+        if (!release) {
+          throw new HttpError('TOO_MANY_OPEN', `this client already has ${opts.uploadsPerClient} feed submissions in flight (PHOTOWIRE_UPLOADS_PER_CLIENT): wait for one to end`);
+        }
+        reply.raw.once('close', release);
+      },
       schema: {
         tags: ['feeds'],
         summary: 'Submit a feed: upload files (multipart) or name a path under PHOTOWIRE_FEED_ROOTS (JSON)',
         body: { content: { 'application/json': { schema: feedPathBodySchema }, 'multipart/form-data': { schema: uploadForm } } },
         response: responses(
           { 202: [ingestResponseSchema, 'queued: one outcome per feed, with its batch id'], 422: [ingestResponseSchema, 'no feed could be read (each outcome says why)'] },
-          { 400: 'no file, or a bad body', 403: 'path outside the allowed roots, or path submission disabled', 413: 'upload too large', 429: 'too many submissions' },
+          { 400: 'no file, or a bad body', 403: 'path outside the allowed roots, or path submission disabled', 413: 'upload too large', 429: 'too many submissions, or too many in flight from this client' },
         ),
       },
     },
