@@ -495,7 +495,15 @@ export class KillStore {
           const m = this.redis.multi();
           for (let i = 0; i < flat.length; i += 2) {
             const info = JSON.parse(flat[i + 1]) as KillItemInfo;
-            for (const g of list(info.groups)) m.zadd(k.members, 0, `${g}${SEP}${flat[i]}`);
+            for (const g of list(info.groups)) {
+              m.zadd(k.members, 0, `${g}${SEP}${flat[i]}`);
+              // an agency id of then had no provider: it is reached by its bare id, and listed as seen unscoped
+              const id = g.slice(2);
+              if (g.startsWith('a:') && !isGlobalAgencyId(id)) {
+                m.zadd(k.members, 0, `b:${id}${SEP}${flat[i]}`);
+                m.zadd(k.bare, 0, `${id}${SEP}${g}`);
+              }
+            }
           }
           await m.exec();
         } while (cursor !== '0');

@@ -48,9 +48,15 @@ export async function resolveKillTarget(store: Pick<KillStore, 'providersOf'>, t
   if (agency && agency.trim()) {
     const p = providerKey(agency);
     if (!p) throw new PhotowireError('USAGE', `--agency ${JSON.stringify(agency)}: give the agency's name or rules id (AP, DPA, "Getty Images")`);
-    return { kind, groups: [`a:${p}/${t}`], provider: p };
+    const legacy = (await store.providersOf(t)).filter((g) => g === `a:${t}`);
+    return { kind, groups: [`a:${p}/${t}`, ...legacy], provider: p };
   }
-  const seen = await store.providersOf(t);
+  const found = await store.providersOf(t);
+  // `a:<id>` with no provider: indexed before ids were scoped; it goes with whichever provider is meant
+  const legacy = found.filter((g) => g === `a:${t}`);
+  const seen = found.filter((g) => g !== `a:${t}`);
+  if (seen.length === 0 && legacy.length > 0) return { kind, groups: legacy, provider: '' };
+  if (seen.length === 1) return { kind, groups: [seen[0], ...legacy], provider: seen[0].slice(2, seen[0].length - t.length - 1) };
   if (seen.length > 1) {
     const names = seen.map((g) => g.slice(2, g.length - t.length - 1));
     throw new PhotowireError(
@@ -58,7 +64,6 @@ export async function resolveKillTarget(store: Pick<KillStore, 'providersOf'>, t
       `${t} is an id of more than one provider: ${names.join(', ')}. Name the one meant: --agency ${names.find((n) => !n.startsWith('feed:')) ?? names[0]}`,
     );
   }
-  if (seen.length === 1) return { kind, groups: [seen[0]], provider: seen[0].slice(2, seen[0].length - t.length - 1) };
   return { kind, groups: [`b:${t}`], provider: '' };
 }
 
