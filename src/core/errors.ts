@@ -67,6 +67,7 @@ const PROGRAM_ERRORS = {
   PATH_OUTSIDE_ROOTS: spec('the path is not under an allowed feed root (PHOTOWIRE_FEED_ROOTS)', 403),
   BOARD_READ_ONLY: spec('the queue board is read-only', 403),
   NOT_FOUND: spec('no such resource', 404),
+  RENDITION_GONE: spec("the photo was killed or withdrawn: its renditions are served only to the desk's Details view", 410),
   BATCH_ARCHIVED: spec('the batch is archived (removed from Redis by retention, read from its export in storage): it is read-only', 409),
   UPLOAD_TOO_LARGE: spec('the upload is over its size or file-count cap', 413),
   RATE_LIMITED: spec('too many requests', 429),

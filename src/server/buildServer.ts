@@ -19,6 +19,7 @@ import { eventRoutes } from './routes/events';
 import { feedRoutes } from './routes/feeds';
 import { killRoutes } from './routes/kills';
 import { renditionRoutes } from './routes/renditions';
+import { renditionAccess } from '../app/renditions/renditionAccess';
 import { retryRoutes } from './routes/retry';
 import { responses, useZodApi } from './zodApi';
 import type { ServerOptions } from './serverOptions';
@@ -73,7 +74,7 @@ export async function buildServer(rt: Runtime, opts: ServerOptions = {}): Promis
   feedRoutes(api, rt, { uploadsPerMinute: Math.max(5, Math.ceil((opts.rateLimit ?? rt.config.apiRateLimit) / 20)) });
   retryRoutes(api, rt);
   killRoutes(api, rt);
-  renditionRoutes(api, renditions);
+  renditionRoutes(api, renditions, (sha256) => renditionAccess(rt.ctx, sha256));
   eventRoutes(api, overviews, { intervalMs: opts.eventsIntervalMs ?? 1000 });
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
 
