@@ -42,16 +42,17 @@ const imageObserver = new IntersectionObserver(
 
 const shownImages = new Map();
 function loadImage(img, url, opts = {}) {
+  const key = opts.details ? `${url}#details` : url;
   // Seen before: set at once, so a live re-render does not blink.
-  if (shownImages.has(url)) {
-    img.src = shownImages.get(url);
+  if (shownImages.has(key)) {
+    img.src = shownImages.get(key);
     return;
   }
   const load = () =>
     api
-      .imageUrl(url)
+      .imageUrl(url, { details: opts.details === true })
       .then((src) => {
-        shownImages.set(url, src);
+        shownImages.set(key, src);
         img.src = src;
       })
       .catch(() => {

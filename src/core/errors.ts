@@ -70,6 +70,7 @@ const PROGRAM_ERRORS = {
   HOST_NOT_ALLOWED: spec('the Host header names none of the addresses this server answers to (PHOTOWIRE_ALLOWED_HOSTS)', 421),
   TOO_MANY_OPEN: spec('this client already has as many uploads or event streams open as it may', 429),
   NOT_FOUND: spec('no such resource', 404),
+  RENDITION_GONE: spec("the photo was killed or withdrawn: its renditions are served only to the desk's Details view", 410),
   BATCH_ARCHIVED: spec('the batch is archived (removed from Redis by retention, read from its export in storage): it is read-only', 409),
   UPLOAD_TOO_LARGE: spec('the upload is over its size or file-count cap', 413),
   RATE_LIMITED: spec('too many requests', 429),

@@ -22,6 +22,7 @@ import { eventRoutes } from './routes/events';
 import { feedRoutes } from './routes/feeds';
 import { killRoutes } from './routes/kills';
 import { renditionRoutes } from './routes/renditions';
+import { renditionAccess } from '../app/renditions/renditionAccess';
 import { retryRoutes } from './routes/retry';
 import { responses, useZodApi } from './zodApi';
 import type { ServerOptions } from './serverOptions';
@@ -93,7 +94,7 @@ export async function buildServer(rt: Runtime, opts: ServerOptions = {}): Promis
   });
   retryRoutes(api, rt);
   killRoutes(api, rt);
-  renditionRoutes(api, renditions);
+  renditionRoutes(api, renditions, (sha256) => renditionAccess(rt.ctx, sha256));
   const events = eventRoutes(api, overviews, {
     intervalMs: opts.eventsIntervalMs ?? 1000,
     heartbeatMs: opts.eventsHeartbeatMs,

@@ -11,6 +11,16 @@ const FILES = new Map(RENDITIONS.map((r) => [r.file, CONTENT_TYPES[r.format] ?? 
 
 /** A rendition's bytes never change under its URL (content-addressed): browsers may keep them for a year. */
 export const IMMUTABLE = 'public, max-age=31536000, immutable';
+/**
+ * A rendition of a photo that is embargoed, expired, killed or withdrawn (src/app/renditions/renditionAccess.ts):
+ * no cache may keep it, so the answer follows the photo's state (a kill, the end of an embargo).
+ */
+export const NO_STORE = 'private, no-store';
+
+/** The one shape served: `ab/cd/<sha256>/<thumb.webp|preview.jpg>`, the first four hex digits repeated. */
+export function isRenditionShape(p: RenditionParams): boolean {
+  return FILES.has(p.file) && /^[0-9a-f]{64}$/.test(p.sha256) && p.a === p.sha256.slice(0, 2) && p.b === p.sha256.slice(2, 4);
+}
 /** A presigned URL lives this long; the redirect to it is cached for less, so a cached redirect never leads to an expired URL. */
 export const PRESIGNED_SECONDS = 900;
 export const REDIRECT_MAX_AGE_SECONDS = 300;
@@ -46,16 +56,17 @@ export class RenditionSource {
     private readonly opts: { proxy: boolean },
   ) {}
 
-  async open(p: RenditionParams): Promise<RenditionAnswer | null> {
+  /** `proxy`: stream it even when the storage answers by redirect (a guarded photo gets no presigned URL: anyone holding one could fetch it for 15 minutes, and the store answers it immutable). */
+  async open(p: RenditionParams, opts: { proxy?: boolean } = {}): Promise<RenditionAnswer | null> {
     const contentType = FILES.get(p.file);
-    if (!contentType || !/^[0-9a-f]{64}$/.test(p.sha256) || p.a !== p.sha256.slice(0, 2) || p.b !== p.sha256.slice(2, 4)) return null;
+    if (!contentType || !isRenditionShape(p)) return null;
     const etag = `"${p.sha256.slice(0, 16)}-${p.file}"`;
     if (this.storage instanceof LocalDirStorage) return openConfined(this.storage.root, p, contentType, etag);
 
     const key = renditionKey(p.sha256, p.file);
     const size = await this.sizeOf(key);
     if (size === null) return null;
-    if (!this.opts.proxy) {
+    if (!this.opts.proxy && !opts.proxy) {
       return { kind: 'redirect', location: await this.storage.url(key, { expiresInSeconds: PRESIGNED_SECONDS, cacheControl: IMMUTABLE, contentType }) };
     }
     const body = await this.storage.getStream(key);

@@ -3,6 +3,7 @@ import { startDesk, type Desk } from '../helpers/deskServer';
 import { randomBytes } from 'node:crypto';
 import type { S3Storage } from '../../src/adapters/storage/s3Storage';
 import { renditionKey } from '../../src/core/storageKeys';
+import type { CatalogRecord } from '../../src/schemas/record';
 import { startServer } from '../../src/server/startServer';
 import { cephRgw, type S3Env } from '../helpers/services';
 import { createBucket, dropBucket, s3Storage, uniqueBucket } from '../helpers/s3Bucket';
@@ -102,6 +103,32 @@ rgw.describe('renditions served from S3 storage (Ceph RGW)', () => {
     expect(res.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
     expect(res.headers.get('content-length')).toBe(String(thumb.length));
     expect(Buffer.from(await res.arrayBuffer()).equals(thumb)).toBe(true);
+  });
+
+  it('never redirects to a guarded photo: embargoed streamed private, no-store; killed 410 but for the Details view', async () => {
+    // Two more rendition sets, listed as the catalog lists them when their records are stored
+    // (src/adapters/redis/renditionOwners.ts): one of an embargoed photo, one of a photo killed on arrival.
+    const held = randomBytes(32).toString('hex');
+    const gone = randomBytes(32).toString('hex');
+    for (const s of [held, gone]) await storage.put(renditionKey(s, 'thumb.webp'), thumb);
+    const embargo = { type: 'embargo', at: '2099-01-01T00:01:00.000Z', text: 'EMBARGOED UNTIL 0001 GMT JANUARY 1, 2099', source: 'iptc:specialInstructions', rule: 'x', zone: null, assumed: [] };
+    const owner = (id: string, s: string, extra: object) =>
+      ({ id, image: { sha256: s }, renditions: [{ name: 'thumb' }], status: 'active', killedAt: null, reason: null, notice: null, supersededBy: null, ...extra }) as unknown as CatalogRecord;
+    await desk.p.rt.ctx.catalog.renditionOwners.remember([
+      owner('s3-held-0001', held, { release: { embargoUntil: embargo, expires: null, found: [], raw: [], confidence: 'high', rulesVersion: 'x' } }),
+      owner('s3-gone-0001', gone, { status: 'killed', killedAt: '2024-03-10T00:00:00.000Z', reason: 'MANDATORY KILL' }),
+    ]);
+    for (const q of ['', '?as=url']) {
+      const res = await fetch(desk.url + path('thumb.webp', held) + q, { headers: auth(), redirect: 'manual' });
+      expect([q, res.status, res.headers.get('location'), res.headers.get('content-type'), res.headers.get('cache-control')]).toEqual([q, 200, null, 'image/webp', 'private, no-store']);
+      expect(Buffer.from(await res.arrayBuffer()).equals(thumb)).toBe(true);
+      const killed = await fetch(desk.url + path('thumb.webp', gone) + q, { headers: auth(), redirect: 'manual' });
+      expect([q, killed.status, killed.headers.get('location'), killed.headers.get('cache-control')]).toEqual([q, 410, null, 'private, no-store']);
+      expect(((await killed.json()) as { error: string }).error).toBe('RENDITION_GONE');
+      const details = await fetch(desk.url + path('thumb.webp', gone) + q, { headers: { ...auth(), 'x-photowire-view': 'details', 'sec-fetch-site': 'same-origin' }, redirect: 'manual' });
+      expect([q, details.status, details.headers.get('location'), details.headers.get('cache-control')]).toEqual([q, 200, null, 'private, no-store']);
+      expect(Buffer.from(await details.arrayBuffer()).equals(thumb)).toBe(true);
+    }
   });
 
   it('answers 404 for a rendition that is not there, or a path that is not one, in both modes', async () => {

@@ -4,6 +4,8 @@
 import { createSseParser } from './sse.js';
 
 const TOKEN_KEY = 'photowire.token';
+/** Sent by the Details view for a photo's renditions (src/server/routes/renditions.ts). */
+export const DETAILS_HEADER = 'X-Photowire-View';
 
 export class ApiError extends Error {
   constructor(status, code, message) {
@@ -82,10 +84,15 @@ export class ApiClient {
    * token in the URL; the page's img-src names that origin); otherwise the answer is the bytes
    * (the browser's cache still applies: they are immutable), shown from an object URL.
    */
-  imageUrl(path) {
-    let p = this.images.get(path);
+  imageUrl(path, { details = false } = {}) {
+    const key = details ? `${path}#details` : path;
+    let p = this.images.get(key);
     if (!p) {
-      p = this.request(`${path}${path.includes('?') ? '&' : '?'}as=url`).then(async (res) => {
+      // The Details view of the desk asks with the header below: a killed or withdrawn photo's
+      // renditions answer 410 to anything else (a CMS, a copied URL), but the desk still shows them
+      // here. A custom header is never sent by an <img> or by another site's page (CORS).
+      const init = details ? { headers: { [DETAILS_HEADER]: 'details' } } : {};
+      p = this.request(`${path}${path.includes('?') ? '&' : '?'}as=url`, init).then(async (res) => {
         if ((res.headers.get('content-type') ?? '').startsWith('application/json')) {
           const { url } = await res.json();
           if (typeof url !== 'string' || !/^https?:\/\//.test(url)) throw new ApiError(res.status, 'BAD_IMAGE_URL', `no image URL for ${path}`);
@@ -93,8 +100,8 @@ export class ApiClient {
         }
         return this.createObjectURL(await res.blob());
       });
-      p.catch(() => this.images.delete(path));
-      this.images.set(path, p);
+      p.catch(() => this.images.delete(key));
+      this.images.set(key, p);
     }
     return p;
   }

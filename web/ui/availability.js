@@ -12,6 +12,12 @@ function timeLeft(ms) {
   return hours < 48 ? `${hours} h ${m % 60} min left` : `${Math.floor(hours / 24)} days left`;
 }
 
+/** "until Thu, 01 Jan 2099 00:01:00 UTC · 9 days left", or "until further notice". */
+function embargoText(r) {
+  const when = r?.until ? `until ${new Date(r.until).toUTCString().replace(' GMT', ' UTC')}` : 'until further notice';
+  return `${when}${r?.msLeft ? ` · ${timeLeft(r.msLeft)}` : ''}`;
+}
+
 /** The card's state class: is-killed, is-withdrawn, is-embargoed, is-expired, is-superseded, or ''. */
 export function availabilityClass(record) {
   const s = record.availability?.state;
@@ -35,12 +41,11 @@ export function availabilityBanner(record) {
   }
   if (a.state === 'embargoed') {
     const r = a.release;
-    const when = r?.until ? `until ${new Date(r.until).toUTCString().replace(' GMT', ' UTC')}` : 'until further notice';
     return h(
       'div',
       { class: 'state-banner state-embargoed', role: 'note', dataset: { state: 'embargoed' } },
       h('strong', { text: 'EMBARGOED' }),
-      h('span', { class: 'state-reason', text: `${when}${r?.msLeft ? ` · ${timeLeft(r.msLeft)}` : ''}` }),
+      h('span', { class: 'state-reason', text: embargoText(r) }),
     );
   }
   if (a.state === 'superseded' && record.supersededBy) return supersededBanner(record);
@@ -68,4 +73,50 @@ function supersededBanner(record) {
     h('span', { class: 'state-reason', text: 'corrected by ' }, h('a', { class: 'state-link', href: `#/batch/${encodeURIComponent(batchOfItem(newer))}`, dataset: { newer }, on: { click: go }, text: newer })),
     record.reason ? h('span', { class: 'state-notice', text: record.reason }) : null,
   );
+}
+
+/** States a person must see before using a photo, most serious first: a group's card counts each. */
+const GUARDED = ['killed', 'withdrawn', 'embargoed', 'expired', 'superseded'];
+const STATE_LABEL = { killed: 'KILLED', withdrawn: 'WITHDRAWN', embargoed: 'EMBARGOED', expired: 'EXPIRED', superseded: 'SUPERSEDED' };
+
+/**
+ * A group's records that may not be published now, by state (most serious first), each with the
+ * records in that state. Empty when every record is publishable: only then is the group shown as
+ * publishable (`groupState` 'publishable').
+ */
+export function groupGuarded(records) {
+  const out = [];
+  for (const state of GUARDED) {
+    const rs = records.filter((r) => !r.error && r.availability?.state === state);
+    if (rs.length) out.push({ state, records: rs });
+  }
+  return out;
+}
+
+/** The group's state for `data-availability`: the most serious of its members', 'publishable' only when every member is. */
+export function groupState(records) {
+  return groupGuarded(records)[0]?.state ?? 'publishable';
+}
+
+/**
+ * One banner per guarded state of a group's card ("1 of 3 KILLED", "1 EMBARGOED"), naming the
+ * members (and, for one, its reason), so a kill or embargo of any member is seen on the collapsed
+ * card and not only on the member's own card once expanded. `number(record)` is how a member is named.
+ */
+export function groupBanners(records, number) {
+  const total = records.length;
+  return groupGuarded(records).map(({ state, records: rs }) => {
+    const serious = state === 'killed' || state === 'withdrawn';
+    const count = serious ? `${rs.length} of ${total} ${STATE_LABEL[state]}` : `${rs.length} ${STATE_LABEL[state]}`;
+    const names = rs.slice(0, 3).map(number).join(', ') + (rs.length > 3 ? ` +${rs.length - 3}` : '');
+    const one = rs.length === 1 ? rs[0] : null;
+    const why = !one ? '' : serious ? (one.reason ?? 'no reason given') : state === 'embargoed' ? embargoText(one.availability?.release) : (one.availability?.why ?? '');
+    return h(
+      'div',
+      { class: `state-banner group-banner state-${state}`, role: 'note', dataset: { state, count: String(rs.length), of: String(total), itemIds: rs.map((r) => r.id).join(' ') } },
+      h('strong', { text: count }),
+      h('span', { class: 'state-members', text: names }),
+      why ? h('span', { class: 'state-reason', text: why }) : null,
+    );
+  });
 }

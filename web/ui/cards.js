@@ -2,7 +2,7 @@
 
 import { creditLine, earlierClusterBatch, errorLabel, feedName, itemNumber, plural, rawCreditText, renditionUrl, resendLabel, restrictionLabels, thumbSize } from '../lib/format.js';
 import { h } from './dom.js';
-import { availabilityBanner, availabilityClass } from './availability.js';
+import { availabilityBanner, availabilityClass, groupBanners, groupGuarded, groupState } from './availability.js';
 
 /**
  * `ui` gives the cards what they act with:
@@ -20,6 +20,16 @@ import { availabilityBanner, availabilityClass } from './availability.js';
 function media(record, ui, { alt }) {
   const url = renditionUrl(record, 'thumb');
   if (!url) return null;
+  // A killed or withdrawn photo's renditions answer 410 outside the Details view (the server keeps
+  // them from anything that could publish them): the card says so and opens the Details.
+  const state = record.availability?.state;
+  if (state === 'killed' || state === 'withdrawn') {
+    return h(
+      'button',
+      { class: 'card-media is-withheld', type: 'button', 'aria-label': `Open ${itemNumber(record)} (${state}) in full`, on: { click: () => ui.open(record) } },
+      h('span', { class: 'withheld-tag', text: `${state === 'killed' ? 'Killed' : 'Withdrawn'}: preview in Details only` }),
+    );
+  }
   // A photo smaller than the card is shown at its own size on a plain ground, not stretched into a blur.
   const size = thumbSize(record);
   const img = h('img', { class: `thumb${size?.small ? ' thumb-small' : ''}`, alt, width: size?.width ?? 400, height: size?.height ?? 267, decoding: 'async' });
@@ -167,11 +177,13 @@ function memberCard(record, lead, ui) {
   const sameCaption = record === lead || record.caption === lead.caption;
   return h(
     'article',
-    { class: `member${low ? ' is-low' : ''}`, dataset: { itemId: record.id } },
+    { class: `member${low ? ' is-low' : ''}${availabilityClass(record)}`, dataset: { itemId: record.id, availability: record.availability?.state ?? 'publishable' }, 'aria-label': itemNumber(record) },
     photo,
     h(
       'div',
       { class: 'card-body' },
+      // Each member its own banner: a killed member of a group is as plain as a killed single card.
+      availabilityBanner(record),
       // An identical caption was shown once above; a differing one shows what differs (cluster.diff).
       sameCaption ? null : (captionDiff(record, lead) ?? h('p', { class: 'caption', text: record.caption })),
       creditBlock(record),
@@ -193,10 +205,14 @@ export function clusterCard(group, ui) {
     expanded ? 'Collapse' : `Show all ${count}`,
   );
   const numbers = group.records.map(itemNumber).join(', ');
+  // Publishable only when every member is: one killed or embargoed member marks the whole card,
+  // collapsed or expanded, with a count per state ("1 of 3 KILLED").
+  const guarded = groupGuarded(group.records);
+  const banners = () => groupBanners(group.records, itemNumber);
   const attrs = {
-    class: `card cluster${expanded ? ' expanded' : ''}`,
-    dataset: { clusterId: group.clusterId, itemIds: group.records.map((r) => r.id).join(' '), count: String(count) },
-    'aria-label': `Cluster of ${count} items with ${kind}: ${numbers}`,
+    class: `card cluster${expanded ? ' expanded' : ''}${guarded.map((g) => ` has-${g.state}`).join('')}`,
+    dataset: { clusterId: group.clusterId, itemIds: group.records.map((r) => r.id).join(' '), count: String(count), availability: groupState(group.records) },
+    'aria-label': `Cluster of ${count} items with ${kind}: ${numbers}${guarded.map((g) => `; ${g.records.length} ${g.state}`).join('')}`,
   };
   const credits = new Set(group.records.map(creditLine));
   const extra = [
@@ -210,12 +226,13 @@ export function clusterCard(group, ui) {
     const photo = media(lead, ui, { alt: `Photo ${itemNumber(lead)}, first of ${count}: ${lead.caption.slice(0, 120)}` });
     return h(
       'article',
-      { ...attrs, class: `${attrs.class}${photo ? '' : ' caption-card'}` },
+      { ...attrs, class: `${attrs.class}${photo ? '' : ' caption-card'}${availabilityClass(lead).replace(' is-', ' lead-is-')}` },
       h('span', { class: 'count-badge', 'aria-hidden': 'true', text: `×${count}` }),
       photo,
       h(
         'div',
         { class: 'card-body' },
+        banners(),
         h('p', { class: 'cluster-tag', text: `${count} items · ${kind}` }),
         h('p', { class: 'caption', text: lead.caption }),
         creditBlock(lead),
@@ -233,6 +250,7 @@ export function clusterCard(group, ui) {
       h(
         'div',
         { class: 'cluster-head-text' },
+        banners(),
         h('p', { class: 'cluster-tag', text: `${count} items · ${kind} · ${numbers}` }),
         h('p', { class: 'caption', text: lead.caption }),
         h('div', { class: 'card-foot' }, extra),

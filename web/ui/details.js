@@ -28,7 +28,7 @@ export function renderDetails(title, body, record, ui) {
   let preview = null;
   if (previewUrl) {
     preview = h('img', { class: 'details-preview', alt: `Preview of ${itemNumber(record)}: ${record.caption.slice(0, 160)}` });
-    ui.loadImage(preview, previewUrl, { eager: true });
+    ui.loadImage(preview, previewUrl, { eager: true, details: true });
   }
   const clusterLine = h('p', { class: 'muted' });
   if (record.cluster) {

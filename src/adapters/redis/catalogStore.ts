@@ -4,6 +4,7 @@ import type { CatalogRecord, RecordError } from '../../schemas/record';
 import { defaultCreditRules, type CreditRules } from '../../core/credits/rules';
 import { redisKeys, type BatchKeys, type RedisKeys } from './keys';
 import { luaScript, runScript } from './scripts';
+import { RenditionOwners } from './renditionOwners';
 import { COUNTERS, recordFacets, type CounterName, type RecordFacets } from '../../core/records/recordFacets';
 
 export type BatchState = 'queued' | 'running' | 'done';
@@ -437,6 +438,8 @@ export function batchIndexOf(record: Pick<CatalogRecord, 'id' | 'batchId' | 'ind
 export class CatalogStore {
   private readonly redis: RedisWithScripts;
   private readonly keys: RedisKeys;
+  /** Which records show each rendition set: the renditions route asks it before answering. */
+  readonly renditionOwners: RenditionOwners;
   constructor(
     redis: Redis,
     private readonly prefix: string,
@@ -452,6 +455,7 @@ export class CatalogStore {
     if (!('pwMarkRetryQueued' in redis)) redis.defineCommand('pwMarkRetryQueued', { numberOfKeys: 1, lua: MARK_RETRY_QUEUED });
     this.redis = redis as RedisWithScripts;
     this.keys = redisKeys(prefix);
+    this.renditionOwners = new RenditionOwners(redis, prefix);
   }
 
   /** A batch's keys, all in its slot (src/adapters/redis/keys.ts). */
@@ -565,6 +569,7 @@ export class CatalogStore {
 
   async markItem(record: CatalogRecord, failure: ItemFailure | null): Promise<void> {
     const { args, indexes } = this.markArgs(record, failure);
+    await this.renditionOwners.remember([record]);
     await this.withIndexes(record.batchId, new Set(indexes), `record ${record.id}`, (keyList, list) =>
       this.redis.pwMarkItemIx(keyList.length, ...keyList, ...args, JSON.stringify(list)),
     );
@@ -584,6 +589,7 @@ export class CatalogStore {
       args.push(...one.args);
       for (const n of one.indexes) names.add(n);
     }
+    await this.renditionOwners.remember(entries.map((e) => e.record));
     return this.withIndexes(batchId, names, `a chunk of batch ${batchId}`, (keyList, list) => runScript<number | string[]>(this.redis, MARK_ITEMS, keyList, [JSON.stringify(list), ...args]));
   }
 

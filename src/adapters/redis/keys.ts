@@ -19,6 +19,7 @@
  *   sources set and each source         {<p>:sources}               registerSource/removeSource MULTI
  *   a schedule's cursor/pending/lock    {<p>:schedule:<name>}       commit's MULTI, reset's DEL
  *   a hot-folder file's claim           {<p>:claim:<sha256>}        the lease's RENEW/RELEASE (one key)
+ *   the records of a rendition set      {<p>:rend:<sha256>}         REMEMBER_OWNER (one key)
  *   dedup index (v2)                    {v2t<threshold>} inside     the caption scripts (captionIndex*.ts);
  *                                       `<p>:dedup:`                the pointer `<p>:dedup:active` is one
  *                                                                   key, read and set alone
@@ -166,6 +167,8 @@ export interface RedisKeys {
   schedule(name: string): ScheduleKeys;
   /** String with TTL: the lease of one hot-folder file (sha256 of its path). */
   claim(fileSha256: string): string;
+  /** Hash: item id -> what decides whether the rendition set of these bytes may be cached and served (src/adapters/redis/renditionOwners.ts). */
+  renditionOwners(sha256: string): string;
   dedup: DedupKeys;
 }
 
@@ -256,6 +259,7 @@ export function redisKeys(prefix: string): RedisKeys {
       return { cursor: `${tag}:cursor`, pending: `${tag}:pending`, lock: `${tag}:lock` };
     },
     claim: (sha) => hashTag(`${p}:claim:${sha}`),
+    renditionOwners: (sha) => hashTag(`${p}:rend:${sha}`),
     dedup: { prefix: `${p}:dedup`, active: `${p}:dedup:active` },
   };
 }

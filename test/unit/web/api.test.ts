@@ -10,7 +10,7 @@ interface Client {
   get(p: string): Promise<unknown>;
   post(p: string, body: unknown): Promise<{ status: number; body: unknown }>;
   allRecords(batchId: string, pageSize?: number): Promise<Array<{ id: string }>>;
-  imageUrl(p: string): Promise<string>;
+  imageUrl(p: string, opts?: { details?: boolean }): Promise<string>;
   stream(p: string, on: (m: { event: string; data: string }) => void, signal?: AbortSignal): Promise<void>;
 }
 const { ApiClient } = loadWebModule<{ ApiClient: new (o: object) => Client }>('lib/api.js');
@@ -98,6 +98,19 @@ describe('the desk API client', () => {
     expect(calls).toHaveLength(1);
     expect(calls[0].init.headers.Authorization).toBe('Bearer s3cret-token-of-the-desk');
     expect(made[0].size).toBe(3);
+  });
+
+  it("asks for the Details view's image with its header, apart from the grid's: a killed photo's renditions answer only that", async () => {
+    const { fetch, calls } = fakeFetch(() => new Response(new Uint8Array([1, 2, 3]), { headers: { 'Content-Type': 'image/jpeg' } }));
+    let n = 0;
+    const api = new ApiClient({ fetch, storage: new MemoryStorage(), createObjectURL: () => `blob:${++n}` });
+    expect(await api.imageUrl('/api/renditions/x/preview.jpg')).toBe('blob:1');
+    expect(calls[0].init.headers['X-Photowire-View']).toBeUndefined();
+    // Not the grid's answer again (that one may be a 410): asked with the header, once.
+    expect(await api.imageUrl('/api/renditions/x/preview.jpg', { details: true })).toBe('blob:2');
+    expect(await api.imageUrl('/api/renditions/x/preview.jpg', { details: true })).toBe('blob:2');
+    expect(calls).toHaveLength(2);
+    expect(calls[1].init.headers['X-Photowire-View']).toBe('details');
   });
 
   it('asks for the location with ?as=url and shows a presigned URL as it is (S3 redirect mode), no token in it', async () => {
