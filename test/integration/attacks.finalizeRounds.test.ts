@@ -116,15 +116,15 @@ describe('a finalize closes only its own round, and only once its item jobs have
     mkdirSync(p.config.dataDir, { recursive: true });
     writeFileSync(path.join(p.config.dataDir, 'tmp'), 'a file where a folder is wanted');
     let items = await startItems();
-    const batchWorker = await startBatch();
+    await startBatch();
     const [o] = await ingestPaths(p.rt, [feed]);
     const batchId = o.batchId!;
     await waitForBatches(p.rt, [batchId], { progress: false, timeoutMs: 60_000 });
     const first = (await p.rt.ctx.catalog.getBatch(batchId))!;
     expect(first).toMatchObject({ state: 'done', ok: 1, failed: 2, round: 1 });
     expect(first.exportError).toMatch(/STORAGE_FAILED/);
-    const oldFinalize = (await batchQueue.getJob(jobIds.batch(batchId)))!;
-    expect(await oldFinalize.getState()).toBe('delayed');
+    // Still BullMQ's to run again (its backoff), not over.
+    expect(['delayed', 'waiting', 'active']).toContain(await (await batchQueue.getJob(jobIds.batch(batchId)))!.getState());
 
     // No item worker now: the retried items stay queued for as long as the test says.
     await items.close();
@@ -140,11 +140,26 @@ describe('a finalize closes only its own round, and only once its item jobs have
       settledAt = { counts: await itemQueue.getJobCounts(...PENDING), state: (await p.rt.ctx.catalog.getBatch(batchId))?.state };
     });
 
-    // The first round's finalize runs again now (promoted out of its backoff, as the queue board's
-    // "promote" does; BullMQ's own timer does the same a moment later).
-    const ended = nextEnd(batchWorker, oldFinalize.id!);
-    await oldFinalize.promote();
-    await ended;
+    // The first round's finalize runs again now: promoted out of its backoff (as the queue board's
+    // "promote" does; BullMQ's own timer does the same a moment later). Ended once after the
+    // reopen: completed (it did nothing), or failed again (it ran, STORAGE_FAILED) after an
+    // attempt that began after the reopen.
+    const id = jobIds.batch(batchId);
+    const seen = (await batchQueue.getJob(id))!;
+    const startedBefore = seen.attemptsStarted;
+    const activeAtReopen = (await seen.getState()) === 'active';
+    await waitUntil(
+      async () => {
+        const job = (await batchQueue.getJob(id))!;
+        const state = await job.getState();
+        if (state === 'completed') return state;
+        if (state === 'delayed' && (job.attemptsStarted > startedBefore || activeAtReopen)) return state;
+        if (state === 'delayed') await job.promote().catch(() => undefined);
+        return null;
+      },
+      60_000,
+      "the first round's finalize to run after the reopen",
+    );
     // Before the fix it closed the ledger again (ok 1 + failed 2 = 3 counted), with the two retried items still queued.
     expect(await p.rt.ctx.catalog.getBatch(batchId)).toMatchObject({ state: 'running', round: 2 });
     expect(await itemQueue.getJobCounts('waiting')).toEqual({ waiting: 2 });
@@ -194,8 +209,12 @@ describe('a finalize closes only its own round, and only once its item jobs have
     const ledgerBefore = (await p.rt.ctx.catalog.getBatch(batchId))!;
     expect(ledgerBefore).toMatchObject({ state: 'running', ok: 3 });
     const batchWorker = await startBatch();
-    await waitUntil(async () => (await finalize.getState()) === 'waiting-children', 60_000, 'the finalize to go back to waiting for its child');
-    // Before the fix it closed the batch here, and BullMQ then failed it: "has pending dependencies".
+    const taken = await waitUntil(async () => {
+      const state = await finalize.getState();
+      return state !== 'waiting' && state !== 'active' && state;
+    }, 60_000, 'the worker to take the finalize');
+    // Before the fix it closed the batch here, and BullMQ then failed it ("has pending dependencies") and queued it again: 'delayed'.
+    expect(taken).toBe('waiting-children');
     expect(await p.rt.ctx.catalog.getBatch(batchId)).toMatchObject({ state: 'running', finishedAt: null });
     expect(existsSync(path.join(p.config.dataDir, 'batches', batchId, 'records.ndjson'))).toBe(false);
     expect(finalize.attemptsMade).toBe(0);
