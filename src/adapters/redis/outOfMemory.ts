@@ -63,7 +63,7 @@ export function outOfMemoryError(where: string, memory: RedisMemory | null, batc
   const then = batchIds.length ? `then \`photowire retry ${batchIds.length === 1 ? batchIds[0] : '<batch>'} --wait\` with a worker running (or \`photowire run\` the same feed again)` : 'then run the command again';
   return new PhotowireError(
     'REDIS_OUT_OF_MEMORY',
-    `${where} is out of memory${numbers} and refuses writes ("OOM command not allowed when used memory > 'maxmemory'"); ` +
+    `REDIS_OUT_OF_MEMORY: ${where} is out of memory${numbers} and refuses writes ("OOM command not allowed when used memory > 'maxmemory'"); ` +
       `nothing stored is lost and queued items stay queued: raise maxmemory (CONFIG SET maxmemory, or redis.conf) or free memory, ${then}`,
   );
 }
