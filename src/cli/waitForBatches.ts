@@ -1,5 +1,7 @@
 import type { Runtime } from '../app/runtime';
 import { Progress } from './progress';
+import { describeRedis } from '../adapters/redis/ensureRedis';
+import { outOfMemoryError } from '../adapters/redis/outOfMemory';
 
 export interface WaitOptions {
   progress: boolean;
@@ -17,14 +19,25 @@ export interface WaitOptions {
 export async function waitForBatches(rt: Runtime, batchIds: string[], opts: WaitOptions): Promise<void> {
   if (batchIds.length === 0) return;
   const progress = new Progress(batchIds.length === 1 ? batchIds[0] : `${batchIds.length} batches`, process.stderr, opts.progress);
+  // Redis out of memory: this process's workers say so at their first refused write (the wait
+  // stops at once, one line, REDIS_OUT_OF_MEMORY); workers elsewhere are noticed by the wait's
+  // own reading of Redis's memory.
+  const stop = new AbortController();
+  const unsubscribe = rt.onRedisOutOfMemory(() => {
+    if (stop.signal.aborted) return;
+    void rt.redisMemory().then((m) => stop.abort(outOfMemoryError(describeRedis(rt.redisHandle), m, batchIds)));
+  });
   try {
     await rt.ingest.wait(batchIds, {
       timeoutMs: opts.timeoutMs,
       recreate: opts.recreate,
+      signal: stop.signal,
+      stopOnOutOfMemory: true,
       onProgress: (p) => progress.update(p.done, p.total, p.failed),
       ...(opts.lostMs !== undefined ? { lostMs: opts.lostMs } : {}),
     });
   } finally {
+    unsubscribe();
     progress.end();
   }
 }

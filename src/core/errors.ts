@@ -49,6 +49,7 @@ const PROGRAM_ERRORS = {
   CONFIG_INVALID: spec('the configuration (environment variables) is invalid', 500, setup),
   STORAGE_CONFIG: spec('the storage named by PHOTOWIRE_STORAGE cannot be used (bucket, credentials, endpoint or folder)', 503, setup),
   REDIS_UNAVAILABLE: spec('no Redis answers (or it refused the credentials)', 503, { ...setup, ...transient }),
+  REDIS_OUT_OF_MEMORY: spec("Redis is out of memory (maxmemory reached with noeviction) and refuses writes; nothing stored is lost", 503, { ...setup, ...transient }),
   LEDGER_LOST: spec("a wait gave up: a batch's ledger, or Redis, was gone for longer than PHOTOWIRE_LEDGER_LOST_MS", 503, setup),
   USAGE: spec('the command was called wrongly (a missing argument, a bad option, a port in use)', 400, setup),
   CREDIT_RULES_UNREADABLE: spec('the credit rules file could not be read', 500, setup),

@@ -120,13 +120,16 @@ export async function retryItems(rt: RetryDeps, id: string): Promise<RetryOutcom
     }
     if (children.length === 0) return out;
 
-    const round = createHash('sha256').update(claimed.join('\n')).digest('hex').slice(0, 12);
-    const finalizeJobId = `${jobIds.batch(batchId)}-retry-${round}`;
+    const claimsId = createHash('sha256').update(claimed.join('\n')).digest('hex').slice(0, 12);
+    const finalizeJobId = `${jobIds.batch(batchId)}-retry-${claimsId}`;
     const wasDone = ledger.state === 'done';
     // Reopen before adding: a quick retry could otherwise finish first and be left looking unfinished.
-    await catalog.reopenBatch(batchId);
+    // The reopen is a new round: only this finalize job may close the batch now, so an earlier
+    // round's finalize that runs late (retried by BullMQ after a failure) cannot say "done"
+    // while the items queued here are still to run.
+    const round = await catalog.reopenBatch(batchId);
     try {
-      const data: BatchJob = { batchId };
+      const data: BatchJob = round > 0 ? { batchId, round } : { batchId };
       await rt.flow.add({
         name: JOBS.finalizeBatch,
         queueName: QUEUES.batch,
@@ -135,6 +138,7 @@ export async function retryItems(rt: RetryDeps, id: string): Promise<RetryOutcom
         children,
       });
     } catch (err) {
+      await catalog.rewindRound(batchId, round);
       if (wasDone) await catalog.finishBatch(batchId);
       await rt.redis.del(...claimed);
       throw err;

@@ -43,5 +43,10 @@ export const batchJobSchema = z.object({
   batchId: z.string().min(1),
   /** PHOTOWIRE_CHUNK_SIZE when the batch was enqueued (absent: every item was its own job): finds the chunk that carried an item. */
   chunkSize: z.number().int().min(1).max(1000).optional(),
+  /**
+   * The ledger's round this job closes (absent: 1, the batch as ingested; a retry's finalize job
+   * carries the round its reopen began). A job of an earlier round than the ledger's does nothing.
+   */
+  round: z.number().int().min(1).optional(),
 });
 export type BatchJob = z.infer<typeof batchJobSchema>;

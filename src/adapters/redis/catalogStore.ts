@@ -31,6 +31,13 @@ export interface BatchLedger {
   processingMs: number | null;
   /** Set when records.ndjson or summary.json could not be written at the end (a full disk); the records are in Redis. */
   exportError: string | null;
+  /**
+   * The processing round: 1 for the batch as ingested, one more for each `photowire retry` that
+   * put items back in the queue. Only a finalize job of this round may close the ledger (a
+   * finalize of an earlier round that runs late does nothing). Ledgers of a version before it
+   * existed read as 1.
+   */
+  round: number;
 }
 
 /** How an item failed, as the item stage stores it with its record. */
@@ -291,13 +298,21 @@ return had and 'repaired' or 'created'
  * one already done (a finalize job run again, the export error recorded after the summary) adds
  * nothing. A ledger of an older version (no openedMs) counts its round from createdAt.
  *
+ * A finalize of an earlier round than the ledger's (`round`, absent = 1: a retry reopened the batch
+ * since the job was queued) changes nothing: the retried items are still to come, and the
+ * current round's finalize closes the batch once they have ended.
+ *
  * KEYS[1] ledger hash
  * ARGV[1] finishedAt (ISO), ARGV[2] export error ('' leaves it, '-' clears it, else sets it),
- * ARGV[3] finishedAt (ms), ARGV[4] createdAt (ms) when the ledger has no openedMs ('' unknown)
- * Returns 'done', 'gone', or 'short:<ok>:<failed>:<expected>' (the ledger is left open).
+ * ARGV[3] finishedAt (ms), ARGV[4] createdAt (ms) when the ledger has no openedMs ('' unknown),
+ * ARGV[5] the caller's round ('' for any)
+ * Returns 'done', 'gone', 'stale:<round>' (nothing changed), or 'short:<ok>:<failed>:<expected>'
+ * (the ledger is left open).
  */
 const FINISH_BATCH = `
 if redis.call('HEXISTS', KEYS[1], 'id') == 0 then return 'gone' end
+local current = tonumber(redis.call('HGET', KEYS[1], 'round') or '1') or 1
+if ARGV[5] ~= '' and tonumber(ARGV[5]) < current then return 'stale:' .. current end
 if ARGV[2] == '-' then redis.call('HDEL', KEYS[1], 'exportError')
 elseif ARGV[2] ~= '' then redis.call('HSET', KEYS[1], 'exportError', ARGV[2]) end
 local ok = tonumber(redis.call('HGET', KEYS[1], 'ok') or '0')
@@ -320,10 +335,13 @@ return 'done'
  * Failed items went back in the queue: the batch runs again, and a new round of processing time
  * begins now, unless a round is already running (a retry while the batch is still open).
  *
+ * Every reopen begins a new round (`round`, absent = 1): the finalize jobs queued before it are
+ * of an earlier round and can no longer close the batch (FINISH_BATCH).
+ *
  * KEYS[1] ledger hash
  * ARGV[1] now (ms), ARGV[2] the elapsed time to take as the processing time of a ledger closed by
  * a version before processingMs existed ('' when not done)
- * Returns 1, or 0 when there is no ledger.
+ * Returns the new round, or 0 when there is no ledger.
  */
 const REOPEN_BATCH = `
 if redis.call('HEXISTS', KEYS[1], 'id') == 0 then return 0 end
@@ -331,9 +349,10 @@ if redis.call('HGET', KEYS[1], 'state') == 'done' then
   if ARGV[2] ~= '' then redis.call('HSETNX', KEYS[1], 'processingMs', ARGV[2]) end
   redis.call('HSET', KEYS[1], 'openedMs', ARGV[1])
 end
-redis.call('HSET', KEYS[1], 'state', 'running')
+local round = (tonumber(redis.call('HGET', KEYS[1], 'round') or '1') or 1) + 1
+redis.call('HSET', KEYS[1], 'state', 'running', 'round', round)
 redis.call('HDEL', KEYS[1], 'finishedAt')
-return 1
+return round
 `;
 
 /**
@@ -419,7 +438,12 @@ return out
 `;
 
 export type CreateOutcome = 'created' | 'repaired' | 'exists';
-export type FinishOutcome = { state: 'done' } | { state: 'gone' } | { state: 'short'; ok: number; failed: number; expected: number };
+export type FinishOutcome =
+  | { state: 'done' }
+  | { state: 'gone' }
+  /** The caller's round is over: a retry reopened the batch since (the ledger's round is `round`); nothing changed. */
+  | { state: 'stale'; round: number }
+  | { state: 'short'; ok: number; failed: number; expected: number };
 
 const ITEM_SUFFIX = /-(\d{4,})$/;
 
@@ -524,6 +548,7 @@ export class CatalogStore {
       article: h.article || null,
       processingMs: h.processingMs !== undefined && h.processingMs !== '' ? Number(h.processingMs) : null,
       exportError: h.exportError || null,
+      round: Number(h.round ?? 1) || 1,
     };
   }
 
@@ -603,9 +628,10 @@ export class CatalogStore {
    * Close the ledger, if every item is counted (FINISH_BATCH). `exportError` says records.ndjson
    * or summary.json could not be written, or were written short (null clears an earlier one,
    * undefined leaves it as it is): the batch is over either way, so nobody waits forever on a full
-   * disk. A ledger short of items stays open and the caller is told.
+   * disk. A ledger short of items stays open and the caller is told. With `round` (the finalize
+   * job's), a ledger reopened since for a later round is left as it is ('stale').
    */
-  async finishBatch(batchId: string, exportError?: string | null): Promise<FinishOutcome> {
+  async finishBatch(batchId: string, exportError?: string | null, round?: number): Promise<FinishOutcome> {
     const key = this.batchKeys(batchId).ledger;
     const [openedMs, createdAt] = await this.redis.hmget(key, 'openedMs', 'createdAt');
     const fallback = openedMs === null && createdAt ? Date.parse(createdAt) : NaN;
@@ -616,8 +642,10 @@ export class CatalogStore {
       exportError ? exportError : exportError === null ? '-' : '',
       String(now.getTime()),
       Number.isFinite(fallback) ? String(fallback) : '',
+      round === undefined ? '' : String(round),
     );
     if (out === 'done' || out === 'gone') return { state: out };
+    if (out.startsWith('stale:')) return { state: 'stale', round: Number(out.slice(6)) };
     const [, ok, failed, expected] = out.split(':').map(Number);
     return { state: 'short', ok, failed, expected };
   }
@@ -632,13 +660,27 @@ export class CatalogStore {
 
   /**
    * Failed items went back in the queue: the batch runs again until its retry's finalize job
-   * closes it, and that round's time is added to its processing time (REOPEN_BATCH).
+   * closes it, and that round's time is added to its processing time (REOPEN_BATCH). Returns the
+   * new round (the retry's finalize job carries it), or 0 when the ledger is gone.
    */
-  async reopenBatch(batchId: string): Promise<void> {
+  async reopenBatch(batchId: string): Promise<number> {
     const key = this.batchKeys(batchId).ledger;
     const [createdAt, finishedAt] = await this.redis.hmget(key, 'createdAt', 'finishedAt');
     const elapsed = createdAt && finishedAt ? Date.parse(finishedAt) - Date.parse(createdAt) : NaN;
-    await this.redis.pwReopenBatch(key, String(Date.now()), Number.isFinite(elapsed) ? String(Math.max(0, elapsed)) : '');
+    return Number(await this.redis.pwReopenBatch(key, String(Date.now()), Number.isFinite(elapsed) ? String(Math.max(0, elapsed)) : ''));
+  }
+
+  /**
+   * Undo reopenBatch's new round when its finalize job could not be added (the retry failed): the
+   * finalize jobs of the round before are the batch's again. Only if no other reopen came since.
+   */
+  async rewindRound(batchId: string, round: number): Promise<void> {
+    await this.redis.eval(
+      `if redis.call('HGET', KEYS[1], 'round') == ARGV[1] then redis.call('HSET', KEYS[1], 'round', tonumber(ARGV[1]) - 1) end return 1`,
+      1,
+      this.batchKeys(batchId).ledger,
+      String(round),
+    );
   }
 
   /** `retry` put this failure back in the queue: its next failure is a new round (MARK_RETRY_QUEUED). */

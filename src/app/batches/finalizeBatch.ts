@@ -124,22 +124,33 @@ async function recordLostItems(ports: FinalizePorts, ledger: BatchLedger, have: 
   return added;
 }
 
+/** What a finalize did: closed the ledger, found it of a later round (nothing done), or found no ledger. */
+export type FinalizeOutcome = 'closed' | 'stale' | 'no-ledger';
+
 /**
  * Runs once per batch, after its last item: records the items that never reached the ledger,
  * decides the batch's caption clusters in feed order, writes records.ndjson and summary.json
  * (atomically, so a re-run after a crash rewrites them whole) and closes the ledger. The batch is
  * `done` only when ok + failed = expected and records.ndjson holds one line per item; otherwise its
  * warnings say which positions are missing and this throws, so the finalize job runs again (and
- * the next run records them as lost).
+ * the next run records them as lost). `round` is the finalize job's (1 for the batch as ingested,
+ * a retry's reopen for its own): a finalize of an earlier round than the ledger's changes nothing.
  */
-export async function finalizeBatch(ports: FinalizePorts, batchId: string): Promise<void> {
+export async function finalizeBatch(ports: FinalizePorts, batchId: string, round = 1): Promise<FinalizeOutcome> {
   const { catalog, logger } = ports;
   const ledger = await catalog.getBatch(batchId);
   if (!ledger) {
     // Redis lost the ledger (restarted without its data): there is nothing to close. The waits
     // notice and say so; re-ingesting the feed (`ingest --wait --recreate`) creates it again.
     logger.error({ batchId }, 'batch has no ledger at finalize (Redis lost its data?): nothing closed; ingest the feed again to re-create it');
-    return;
+    return 'no-ledger';
+  }
+  // A finalize of an earlier round (BullMQ retrying it after a failure, long after `photowire
+  // retry` reopened the batch): the ledger, the records and the exports are the current round's
+  // finalize's to write. Closing here said "done" while the retried items were still queued.
+  if (round < ledger.round) {
+    logger.warn({ batchId, round, current: ledger.round }, 'finalize of an earlier round: the batch was reopened since; nothing done');
+    return 'stale';
   }
   const { expected } = ledger;
   const have = await catalog.recordPositions(batchId);
@@ -170,7 +181,12 @@ export async function finalizeBatch(ports: FinalizePorts, batchId: string): Prom
     exportError = `RECORDS_MISSING: records.ndjson has ${lines} lines for the ledger's ${expected} items${missing.length ? `; no record at positions ${shown}` : ''}; finalize runs again`;
     logger.error({ batchId, lines, expected, missing: missing.slice(0, LISTED) }, 'records.ndjson is short of the ledger');
   }
-  const closed = await catalog.finishBatch(batchId, exportError);
+  const closed = await catalog.finishBatch(batchId, exportError, round);
+  if (closed.state === 'stale') {
+    // Reopened between the check above and here: records.ndjson is rewritten by that round's finalize.
+    logger.warn({ batchId, round, current: closed.round }, 'finalize of an earlier round: the batch was reopened while it ran; not closed');
+    return 'stale';
+  }
   if (closed.state === 'short') {
     const msg = `BATCH_INCOMPLETE: ${closed.ok} ok + ${closed.failed} failed of ${closed.expected} items: the batch stays open and finalize runs again`;
     await catalog.addWarning(batchId, msg);
@@ -180,12 +196,13 @@ export async function finalizeBatch(ports: FinalizePorts, batchId: string): Prom
   const summary = await ports.summarize(batchId);
   await write('summary.json', () => JSON.stringify(summary, null, 2) + '\n');
   if (exportError) {
-    await catalog.finishBatch(batchId, exportError);
+    await catalog.finishBatch(batchId, exportError, round);
     // STORAGE_FAILED (a file not written) or RECORDS_MISSING (lines short of the ledger): both
     // transient, the finalize job runs again with BullMQ's backoff.
     const e = exportError as string;
     throw new PhotowireError(e.startsWith('STORAGE_FAILED:') ? 'STORAGE_FAILED' : 'INTERNAL', e);
   }
+  return 'closed';
 }
 
 /** Records as stored (JSON text, one line each: JSON.stringify never writes a newline), 500 lines a chunk. */

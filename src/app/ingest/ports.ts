@@ -1,6 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { LoadedFeed, LoadOptions } from '../../adapters/feeds/loadFeed';
 import type { BatchLedger } from '../../adapters/redis/catalogStore';
+import type { RedisMemory } from '../../adapters/redis/outOfMemory';
 import type { EnqueueResult } from '../../queues/enqueueFeed';
 
 /**
@@ -26,6 +27,11 @@ export interface LedgerSource {
    * Absent: the wait ends with the ledger.
    */
   exportReady?(ledger: BatchLedger): Promise<boolean>;
+  /**
+   * Redis's memory when it is out of memory and refuses writes (maxmemory with noeviction), else
+   * null. Absent: not checked. The workers may be other processes: this is how a wait learns it.
+   */
+  outOfMemory?(): Promise<RedisMemory | null>;
 }
 
 /** A batch's summary (src/app/batches/summarizeBatch.ts), or null when it has no ledger. */

@@ -1,5 +1,6 @@
 import type { BatchLedger } from '../../adapters/redis/catalogStore';
 import { PhotowireError } from '../../core/errors';
+import { outOfMemoryError } from '../../adapters/redis/outOfMemory';
 import { systemClock, type Clock, type IngestLogger, type LedgerSource } from './ports';
 
 /**
@@ -82,6 +83,11 @@ export interface WaitOptions {
   downPollMs?: number;
   /** Re-create a batch whose ledger vanished (`ingest --wait --recreate`); what it returns is logged for the user. */
   recreate?: (batchId: string) => Promise<string | void>;
+  /**
+   * Give up with REDIS_OUT_OF_MEMORY when Redis refuses writes for want of memory (the commands:
+   * `run`, `ingest --wait`, `retry --wait`). Off for hot folders and schedules, which wait through it.
+   */
+  stopOnOutOfMemory?: boolean;
   /** Called after every poll that read the ledgers. */
   onProgress?: (p: WaitProgress) => void;
   logger?: IngestLogger;
@@ -102,6 +108,13 @@ export interface WaitOptions {
  */
 /** How long a closed batch's summary.json is waited for (it follows the close by milliseconds). */
 const EXPORT_WAIT_MS = 15_000;
+/**
+ * Redis's memory is read once a second (INFO memory, well under a millisecond), and a wait gives
+ * up with REDIS_OUT_OF_MEMORY once two readings that far apart both say writes are refused: with
+ * noeviction nothing frees memory by itself, and a moment over the line (a large reply's buffer)
+ * is not taken for it.
+ */
+const OOM_CHECK_MS = 1000;
 
 export async function waitForBatches(ledgers: LedgerSource, batchIds: string[], opts: WaitOptions = {}): Promise<BatchLedger[]> {
   if (batchIds.length === 0) return [];
@@ -113,8 +126,17 @@ export async function waitForBatches(ledgers: LedgerSource, batchIds: string[], 
   const what = batchIds.join(', ');
   let downSince: number | null = null;
   let exportSince: number | null = null;
+  let oomCheckedAt = -Infinity;
+  let oomSince: number | null = null;
   for (;;) {
     opts.signal?.throwIfAborted();
+    if (opts.stopOnOutOfMemory && ledgers.outOfMemory && clock.now() - oomCheckedAt >= OOM_CHECK_MS) {
+      oomCheckedAt = clock.now();
+      const memory = await ledgers.outOfMemory().catch(() => null);
+      if (!memory) oomSince = null;
+      else if (oomSince === null) oomSince = oomCheckedAt;
+      else if (oomCheckedAt - oomSince >= OOM_CHECK_MS) throw outOfMemoryError('Redis', memory, batchIds);
+    }
     let read: Array<BatchLedger | null>;
     try {
       read = await Promise.all(batchIds.map((id) => ledgers.getBatch(id)));

@@ -32,7 +32,10 @@ export async function retryCommand(id: string, opts: RetryOptions): Promise<numb
       process.stderr.write(`no batch or item ${id} (photowire failed lists failed items)\n`);
       return 1;
     }
-    const wait = (opts.wait || opts.withWorkers) && out.retried.length + out.pending.length > 0;
+    // A batch still open (its items still queued, as Redis out of memory left it) is waited for
+    // too: `retry --wait` ends when the batch is whole, whatever was queued by this call.
+    const open = (await rt.ctx.catalog.getBatch(out.batchId))?.state !== 'done';
+    const wait = (opts.wait || opts.withWorkers) && (out.retried.length + out.pending.length > 0 || open);
     if (wait) await waitForBatches(rt, [out.batchId], { progress: !opts.json });
     const [summary] = wait ? await rt.ingest.summarize([out.batchId]) : [null];
     if (opts.json) process.stdout.write(JSON.stringify({ ...out, batch: summary }, null, 2) + '\n');

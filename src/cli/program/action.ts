@@ -1,5 +1,6 @@
 import { PhotowireError, exitCodeOf } from '../../core/errors';
 import { maskSecrets } from '../../core/secrets';
+import { isRedisOutOfMemory, outOfMemoryError } from '../../adapters/redis/outOfMemory';
 import { UsageError } from '../usageError';
 
 /** One clear message (secrets masked); the stack only for what is not a known failure, and only at LOG_LEVEL=debug. */
@@ -16,10 +17,15 @@ export function report(err: unknown): void {
   process.stderr.write(maskSecrets(text));
 }
 
-/** Exit with the failure's code (src/core/errors.ts: 1 an item or feed failed, or a bug; 2 configuration, Redis or usage). */
+/**
+ * Exit with the failure's code (src/core/errors.ts: 1 an item or feed failed, or a bug; 2
+ * configuration, Redis or usage). A write Redis refused for want of memory (the command's own:
+ * creating a ledger, queueing a retry) is REDIS_OUT_OF_MEMORY, said in one line, not a bug.
+ */
 export function fail(err: unknown): void {
-  report(err);
-  process.exitCode = exitCodeOf(err);
+  const e = !(err instanceof PhotowireError) && isRedisOutOfMemory(err) ? outOfMemoryError('Redis', null) : err;
+  report(e);
+  process.exitCode = exitCodeOf(e);
 }
 
 /** Run a command and exit with its code; known failures print one clear message, not a stack. */

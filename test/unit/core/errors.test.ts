@@ -46,14 +46,14 @@ describe('the error table', () => {
   });
 
   it('only transient faults are retryable: network, 5xx, timeouts, storage, Redis (and an uncoded error, as BullMQ always retried)', () => {
-    expect(codes.filter((c) => ERRORS[c].retryable).sort()).toEqual(['FETCH_FAILED', 'INTERNAL', 'REDIS_UNAVAILABLE', 'STORAGE_FAILED']);
+    expect(codes.filter((c) => ERRORS[c].retryable).sort()).toEqual(['FETCH_FAILED', 'INTERNAL', 'REDIS_OUT_OF_MEMORY', 'REDIS_UNAVAILABLE', 'STORAGE_FAILED']);
   });
 
   it('exit 2 for configuration, Redis, rules files, usage and a lost ledger; 1 for what an item or feed fails with', () => {
     expect(codes.filter((c) => ERRORS[c].exitCode === 2).sort()).toEqual(
       [
         'BOILERPLATE_RULES_INVALID', 'BOILERPLATE_RULES_UNREADABLE', 'CONFIG_INVALID', 'CREDIT_RULES_INVALID', 'CREDIT_RULES_UNREADABLE', 'HOT_FOLDER_INVALID',
-        'JSON_SYNTAX', 'KILL_TARGET_AMBIGUOUS', 'LEDGER_LOST', 'REDIS_UNAVAILABLE', 'RIGHTS_RULES_INVALID', 'RIGHTS_RULES_UNREADABLE', 'RULES_PHRASE_INVALID', 'SCHEDULE_INVALID',
+        'JSON_SYNTAX', 'KILL_TARGET_AMBIGUOUS', 'LEDGER_LOST', 'REDIS_OUT_OF_MEMORY', 'REDIS_UNAVAILABLE', 'RIGHTS_RULES_INVALID', 'RIGHTS_RULES_UNREADABLE', 'RULES_PHRASE_INVALID', 'SCHEDULE_INVALID',
         'STORAGE_CONFIG', 'USAGE',
       ].sort(),
     );
