@@ -1,4 +1,5 @@
 import type { Runtime } from '../app/runtime';
+import { escapeTerminal } from '../core/terminalText';
 import { Progress } from './progress';
 
 export interface WaitOptions {
@@ -16,7 +17,7 @@ export interface WaitOptions {
  */
 export async function waitForBatches(rt: Runtime, batchIds: string[], opts: WaitOptions): Promise<void> {
   if (batchIds.length === 0) return;
-  const progress = new Progress(batchIds.length === 1 ? batchIds[0] : `${batchIds.length} batches`, process.stderr, opts.progress);
+  const progress = new Progress(batchIds.length === 1 ? escapeTerminal(batchIds[0]) : `${batchIds.length} batches`, process.stderr, opts.progress);
   try {
     await rt.ingest.wait(batchIds, {
       timeoutMs: opts.timeoutMs,

@@ -1,4 +1,5 @@
 import { formatTime } from '../runs/formatRuns';
+import { printable } from '../../core/terminalText';
 import type { RunRecord } from '../../core/runs/runRecord';
 import { describeTiming, type ScheduleDef } from './scheduleDef';
 
@@ -12,8 +13,8 @@ export function formatScheduleList(list: Array<ScheduleDef & { next: number | nu
     .map((d, i) => {
       const l = last[i];
       return (
-        `${d.name}  ${describeTiming(d)}  next ${formatAt(d.next)}  source ${d.source}\n` +
-        `    last run: ${l ? `${formatTime(l.startedAt)} ${l.state}${l.note ? ` (${l.note})` : ''}` : 'never'}\n`
+        printable`${d.name}  ${describeTiming(d)}  next ${formatAt(d.next)}  source ${d.source}\n` +
+        printable`    last run: ${l ? `${formatTime(l.startedAt)} ${l.state}${l.note ? ` (${l.note})` : ''}` : 'never'}\n`
       );
     })
     .join('');

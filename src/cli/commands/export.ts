@@ -1,4 +1,5 @@
 import { presentRecords, type PresentedRecord } from '../../app/presentRecords';
+import { printable } from '../../core/terminalText';
 import { Runtime } from '../../app/runtime';
 import { heapBound } from '../heapBound';
 import { archivedBatches } from '../../app/retention/retentionRuntime';
@@ -29,10 +30,10 @@ export async function exportCommand(batchId: string, opts: ExportOptions = {}): 
       const archive = archivedBatches(rt.ctx);
       const [archived, records] = await Promise.all([archive.open(batchId), archive.records(batchId)]);
       if (!archived || !records) {
-        process.stderr.write(`no batch ${batchId} (photowire status lists recent batches)\n`);
+        process.stderr.write(printable`no batch ${batchId} (photowire status lists recent batches)\n`);
         return 1;
       }
-      process.stderr.write(`batch ${batchId} is ${archivedSince(archived)}: read from storage (${archived.records}), read-only\n`);
+      process.stderr.write(printable`batch ${batchId} is ${archivedSince(archived)}: read from storage (${archived.records}), read-only\n`);
       pages = inPages(records, 500);
     }
     const left = { killed: 0, withdrawn: 0, embargoed: 0 };

@@ -1,4 +1,5 @@
 import { LedgerLostError } from '../../app/ingest/waitForBatches';
+import { printable } from '../../core/terminalText';
 import { Runtime } from '../../app/runtime';
 import { ingestPaths } from '../ingestPaths';
 import { formatFeedError, formatSummary } from '../printSummary';
@@ -17,7 +18,7 @@ export async function ingestCommand(paths: string[], opts: { wait?: boolean; jso
         await waitForBatches(rt, ids, { progress: !opts.json, recreate: opts.recreate ? recreate : undefined });
       } catch (err) {
         if (!(err instanceof LedgerLostError)) throw err;
-        process.stderr.write(`photowire: ${err.message}\n`);
+        process.stderr.write(printable`photowire: ${err.message}\n`);
         return 2;
       }
     }
@@ -27,7 +28,7 @@ export async function ingestCommand(paths: string[], opts: { wait?: boolean; jso
     } else {
       for (const o of outcomes) {
         if (o.error) process.stdout.write(formatFeedError(o) + '\n');
-        else if (!opts.wait) process.stdout.write(`${o.created ? 'enqueued' : 'already taken'}: ${o.path} as batch ${o.batchId} (${o.expected} items)\n`);
+        else if (!opts.wait) process.stdout.write(printable`${o.created ? 'enqueued' : 'already taken'}: ${o.path} as batch ${o.batchId} (${o.expected} items)\n`);
       }
       if (opts.wait) for (const s of summaries) if (s) process.stdout.write(formatSummary(s) + '\n');
     }

@@ -1,4 +1,5 @@
 import { listKills, manualKill, parseSince } from '../../app/kills';
+import { printable } from '../../core/terminalText';
 import { Runtime } from '../../app/runtime';
 import { UsageError } from '../usageError';
 
@@ -12,10 +13,10 @@ export async function killCommand(target: string, opts: { reason?: string; withd
       process.stdout.write(JSON.stringify(out) + '\n');
     } else {
       const e = out.event;
-      process.stdout.write(`${e.status} ${target} (${out.targetKind === 'item' ? 'item id' : 'agency id'}): ${e.items.length} record(s)${e.items.length ? `: ${e.items.join(', ')}` : ''}\n`);
-      if (e.review.length) process.stdout.write(`to review (near-identical captions, not killed): ${e.review.join(', ')}\n`);
-      process.stdout.write(`items arriving later with these ids are ${e.status} on arrival; kill id ${e.id}\n`);
-      if (out.webhook) process.stdout.write(`webhook: ${out.webhook.state === 'queued' ? `queued as job ${out.webhook.jobId} (the workers deliver it, retried with backoff)` : `not sent: ${out.webhook.error}`}\n`);
+      process.stdout.write(printable`${e.status} ${target} (${out.targetKind === 'item' ? 'item id' : 'agency id'}): ${e.items.length} record(s)${e.items.length ? `: ${e.items.join(', ')}` : ''}\n`);
+      if (e.review.length) process.stdout.write(printable`to review (near-identical captions, not killed): ${e.review.join(', ')}\n`);
+      process.stdout.write(printable`items arriving later with these ids are ${e.status} on arrival; kill id ${e.id}\n`);
+      if (out.webhook) process.stdout.write(printable`webhook: ${out.webhook.state === 'queued' ? `queued as job ${out.webhook.jobId} (the workers deliver it, retried with backoff)` : `not sent: ${out.webhook.error}`}\n`);
     }
     return out.webhook && out.webhook.state === 'refused' ? 3 : 0;
   } finally {
@@ -34,12 +35,13 @@ export async function killsCommand(opts: { since?: string; json?: boolean }): Pr
       for (const k of kills) process.stdout.write(JSON.stringify(k) + '\n');
       return 0;
     }
-    if (kills.length === 0) process.stdout.write(`no kills since ${new Date(since).toISOString()}\n`);
+    if (kills.length === 0) process.stdout.write(printable`no kills since ${new Date(since).toISOString()}\n`);
     for (const k of kills) {
-      process.stdout.write(`${k.createdAt}  ${k.status.toUpperCase()}  ${k.targets.join(', ')}  ${k.reason ?? ''}\n`);
-      process.stdout.write(`  notice: ${k.notice.kind === 'manual' ? 'manual' : `${k.notice.itemId} (${k.notice.source})`}\n`);
-      for (const c of k.copies) process.stdout.write(`  ${c.itemId}  batch ${c.batchId ?? '?'}  ${'file' in c ? c.file : ''}${'original' in c && c.original ? `  stored ${c.original}` : ''}\n`);
-      for (const c of k.reviewCopies) process.stdout.write(`  review ${c.itemId}  batch ${c.batchId ?? '?'}\n`);
+      // Targets, reason, notice source and file names come from feeds: escaped (src/core/terminalText.ts).
+      process.stdout.write(printable`${k.createdAt}  ${k.status.toUpperCase()}  ${k.targets.join(', ')}  ${k.reason ?? ''}\n`);
+      process.stdout.write(printable`  notice: ${k.notice.kind === 'manual' ? 'manual' : `${k.notice.itemId} (${k.notice.source})`}\n`);
+      for (const c of k.copies) process.stdout.write(printable`  ${c.itemId}  batch ${c.batchId ?? '?'}  ${'file' in c ? c.file : ''}${'original' in c && c.original ? `  stored ${c.original}` : ''}\n`);
+      for (const c of k.reviewCopies) process.stdout.write(printable`  review ${c.itemId}  batch ${c.batchId ?? '?'}\n`);
     }
     return 0;
   } finally {

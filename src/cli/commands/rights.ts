@@ -1,4 +1,5 @@
 import { once } from 'node:events';
+import { escapeTerminal } from '../../core/terminalText';
 import { createReadStream } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { loadConfig } from '../../config';
@@ -9,7 +10,8 @@ const cut = (s: string, w: number) => (s.length > w ? s.slice(0, w - 1) + '…' 
 
 /** One readable block per line: the input, then what was read from it. */
 export function rightsTableRow(text: string, r: DryRun): string {
-  const out = [cut(text, 100)];
+  // The input and what was read from it are the operator's files: escaped, so a control in them is seen, not obeyed.
+  const out = [cut(escapeTerminal(text), 100)];
   const rows: Array<[string, string]> = [
     ['restrictions', r.rights.restrictions.join(', ')],
     ['out', r.rights.outMarkets.map((m) => m.name).join(', ')],
@@ -20,7 +22,7 @@ export function rightsTableRow(text: string, r: DryRun): string {
     ['notice', r.notice ? `${r.notice.kind}${r.notice.targets.length ? ` of ${r.notice.targets.join(', ')}` : ''}` : ''],
     ['unread', r.rights.unread.join(' | ')],
   ];
-  for (const [k, v] of rows) if (v) out.push(`  ${k.padEnd(13)}${v}`);
+  for (const [k, v] of rows) if (v) out.push(`  ${k.padEnd(13)}${escapeTerminal(v)}`);
   out.push(`  ${'confidence'.padEnd(13)}${r.rights.confidence} (rules ${r.rights.rulesVersion})`);
   return out.join('\n') + '\n';
 }
