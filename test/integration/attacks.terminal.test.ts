@@ -1,9 +1,8 @@
-import { spawn } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import * as path from 'node:path';
-import { runCli, type CliResult } from '../helpers/cli';
+import { runCli, runCliOnTty, type CliResult } from '../helpers/cli';
 import { assertBuilt } from '../helpers/processes';
-import { REPO_ROOT, deletePrefix, makeTmpDir, pipelineEnv, removeDir, uniquePrefix } from '../helpers/testEnv';
+import { deletePrefix, makeTmpDir, pipelineEnv, removeDir, uniquePrefix } from '../helpers/testEnv';
 
 /**
  * Terminal and log-line injection through the real CLI: a feed whose captions, credit and kill
@@ -28,23 +27,6 @@ function expectClean(r: CliResult, label: string): string {
   const forged = out.split('\n').filter((l) => l.startsWith('INFO'));
   expect({ label, forged }).toEqual({ label, forged: [] });
   return out;
-}
-
-/** The CLI under a pseudo-terminal (util-linux `script`): `kills` and `credits` print their tables only to a terminal. */
-function runCliOnTty(args: string[], env: Record<string, string | undefined>): Promise<CliResult> {
-  const quote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
-  const cmd = [process.execPath, path.join(REPO_ROOT, 'bin/photowire.js'), ...args].map(quote).join(' ');
-  const childEnv: NodeJS.ProcessEnv = { PATH: process.env.PATH, HOME: process.env.HOME, CI: '1', TERM: 'xterm' };
-  for (const [k, v] of Object.entries(env)) if (v !== undefined) childEnv[k] = v;
-  return new Promise((resolve, reject) => {
-    const child = spawn('script', ['-qec', cmd, '/dev/null'], { cwd: REPO_ROOT, env: childEnv, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => (stdout += String(d)));
-    child.stderr.on('data', (d) => (stderr += String(d)));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
 }
 
 describe('feed text cannot drive the terminal or forge a line (terminal injection)', () => {

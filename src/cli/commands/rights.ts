@@ -1,10 +1,10 @@
 import { once } from 'node:events';
 import { escapeTerminal } from '../../core/terminalText';
-import { createReadStream } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { loadConfig } from '../../config';
 import { dryRun, type DryRun } from '../../core/rights/dryRun';
 import { loadRightsRules } from '../../core/rights/rules';
+import { openInputFiles, streamOf } from '../inputFiles';
 
 const cut = (s: string, w: number) => (s.length > w ? s.slice(0, w - 1) + '…' : s);
 
@@ -41,7 +41,9 @@ export async function rightsCliCommand(
   const write = async (s: string) => {
     if (!process.stdout.write(s)) await once(process.stdout, 'drain');
   };
-  const inputs: NodeJS.ReadableStream[] = files.length ? files.map((f) => createReadStream(f)) : [process.stdin];
+  // Every file opened before the first row: a missing one is a usage error alone on stderr.
+  const opened = await openInputFiles('rights', files);
+  const inputs: NodeJS.ReadableStream[] = opened.length ? opened.map((f) => streamOf('rights', f)) : [process.stdin];
   for (const input of inputs) {
     for await (const line of createInterface({ input, crlfDelay: Infinity })) {
       const text = line.replace(/^\uFEFF/, '');
