@@ -26,6 +26,7 @@ export function registerBatchCommands(program: Command): void {
     .description('enqueue feeds for running workers')
     .argument('<paths...>', 'feeds to enqueue')
     .option('--wait', 'wait for the batches to finish and print their summaries')
+    .option('--wait-for-workers', 'with --wait: when no worker consumes the queue, keep waiting for one (without it, --wait says so and exits 2)')
     .option('--recreate', 'with --wait: re-create a batch from its feed if its ledger vanishes (Redis restarted without its data)')
     .option('--json', 'print JSON on stdout')
     .action(action((paths: string[], opts) => ingestCommand(paths, opts)));
