@@ -32,9 +32,13 @@ export function scheduleAddCommand(name: string, opts: ScheduleAddOptions): Prom
     const r = await s.upsert(def);
     if (opts.json) process.stdout.write(JSON.stringify({ ...def, ...r }, null, 2) + '\n');
     else {
-      process.stdout.write(printable`schedule ${def.name}: ${describeTiming(def)}, source ${def.source}; next run ${at(r.next)}\n`);
+      const workers = await s.hasWorkers();
+      // An interval schedule's first run is queued at once (BullMQ's \`every\`): its "next" is now, not one interval on.
+      const dueNow = r.next !== null && r.next <= Date.now() + 1000;
+      const when = dueNow ? (workers ? 'first run now' : 'first run as soon as a `photowire scheduler` runs') : `next run ${at(r.next)}`;
+      process.stdout.write(printable`schedule ${def.name}: ${describeTiming(def)}, source ${def.source}; ` + when + (dueNow ? printable`, then ${describeTiming(def)}` : '') + '\n');
       if (r.caughtUp) process.stdout.write('  a run was due while nothing ran: it runs once now\n');
-      if (!(await s.hasWorkers())) process.stdout.write('  note: no `photowire scheduler` is running; runs start when one does\n');
+      if (!workers && !dueNow) process.stdout.write('  note: no `photowire scheduler` is running; runs start when one does\n');
     }
     return 0;
   });

@@ -49,7 +49,8 @@ export function registerBatchCommands(program: Command): void {
     .description("a batch's records as NDJSON on stdout")
     .argument('<batchId>')
     .option('--include-embargoed', 'also write records still under embargo (killed records are never written)')
-    .action(action((batchId: string, opts: { includeEmbargoed?: boolean }) => exportCommand(batchId, opts)));
+    .option('--json', 'one JSON document: {batchId, archived, records: [...], leftOut: {killed, withdrawn, embargoed}}')
+    .action(action((batchId: string, opts: { includeEmbargoed?: boolean; json?: boolean }) => exportCommand(batchId, opts)));
 
   program
     .command('retention')
