@@ -1,13 +1,14 @@
 import type { ClusterView } from '../app/clusters/listClusterView';
 import type { ClusterDiff } from '../schemas/record';
+import { printable } from '../core/terminalText';
 
 /** One member's differences on one line: word 2 "supporter" -> "supporters", word 0 -"A", word 9 +"heavily guarded". */
 export function formatDiff(d: ClusterDiff): string {
   const runs = d.edits.map((e) => {
     const at = `@${e.at}`;
-    if (!e.inserted) return `${at} -"${e.deleted}"`;
-    if (!e.deleted) return `${at} +"${e.inserted}"`;
-    return `${at} "${e.deleted}" -> "${e.inserted}"`;
+    if (!e.inserted) return printable`${at} -"${e.deleted}"`;
+    if (!e.deleted) return printable`${at} +"${e.inserted}"`;
+    return printable`${at} "${e.deleted}" -> "${e.inserted}"`;
   });
   if (d.more > 0) runs.push(`(+${d.more} more)`);
   return runs.length === 0 ? 'same words' : runs.join('; ');
@@ -19,11 +20,12 @@ export function formatClusters(clusters: ClusterView[], minSize: number): string
   let out = '';
   for (const c of clusters) {
     const caption = c.canonicalCaption.length > 160 ? `${c.canonicalCaption.slice(0, 157)}...` : c.canonicalCaption;
-    out += `cluster ${c.id}  ${c.size} caption(s)  canonical ${c.canonicalId}\n  "${caption}"\n`;
+    // Captions, credits and the words of a diff are the feeds' text: escaped, so none can move the cursor or start a line.
+    out += printable`cluster ${c.id}  ${c.size} caption(s)  canonical ${c.canonicalId}\n  "${caption}"\n`;
     for (const m of c.members) {
-      const credit = m.credit ? `  [${m.credit}]` : '';
+      const credit = m.credit ? printable`  [${m.credit}]` : '';
       const kind = m.itemId === c.canonicalId ? 'canonical' : m.exact ? 'exact' : `similarity ${m.similarity.toFixed(2)}`;
-      out += `    ${m.itemId}  ${kind}${credit}${m.diff ? `  ${formatDiff(m.diff)}` : ''}\n`;
+      out += printable`    ${m.itemId}  ${kind}` + credit + (m.diff ? `  ${formatDiff(m.diff)}` : '') + '\n';
     }
   }
   return out;

@@ -1,4 +1,5 @@
 import { createInterface } from 'node:readline';
+import { escapeTerminal, printable } from '../core/terminalText';
 import { once } from 'node:events';
 import { loadBoilerplateRules, removedFileMarker } from '../core/captions/boilerplate';
 import { cleanCaption } from '../core/captions/cleanCaption';
@@ -64,7 +65,8 @@ const COLUMNS: Array<[string, number]> = [
 ];
 
 function cell(text: string, width: number): string {
-  const chars = [...text.replace(/\s+/g, ' ').trim()];
+  // Whitespace runs (newlines too) become one space, then what is left of controls and bidi marks is escaped.
+  const chars = [...escapeTerminal(text.replace(/\s+/g, ' ').trim())];
   const fitted = chars.length > width ? chars.slice(0, width - 1).join('') + '…' : chars.join('');
   return fitted + ' '.repeat(Math.max(0, width - [...fitted].length));
 }
@@ -79,6 +81,6 @@ export function creditTableRow(input: string, credit: Credit): string {
   let row = values.map((v, i) => cell(v, COLUMNS[i][1])).join('  ').trimEnd() + '\n';
   const f = credit.flags;
   const flags = [f.pool && 'pool', f.handout && 'handout', f.file && 'file', f.mandatory && 'mandatory credit', ...f.restrictions].filter(Boolean);
-  if (flags.length) row += `${' '.repeat(COLUMNS[0][1] + 2)}flags: ${flags.join(', ')}\n`;
+  if (flags.length) row += printable`${' '.repeat(COLUMNS[0][1] + 2)}flags: ${flags.join(', ')}\n`;
   return row;
 }

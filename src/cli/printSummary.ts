@@ -1,6 +1,7 @@
 import * as path from 'node:path';
 import type { IngestOutcome } from '../app/ingest/ingestService';
 import type { BatchSummary } from '../app/runtime';
+import { printable } from '../core/terminalText';
 import { plural } from './plural';
 
 const rel = (p: string) => {
@@ -37,7 +38,7 @@ export function formatTook(processingMs: number, elapsedMs: number | null): stri
 export function formatSkipped(skipped: Record<string, number>): string {
   return Object.entries(skipped)
     .filter(([, n]) => n > 0)
-    .map(([kind, n]) => plural(n, `${kind} item`))
+    .map(([kind, n]) => printable`${plural(n, `${kind} item`)}`)
     .join(', ');
 }
 
@@ -48,25 +49,27 @@ export function formatSummary(s: BatchSummary): string {
   const elapsedMs = s.elapsedMs ?? s.durationMs ?? null;
   const joined = s.joinedEarlier ? `, ${plural(s.joinedEarlier, 'joined earlier cluster')}` : '';
   const skipped = formatSkipped(s.skipped ?? {});
+  // Every value is escaped (printable): a feed's file name or an item's error message may hold a
+  // newline or a terminal escape, and must not start a line or move the cursor.
   const lines = [
-    `batch ${s.batchId}  (${s.format}, ${rel(s.feed)})  ${s.state}`,
+    printable`batch ${s.batchId}  (${s.format}, ${rel(s.feed)})  ${s.state}`,
     `  ${plural(s.items, 'item')}: ${s.ok} ok, ${s.failed} failed${s.pending ? `, ${s.pending} pending` : ''}` +
       ` · ${plural(s.photos, 'photo')}, ${s.captionOnly} caption-only` +
       ` · ${plural(s.distinctCaptions, 'distinct caption')} in ${plural(s.clusters, 'cluster')} (${plural(s.duplicates, 'near-duplicate')}${joined})` +
       ` · ${plural(s.lowConfidenceCredits, 'low-confidence credit')}` +
       (processingMs !== null ? ` · ${formatTook(processingMs, elapsedMs)}` : ''),
     ...(skipped ? [`  skipped: ${skipped} (not pictures)`] : []),
-    `  records:    ${rel(s.records)}`,
-    `  renditions: ${rel(s.renditions)}`,
+    printable`  records:    ${rel(s.records)}`,
+    printable`  renditions: ${rel(s.renditions)}`,
   ];
-  for (const w of s.warnings) lines.push(`  warning: ${w}`);
+  for (const w of s.warnings) lines.push(printable`  warning: ${w}`);
   if (s.failures.length) {
     lines.push(`  failed items:`);
-    for (const f of s.failures) lines.push(`    #${f.position + 1} ${f.code}: ${f.message}`);
+    for (const f of s.failures) lines.push(printable`    #${f.position + 1} ${f.code}: ${f.message}`);
   }
   return lines.join('\n');
 }
 
 export function formatFeedError(o: IngestOutcome): string {
-  return `feed ${o.path}: ${o.error!.code}: ${o.error!.message}`;
+  return printable`feed ${o.path}: ${o.error!.code}: ${o.error!.message}`;
 }

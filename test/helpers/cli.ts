@@ -28,3 +28,29 @@ export function runCli(args: string[], env: Record<string, string | undefined>, 
     });
   });
 }
+
+/**
+ * The built CLI under a pseudo-terminal (util-linux `script`), for what photowire prints only to a
+ * terminal (`kills`, the `credits` and `rights` tables). stdout and stderr arrive together, as a
+ * person at the terminal sees them, in `stdout` (line ends as CR LF).
+ */
+export function runCliOnTty(args: string[], env: Record<string, string | undefined>, opts: { cwd?: string; timeoutMs?: number } = {}): Promise<CliResult> {
+  const quote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
+  const cmd = [process.execPath, path.join(REPO_ROOT, 'bin/photowire.js'), ...args].map(quote).join(' ') + ' </dev/null';
+  const childEnv: NodeJS.ProcessEnv = { PATH: process.env.PATH, HOME: process.env.HOME, CI: '1', TERM: 'xterm' };
+  for (const [k, v] of Object.entries(env)) if (v !== undefined) childEnv[k] = v;
+  return new Promise((resolve, reject) => {
+    // -e: script exits with the command's code.
+    const child = spawn('script', ['-qec', cmd, '/dev/null'], { cwd: opts.cwd ?? REPO_ROOT, env: childEnv, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => (stdout += String(d)));
+    child.stderr.on('data', (d) => (stderr += String(d)));
+    const timer = setTimeout(() => child.kill('SIGKILL'), opts.timeoutMs ?? 120_000);
+    child.on('error', reject);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr });
+    });
+  });
+}

@@ -1,4 +1,5 @@
 import { stretchLabel } from '../../core/runs/foldEmptyRun';
+import { escapeTerminal, printable } from '../../core/terminalText';
 import type { RunRecord } from '../../core/runs/runRecord';
 import { OVERDUE_GRACE_MS, type SourceStatus, type Staleness } from '../../core/runs/stale';
 
@@ -17,7 +18,9 @@ export function formatTime(iso: string): string {
   return `${d.getFullYear()}-${p(d.getMonth() + 1)}-${p(d.getDate())} ${p(d.getHours())}:${p(d.getMinutes())}:${p(d.getSeconds())}`;
 }
 
-function table(rows: string[][]): string[] {
+/** Columns padded to their widest cell; every cell escaped first (a schedule's source, a batch id named after a feed). */
+function table(cells: string[][]): string[] {
+  const rows = cells.map((r) => r.map(escapeTerminal));
   const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i].length)));
   return rows.map((r) => r.map((c, i) => (i === r.length - 1 ? c : c.padEnd(widths[i]))).join('  ').trimEnd());
 }
@@ -46,18 +49,18 @@ export function formatRuns(runs: RunRecord[], now = Date.now()): string {
   runs.forEach((r, i) => {
     lines.push(printed[i + 1]);
     if ((r.checks ?? 1) > 1) lines.push(`    ${stretchLabel(r, (iso) => shortTime(iso, now))} (last ${shortTime(r.lastAt ?? r.startedAt, now)})`);
-    if (r.note) lines.push(`    ${r.note}`);
+    if (r.note) lines.push(printable`    ${r.note}`);
   });
   return lines.join('\n');
 }
 
 /** What `photowire runs` says of a schedule overdue past the grace period (stale.ts, OVERDUE_GRACE_MS). */
 export function formatOverdue(o: { schedule: string; next: number }): string {
-  return `OVERDUE schedule ${o.schedule}: due since ${formatTime(new Date(o.next).toISOString())}, more than ${Math.round(OVERDUE_GRACE_MS / 60_000)} min ago; is photowire scheduler running?`;
+  return printable`OVERDUE schedule ${o.schedule}: due since ${formatTime(new Date(o.next).toISOString())}, more than ${Math.round(OVERDUE_GRACE_MS / 60_000)} min ago; is photowire scheduler running?`;
 }
 
 export function formatStale(list: Array<{ status: SourceStatus; staleness: Staleness }>): string[] {
   return list
     .filter((s) => s.staleness.stale)
-    .map((s) => `STALE ${s.status.kind === 'watch' ? 'hot folder' : 'schedule'} ${s.status.name}${s.status.kind === 'schedule' ? ` (${s.status.source})` : ''}: ${s.staleness.reason}`);
+    .map((s) => printable`STALE ${s.status.kind === 'watch' ? 'hot folder' : 'schedule'} ${s.status.name}${s.status.kind === 'schedule' ? ` (${s.status.source})` : ''}: ${s.staleness.reason}`);
 }

@@ -1,4 +1,5 @@
 import { activeIndexKey, listClusterView } from '../../app/clusters/listClusterView';
+import { printable } from '../../core/terminalText';
 import { parseSince } from '../../app/kills';
 import { rebuildCaptionIndex } from '../../adapters/redis/captionIndexRebuild';
 import { Progress } from '../progress';
@@ -17,7 +18,7 @@ export async function clustersCommand(opts: { batch?: string; minSize?: number; 
     const minSize = opts.minSize ?? 2;
     const clusters = await listClusterView(rt.ctx, { batch: opts.batch, minSize });
     if (!clusters) {
-      process.stderr.write(`no batch ${opts.batch} (photowire status lists recent batches)\n`);
+      process.stderr.write(printable`no batch ${opts.batch} (photowire status lists recent batches)\n`);
       return 1;
     }
     process.stdout.write(opts.json ? JSON.stringify(clusters, null, 2) + '\n' : formatClusters(clusters, minSize));

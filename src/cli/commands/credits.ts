@@ -1,7 +1,7 @@
-import { createReadStream } from 'node:fs';
 import { PassThrough } from 'node:stream';
 import { loadConfig } from '../../config';
 import { runCreditsCommand } from '../creditsCommand';
+import { openInputFiles, streamOf } from '../inputFiles';
 
 /** Feed files (or stdin) through the credit rules without Redis: the operator's dry run. */
 export async function creditsCliCommand(files: string[], opts: { rules?: string; boilerplate?: string; json?: boolean }): Promise<number> {
@@ -9,12 +9,14 @@ export async function creditsCliCommand(files: string[], opts: { rules?: string;
   const rulesPath = opts.rules ?? config?.creditRulesPath;
   const boilerplatePath = opts.boilerplate ?? config?.boilerplateRulesPath;
   let input: NodeJS.ReadableStream = process.stdin;
-  if (files.length) {
+  // Every file opened before the table's header: a missing one is a usage error alone on stderr.
+  const opened = await openInputFiles('credits', files);
+  if (opened.length) {
     const joined = new PassThrough();
     (async () => {
-      for (const f of files) {
+      for (const f of opened) {
         await new Promise<void>((resolve, reject) => {
-          const s = createReadStream(f);
+          const s = streamOf('credits', f);
           s.on('error', reject);
           s.on('end', resolve);
           s.pipe(joined, { end: false });

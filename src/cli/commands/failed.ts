@@ -1,4 +1,5 @@
 import type { FailedItem } from '../../adapters/redis/catalogStore';
+import { printable } from '../../core/terminalText';
 import { plural } from '../plural';
 import { Runtime } from '../../app/runtime';
 import { archivedBatches } from '../../app/retention/retentionRuntime';
@@ -27,7 +28,7 @@ export async function failedCommand(opts: { batch?: string; json?: boolean }): P
       if (!(await rt.ctx.catalog.getBatch(opts.batch))) {
         const archived = await archivedBatches(rt.ctx).open(opts.batch);
         if (archived) throw new PhotowireError('BATCH_ARCHIVED', `${archivedRetryRefusal(archived)} (\`photowire export ${opts.batch}\` reads its records)`);
-        process.stderr.write(`no batch ${opts.batch} (photowire status lists recent batches)\n`);
+        process.stderr.write(printable`no batch ${opts.batch} (photowire status lists recent batches)\n`);
         return 1;
       }
       batchIds = [opts.batch];
@@ -46,18 +47,19 @@ export async function failedCommand(opts: { batch?: string; json?: boolean }): P
       return 0;
     }
     if (listing.length === 0) {
-      process.stdout.write(opts.batch ? `batch ${opts.batch}: no failed items\n` : `no failed items in the last ${RECENT_BATCHES} batches\n`);
+      process.stdout.write(opts.batch ? printable`batch ${opts.batch}: no failed items\n` : `no failed items in the last ${RECENT_BATCHES} batches\n`);
       return 0;
     }
     let current = '';
     for (const f of listing) {
       if (f.batchId !== current) {
         current = f.batchId;
-        process.stdout.write(`batch ${f.batchId}  ${f.expiresAt ? `failed items expire ${f.expiresAt} (retention, ${plural(rt.config.retentionDays, 'day')})` : `still running: its failed items expire ${plural(rt.config.retentionDays, 'day')} after it is done`}\n`);
+        process.stdout.write(printable`batch ${f.batchId}  ${f.expiresAt ? `failed items expire ${f.expiresAt} (retention, ${plural(rt.config.retentionDays, 'day')})` : `still running: its failed items expire ${plural(rt.config.retentionDays, 'day')} after it is done`}\n`);
       }
       // Attempts of every round: a failure retried and failed again adds up ("3 attempts (2 retries)").
       const retries = f.retries ? ` (${plural(f.retries, 'retry', 'retries')})` : '';
-      process.stdout.write(`  ${f.itemId}  ${f.code}  ${plural(f.attempts, 'attempt')}${retries}  ${f.source}\n      ${f.message}\n`);
+      // The source and message name the feed's files: escaped, a newline in a file name starts no line.
+      process.stdout.write(printable`  ${f.itemId}  ${f.code}  ${plural(f.attempts, 'attempt')}${retries}  ${f.source}\n      ${f.message}\n`);
     }
     process.stdout.write(`${listing.length} failed item${listing.length === 1 ? '' : 's'}; \`photowire retry <batchId|itemId>\` runs them again\n`);
     return 0;

@@ -1,4 +1,5 @@
 import { liftKill, listKills, manualKill, parseSince } from '../../app/kills';
+import { printable } from '../../core/terminalText';
 import { Runtime } from '../../app/runtime';
 import { UsageError } from '../usageError';
 
@@ -20,14 +21,14 @@ export async function killCommand(target: string, opts: { reason?: string; withd
     if (opts.json) {
       process.stdout.write(JSON.stringify(out) + '\n');
     } else if (!out.matched) {
-      process.stdout.write(`nothing matched now; standing for later arrivals: ${e.status} on arrival, any record with ${KIND_LABEL[out.targetKind]} ${target}${scope}\n`);
-      process.stdout.write(`kill id ${e.id} (a mistyped id: photowire unkill ${e.id} --reason "typo")\n`);
+      process.stdout.write(printable`nothing matched now; standing for later arrivals: ${e.status} on arrival, any record with ${KIND_LABEL[out.targetKind]} ${target}${scope}\n`);
+      process.stdout.write(printable`kill id ${e.id} (a mistyped id: photowire unkill ${e.id} --reason "typo")\n`);
     } else {
-      process.stdout.write(`${e.status} ${target} (${KIND_LABEL[out.targetKind]}${scope}): ${count} record(s)${e.items.length ? `: ${e.items.join(', ')}${count > e.items.length ? `, and ${count - e.items.length} more (photowire kills --json)` : ''}` : ''}\n`);
-      if (e.review.length) process.stdout.write(`to review (near-identical captions, not killed): ${e.review.join(', ')}${(e.reviewCount ?? 0) > e.review.length ? ` and ${(e.reviewCount ?? 0) - e.review.length} more` : ''}\n`);
-      process.stdout.write(`records arriving later with these ids are ${e.status} on arrival; kill id ${e.id}\n`);
+      process.stdout.write(printable`${e.status} ${target} (${KIND_LABEL[out.targetKind]}${scope}): ${count} record(s)${e.items.length ? `: ${e.items.join(', ')}${count > e.items.length ? `, and ${count - e.items.length} more (photowire kills --json)` : ''}` : ''}\n`);
+      if (e.review.length) process.stdout.write(printable`to review (near-identical captions, not killed): ${e.review.join(', ')}${(e.reviewCount ?? 0) > e.review.length ? ` and ${(e.reviewCount ?? 0) - e.review.length} more` : ''}\n`);
+      process.stdout.write(printable`records arriving later with these ids are ${e.status} on arrival; kill id ${e.id}\n`);
     }
-    if (out.webhook && !opts.json) process.stdout.write(`webhook: ${out.webhook.state === 'queued' ? `queued as job ${out.webhook.jobId} (the workers deliver it, retried with backoff)` : `not sent: ${out.webhook.error}`}\n`);
+    if (out.webhook && !opts.json) process.stdout.write(printable`webhook: ${out.webhook.state === 'queued' ? `queued as job ${out.webhook.jobId} (the workers deliver it, retried with backoff)` : `not sent: ${out.webhook.error}`}\n`);
     if (out.webhook && out.webhook.state === 'refused') return 3;
     return out.matched || opts.expectNone ? 0 : 3;
   } finally {
@@ -46,8 +47,8 @@ export async function unkillCommand(killId: string, opts: { reason?: string; jso
       return 0;
     }
     const e = out.event;
-    if (out.state === 'already') process.stdout.write(`kill ${e.id} was already lifted (${e.lifted?.at} by ${e.lifted?.by}: ${e.lifted?.reason})\n`);
-    else process.stdout.write(`lifted ${e.status} ${e.targets.join(', ')} (kill ${e.id}): ${out.restored} record(s) no longer ${e.status} by it; it stands for nothing more\n`);
+    if (out.state === 'already') process.stdout.write(printable`kill ${e.id} was already lifted (${e.lifted?.at} by ${e.lifted?.by}: ${e.lifted?.reason})\n`);
+    else process.stdout.write(printable`lifted ${e.status} ${e.targets.join(', ')} (kill ${e.id}): ${out.restored} record(s) no longer ${e.status} by it; it stands for nothing more\n`);
     return 0;
   } finally {
     await rt.close();
@@ -65,15 +66,15 @@ export async function killsCommand(opts: { since?: string; json?: boolean; all?:
       for (const k of kills) process.stdout.write(JSON.stringify(k) + '\n');
       return 0;
     }
-    if (kills.length === 0) process.stdout.write(`no kills since ${new Date(since).toISOString()}${opts.all ? '' : ' (lifted ones: --all)'}\n`);
+    if (kills.length === 0) process.stdout.write(printable`no kills since ${new Date(since).toISOString()}${opts.all ? '' : ' (lifted ones: --all)'}\n`);
     for (const k of kills) {
       const count = k.itemCount ?? k.copies.length;
-      process.stdout.write(`${k.createdAt}  ${k.status.toUpperCase()}${k.lifted ? ' (LIFTED)' : ''}  ${k.targets.join(', ')}  ${k.reason ?? ''}  [${k.id}]\n`);
-      process.stdout.write(`  ${k.notice.kind === 'manual' ? 'manual' : `notice ${k.notice.itemId} (${k.notice.source})`}${k.by ? `, by ${k.by}` : ''}; ${count} record(s)\n`);
-      if (k.lifted) process.stdout.write(`  lifted ${k.lifted.at} by ${k.lifted.by}: ${k.lifted.reason}\n`);
-      for (const c of k.copies) process.stdout.write(`  ${c.itemId}  batch ${c.batchId ?? '?'}  ${'file' in c ? c.file : ''}${'original' in c && c.original ? `  stored ${c.original}` : ''}\n`);
-      if (count > k.copies.length) process.stdout.write(`  ... and ${count - k.copies.length} more (photowire kills --json, or the desk's Kills view)\n`);
-      for (const c of k.reviewCopies) process.stdout.write(`  review ${c.itemId}  batch ${c.batchId ?? '?'}\n`);
+      process.stdout.write(printable`${k.createdAt}  ${k.status.toUpperCase()}${k.lifted ? ' (LIFTED)' : ''}  ${k.targets.join(', ')}  ${k.reason ?? ''}  [${k.id}]\n`);
+      process.stdout.write(printable`  ${k.notice.kind === 'manual' ? 'manual' : `notice ${k.notice.itemId} (${k.notice.source})`}${k.by ? `, by ${k.by}` : ''}; ${count} record(s)\n`);
+      if (k.lifted) process.stdout.write(printable`  lifted ${k.lifted.at} by ${k.lifted.by}: ${k.lifted.reason}\n`);
+      for (const c of k.copies) process.stdout.write(printable`  ${c.itemId}  batch ${c.batchId ?? '?'}  ${'file' in c ? c.file : ''}${'original' in c && c.original ? `  stored ${c.original}` : ''}\n`);
+      if (count > k.copies.length) process.stdout.write(printable`  ... and ${count - k.copies.length} more (photowire kills --json, or the desk's Kills view)\n`);
+      for (const c of k.reviewCopies) process.stdout.write(printable`  review ${c.itemId}  batch ${c.batchId ?? '?'}\n`);
     }
     return 0;
   } finally {

@@ -1,4 +1,5 @@
 import { Runtime } from '../../app/runtime';
+import { escapeTerminalLines, printable } from '../../core/terminalText';
 import { retentionService } from '../../app/retention/retentionRuntime';
 import { formatReport } from '../../core/retention/plan';
 
@@ -14,7 +15,7 @@ export async function retentionCommand(opts: { dryRun?: boolean; json?: boolean;
   try {
     const now = opts.now ? new Date(opts.now) : new Date();
     if (Number.isNaN(now.getTime())) {
-      process.stderr.write(`--now: not a date: ${opts.now}\n`);
+      process.stderr.write(printable`--now: not a date: ${opts.now}\n`);
       return 2;
     }
     const run = await retentionService(rt).run({ trigger: 'cli', now, dryRun: opts.dryRun ?? false });
@@ -26,7 +27,7 @@ export async function retentionCommand(opts: { dryRun?: boolean; json?: boolean;
     }
     const { report, bytesFreed } = run;
     if (opts.json) process.stdout.write(JSON.stringify({ ...report, bytesFreed }, null, 2) + '\n');
-    else process.stdout.write(formatReport(report) + (bytesFreed !== null && !report.dryRun ? `\n  Redis memory freed ${bytesFreed} bytes (INFO used_memory)` : '') + '\n');
+    else process.stdout.write(escapeTerminalLines(formatReport(report)) + (bytesFreed !== null && !report.dryRun ? `\n  Redis memory freed ${bytesFreed} bytes (INFO used_memory)` : '') + '\n');
     return report.keptNoExport.length > 0 ? 1 : 0;
   } finally {
     await rt.close();

@@ -1,4 +1,5 @@
 import { retryItems, type RetryOutcome } from '../../queues/retryItems';
+import { printable } from '../../core/terminalText';
 import { formatSummary } from '../printSummary';
 import { Runtime, type BatchSummary } from '../../app/runtime';
 import { waitForBatches } from '../waitForBatches';
@@ -29,7 +30,7 @@ export async function retryCommand(id: string, opts: RetryOptions): Promise<numb
       // An archived batch (issue 14) is read-only: BATCH_ARCHIVED, its exit code from the registry.
       const archived = await archivedBatches(rt.ctx).open(id.replace(/-\d{4,}$/, ''));
       if (archived) throw new PhotowireError('BATCH_ARCHIVED', archivedRetryRefusal(archived));
-      process.stderr.write(`no batch or item ${id} (photowire failed lists failed items)\n`);
+      process.stderr.write(printable`no batch or item ${id} (photowire failed lists failed items)\n`);
       return 1;
     }
     // A batch still open (its items still queued, as Redis out of memory left it) is waited for
@@ -49,11 +50,11 @@ export async function retryCommand(id: string, opts: RetryOptions): Promise<numb
 
 function describe(out: RetryOutcome, summary: BatchSummary | null): string {
   const lines: string[] = [];
-  if (out.retried.length) lines.push(`queued again: ${out.retried.length} item${out.retried.length === 1 ? '' : 's'} of batch ${out.batchId}: ${out.retried.join(', ')}`);
-  if (out.pending.length) lines.push(`already queued or running (nothing added): ${out.pending.join(', ')}`);
-  for (const s of out.skipped) lines.push(`not retried: ${s.itemId}: ${s.reason}`);
-  if (!out.retried.length && !out.pending.length && !out.skipped.length) lines.push(`batch ${out.batchId}: no failed items to retry`);
+  if (out.retried.length) lines.push(printable`queued again: ${out.retried.length} item${out.retried.length === 1 ? '' : 's'} of batch ${out.batchId}: ${out.retried.join(', ')}`);
+  if (out.pending.length) lines.push(printable`already queued or running (nothing added): ${out.pending.join(', ')}`);
+  for (const s of out.skipped) lines.push(printable`not retried: ${s.itemId}: ${s.reason}`);
+  if (!out.retried.length && !out.pending.length && !out.skipped.length) lines.push(printable`batch ${out.batchId}: no failed items to retry`);
   if (summary) lines.push(formatSummary(summary));
-  else if (out.retried.length) lines.push('running workers take them now; `photowire status ' + out.batchId + '` shows the outcome (or retry with --wait)');
+  else if (out.retried.length) lines.push(printable`running workers take them now; \`photowire status ${out.batchId}\` shows the outcome (or retry with --wait)`);
   return lines.join('\n') + '\n';
 }

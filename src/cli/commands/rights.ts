@@ -1,15 +1,17 @@
 import { once } from 'node:events';
-import { createReadStream } from 'node:fs';
+import { escapeTerminal } from '../../core/terminalText';
 import { createInterface } from 'node:readline';
 import { loadConfig } from '../../config';
 import { dryRun, type DryRun } from '../../core/rights/dryRun';
 import { loadRightsRules } from '../../core/rights/rules';
+import { openInputFiles, streamOf } from '../inputFiles';
 
 const cut = (s: string, w: number) => (s.length > w ? s.slice(0, w - 1) + '…' : s);
 
 /** One readable block per line: the input, then what was read from it. */
 export function rightsTableRow(text: string, r: DryRun): string {
-  const out = [cut(text, 100)];
+  // The input and what was read from it are the operator's files: escaped, so a control in them is seen, not obeyed.
+  const out = [cut(escapeTerminal(text), 100)];
   const rows: Array<[string, string]> = [
     ['restrictions', r.rights.restrictions.join(', ')],
     ['out', r.rights.outMarkets.map((m) => m.name).join(', ')],
@@ -20,7 +22,7 @@ export function rightsTableRow(text: string, r: DryRun): string {
     ['notice', r.notice ? `${r.notice.kind}${r.notice.targets.length ? ` of ${r.notice.targets.join(', ')}` : ''}` : ''],
     ['unread', r.rights.unread.join(' | ')],
   ];
-  for (const [k, v] of rows) if (v) out.push(`  ${k.padEnd(13)}${v}`);
+  for (const [k, v] of rows) if (v) out.push(`  ${k.padEnd(13)}${escapeTerminal(v)}`);
   out.push(`  ${'confidence'.padEnd(13)}${r.rights.confidence} (rules ${r.rights.rulesVersion})`);
   return out.join('\n') + '\n';
 }
@@ -39,7 +41,9 @@ export async function rightsCliCommand(
   const write = async (s: string) => {
     if (!process.stdout.write(s)) await once(process.stdout, 'drain');
   };
-  const inputs: NodeJS.ReadableStream[] = files.length ? files.map((f) => createReadStream(f)) : [process.stdin];
+  // Every file opened before the first row: a missing one is a usage error alone on stderr.
+  const opened = await openInputFiles('rights', files);
+  const inputs: NodeJS.ReadableStream[] = opened.length ? opened.map((f) => streamOf('rights', f)) : [process.stdin];
   for (const input of inputs) {
     for await (const line of createInterface({ input, crlfDelay: Infinity })) {
       const text = line.replace(/^\uFEFF/, '');

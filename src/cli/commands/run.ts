@@ -1,4 +1,5 @@
 import { describeRedis } from '../../adapters/redis/ensureRedis';
+import { printable } from '../../core/terminalText';
 import { ingestPaths } from '../ingestPaths';
 import { UsageError } from '../usageError';
 import { formatFeedError, formatSummary } from '../printSummary';
@@ -40,7 +41,7 @@ export async function runCommand(paths: string[], opts: RunOptions): Promise<num
     const feeds = [...paths];
     if (opts.sample) {
       const sample = await generateSampleFeed(rt.config.dataDir);
-      if (!opts.json) process.stderr.write(`sample feed: ${sample.feeds.join(', ')}\n`);
+      if (!opts.json) process.stderr.write(printable`sample feed: ${sample.feeds.join(', ')}\n`);
       feeds.push(...sample.feeds);
     }
     await rt.startWorkers(opts.concurrency);
@@ -62,7 +63,7 @@ export async function runCommand(paths: string[], opts: RunOptions): Promise<num
       for (const s of summaries) process.stdout.write(formatSummary(s) + '\n');
       for (const o of feedErrors) process.stdout.write(formatFeedError(o) + '\n');
       const reused = outcomes.filter((o) => o.batchId && !o.created);
-      for (const o of reused) process.stdout.write(`note: ${o.path} was taken before as batch ${o.batchId}; nothing was added again\n`);
+      for (const o of reused) process.stdout.write(printable`note: ${o.path} was taken before as batch ${o.batchId}; nothing was added again\n`);
     }
     const anyFailed = feedErrors.length > 0 || summaries.some((s) => s.failed > 0);
     return anyFailed ? 1 : 0;

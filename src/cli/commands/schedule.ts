@@ -1,4 +1,5 @@
 import { Runtime } from '../../app/runtime';
+import { printable } from '../../core/terminalText';
 import { formatRuns } from '../../app/runs/formatRuns';
 import { waitForRun } from '../../app/runs/waitForRun';
 import { formatAt as at, formatScheduleList } from '../../app/schedules/formatSchedules';
@@ -31,9 +32,13 @@ export function scheduleAddCommand(name: string, opts: ScheduleAddOptions): Prom
     const r = await s.upsert(def);
     if (opts.json) process.stdout.write(JSON.stringify({ ...def, ...r }, null, 2) + '\n');
     else {
-      process.stdout.write(`schedule ${def.name}: ${describeTiming(def)}, source ${def.source}; next run ${at(r.next)}\n`);
+      const workers = await s.hasWorkers();
+      // An interval schedule's first run is queued at once (BullMQ's \`every\`): its "next" is now, not one interval on.
+      const dueNow = r.next !== null && r.next <= Date.now() + 1000;
+      const when = dueNow ? (workers ? 'first run now' : 'first run as soon as a `photowire scheduler` runs') : `next run ${at(r.next)}`;
+      process.stdout.write(printable`schedule ${def.name}: ${describeTiming(def)}, source ${def.source}; ` + when + (dueNow ? printable`, then ${describeTiming(def)}` : '') + '\n');
       if (r.caughtUp) process.stdout.write('  a run was due while nothing ran: it runs once now\n');
-      if (!(await s.hasWorkers())) process.stdout.write('  note: no `photowire scheduler` is running; runs start when one does\n');
+      if (!workers && !dueNow) process.stdout.write('  note: no `photowire scheduler` is running; runs start when one does\n');
     }
     return 0;
   });
@@ -52,11 +57,11 @@ export function scheduleRemoveCommand(name: string, opts: { reset?: boolean }): 
   return withScheduler(async (s) => {
     const removed = await s.remove(name);
     if (!removed) {
-      process.stderr.write(`photowire: no schedule named ${name} (photowire schedule list)\n`);
+      process.stderr.write(printable`photowire: no schedule named ${name} (photowire schedule list)\n`);
       return 1;
     }
     if (opts.reset) await s.runner.store.reset(name);
-    process.stdout.write(`schedule ${name} removed${opts.reset ? ' and its cursor forgotten' : '; its cursor and runs are kept'}\n`);
+    process.stdout.write(printable`schedule ${name} removed${opts.reset ? ' and its cursor forgotten' : '; its cursor and runs are kept'}\n`);
     return 0;
   });
 }
@@ -67,13 +72,13 @@ export function scheduleRunCommand(name: string, opts: { wait?: boolean; json?: 
     const workers = await s.hasWorkers();
     if (!opts.wait) {
       if (opts.json) process.stdout.write(JSON.stringify({ runId, schedulerRunning: workers }) + '\n');
-      else process.stdout.write(`run ${runId} queued${workers ? '' : '; no `photowire scheduler` is running: it starts when one does'}\n`);
+      else process.stdout.write(printable`run ${runId} queued${workers ? '' : '; no `photowire scheduler` is running: it starts when one does'}\n`);
       return 0;
     }
     if (!workers) process.stderr.write('photowire: waiting, but no `photowire scheduler` is running yet\n');
     const run = await waitForRun(s.runner.runs, runId, { timeoutMs: opts.timeoutMs ?? 24 * 3_600_000 });
     if (!run) {
-      process.stderr.write(`photowire: run ${runId} has not finished\n`);
+      process.stderr.write(printable`photowire: run ${runId} has not finished\n`);
       return 1;
     }
     process.stdout.write(opts.json ? JSON.stringify(run, null, 2) + '\n' : formatRuns([run]) + '\n');

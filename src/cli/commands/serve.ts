@@ -1,4 +1,3 @@
-import { InvalidArgumentError } from 'commander';
 import { Runtime } from '../../app/runtime';
 import { UsageError } from '../usageError';
 import { serveUntilSignal } from '../shutdown';
@@ -10,13 +9,6 @@ export interface ServeOptions {
   /** Also run item and batch workers in this process (one machine, no separate `photowire worker`). */
   workers?: boolean;
   concurrency?: number;
-}
-
-/** `--port`: 0 lets the system pick a free port (the log says which). */
-export function parsePort(v: string): number {
-  const n = Number(v);
-  if (!/^\d+$/.test(v) || n > 65535) throw new InvalidArgumentError('a port number from 0 to 65535 (0: any free port)');
-  return n;
 }
 
 /** The desk: HTTP API, page and queue board until SIGTERM. */

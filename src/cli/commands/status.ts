@@ -1,4 +1,5 @@
 import { formatSummary } from '../printSummary';
+import { printable } from '../../core/terminalText';
 import { Runtime } from '../../app/runtime';
 import { archivedBatches } from '../../app/retention/retentionRuntime';
 import { archivedSince } from '../../app/retention/archivedBatches';
@@ -17,7 +18,7 @@ export async function statusCommand(batchId: string | undefined, opts: { json?: 
       else
         for (const l of rows) {
           const where = l.archivedAt ? `  (archived on ${l.archivedAt.slice(0, 10)}: read from storage)` : '';
-          process.stdout.write(`${l.id}  ${l.state.padEnd(8)} ${l.ok}/${l.expected} ok, ${l.failed} failed  ${l.createdAt}  ${l.feed}${where}\n`);
+          process.stdout.write(printable`${l.id}  ${l.state.padEnd(8)} ${l.ok}/${l.expected} ok, ${l.failed} failed  ${l.createdAt}  ${l.feed}${where}\n`);
         }
       return 0;
     }
@@ -26,10 +27,10 @@ export async function statusCommand(batchId: string | undefined, opts: { json?: 
     const archived = live ? null : await archivedBatches(rt.ctx).open(batchId);
     const s = live ?? archived;
     if (!s) {
-      process.stderr.write(`no batch ${batchId} (photowire status lists recent batches)\n`);
+      process.stderr.write(printable`no batch ${batchId} (photowire status lists recent batches)\n`);
       return 1;
     }
-    const note = archived ? `  ${archivedSince(archived)}: read from storage, read-only\n` : '';
+    const note = archived ? printable`  ${archivedSince(archived)}: read from storage, read-only\n` : '';
     process.stdout.write(opts.json ? JSON.stringify(s, null, 2) + '\n' : formatSummary(s) + '\n' + note);
     return 0;
   } finally {

@@ -1,4 +1,5 @@
 import { PhotowireError, exitCodeOf } from '../../core/errors';
+import { escapeTerminalLines } from '../../core/terminalText';
 import { maskSecrets } from '../../core/secrets';
 import { isRedisOutOfMemory, outOfMemoryError } from '../../adapters/redis/outOfMemory';
 import { UsageError } from '../usageError';
@@ -7,9 +8,10 @@ import { UsageError } from '../usageError';
 export function report(err: unknown): void {
   // A coded refusal (BATCH_ARCHIVED, exit 1) is known too; INTERNAL and uncoded errors are bugs.
   const known = exitCodeOf(err) === 2 || (err instanceof PhotowireError && err.code !== 'INTERNAL');
-  const message = err instanceof Error ? err.message : String(err);
+  // The message may name a feed's file or quote its text: controls escaped, its own lines kept (a configuration error lists one problem a line).
+  const message = escapeTerminalLines(err instanceof Error ? err.message : String(err));
   let text = `photowire: ${message}\n`;
-  if (err instanceof UsageError && err.hint) text += `hint: ${err.hint}\n`;
+  if (err instanceof UsageError && err.hint) text += `hint: ${escapeTerminalLines(err.hint)}\n`;
   if (!known) {
     const debug = process.env.LOG_LEVEL === 'debug' || process.env.LOG_LEVEL === 'trace';
     text += debug && err instanceof Error && err.stack ? `${err.stack}\n` : 'this looks like a bug in photowire: run again with LOG_LEVEL=debug for the details, and report them\n';

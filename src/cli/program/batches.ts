@@ -26,6 +26,7 @@ export function registerBatchCommands(program: Command): void {
     .description('enqueue feeds for running workers')
     .argument('<paths...>', 'feeds to enqueue')
     .option('--wait', 'wait for the batches to finish and print their summaries')
+    .option('--wait-for-workers', 'with --wait: when no worker consumes the queue, keep waiting for one (without it, --wait says so and exits 2)')
     .option('--recreate', 'with --wait: re-create a batch from its feed if its ledger vanishes (Redis restarted without its data)')
     .option('--json', 'print JSON on stdout')
     .action(action((paths: string[], opts) => ingestCommand(paths, opts)));
@@ -48,7 +49,8 @@ export function registerBatchCommands(program: Command): void {
     .description("a batch's records as NDJSON on stdout")
     .argument('<batchId>')
     .option('--include-embargoed', 'also write records still under embargo (killed records are never written)')
-    .action(action((batchId: string, opts: { includeEmbargoed?: boolean }) => exportCommand(batchId, opts)));
+    .option('--json', 'one JSON document: {batchId, archived, records: [...], leftOut: {killed, withdrawn, embargoed}}')
+    .action(action((batchId: string, opts: { includeEmbargoed?: boolean; json?: boolean }) => exportCommand(batchId, opts)));
 
   program
     .command('retention')

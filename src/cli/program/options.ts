@@ -11,3 +11,9 @@ export const wholeMs = (v: string) => {
   if (!Number.isInteger(n) || n < 0) throw new InvalidArgumentError('must be a whole number of milliseconds');
   return n;
 };
+/** `--port`: 0 lets the system pick a free port (the log says which). */
+export function parsePort(v: string): number {
+  const n = Number(v);
+  if (!/^\d+$/.test(v) || n > 65535) throw new InvalidArgumentError('a port number from 0 to 65535 (0: any free port)');
+  return n;
+}

@@ -1,7 +1,6 @@
 import type { Command } from 'commander';
 import { action } from './action';
-import { positiveInt } from './options';
-import { parsePort, serveCommand } from '../commands/serve';
+import { parsePort, positiveInt } from './options';
 
 /** The desk: HTTP API, web page and queue board. */
 export function registerServeCommand(program: Command): void {
@@ -12,5 +11,6 @@ export function registerServeCommand(program: Command): void {
     .option('--host <address>', 'address to bind (anything but loopback needs PHOTOWIRE_API_TOKEN)', '127.0.0.1')
     .option('--with-workers', 'also run item and batch workers in this process')
     .option('--concurrency <n>', 'items processed at once with --with-workers (default PHOTOWIRE_CONCURRENCY)', positiveInt)
-    .action(action((opts) => serveCommand({ host: opts.host, port: opts.port, workers: opts.withWorkers, concurrency: opts.concurrency })));
+    // Loaded when run: the server's modules (fastify and its plugins) are not needed by any other command.
+    .action(action(async (opts) => (await import('../commands/serve')).serveCommand({ host: opts.host, port: opts.port, workers: opts.withWorkers, concurrency: opts.concurrency })));
 }
