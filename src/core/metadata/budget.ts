@@ -15,9 +15,9 @@ export const METADATA_LIMITS = {
   /** tEXt/zTXt/iTXt chunks of one PNG that are read; the rest are skipped. */
   textChunks: 64,
   /** One XMP packet's size (UTF-16 code units, about bytes) before it is parsed. */
-  xmpPacketChars: 1024 * 1024,
+  xmpPacketChars: 512 * 1024,
   /** All XMP packets of one file together (several APP1 segments, chunks, extended XMP). */
-  xmpTotalChars: 2 * 1024 * 1024,
+  xmpTotalChars: 1024 * 1024,
 } as const;
 
 export type MetadataLimits = { [K in keyof typeof METADATA_LIMITS]: number };
@@ -65,12 +65,12 @@ export class MetadataBudget {
   }
 
   /**
-   * May a packet of `chars` be parsed? Undefined if so (and it is taken from the file's budget),
-   * else the reason it is skipped.
+   * May a packet of `chars` be parsed? Undefined if so (and it is taken from the file's budget);
+   * 'total' when the file's XMP budget is spent; else why this packet alone is too big.
    */
   takeXmp(chars: number): string | undefined {
     if (chars > this.limits.xmpPacketChars) return `is ${chars} characters, over the cap of ${this.limits.xmpPacketChars} for one XMP packet`;
-    if (chars > this.xmpLeft) return `would take the file's XMP past its budget of ${this.limits.xmpTotalChars} characters`;
+    if (chars > this.xmpLeft) return 'total';
     this.xmpLeft -= chars;
     return undefined;
   }

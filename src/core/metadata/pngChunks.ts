@@ -71,10 +71,12 @@ function readTextChunk(type: string, data: Uint8Array, where: string, out: PngMe
     return;
   }
   const keyword = decodeCp1252(data.subarray(0, nul));
+  // an XMP chunk is inflated no further than one packet may be (in any encoding): a 16 MB packet is never made
+  const isXmp = keyword === 'XML:com.adobe.xmp';
   let text: string | undefined;
   if (type === 'tEXt') text = decodeCp1252(data.subarray(nul + 1));
   else if (type === 'zTXt') {
-    const bytes = inflate(data.subarray(nul + 2), where, out.warnings, budget, spent);
+    const bytes = inflate(data.subarray(nul + 2), where, out.warnings, budget, spent, isXmp);
     if (bytes) text = decodeCp1252(bytes);
   } else {
     const compressed = data[nul + 1] === 1;
@@ -85,11 +87,11 @@ function readTextChunk(type: string, data: Uint8Array, where: string, out: PngMe
       return;
     }
     const body = data.subarray(transEnd + 1);
-    const bytes = compressed ? inflate(body, where, out.warnings, budget, spent) : body;
+    const bytes = compressed ? inflate(body, where, out.warnings, budget, spent, isXmp) : body;
     if (bytes) text = decodeUtf8(bytes);
   }
   if (text === undefined) return;
-  if (keyword === 'XML:com.adobe.xmp') {
+  if (isXmp) {
     out.xmp.push(text);
     return;
   }
@@ -128,8 +130,9 @@ export function decodeRawProfile(text: string, where: string, warnings: string[]
 }
 
 /** Inflate within what is left of the file's budget (a small chunk must not become gigabytes). */
-function inflate(bytes: Uint8Array, where: string, warnings: string[], budget: MetadataBudget, spent: Spent): Buffer | undefined {
-  const allowance = budget.inflateAllowance();
+function inflate(bytes: Uint8Array, where: string, warnings: string[], budget: MetadataBudget, spent: Spent, isXmp: boolean): Buffer | undefined {
+  const packetMax = budget.limits.xmpPacketChars * 4;
+  const allowance = isXmp ? Math.min(budget.inflateAllowance(), packetMax) : budget.inflateAllowance();
   const overBudget = () => {
     if (spent.chunks++ === 0) spent.first = where;
     return undefined;
@@ -141,6 +144,11 @@ function inflate(bytes: Uint8Array, where: string, warnings: string[], budget: M
     return out;
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ERR_BUFFER_TOO_LARGE') {
+      if (isXmp && allowance === packetMax) {
+        budget.spendInflated(allowance);
+        warnings.push(skippedWarning(where, `inflates to more than ${packetMax} bytes, over the cap of ${budget.limits.xmpPacketChars} characters for one XMP packet`));
+        return undefined;
+      }
       // the whole allowance was produced before zlib stopped: spent, as a bomb's chunk would spend it
       budget.spendInflated(allowance);
       return overBudget();

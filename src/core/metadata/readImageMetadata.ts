@@ -291,12 +291,14 @@ function readPackets(packets: string[], extended: Map<string, ExtendedChunks> | 
   // Several packets (cech.jpg): a later packet overrides an earlier one property by
   // property, which is the value ExifTool reports when it finds a tag twice.
   let n = 0;
+  const pastTotal: number[] = [];
   for (const text of packets) {
     n++;
     if (text === '') continue;
     const over = budget.takeXmp(text.length);
-    if (over !== undefined) {
-      warnings.push(skippedWarning(`XMP packet ${n} of ${packets.length}`, over));
+    if (over === 'total') pastTotal.push(n);
+    if (over === 'total' || over !== undefined) {
+      if (over !== 'total') warnings.push(skippedWarning(`XMP packet ${n} of ${packets.length}`, over));
       continue;
     }
     const packet = readXmpPacket(text);
@@ -304,6 +306,9 @@ function readPackets(packets: string[], extended: Map<string, ExtendedChunks> | 
     Object.assign(values, packet.values);
     if (packet.hasExtendedXmp !== undefined) announced = packet.hasExtendedXmp;
     texts.push(text);
+  }
+  if (pastTotal.length > 0) {
+    warnings.push(skippedWarning(`XMP packets ${pastTotal[0]} to ${pastTotal[pastTotal.length - 1]} of ${packets.length} (${pastTotal.length})`, `would take the file's XMP past its budget of ${budget.limits.xmpTotalChars} characters`));
   }
   for (const [guid, ext] of extended ?? []) {
     if (guid !== announced) {
@@ -322,7 +327,7 @@ function readPackets(packets: string[], extended: Map<string, ExtendedChunks> | 
       const text = decodeXmpBytes(whole);
       const over = budget.takeXmp(text.length);
       if (over !== undefined) {
-        warnings.push(skippedWarning(`extended XMP ${guid}`, over));
+        warnings.push(skippedWarning(`extended XMP ${guid}`, over === 'total' ? `would take the file's XMP past its budget of ${budget.limits.xmpTotalChars} characters` : over));
         continue;
       }
       const packet = readXmpPacket(text);
