@@ -29,6 +29,7 @@ const ITEM_ERRORS = {
   FEED_UNKNOWN_FORMAT: spec('the feed is not a format photowire reads', 415),
   FEED_MALFORMED: spec('the feed (or one of its lines) could not be parsed', 422),
   FEED_TOO_LARGE: spec('the feed file is over the size cap', 413),
+  FEED_LINE_TOO_LONG: spec('a line (or CSV record) of the feed is over the per-line cap: it is not parsed', 413),
   XML_ENTITY_REFUSED: spec('the XML declares a DOCTYPE or entities, which are never expanded', 422),
   ITEM_DUPLICATE_ID: spec('another item of the same feed has this id', 422),
   ITEM_INVALID: spec('the item does not match the item schema', 422),
@@ -188,6 +189,7 @@ export const FEED_LEVEL_CODES: ReadonlySet<string> = new Set<ErrorCode>([
   'FEED_UNKNOWN_FORMAT',
   'FEED_MALFORMED',
   'FEED_TOO_LARGE',
+  'FEED_LINE_TOO_LONG',
   'XML_ENTITY_REFUSED',
   'ITEM_DUPLICATE_ID',
   'ITEM_INVALID',
@@ -198,3 +200,14 @@ export const FEED_LEVEL_CODES: ReadonlySet<string> = new Set<ErrorCode>([
 export function retryCanHelp(code: string): boolean {
   return !FEED_LEVEL_CODES.has(code);
 }
+
+/**
+ * Codes of warnings: the item is stored and the batch goes on, but something it carried was cut or
+ * skipped. A warning's text starts with its code (or carries it as `code`) and names the file. Listed
+ * in the README ("Warning codes"); never rename one, only add.
+ */
+export const WARNING_CODES = {
+  METADATA_SKIPPED: "a photo's embedded metadata is over a budget (inflated bytes, text chunks, XMP size): the excess is skipped, the photo kept",
+  FIELD_CAPPED: 'a text field of a feed item or photo is over its cap: it is stored cut, with its length and the cap',
+} as const;
+export type WarningCode = keyof typeof WARNING_CODES;

@@ -4,7 +4,12 @@ import { noticeRefSchema } from '../schemas/notice';
 import { catalogRecordSchema as storedRecordSchema } from '../schemas/record';
 
 /** A record as the API returns it: the stored record, its kill status merged, and whether it may be published now (issue 16). */
-const catalogRecordSchema = storedRecordSchema.extend({ availability: availabilitySchema.optional() }).meta({ id: 'CatalogRecord' });
+const catalogRecordSchema = storedRecordSchema
+  .extend({
+    availability: availabilitySchema.optional(),
+    truncated: z.boolean().optional().describe("true: a list page cut this record's long texts and lists (over 64 KB of JSON); records.ndjson has it whole"),
+  })
+  .meta({ id: 'CatalogRecord' });
 
 /** The HTTP API's contract: every response is parsed with these before it is sent. */
 

@@ -1,6 +1,7 @@
 import { presentRecords } from '../app/presentRecords';
 import type { PipelineContext } from '../app/pipelineContext';
 import { defaultCreditRules } from '../core/credits/rules';
+import { listRecord } from '../core/records/listRecord';
 import type { RecordQuery } from './apiSchemas';
 import type { BatchOverviews } from './batchOverview';
 import { notFound } from './httpError';
@@ -26,10 +27,11 @@ export async function recordsPage(deps: { ctx: PipelineContext; overviews: Batch
       items: archived.items,
     });
     if (!read) throw notFound(`no batch ${batchId}`);
-    const records = await presentRecords(ctx, read.records);
+    const records = (await presentRecords(ctx, read.records)).map(listRecord);
     return { ...page, archived: true, total: read.total, exact: true, nextOffset: read.nextOffset, nextCursor: null, records };
   }
   const out = await readRecordPage(ctx.catalog, batchId, query, { expected: ledger.expected, running: ledger.state !== 'done' });
-  const records = await presentRecords(ctx, out.records);
+  // a page never carries more than LIST_RECORD_MAX_CHARS of a record (src/core/records/listRecord.ts)
+  const records = (await presentRecords(ctx, out.records)).map(listRecord);
   return { ...page, total: out.total, exact: out.exact, nextOffset: out.nextOffset, nextCursor: out.nextCursor, records };
 }

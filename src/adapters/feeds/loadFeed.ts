@@ -6,6 +6,7 @@ import { parseGalleryText, looksLikeGallery } from '../../core/feeds/galleryText
 import { parseJsonManifest, parseNdjsonManifest } from '../../core/feeds/manifest';
 import { detectTextFeed, hasImageExtension, sniffImage } from '../../core/feeds/sniff';
 import { parseCsvManifest } from '../../core/feeds/csvManifest';
+import { capArticle, capFeedItems } from '../../core/feeds/capItems';
 import { detectXmlFlavor } from '../../core/feeds/xml/detectXmlFlavor';
 import { parseWireXml } from '../../core/feeds/xml/parseWireXml';
 import { countSkipped, skippedWarnings } from '../../core/feeds/xml/wireXmlResult';
@@ -93,6 +94,14 @@ export type ParsedFeed = Pick<LoadedFeed, 'format' | 'items' | 'article' | 'warn
  * relative image references resolve against: a file path, or the URL of a feed fetched over HTTP.
  */
 export function parseFeedBytes(bytes: Buffer, feedPath: string): ParsedFeed {
+  // Every format's items are capped here, as they are read: nothing over a field's cap reaches a job, Redis or an export.
+  const parsed = parseUncapped(bytes, feedPath);
+  const warnings = [...parsed.warnings];
+  const items = capFeedItems(parsed.items, warnings);
+  return { ...parsed, items, article: capArticle(parsed.article, feedPath, warnings), warnings };
+}
+
+function parseUncapped(bytes: Buffer, feedPath: string): ParsedFeed {
   const base = { article: null, warnings: [] as string[] };
   const text = bytes.toString('utf8');
   const kind = detectTextFeed(text, feedPath, looksLikeGallery);

@@ -6,6 +6,7 @@ import { planRenditions } from '../../core/images/planRenditions';
 import { pixelBytes } from '../../core/images/pixelFingerprint';
 import type { PreviewRights } from '../../core/metadata/previewRights';
 import { metadataContainer, readImageMetadata, readMetadataBlocks } from '../../core/metadata';
+import { capIptc } from '../../core/feeds/capItems';
 import { buildRecord, mergeIptc } from '../../core/records/buildRecord';
 import { isStorageRef, storedPhotoKey } from '../../core/feeds/storageFeed';
 import { originalKey } from '../../core/storageKeys';
@@ -325,7 +326,14 @@ export class ItemPipeline {
       read.raw = meta.raw;
       await this.addReaderWarnings(job, file, meta.warnings);
     }
-    const iptc = mergeIptc(job.item.iptc, meta.iptc);
+    // The photo's own fields are capped as a feed's are (src/core/feeds/capItems.ts): 100,000 XMP keywords are not stored.
+    const capWarnings: string[] = [];
+    const embedded = capIptc(meta.iptc, { file, position: job.item.source.position }, capWarnings, 'embedded ');
+    if (embedded !== meta.iptc) {
+      read.iptc = embedded;
+      for (const w of capWarnings) await this.p.catalog.addWarning(job.batchId, w);
+    }
+    const iptc = mergeIptc(job.item.iptc, embedded);
     clock.lap('metadata');
     return { bytes, sha256, pixelSha256, probe, iptc, raw: meta.raw };
   }

@@ -1,4 +1,5 @@
 import { parse } from 'csv-parse/sync';
+import { MAX_FEED_LINE_BYTES } from './capItems';
 import { InputError, type ErrorCode } from '../errors';
 import type { FeedItem, IptcFields } from '../../schemas/feedItem';
 import { compact, nonEmpty } from './xml/fields';
@@ -91,7 +92,8 @@ export function parseCsvManifest(text: string, feedPath: string): CsvManifest {
   for (const record of records) {
     const where = `${feedPath} line ${record.line}`;
     if (record.error) {
-      errors.push({ line: record.line, code: 'FEED_MALFORMED', message: `${where}: ${record.error}` });
+      const tooLong = record.error.startsWith('FEED_LINE_TOO_LONG: ');
+      errors.push({ line: record.line, code: tooLong ? 'FEED_LINE_TOO_LONG' : 'FEED_MALFORMED', message: `${where}: ${tooLong ? record.error.slice(20) : record.error}` });
       continue;
     }
     if (record.fields.length !== header.fields.length) {
@@ -216,6 +218,8 @@ function readRecords(text: string): CsvRecord[] {
       relax_quotes: true,
       relax_column_count: true,
       record_delimiter: RECORD_DELIMITERS,
+      // a record over the per-line cap is not read into memory whole (src/core/feeds/capItems.ts)
+      max_record_size: MAX_FEED_LINE_BYTES,
       // With `raw: true` csv-parse hands on_record `{ record, raw }` although its types say string[].
       on_record: (wrapped, context) => {
         const record = Array.isArray(wrapped) ? wrapped : (wrapped as unknown as { record: string[] }).record;
@@ -233,7 +237,12 @@ function readRecords(text: string): CsvRecord[] {
     records.push({
       fields: [],
       line,
-      error: code === 'CSV_QUOTE_NOT_CLOSED' ? 'a quoted field is never closed (missing ")' : `unreadable CSV: ${(err as Error).message}`,
+      error:
+        code === 'CSV_QUOTE_NOT_CLOSED'
+          ? 'a quoted field is never closed (missing ")'
+          : code === 'CSV_MAX_RECORD_SIZE'
+            ? `FEED_LINE_TOO_LONG: a record is over the per-line cap of ${MAX_FEED_LINE_BYTES} characters; it and the rows after it are not read`
+            : `unreadable CSV: ${(err as Error).message}`,
     });
   }
   return records;

@@ -1,4 +1,5 @@
 import { inflateSync } from 'node:zlib';
+import { MetadataBudget, skippedWarning } from './budget';
 import { decodeCp1252, decodeUtf8 } from './textCodecs';
 
 /**
@@ -21,15 +22,17 @@ export interface PngMetadataBlocks {
   warnings: string[];
 }
 
-// a zTXt/iTXt may not inflate to more than this (a small chunk must not become gigabytes)
-const MAX_INFLATED = 16 * 1024 * 1024;
-
 export function isPng(buf: Uint8Array): boolean {
   return buf.length >= 8 && PNG_SIGNATURE.every((b, i) => buf[i] === b);
 }
 
-export function readPngChunks(buf: Uint8Array): PngMetadataBlocks {
+/**
+ * The chunks up to IEND. Text chunks past `budget`'s cap, and compressed ones once the file's
+ * inflated bytes are spent, are skipped with one METADATA_SKIPPED warning each kind.
+ */
+export function readPngChunks(buf: Uint8Array, budget: MetadataBudget = new MetadataBudget()): PngMetadataBlocks {
   const out: PngMetadataBlocks = { iptc: [], irb: [], xmp: [], exif: [], warnings: [] };
+  const spent = { chunks: 0, first: '' };
   const view = new DataView(buf.buffer, buf.byteOffset, buf.byteLength);
   let pos = 8;
   while (pos + 8 <= buf.length) {
@@ -42,25 +45,38 @@ export function readPngChunks(buf: Uint8Array): PngMetadataBlocks {
     }
     const data = buf.subarray(start, start + len);
     const where = `PNG ${type} chunk at byte ${pos}`;
-    if (type === 'tEXt' || type === 'zTXt' || type === 'iTXt') readTextChunk(type, data, where, out);
-    else if (type === 'eXIf') out.exif.push(data);
+    if (type === 'tEXt' || type === 'zTXt' || type === 'iTXt') {
+      if (budget.takeTextChunk()) readTextChunk(type, data, where, out, budget, spent);
+    } else if (type === 'eXIf') out.exif.push(data);
     else if (type === 'IEND') break;
     pos = start + len + 4;
+  }
+  const over = budget.skippedTextChunks();
+  if (over > 0) out.warnings.push(skippedWarning(`PNG: ${over} text chunk(s)`, `are past the cap of ${budget.limits.textChunks} text chunks per file`));
+  if (spent.chunks > 0) {
+    out.warnings.push(skippedWarning(`PNG: ${spent.chunks} compressed text chunk(s), the first at ${spent.first},`, `would inflate past the budget of ${budget.limits.inflatedBytes} bytes per file`));
   }
   return out;
 }
 
-function readTextChunk(type: string, data: Uint8Array, where: string, out: PngMetadataBlocks): void {
+interface Spent {
+  chunks: number;
+  first: string;
+}
+
+function readTextChunk(type: string, data: Uint8Array, where: string, out: PngMetadataBlocks, budget: MetadataBudget, spent: Spent): void {
   const nul = data.indexOf(0);
   if (nul < 0) {
     out.warnings.push(`${where}: no keyword terminator; ignored`);
     return;
   }
   const keyword = decodeCp1252(data.subarray(0, nul));
+  // an XMP chunk is inflated no further than one packet may be (in any encoding): a 16 MB packet is never made
+  const isXmp = keyword === 'XML:com.adobe.xmp';
   let text: string | undefined;
   if (type === 'tEXt') text = decodeCp1252(data.subarray(nul + 1));
   else if (type === 'zTXt') {
-    const bytes = inflate(data.subarray(nul + 2), where, out.warnings);
+    const bytes = inflate(data.subarray(nul + 2), where, out.warnings, budget, spent, isXmp);
     if (bytes) text = decodeCp1252(bytes);
   } else {
     const compressed = data[nul + 1] === 1;
@@ -71,11 +87,11 @@ function readTextChunk(type: string, data: Uint8Array, where: string, out: PngMe
       return;
     }
     const body = data.subarray(transEnd + 1);
-    const bytes = compressed ? inflate(body, where, out.warnings) : body;
+    const bytes = compressed ? inflate(body, where, out.warnings, budget, spent, isXmp) : body;
     if (bytes) text = decodeUtf8(bytes);
   }
   if (text === undefined) return;
-  if (keyword === 'XML:com.adobe.xmp') {
+  if (isXmp) {
     out.xmp.push(text);
     return;
   }
@@ -113,10 +129,30 @@ export function decodeRawProfile(text: string, where: string, warnings: string[]
   return Buffer.from(hex.slice(0, Math.min(hex.length - (hex.length % 2), length * 2)), 'hex');
 }
 
-function inflate(bytes: Uint8Array, where: string, warnings: string[]): Buffer | undefined {
+/** Inflate within what is left of the file's budget (a small chunk must not become gigabytes). */
+function inflate(bytes: Uint8Array, where: string, warnings: string[], budget: MetadataBudget, spent: Spent, isXmp: boolean): Buffer | undefined {
+  const packetMax = budget.limits.xmpPacketChars * 4;
+  const allowance = isXmp ? Math.min(budget.inflateAllowance(), packetMax) : budget.inflateAllowance();
+  const overBudget = () => {
+    if (spent.chunks++ === 0) spent.first = where;
+    return undefined;
+  };
+  if (allowance === 0) return overBudget();
   try {
-    return inflateSync(bytes, { maxOutputLength: MAX_INFLATED });
+    const out = inflateSync(bytes, { maxOutputLength: allowance });
+    budget.spendInflated(out.length);
+    return out;
   } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ERR_BUFFER_TOO_LARGE') {
+      if (isXmp && allowance === packetMax) {
+        budget.spendInflated(allowance);
+        warnings.push(skippedWarning(where, `inflates to more than ${packetMax} bytes, over the cap of ${budget.limits.xmpPacketChars} characters for one XMP packet`));
+        return undefined;
+      }
+      // the whole allowance was produced before zlib stopped: spent, as a bomb's chunk would spend it
+      budget.spendInflated(allowance);
+      return overBudget();
+    }
     warnings.push(`${where}: compressed text could not be inflated (${(err as Error).message}); ignored`);
     return undefined;
   }

@@ -4,6 +4,7 @@ import { MARKER, scanJpeg, type JpegSegment } from './jpegSegments';
 import { exifFieldsFromTiff, readExifBlock } from './exifFields';
 import { mergeIimXmp, type DigestState } from './mergeIimXmp';
 import { IRB_IPTC, IRB_IPTC_DIGEST, PHOTOSHOP_HEADER, irbStart, readIrbResources, startsWithAscii } from './photoshopIrb';
+import { MetadataBudget, packetEnd, skippedWarning, type MetadataLimits } from './budget';
 import { isPng, readPngChunks } from './pngChunks';
 import { decodeXmpBytes } from './textCodecs';
 import { TIFF_TAG, isTiff, readTiff } from './tiffIfd';
@@ -39,8 +40,8 @@ export const XMP_EXT_APP1_HEADER = 'http://ns.adobe.com/xmp/extension/\0';
  * that cannot be decoded still gives its caption and credit. Other formats give empty
  * fields and a warning. Never throws on damaged input.
  */
-export function readImageMetadata(bytes: Uint8Array): ImageMetadata {
-  return withoutSources(readImageMetadataBySource(bytes));
+export function readImageMetadata(bytes: Uint8Array, limits?: Partial<MetadataLimits>): ImageMetadata {
+  return withoutSources(readImageMetadataBySource(bytes, limits));
 }
 
 /** The containers readImageMetadata reads itself; for others (GIF, HEIF, AVIF) use readMetadataBlocks on a decoder's blocks. */
@@ -52,11 +53,13 @@ export function metadataContainer(bytes: Uint8Array): 'jpeg' | 'tiff' | 'png' | 
 }
 
 /** Also what IIM, XMP and EXIF say on their own, before the merge: for diagnostics and tests. */
-export function readImageMetadataBySource(bytes: Uint8Array): ImageMetadataBySource {
-  if (isPng(bytes)) return readPng(bytes);
-  if (isWebp(bytes)) return readWebp(bytes);
+export function readImageMetadataBySource(bytes: Uint8Array, limits?: Partial<MetadataLimits>): ImageMetadataBySource {
+  // One budget per file, across every block of it (src/core/metadata/budget.ts).
+  const budget = new MetadataBudget(limits);
+  if (isPng(bytes)) return readPng(bytes, budget);
+  if (isWebp(bytes)) return readWebp(bytes, budget);
   const tiff = readTiff(bytes, 'TIFF');
-  if (tiff) return readTiffFile(tiff);
+  if (tiff) return readTiffFile(tiff, budget);
   const scan = scanJpeg(bytes);
   if (!scan.isJpeg) {
     return {
@@ -69,7 +72,7 @@ export function readImageMetadataBySource(bytes: Uint8Array): ImageMetadataBySou
   }
   const warnings = [...scan.warnings];
   const app13 = readApp13(bytes, scan.segments, warnings);
-  const xmp = readApp1Xmp(bytes, scan.segments, warnings);
+  const xmp = readApp1Xmp(bytes, scan.segments, warnings, budget);
   const exif = readApp1Exif(bytes, scan.segments, warnings);
   return assemble(app13.iim, app13.storedDigest, xmp, warnings, exif);
 }
@@ -82,7 +85,7 @@ function readApp1Exif(buf: Uint8Array, segments: JpegSegment[], warnings: string
 }
 
 /** TIFF: IIM in tag 33723, the Photoshop IRB (IPTC digest, maybe IIM too) in 34377, XMP in 700, EXIF in IFD0. */
-function readTiffFile(tiff: NonNullable<ReturnType<typeof readTiff>>): ImageMetadataBySource {
+function readTiffFile(tiff: NonNullable<ReturnType<typeof readTiff>>, budget: MetadataBudget): ImageMetadataBySource {
   const warnings = [...tiff.warnings];
   let iim: IimBlock | undefined;
   let storedDigest: string | undefined;
@@ -103,12 +106,12 @@ function readTiffFile(tiff: NonNullable<ReturnType<typeof readTiff>>): ImageMeta
     warnings.push(...blockWarnings.map((w) => `TIFF IPTC tag 33723: ${w}`));
   }
   const xmpTag = tiff.ifd0.get(TIFF_TAG.XMP);
-  const xmp = readPackets(xmpTag ? [decodeXmpBytes(xmpTag.bytes)] : [], undefined, warnings);
+  const xmp = readPackets(xmpTag ? [xmpBlock(xmpTag.bytes, 'TIFF XMP tag 700', budget, warnings)] : [], undefined, warnings, budget);
   return assemble(iim, storedDigest, xmp, warnings, exifFieldsFromTiff(tiff));
 }
 
-function readPng(bytes: Uint8Array): ImageMetadataBySource {
-  const png = readPngChunks(bytes);
+function readPng(bytes: Uint8Array, budget: MetadataBudget): ImageMetadataBySource {
+  const png = readPngChunks(bytes, budget);
   const warnings = [...png.warnings];
   let iim: IimBlock | undefined;
   let storedDigest: string | undefined;
@@ -124,15 +127,20 @@ function readPng(bytes: Uint8Array): ImageMetadataBySource {
     warnings.push(...iim.warnings.map((w) => `PNG raw profile iptc: ${w}`));
     storedDigest ??= digestFromIrb(png.iptc[0]);
   }
-  const xmp = readPackets(png.xmp, undefined, warnings);
+  const xmp = readPackets(png.xmp, undefined, warnings, budget);
   const exif = png.exif.length > 0 ? readExifBlock(png.exif[0], 'PNG EXIF', warnings) : {};
   return assemble(iim, storedDigest, xmp, warnings, exif);
 }
 
-function readWebp(bytes: Uint8Array): ImageMetadataBySource {
+function readWebp(bytes: Uint8Array, budget: MetadataBudget): ImageMetadataBySource {
   const webp = readWebpChunks(bytes);
   const warnings = [...webp.warnings];
-  const xmp = readPackets(webp.xmp, undefined, warnings);
+  const xmp = readPackets(
+    webp.xmp.map((b) => xmpBlock(b, 'WebP XMP chunk', budget, warnings)),
+    undefined,
+    warnings,
+    budget,
+  );
   const exif = webp.exif.length > 0 ? readExifBlock(webp.exif[0], 'WebP EXIF', warnings) : {};
   return assemble(undefined, undefined, xmp, warnings, exif);
 }
@@ -141,7 +149,8 @@ function readWebp(bytes: Uint8Array): ImageMetadataBySource {
  * The same result for blocks a decoder handed over (sharp's metadata() gives `iptc` and
  * `xmp` buffers for PNG, TIFF and WebP). `iptc` may be raw IIM or a Photoshop IRB.
  */
-export function readMetadataBlocks(blocks: { iptc?: Uint8Array | null; xmp?: Uint8Array | string | null }): ImageMetadata {
+export function readMetadataBlocks(blocks: { iptc?: Uint8Array | null; xmp?: Uint8Array | string | null }, limits?: Partial<MetadataLimits>): ImageMetadata {
+  const budget = new MetadataBudget(limits);
   const warnings: string[] = [];
   let iim: IimBlock | undefined;
   let storedDigest: string | undefined;
@@ -152,9 +161,9 @@ export function readMetadataBlocks(blocks: { iptc?: Uint8Array | null; xmp?: Uin
   }
   const packets: string[] = [];
   if (blocks.xmp !== undefined && blocks.xmp !== null && blocks.xmp.length > 0) {
-    packets.push(typeof blocks.xmp === 'string' ? blocks.xmp : decodeXmpBytes(blocks.xmp));
+    packets.push(typeof blocks.xmp === 'string' ? blocks.xmp : xmpBlock(blocks.xmp, 'XMP block', budget, warnings));
   }
-  const xmp = readPackets(packets, undefined, warnings);
+  const xmp = readPackets(packets, undefined, warnings, budget);
   return withoutSources(assemble(iim, storedDigest, xmp, warnings));
 }
 
@@ -242,7 +251,7 @@ interface ExtendedChunks {
   chunks: Map<number, Uint8Array>;
 }
 
-function readApp1Xmp(buf: Uint8Array, segments: JpegSegment[], warnings: string[]): XmpRead {
+function readApp1Xmp(buf: Uint8Array, segments: JpegSegment[], warnings: string[], budget: MetadataBudget): XmpRead {
   const packets: string[] = [];
   const extended = new Map<string, ExtendedChunks>();
   for (const seg of segments) {
@@ -262,30 +271,65 @@ function readApp1Xmp(buf: Uint8Array, segments: JpegSegment[], warnings: string[
       }
     }
   }
-  return readPackets(packets, extended, warnings);
+  return readPackets(packets, extended, warnings, budget);
 }
 
-function readPackets(packets: string[], extended: Map<string, ExtendedChunks> | undefined, warnings: string[]): XmpRead {
+/**
+ * The text of an XMP block, or '' (with a warning) when its bytes are already past what one packet
+ * may be in any encoding (4 bytes a character): a 200 MB TIFF tag is never decoded whole.
+ */
+function xmpBlock(bytes: Uint8Array, where: string, budget: MetadataBudget, warnings: string[]): string {
+  if (bytes.length <= budget.limits.xmpPacketChars * 4) return decodeXmpBytes(bytes);
+  warnings.push(skippedWarning(where, `is ${bytes.length} bytes, over the cap of ${budget.limits.xmpPacketChars} characters for one XMP packet`));
+  return '';
+}
+
+function readPackets(packets: string[], extended: Map<string, ExtendedChunks> | undefined, warnings: string[], budget: MetadataBudget): XmpRead {
   const values: XmpValues = {};
   const texts: string[] = [];
   let announced: string | undefined;
   // Several packets (cech.jpg): a later packet overrides an earlier one property by
   // property, which is the value ExifTool reports when it finds a tag twice.
+  let n = 0;
+  const pastTotal: number[] = [];
   for (const text of packets) {
+    n++;
+    if (text === '') continue;
+    const over = budget.takeXmp(text.length);
+    if (over === 'total') pastTotal.push(n);
+    if (over === 'total' || over !== undefined) {
+      if (over !== 'total') warnings.push(skippedWarning(`XMP packet ${n} of ${packets.length}`, over));
+      continue;
+    }
     const packet = readXmpPacket(text);
     warnings.push(...packet.warnings);
     Object.assign(values, packet.values);
     if (packet.hasExtendedXmp !== undefined) announced = packet.hasExtendedXmp;
     texts.push(text);
   }
+  if (pastTotal.length > 0) {
+    warnings.push(skippedWarning(`XMP packets ${pastTotal[0]} to ${pastTotal[pastTotal.length - 1]} of ${packets.length} (${pastTotal.length})`, `would take the file's XMP past its budget of ${budget.limits.xmpTotalChars} characters`));
+  }
   for (const [guid, ext] of extended ?? []) {
+    if (guid !== announced) {
+      warnings.push(`extended XMP ${guid} is not the one the main XMP announces; ignored`);
+      continue;
+    }
+    // the declared size is checked before any chunk is copied: it may say 4 GB
+    if (ext.size > budget.limits.xmpPacketChars * 4) {
+      warnings.push(skippedWarning(`extended XMP ${guid}`, `declares ${ext.size} bytes, over the cap of ${budget.limits.xmpPacketChars} characters for one XMP packet`));
+      continue;
+    }
     const whole = assembleExtended(ext);
     if (!whole) {
       warnings.push(`extended XMP ${guid} is incomplete; ignored`);
-    } else if (guid !== announced) {
-      warnings.push(`extended XMP ${guid} is not the one the main XMP announces; ignored`);
     } else {
       const text = decodeXmpBytes(whole);
+      const over = budget.takeXmp(text.length);
+      if (over !== undefined) {
+        warnings.push(skippedWarning(`extended XMP ${guid}`, over === 'total' ? `would take the file's XMP past its budget of ${budget.limits.xmpTotalChars} characters` : over));
+        continue;
+      }
       const packet = readXmpPacket(text);
       warnings.push(...packet.warnings);
       Object.assign(values, packet.values);
@@ -340,6 +384,5 @@ function nonStandardXmpStart(payload: Uint8Array): number {
 /** Decode a packet and drop what follows its closing processing instruction (padding, NULs, junk). */
 function packetText(bytes: Uint8Array): string {
   const text = decodeXmpBytes(bytes);
-  const end = /<\?xpacket\s+end\s*=\s*["'][rw]?["']\s*\?>/.exec(text);
-  return end ? text.slice(0, end.index + end[0].length) : text.replace(/\0+$/, '');
+  return text.slice(0, packetEnd(text));
 }

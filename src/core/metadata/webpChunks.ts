@@ -1,8 +1,7 @@
-import { decodeXmpBytes } from './textCodecs';
-
 /** WebP (RIFF) metadata chunks: "EXIF" and "XMP ". */
 export interface WebpMetadataBlocks {
-  xmp: string[];
+  /** The XMP chunks' bytes: decoded by the caller, within the file's metadata budget. */
+  xmp: Uint8Array[];
   exif: Uint8Array[];
   warnings: string[];
 }
@@ -24,7 +23,7 @@ export function readWebpChunks(buf: Uint8Array): WebpMetadataBlocks {
       break;
     }
     const data = buf.subarray(start, start + len);
-    if (type === 'XMP ') out.xmp.push(decodeXmpBytes(data));
+    if (type === 'XMP ') out.xmp.push(data);
     else if (type === 'EXIF') out.exif.push(data);
     pos = start + len + (len & 1);
   }

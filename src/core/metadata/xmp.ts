@@ -54,8 +54,13 @@ export function readXmpFields(xml: string): IptcFields {
  */
 function trimPacketEnd(xml: string): string {
   let end = xml.length;
-  while (end > 0 && (xml.charCodeAt(end - 1) === 0 || /\s/.test(xml[end - 1]))) end--;
+  while (end > 0 && isPadding(xml.charCodeAt(end - 1))) end--;
   return xml.slice(0, end);
+}
+
+/** NUL and the whitespace XMP writers pad with (space, tab, CR, LF, FF, VT, NBSP, BOM). */
+function isPadding(c: number): boolean {
+  return c === 0 || c === 0x20 || (c >= 0x09 && c <= 0x0d) || c === 0xa0 || c === 0xfeff;
 }
 
 export function readXmpPacket(xml: string): XmpPacketResult {

@@ -47,6 +47,11 @@ export interface RecordParts {
   status?: Partial<KillStatus>;
 }
 
+function withoutCaption(iptc: IptcFields): IptcFields {
+  const { caption: _caption, ...rest } = iptc;
+  return rest;
+}
+
 const orNull = (s: string | undefined | null) => (s === undefined || s === null || s.trim() === '' ? null : s);
 
 /** Assemble the catalog record: IPTC beats what was read from the caption text, never the other way. */
@@ -80,7 +85,8 @@ export function buildRecord(p: RecordParts): CatalogRecord {
     dateCreated: orNull(iptc.dateCreated) ?? cleaned.dateCreated,
     location: hasLocation ? location : null,
     keywords: iptc.keywords ?? [],
-    iptc,
+    // the caption text is stored once: iptc.caption is left out when it is the captionRaw above
+    iptc: iptc.caption !== undefined && iptc.caption === p.captionRaw ? withoutCaption(iptc) : iptc,
     image: p.image,
     renditions: p.renditions,
     cluster: p.cluster,
