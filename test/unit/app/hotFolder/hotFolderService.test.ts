@@ -48,6 +48,8 @@ class Fakes {
   readonly moves: Array<{ name: string; outcome: string; error?: { code: string; message: string } }> = [];
   readonly taken: LoadedFeed[] = [];
   readonly runs = new Map<string, RunRecord>();
+  /** What the service recorded as moved, per batch (the retry reads items from there). */
+  readonly recordedMoves: Array<{ batchId: string; moves: Array<{ from: string; to: string }> }> = [];
   readonly saves: RunRecord[] = [];
   readonly logs: Array<{ level: string; msg: string; obj: object }> = [];
   readonly claimsHeld = new Map<string, string>();
@@ -152,6 +154,12 @@ class Fakes {
         },
         touchSource: async () => undefined,
         sources: async () => this.sources,
+      },
+      moves: {
+        record: async (batchId, moves) => {
+          this.recordedMoves.push({ batchId, moves: [...moves] });
+          return true;
+        },
       },
       logger: logger({}),
       now: () => this.t,
@@ -350,6 +358,11 @@ describe('HotFolderService (fake ports)', () => {
     expect(feed.companionsMovedTo).toEqual([`${DIR}/processed/day/photo.jpg`]);
     expect(f.moves.map((m) => m.name)).toEqual(expect.arrayContaining(['photo.jpg', 'feed.csv', 'other.jpg']));
     expect(f.moves.findIndex((m) => m.name === 'photo.jpg')).toBeLessThan(f.moves.findIndex((m) => m.name === 'feed.csv'));
+    // Recorded with the batch, so that a retry of its items reads them from processed/.
+    expect(f.recordedMoves.find((r) => r.batchId === 'b-feed.csv')!.moves).toEqual([
+      { from: `${DIR}/photo.jpg`, to: `${DIR}/processed/day/photo.jpg` },
+      { from: `${DIR}/feed.csv`, to: `${DIR}/processed/day/feed.csv` },
+    ]);
   });
 
   it('clears away the same file taken before: already-taken, an empty run, nothing ingested twice', async () => {
