@@ -8,6 +8,7 @@ import { makeTmpDir, pipelineEnv, removeDir } from '../helpers/testEnv';
 import { syntheticPhoto } from '../../src/sample/syntheticPhoto';
 import { dayFolder } from '../../src/app/hotFolder/destination';
 import { batchDetailSchema } from '../../src/server/apiSchemas';
+import { scaledMs } from '../helpers/deadline';
 
 /**
  * A hot folder moves a drop to processed/<day>/ once its batch is done. Its failed items must
@@ -15,7 +16,7 @@ import { batchDetailSchema } from '../../src/server/apiSchemas';
  * put in processed/... is what it reads), `failed` prints that place, and the desk offers a retry
  * only while the photo is there to read. A real `photowire watch` process, real files.
  */
-jest.setTimeout(180_000);
+jest.setTimeout(scaledMs(180_000));
 
 const sha = (b: Buffer) => createHash('sha256').update(b).digest('hex');
 

@@ -6,6 +6,7 @@ import type { EntryObservation } from '../../../../src/app/hotFolder/settle';
 import type { RunRecord } from '../../../../src/core/runs/runRecord';
 import type { SourceStatus } from '../../../../src/core/runs/stale';
 import { InputError } from '../../../../src/core/errors';
+import { scaledMs } from '../../../helpers/deadline';
 
 /**
  * HotFolderService built with fakes of its ports (src/app/hotFolder/ports.ts): an in-memory hot
@@ -415,7 +416,7 @@ describe('HotFolderService (fake ports)', () => {
     expect(f.watches.map((w) => w.dir)).toEqual([DIR]);
     const before = watching.scans;
     f.watches[0].onChange();
-    const deadline = Date.now() + 10_000;
+    const deadline = Date.now() + scaledMs(10_000);
     while (watching.scans === before && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
     expect(watching.scans).toBeGreaterThan(before);
     await watching.stop();
