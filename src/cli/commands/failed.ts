@@ -38,10 +38,9 @@ export async function failedCommand(opts: { batch?: string; json?: boolean }): P
     for (const batchId of batchIds) {
       const failed = await rt.ctx.catalog.getFailed(batchId);
       const ledger = failed.length ? await rt.ctx.catalog.getBatch(batchId) : null;
-      if (!ledger) continue;
-      const expires = ledger.state === 'done' ? expiresAt(ledger.finishedAt, rt.config.retentionDays) : null;
+      const expires = ledger?.state === 'done' ? expiresAt(ledger.finishedAt, rt.config.retentionDays) : null;
       // Where each source is now: a hot folder moves the drop to processed/<day>/ when the batch ends.
-      const now = await failuresNow({ redis: rt.redis, prefix: rt.config.prefix }, ledger, failed);
+      const now = await failuresNow({ redis: rt.redis, prefix: rt.config.prefix }, ledger ?? { id: batchId, feed: '', expected: 0 }, failed);
       for (const f of now) listing.push({ batchId, ...f, expiresAt: expires });
     }
     if (opts.json) {
