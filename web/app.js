@@ -95,10 +95,15 @@ async function retry(path, label) {
   }
 }
 
-/** Failures the feed itself caused (bad line, invalid item, path outside the folder) cannot be retried. */
+/** Failures the feed itself caused (bad line, invalid item, path outside the folder), or whose photo is not there to read, cannot be retried. */
 function retryable(record) {
   const f = state.failureIndex?.get(record.id);
   return f ? f.retryable !== false : true;
+}
+
+/** Why a retry cannot work now (the server's note: a feed-level failure, or the photo is not where a retry reads it). */
+function retryNote(record) {
+  return state.failureIndex?.get(record.id)?.retryNote ?? null;
 }
 
 const ui = {
@@ -107,6 +112,7 @@ const ui = {
   retrying,
   outcomes,
   retryable,
+  retryNote,
   /** An archived batch (retention removed it from Redis; read from storage): nothing to retry. */
   readOnly: () => state.detail?.archived === true,
   open: (record) => {

@@ -1,10 +1,13 @@
 import { createHash } from 'node:crypto';
+import { statSync } from 'node:fs';
 import { Queue, type FlowJob, type FlowProducer } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { Config } from '../config';
 import { loadAnyFeed, type FeedStorage } from '../adapters/feeds/loadStorageFeed';
 import { batchIndexOf, type CatalogStore, type FailedItem } from '../adapters/redis/catalogStore';
 import { redisKeys } from '../adapters/redis/keys';
+import { DropMoves } from '../adapters/redis/dropMoves';
+import { relocateItem, relocatePath, type Moves } from '../core/feeds/relocate';
 import { isInputError } from '../core/errors';
 import type { BatchJob, ItemJob } from '../schemas/jobs';
 import type { Logger } from '../logger';
@@ -73,6 +76,7 @@ export async function retryItems(rt: RetryDeps, id: string): Promise<RetryOutcom
   const carrying = new CarryingJobs(queue, () => new Queue(QUEUES.batch, { connection: rt.redis, prefix: queuePrefix(rt.config.prefix) }));
   const children: FlowJob[] = [];
   const claimed: string[] = [];
+  const moves = new DropMoves(rt.redis, rt.config.prefix);
   try {
     let feedItems: Promise<Map<number, ItemJob>> | null = null;
     // An item of a chunk of caption-only items is found in its chunk's job (src/core/itemChunks.ts)
@@ -96,6 +100,8 @@ export async function retryItems(rt: RetryDeps, id: string): Promise<RetryOutcom
           continue;
         }
       }
+      // A hot folder moved the drop to processed/ when the batch ended: read the item from there.
+      payload = await whereItIsNow(moves, ledger.feed, payload);
       if (payload.item.error) {
         out.skipped.push({ itemId: f.itemId, reason: `${payload.item.error.code}: the feed itself is bad at this item; fix the feed and ingest it again (a changed feed is a new batch)` });
         continue;
@@ -164,18 +170,38 @@ async function reloadFeedItems(rt: RetryDeps, batchId: string, feedPath: string,
   const byIndex = new Map<number, ItemJob>();
   const found = await rt.ctx.catalog.recordsAt(batchId, indexes);
   const records = new Map(found.flatMap((r) => (r ? [[batchIndexOf(r), r] as const] : [])));
+  // A feed a hot folder took is in processed/ now, under the batch's recorded move.
+  const moved = await new DropMoves(rt.redis, rt.config.prefix).lookup(batchId, [feedPath, ...[...records.values()].map((r) => r.source.file)]);
+  const now = (p: string) => relocatePath(p, moved) ?? p;
   try {
-    const feed = await loadAnyFeed(rt.ctx.storage, feedPath, rt.config.maxFeedBytes);
+    const feed = await loadAnyFeed(rt.ctx.storage, now(feedPath), rt.config.maxFeedBytes);
     feed.items.forEach((item, index) => {
       const record = records.get(index);
       if (!record) return;
       // The same content (same batch id) is the same items; otherwise only an item that still sits
-      // where the record says it came from is the same item.
-      if (feed.batchId !== batchId && record.source.file !== item.source.file) return;
+      // where the record says it came from (or was moved to) is the same item.
+      if (feed.batchId !== batchId && now(record.source.file) !== item.source.file) return;
       byIndex.set(index, { batchId, itemId: record.id, index, root: feed.root, item });
     });
   } catch (err) {
     if (!isInputError(err)) throw err;
   }
   return byIndex;
+}
+
+/** A regular file there now (the photo a retry would read). */
+export function isFileNow(p: string): boolean {
+  try {
+    return statSync(p).isFile();
+  } catch {
+    return false;
+  }
+}
+
+/** The item's payload with its photo and source where they are now (src/core/feeds/relocate.ts). */
+export async function whereItIsNow(moves: DropMoves, feed: string, payload: ItemJob): Promise<ItemJob> {
+  const paths = [payload.item.image, payload.item.source.file, feed].filter((p): p is string => typeof p === 'string');
+  const found: Moves = await moves.lookup(payload.batchId, paths);
+  const item = relocateItem(payload.item, feed, found, isFileNow);
+  return item === payload.item ? payload : { ...payload, item };
 }

@@ -34,7 +34,13 @@ export const failedItemSchema = z
     retries: z.number().int().nonnegative().optional().describe('retry rounds that failed again (absent: never retried)'),
     at: z.string(),
     retrying: z.boolean().describe('a retry of this item is queued or running'),
-    retryable: z.boolean().describe('false when the feed itself is bad at this item (bad line, invalid or duplicate item, path outside the folder): retry would fail the same way; fix the feed and drop it again'),
+    retryable: z
+      .boolean()
+      .describe(
+        'false when a retry would fail the same way: the feed itself is bad at this item (bad line, invalid or duplicate item, path outside the folder; fix the feed and drop it again), or the photo is not where a retry reads it',
+      ),
+    retryNote: z.string().optional().describe('why a retry cannot work now, when `retryable` is false'),
+    movedFrom: z.string().optional().describe('the path the item was read from, when a hot folder has moved it to processed/ since (`source` is where it is now)'),
   })
   .meta({ id: 'FailedItem' });
 

@@ -86,7 +86,7 @@ export async function buildServer(rt: Runtime, opts: ServerOptions = {}): Promis
     { schema: { tags: ['server'], summary: 'Liveness: answers when Redis does', response: responses({ 200: [healthSchema, 'ok'] }, {}, { public: true }) } },
     async () => ({ ok: true as const, redis: await rt.redis.ping() }),
   );
-  batchRoutes(api, { ctx: rt.ctx, overviews, itemQueue: queues[0] });
+  batchRoutes(api, { ctx: rt.ctx, overviews, itemQueue: queues[0], batchQueue: queues[1] });
   clusterRoutes(api, rt.ctx, { maxMembers: 200 });
   feedRoutes(api, rt, {
     uploadsPerMinute: Math.max(5, Math.ceil((opts.rateLimit ?? rt.config.apiRateLimit) / 20)),

@@ -6,6 +6,7 @@ import { startDesk, type Desk } from '../helpers/deskServer';
 import { createBucket, dropBucket, uniqueBucket } from '../helpers/s3Bucket';
 import { cephRgw, type S3Env } from '../helpers/services';
 import { WIRE_IMAGES, makeTmpDir, removeDir } from '../helpers/testEnv';
+import { scaledMs } from '../helpers/deadline';
 
 /**
  * Issue 13: the desk with PHOTOWIRE_STORAGE=s3://... and no proxy. The page asks the rendition
@@ -14,7 +15,7 @@ import { WIRE_IMAGES, makeTmpDir, removeDir } from '../helpers/testEnv';
  * come from the storage's origin, and no token is in any image URL. Real Ceph RGW, real workers,
  * headless Chromium.
  */
-jest.setTimeout(180_000);
+jest.setTimeout(scaledMs(180_000));
 
 const rgw = cephRgw();
 const PHOTOS = ['cp.jpg', 'pa.jpg', 'getty.jpg'];

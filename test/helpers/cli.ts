@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import * as path from 'node:path';
 import { REPO_ROOT } from './testEnv';
+import { scaledMs } from './deadline';
 
 export interface CliResult {
   code: number | null;
@@ -20,7 +21,8 @@ export function runCli(args: string[], env: Record<string, string | undefined>, 
     let stderr = '';
     child.stdout.on('data', (d) => (stdout += String(d)));
     child.stderr.on('data', (d) => (stderr += String(d)));
-    const timer = setTimeout(() => child.kill('SIGKILL'), opts.timeoutMs ?? 120_000);
+    // A guard against a hung command, not a measurement: scaled by the load (test/helpers/deadline.ts).
+    const timer = setTimeout(() => child.kill('SIGKILL'), scaledMs(opts.timeoutMs ?? 120_000));
     child.on('error', reject);
     child.on('close', (code) => {
       clearTimeout(timer);

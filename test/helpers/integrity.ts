@@ -4,6 +4,7 @@ import sharp from 'sharp';
 import type { Runtime } from '../../src/app/runtime';
 import type { StoragePort } from '../../src/adapters/storage/storagePort';
 import type { CatalogRecord } from '../../src/schemas/record';
+import { scaledMs } from './deadline';
 
 export interface Integrity {
   records: CatalogRecord[];
@@ -66,7 +67,7 @@ export async function expectBatchWhole(rt: Runtime, batchId: string, expected: {
 /** Wait (bounded) until data/tmp holds nothing; what is still there after the time is for expectDataDirClean to report. */
 export async function waitForTempDrained(dataDir: string, timeoutMs: number): Promise<void> {
   const tmp = path.join(dataDir, 'tmp');
-  const deadline = Date.now() + timeoutMs;
+  const deadline = Date.now() + scaledMs(timeoutMs); // scaled by the load (test/helpers/deadline.ts)
   while (existsSync(tmp) && readdirSync(tmp).length > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
 }
 

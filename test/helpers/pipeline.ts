@@ -4,6 +4,7 @@ import { ingestPaths, type IngestOutcome } from '../../src/cli/ingestPaths';
 import { waitForBatches } from '../../src/cli/waitForBatches';
 import { isCluster } from '../../src/adapters/redis/connection';
 import { TEST_REDIS_MODE, TEST_STORAGE_MODE, deletePrefix, removeDir, storageEnv, testConfig } from './testEnv';
+import { scaledMs } from './deadline';
 
 /**
  * A real pipeline for one test: real Redis under a fresh prefix, a fresh data directory,
@@ -64,12 +65,13 @@ export class TestPipeline {
     return out;
   }
 
-  async ingest(paths: string[], timeoutMs = 60_000): Promise<IngestOutcome[]> {
+  /** Ingest and wait for the batches; `idleMs` (what that takes on an idle machine) is scaled by the load (test/helpers/deadline.ts). */
+  async ingest(paths: string[], idleMs = 60_000): Promise<IngestOutcome[]> {
     const out = await ingestPaths(this.rt, paths);
     await waitForBatches(
       this.rt,
       out.filter((o) => o.batchId).map((o) => o.batchId!),
-      { progress: false, timeoutMs },
+      { progress: false, timeoutMs: scaledMs(idleMs) },
     );
     return out;
   }

@@ -3,6 +3,7 @@ import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { REPO_ROOT } from './testEnv';
 import { freePort, ping } from '../../src/adapters/redis/ensureRedis';
+import { scaledMs } from './deadline';
 
 /**
  * Real processes for fault tests: the built CLI (`node bin/photowire.js ...`, so `npm run build`
@@ -88,8 +89,12 @@ export class CliProcess {
     for (const w of [...this.waiters]) w();
   }
 
-  /** Resolve with the log lines matching `pred` once there are `count` of them. */
-  waitForLogs(pred: (e: LogEntry) => boolean, count: number, timeoutMs: number, what = 'log lines'): Promise<LogEntry[]> {
+  /**
+   * Resolve with the log lines matching `pred` once there are `count` of them. `idleMs`: how long
+   * that may take on an idle machine; the deadline is scaled by the load (test/helpers/deadline.ts).
+   */
+  waitForLogs(pred: (e: LogEntry) => boolean, count: number, idleMs: number, what = 'log lines'): Promise<LogEntry[]> {
+    const timeoutMs = scaledMs(idleMs);
     return new Promise((resolve, reject) => {
       const check = () => {
         const hits = this.logs.filter(pred);
@@ -165,8 +170,9 @@ export async function startReadyWorker(env: Record<string, string | undefined>, 
   return w;
 }
 
-/** Poll `check` until it returns a truthy value. */
-export async function waitUntil<T>(check: () => Promise<T | null | undefined | false>, timeoutMs: number, what: string, everyMs = 100): Promise<T> {
+/** Poll `check` until it returns a truthy value; `idleMs` is scaled by the load (test/helpers/deadline.ts). */
+export async function waitUntil<T>(check: () => Promise<T | null | undefined | false>, idleMs: number, what: string, everyMs = 100): Promise<T> {
+  const timeoutMs = scaledMs(idleMs);
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     let last: unknown = null;

@@ -16,12 +16,13 @@ import { TestPipeline } from '../helpers/pipeline';
 import { CliProcess, PersistentRedis, startReadyWorker, waitUntil } from '../helpers/processes';
 import { REPO_ROOT, makeTmpDir, removeDir } from '../helpers/testEnv';
 import { redisKeys } from '../../src/adapters/redis/keys';
+import { scaledMs } from '../helpers/deadline';
 
 /**
  * Issue 18, attack 5 (batches closed with holes, waits that never end) and issue 11 ("Records
  * lost"), against real Redis, real workers and real feed files. docs/RELIABILITY.md, "Attacks".
  */
-jest.setTimeout(120_000);
+jest.setTimeout(scaledMs(120_000));
 
 const FIXTURES = path.join(REPO_ROOT, 'test/fixtures/feeds');
 

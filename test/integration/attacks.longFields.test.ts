@@ -3,12 +3,13 @@ import * as path from 'node:path';
 import type { CatalogRecord } from '../../src/schemas/record';
 import { TestPipeline } from '../helpers/pipeline';
 import { makeTmpDir, removeDir } from '../helpers/testEnv';
+import { scaledMs } from '../helpers/deadline';
 
 /**
  * Issue 18, attack 4: "one 80,000-character 'ł' credit blocked the event loop, the item's lock
  * was lost and it ran twice". Real Redis, real workers, a real manifest. docs/RELIABILITY.md.
  */
-jest.setTimeout(120_000);
+jest.setTimeout(scaledMs(120_000));
 
 describe('long non-ASCII metadata does not freeze a worker (issue 18, attack 4)', () => {
   let p: TestPipeline;

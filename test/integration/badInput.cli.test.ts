@@ -4,12 +4,13 @@ import { runCli } from '../helpers/cli';
 import { writeManifestCorpus, type ManifestCorpus } from '../helpers/corpus';
 import { assertBuilt } from '../helpers/processes';
 import { REDIS_URL, REPO_ROOT, deletePrefix, makeTmpDir, removeDir, uniquePrefix } from '../helpers/testEnv';
+import { scaledMs } from '../helpers/deadline';
 
 /**
  * The bad-input corpus through the built CLI, as an operator meets it: `run --json` (exit code,
  * per-item failures, refused feeds), then `status`, `export` and `failed` on the batch it made.
  */
-jest.setTimeout(120_000);
+jest.setTimeout(scaledMs(120_000));
 
 describe('bad input as the CLI shows it', () => {
   const prefix = uniquePrefix('badcli');

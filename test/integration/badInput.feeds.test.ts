@@ -4,13 +4,14 @@ import { REPO_ROOT, makeTmpDir, removeDir } from '../helpers/testEnv';
 import { TestPipeline } from '../helpers/pipeline';
 import { photoVariants, tinyJpeg, writeRefusedFeeds } from '../helpers/corpus';
 import { expectBatchWhole } from '../helpers/integrity';
+import { scaledMs } from '../helpers/deadline';
 
 /**
  * Feeds that are bad as a whole (refused with one clear error, the other feeds of the same call
  * going on), and bad items in the other feed shapes: a JSON array manifest, a folder of files,
  * single photos given on their own.
  */
-jest.setTimeout(90_000);
+jest.setTimeout(scaledMs(90_000));
 
 describe('bad feeds and bad items in folders and JSON manifests', () => {
   let p: TestPipeline;

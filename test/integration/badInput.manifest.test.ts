@@ -7,6 +7,7 @@ import { writeManifestCorpus, type ManifestCorpus } from '../helpers/corpus';
 import { expectBatchWhole } from '../helpers/integrity';
 import { TestPipeline } from '../helpers/pipeline';
 import { makeTmpDir, removeDir } from '../helpers/testEnv';
+import { scaledMs } from '../helpers/deadline';
 
 /**
  * One NDJSON manifest whose every line is a case of bad or unusual input (test/helpers/corpus.ts).
@@ -14,7 +15,7 @@ import { makeTmpDir, removeDir } from '../helpers/testEnv';
  * the good lines are processed; bad input is never retried; nothing is written outside the data
  * directory.
  */
-jest.setTimeout(120_000);
+jest.setTimeout(scaledMs(120_000));
 
 /** Every file below `dir` (symlinks not followed) with its size and mtime. */
 function snapshot(dir: string): string[] {

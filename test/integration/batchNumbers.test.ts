@@ -11,13 +11,14 @@ import { tinyJpeg } from '../helpers/corpus';
 import { startDesk, type Desk } from '../helpers/deskServer';
 import { assertBuilt } from '../helpers/processes';
 import { REPO_ROOT, makeTmpDir, pipelineEnv, removeDir } from '../helpers/testEnv';
+import { scaledMs } from '../helpers/deadline';
 
 /**
  * Issue 17 ("First night on the desk": honest batch numbers) and issue 11 (items that are not
  * pictures counted as skipped, by kind, in the summary), against real Redis, real workers, real
  * feed files, the desk's API and the built CLI.
  */
-jest.setTimeout(120_000);
+jest.setTimeout(scaledMs(120_000));
 
 const FIXTURES = path.join(REPO_ROOT, 'test/fixtures/feeds');
 

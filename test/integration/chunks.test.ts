@@ -10,6 +10,7 @@ import { expectBatchWhole } from '../helpers/integrity';
 import { openRuntime } from '../helpers/pipeline';
 import { CliProcess, startReadyWorker, waitUntil } from '../helpers/processes';
 import { deletePrefix, makeTmpDir, pipelineEnv, removeDir, uniquePrefix } from '../helpers/testEnv';
+import { scaledMs } from '../helpers/deadline';
 
 /**
  * Caption-only items in chunks (issue 14: one job per range of batch indexes, its records stored in
@@ -17,7 +18,7 @@ import { deletePrefix, makeTmpDir, pipelineEnv, removeDir, uniquePrefix } from '
  * a chunk killed mid-way and run again neither doubles nor loses a record, a bad line fails alone,
  * and a chunk whose workers keep dying ends as WORKER_LOST items that `retry` runs again one by one.
  */
-jest.setTimeout(180_000);
+jest.setTimeout(scaledMs(180_000));
 
 const BASES = [
   'Rescue workers search the rubble of a collapsed building in Izmir, Turkey, on 31 October 2026 after a strong earthquake shook the Aegean coast.',

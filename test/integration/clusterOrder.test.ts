@@ -10,6 +10,7 @@ import { buildIimBlock, insertIptcIntoJpeg } from '../../src/core/metadata';
 import { tinyJpeg } from '../helpers/corpus';
 import { CliProcess, startReadyWorker, waitUntil } from '../helpers/processes';
 import { REDIS_URL, deletePrefix, makeTmpDir, removeDir, uniquePrefix } from '../helpers/testEnv';
+import { scaledMs } from '../helpers/deadline';
 
 /**
  * Issue 12: "A batch must give the same clusters with 1 worker or 8 and in every run." A batch
@@ -18,7 +19,7 @@ import { REDIS_URL, deletePrefix, makeTmpDir, removeDir, uniquePrefix } from '..
  * (PHOTOWIRE_TEST_PAUSE_AT=render:<ms>), finish the items in shuffled orders, and every run must
  * give the partition of 1 worker in feed order.
  */
-jest.setTimeout(240_000);
+jest.setTimeout(scaledMs(240_000));
 
 const WORKERS = 8;
 const ITEMS = 5;

@@ -7,6 +7,7 @@ import { TestPipeline } from '../helpers/pipeline';
 import { createBucket, dropBucket, uniqueBucket } from '../helpers/s3Bucket';
 import { cephRgw, type S3Env } from '../helpers/services';
 import { REDIS_URL, WIRE_IMAGES, deletePrefix, makeTmpDir, removeDir, uniquePrefix } from '../helpers/testEnv';
+import { scaledMs } from '../helpers/deadline';
 
 /**
  * Batch exports and the storage check at start on S3 (issue 13), against a real Ceph RGW:
@@ -16,7 +17,7 @@ import { REDIS_URL, WIRE_IMAGES, deletePrefix, makeTmpDir, removeDir, uniquePref
  * - `photowire worker` and `run` with a bucket that does not exist, or credentials it refuses,
  *   exit 2 at start naming the bucket and endpoint, the secret key never on stderr.
  */
-jest.setTimeout(180_000);
+jest.setTimeout(scaledMs(180_000));
 
 const rgw = cephRgw();
 const PHOTOS = ['cp.jpg', 'pa.jpg', 'getty.jpg'];

@@ -5,13 +5,14 @@ import { TestPipeline } from '../helpers/pipeline';
 import { WIRE_IMAGES, makeTmpDir, removeDir } from '../helpers/testEnv';
 import { presentRecords } from '../../src/app/presentRecords';
 import { manualKill } from '../../src/app/kills';
+import { scaledMs } from '../helpers/deadline';
 
 /**
  * A photo that fails to render still says what a desk may do with it (issue 16): its record keeps
  * the rights, the embargo and the status read from its metadata. The photos are shared wire images
  * with restrictions and an embargo written by exiftool, then cut in half so they cannot be decoded.
  */
-jest.setTimeout(120_000);
+jest.setTimeout(scaledMs(120_000));
 
 const exif = (file: string, ...args: string[]) => execFileSync('exiftool', ['-q', '-overwrite_original', ...args, file]);
 const truncate = (file: string) => {

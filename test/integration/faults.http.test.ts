@@ -11,6 +11,7 @@ import { tinyJpeg } from '../helpers/corpus';
 import { expectBatchWhole } from '../helpers/integrity';
 import { CliProcess, startReadyWorker, waitUntil } from '../helpers/processes';
 import { REDIS_URL, deletePrefix, makeTmpDir, removeDir, uniquePrefix } from '../helpers/testEnv';
+import { scaledMs } from '../helpers/deadline';
 
 /**
  * Photos named by URL in an HTTP feed, served by a misbehaving server: one never answers, one
@@ -19,7 +20,7 @@ import { REDIS_URL, deletePrefix, makeTmpDir, removeDir, uniquePrefix } from '..
  * per-item FETCH_FAILED saying why and after how many attempts, and `photowire retry` fetches it
  * again once the server is fixed.
  */
-jest.setTimeout(120_000);
+jest.setTimeout(scaledMs(120_000));
 
 type Mode = 'hang' | 'reset' | 'half' | 'flaky' | 'ok';
 

@@ -11,6 +11,7 @@ import { openRuntime } from '../helpers/pipeline';
 import { CliProcess, startReadyWorker, waitUntil } from '../helpers/processes';
 import { runCli } from '../helpers/cli';
 import { deletePrefix, makeTmpDir, pipelineEnv, removeDir, uniquePrefix } from '../helpers/testEnv';
+import { scaledMs } from '../helpers/deadline';
 
 /**
  * kill -9 of a real worker process in the middle of a batch, at the two moments where a crash
@@ -18,7 +19,7 @@ import { deletePrefix, makeTmpDir, pipelineEnv, removeDir, uniquePrefix } from '
  * temp file, and with the caption already in its cluster but no record yet. A second worker
  * takes the dead one's items once their lock (PHOTOWIRE_LOCK_MS, short here) expires.
  */
-jest.setTimeout(120_000);
+jest.setTimeout(scaledMs(120_000));
 
 const CAPTIONS = [
   'Rescue workers search the rubble of a collapsed building in Izmir, Turkey, on 31 October 2026 after a strong earthquake shook the Aegean coast.',

@@ -8,13 +8,14 @@ import { photoVariants } from '../helpers/corpus';
 import { expectBatchWhole } from '../helpers/integrity';
 import { CliProcess, PersistentRedis, startReadyWorker, waitUntil } from '../helpers/processes';
 import { makeTmpDir, removeDir } from '../helpers/testEnv';
+import { scaledMs } from '../helpers/deadline';
 
 /**
  * Redis killed (SIGKILL, not a clean shutdown) in the middle of a batch and started again on the
  * same port and folder, with AOF persistence as docker-compose runs it. The worker processes keep
  * running, reconnect, and the batch completes with every item once.
  */
-jest.setTimeout(180_000);
+jest.setTimeout(scaledMs(180_000));
 
 describe('Redis restarted mid-batch', () => {
   const root = makeTmpDir('redis-restart');

@@ -8,6 +8,7 @@ import { QUEUES, queuePrefix } from '../../src/queues/definitions';
 import { expectBatchWhole } from '../helpers/integrity';
 import { CliProcess, startReadyWorker, waitUntil } from '../helpers/processes';
 import { REDIS_URL, deletePrefix, makeTmpDir, removeDir, uniquePrefix } from '../helpers/testEnv';
+import { scaledMs } from '../helpers/deadline';
 
 /**
  * SIGTERM to `worker` and `run`: items in flight finish (their records written) and the process
@@ -15,7 +16,7 @@ import { REDIS_URL, deletePrefix, makeTmpDir, removeDir, uniquePrefix } from '..
  * what was in flight goes back to the queue when its lock expires (PHOTOWIRE_LOCK_MS, short here).
  * Every item is held 1.5 s in its dedup step (test-only pause) so that "in flight" is certain.
  */
-jest.setTimeout(120_000);
+jest.setTimeout(scaledMs(120_000));
 
 const ITEMS = 8;
 const CHUNK = 2;

@@ -10,6 +10,7 @@ import { photoVariants } from '../helpers/corpus';
 import { expectBatchWhole } from '../helpers/integrity';
 import { CliProcess, startReadyWorker, waitUntil } from '../helpers/processes';
 import { REDIS_URL, deletePrefix, makeTmpDir, removeDir, uniquePrefix } from '../helpers/testEnv';
+import { scaledMs } from '../helpers/deadline';
 
 /**
  * The data directory cannot be written: items fail with STORAGE_FAILED after their retries, the
@@ -18,7 +19,7 @@ import { REDIS_URL, deletePrefix, makeTmpDir, removeDir, uniquePrefix } from '..
  * stop writes, so data/tmp is made a plain file), and a real full disk (a 256 KB tmpfs, where
  * mounting is allowed).
  */
-jest.setTimeout(120_000);
+jest.setTimeout(scaledMs(120_000));
 
 const canMount = (() => {
   if (process.platform !== 'linux' || process.getuid?.() !== 0) return false;

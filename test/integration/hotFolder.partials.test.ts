@@ -7,6 +7,7 @@ import { syntheticPhoto } from '../../src/sample/syntheticPhoto';
 import { dayFolder } from '../../src/app/hotFolder/destination';
 import { CliProcess, waitUntil } from '../helpers/processes';
 import { REDIS_URL, deletePrefix, makeTmpDir, removeDir, uniquePrefix } from '../helpers/testEnv';
+import { scaledMs } from '../helpers/deadline';
 
 /**
  * Issue 17, "A marker must not override an unfinished upload", with a real `photowire watch`
@@ -14,7 +15,7 @@ import { REDIS_URL, deletePrefix, makeTmpDir, removeDir, uniquePrefix } from '..
  * the marker won: the half-written `.part` became a catalog record and the folder moved to
  * processed/, so the sender's final rename failed.
  */
-jest.setTimeout(120_000);
+jest.setTimeout(scaledMs(120_000));
 
 const NORMAL_MS = 20_000;
 

@@ -11,12 +11,13 @@ import { createRedis } from '../../src/adapters/redis/connection';
 import { syntheticPhoto } from '../../src/sample/syntheticPhoto';
 import { fetchBytes, type FetchLimits } from '../../src/adapters/http/fetchUrl';
 import { Scheduler } from '../../src/app/jobs/scheduler';
+import { scaledMs } from '../helpers/deadline';
 
 const FIXTURES = path.resolve(__dirname, '../fixtures/feeds');
 const sha = (b: Buffer) => createHash('sha256').update(b).digest('hex');
 
 async function waitFor<T>(what: string, probe: () => T | null | undefined | false | Promise<T | null | undefined | false>, timeoutMs = 30_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
+  const deadline = Date.now() + scaledMs(timeoutMs); // scaled by the load (test/helpers/deadline.ts)
   for (;;) {
     const v = await probe();
     if (v) return v;

@@ -10,13 +10,14 @@ import { waitUntil } from '../helpers/processes';
 import { queueKillWebhook } from '../../src/app/killWebhook';
 import { QUEUES, jobIds, queuePrefix } from '../../src/queues/definitions';
 import { killStoreOf } from '../../src/app/kills/itemKills';
+import { scaledMs } from '../helpers/deadline';
 
 /**
  * PHOTOWIRE_KILL_WEBHOOK is delivered as a BullMQ job (QUEUES.killWebhook): a CMS that fails twice
  * gets the POST a third time and it is delivered once; the same kill queued again sends nothing
  * more (job id from the kill id); a host not in PHOTOWIRE_FETCH_ALLOW gets no request at all.
  */
-jest.setTimeout(120_000);
+jest.setTimeout(scaledMs(120_000));
 
 const FIX = path.join(REPO_ROOT, 'test/fixtures/kills');
 

@@ -4,6 +4,7 @@ import * as path from 'node:path';
 import { startDesk, type Desk } from '../helpers/deskServer';
 import { REPO_ROOT, WIRE_IMAGES, makeTmpDir, removeDir } from '../helpers/testEnv';
 import { presentRecords, type PresentedRecord } from '../../src/app/presentRecords';
+import { scaledMs } from '../helpers/deadline';
 
 /**
  * AP's transmission references (NYPS101) come back every day: a kill naming one reaches only the
@@ -11,7 +12,7 @@ import { presentRecords, type PresentedRecord } from '../../src/app/presentRecor
  * within that window after it. The window is 0.002 h (7.2 s) here so the test can wait it out in
  * real time; the default is 72 h (docs/RIGHTS.md).
  */
-jest.setTimeout(120_000);
+jest.setTimeout(scaledMs(120_000));
 
 const FIX = path.join(REPO_ROOT, 'test/fixtures/kills');
 const WINDOW_MS = 0.002 * 3_600_000;

@@ -9,6 +9,7 @@ import { photoVariants } from '../helpers/corpus';
 import { expectBatchWhole } from '../helpers/integrity';
 import { CliProcess, startReadyWorker, waitUntil } from '../helpers/processes';
 import { REDIS_URL, deletePrefix, makeTmpDir, removeDir, uniquePrefix } from '../helpers/testEnv';
+import { scaledMs } from '../helpers/deadline';
 
 /**
  * A 10,000-item batch (LOAD_ITEMS=n for another size) (200 distinct generated JPEGs, each named by 50 manifest lines, with varied
@@ -18,7 +19,7 @@ import { REDIS_URL, deletePrefix, makeTmpDir, removeDir, uniquePrefix } from '..
  */
 const ITEMS = Number(process.env.LOAD_ITEMS ?? 10_000);
 const PHOTOS = 200;
-jest.setTimeout(300_000);
+jest.setTimeout(scaledMs(300_000));
 
 const PLACES = ['Leeds', 'Lyon', 'Porto', 'Gdansk', 'Bilbao', 'Turin', 'Ghent', 'Tampere', 'Brno', 'Cork', 'Split', 'Malmo'];
 const SCENES = [

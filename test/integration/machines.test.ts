@@ -13,6 +13,7 @@ import { CliProcess, startWorker, type Exit } from '../helpers/processes';
 import { createBucket, dropBucket, s3Storage, uniqueBucket } from '../helpers/s3Bucket';
 import { cephRgw, type S3Env } from '../helpers/services';
 import { deletePrefix, makeTmpDir, redisEnv, removeDir, testRedisUrl, uniquePrefix } from '../helpers/testEnv';
+import { scaledMs } from '../helpers/deadline';
 
 /**
  * Several machines (issue 13), tested on one: two `photowire worker` processes, each with its own
@@ -27,7 +28,7 @@ import { deletePrefix, makeTmpDir, redisEnv, removeDir, testRedisUrl, uniquePref
  * bucket (listed by prefix: per sha256 exactly the expected keys, nothing else, no unfinished
  * multipart upload); every record names objects that exist, with their sizes.
  */
-jest.setTimeout(300_000);
+jest.setTimeout(scaledMs(300_000));
 
 const rgw = cephRgw();
 const PHOTOS = 230; // distinct photos

@@ -6,6 +6,7 @@ import { TestPipeline } from '../helpers/pipeline';
 import { createBucket, dropBucket, uniqueBucket } from '../helpers/s3Bucket';
 import { cephRgw, type S3Env } from '../helpers/services';
 import { WIRE_IMAGES, makeTmpDir, removeDir } from '../helpers/testEnv';
+import { scaledMs } from '../helpers/deadline';
 
 /**
  * The item stage on S3 (issue 13): with PHOTOWIRE_STORAGE=s3://bucket/prefix every original,
@@ -13,7 +14,7 @@ import { WIRE_IMAGES, makeTmpDir, removeDir } from '../helpers/testEnv';
  * wire JPEGs, one of them twice under another name, gives one copy of each set; every record
  * names keys that exist, with their sizes; nothing is rendered into the local data directory.
  */
-jest.setTimeout(180_000);
+jest.setTimeout(scaledMs(180_000));
 
 const rgw = cephRgw();
 const PHOTOS = ['cp.jpg', 'pa.jpg', 'getty.jpg', 'corbis.jpg', 'cech.jpg'];

@@ -11,6 +11,7 @@ import { loadHttpFeed } from '../../src/adapters/http/loadHttpFeed';
 import { TestPipeline } from '../helpers/pipeline';
 import { waitUntil } from '../helpers/processes';
 import { WIRE_IMAGES } from '../helpers/testEnv';
+import { scaledMs } from '../helpers/deadline';
 
 /**
  * An image host that is down for a moment (issue 15): the photo's download fails twice (a 503,
@@ -18,7 +19,7 @@ import { WIRE_IMAGES } from '../helpers/testEnv';
  * item's job and the job is retried by BullMQ's attempts/backoff, not by a loop inside the fetch:
  * the item ends as a photo after three requests and three attempts. A 404 is not retried.
  */
-jest.setTimeout(120_000);
+jest.setTimeout(scaledMs(120_000));
 
 describe('a transient image download failure retries through BullMQ', () => {
   const photo = readFileSync(path.join(WIRE_IMAGES, 'pa.jpg'));

@@ -3,13 +3,14 @@ import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from
 import * as path from 'node:path';
 import { runCli } from '../helpers/cli';
 import { REDIS_URL, REPO_ROOT, WIRE_IMAGES, deletePrefix, makeTmpDir, removeDir, uniquePrefix } from '../helpers/testEnv';
+import { scaledMs } from '../helpers/deadline';
 
 /**
  * Issue 16 from the built CLI (bin/photowire.js over dist/), as an operator would use it: export
  * leaves out killed and embargoed photos, kill then kills lists every copy, rights is a table on a
  * terminal (a pty from script(1)) and JSON when piped.
  */
-jest.setTimeout(180_000);
+jest.setTimeout(scaledMs(180_000));
 
 const exif = (file: string, ...args: string[]) => execFileSync('exiftool', ['-q', '-overwrite_original', ...args, file]);
 

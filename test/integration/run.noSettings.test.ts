@@ -4,6 +4,7 @@ import * as path from 'node:path';
 import { runCli } from '../helpers/cli';
 import { assertBuilt } from '../helpers/processes';
 import { WIRE_IMAGES, makeTmpDir, removeDir } from '../helpers/testEnv';
+import { scaledMs } from '../helpers/deadline';
 
 /**
  * Issue 13's last promise: `photowire run` with no settings at all (no REDIS_URL, no
@@ -15,7 +16,7 @@ import { WIRE_IMAGES, makeTmpDir, removeDir } from '../helpers/testEnv';
 const canUnshare = process.getuid?.() === 0 && spawnSync('unshare', ['-n', 'true']).status === 0;
 
 (canUnshare ? describe : describe.skip)('photowire run with no settings', () => {
-  jest.setTimeout(120_000);
+  jest.setTimeout(scaledMs(120_000));
   const cwd = makeTmpDir('no-settings');
   afterAll(() => removeDir(cwd));
 

@@ -10,9 +10,10 @@ import { syntheticPhoto } from '../../src/sample/syntheticPhoto';
 import { RunLog } from '../../src/adapters/redis/runLog';
 import type { RunRecord } from '../../src/core/runs/runRecord';
 import { Scheduler } from '../../src/app/jobs/scheduler';
+import { scaledMs } from '../helpers/deadline';
 
 async function waitFor<T>(what: string, probe: () => T | null | undefined | false | Promise<T | null | undefined | false>, timeoutMs = 45_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
+  const deadline = Date.now() + scaledMs(timeoutMs); // scaled by the load (test/helpers/deadline.ts)
   for (;;) {
     const v = await probe();
     if (v) return v;

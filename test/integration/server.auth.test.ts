@@ -6,6 +6,7 @@ import { ingestPaths } from '../../src/cli/ingestPaths';
 import { waitForBatches } from '../../src/cli/waitForBatches';
 import { QUEUES, jobIds, queuePrefix } from '../../src/queues/definitions';
 import { writeDeskPhotoFeed } from '../browser/deskFixture';
+import { scaledMs } from '../helpers/deadline';
 
 /**
  * Attack 1 of issue 18: the desk's token guard tested the raw URL while the router decodes it, so
@@ -13,7 +14,7 @@ import { writeDeskPhotoFeed } from '../browser/deskFixture';
  * here, over real HTTP against a real server, in every spelling a router or proxy might fold onto
  * it; without a token none may reach a handler.
  */
-jest.setTimeout(120_000);
+jest.setTimeout(scaledMs(120_000));
 
 interface Answer {
   status: number;

@@ -6,6 +6,7 @@ import { CliProcess, startWorker, waitUntil } from '../helpers/processes';
 import { createBucket, dropBucket, s3Storage, uniqueBucket } from '../helpers/s3Bucket';
 import { cephRgw, type S3Env } from '../helpers/services';
 import { deletePrefix, makeTmpDir, redisEnv, removeDir, REPO_ROOT, uniquePrefix } from '../helpers/testEnv';
+import { scaledMs } from '../helpers/deadline';
 
 /**
  * Desk uploads through the storage port (issue 13): the desk (`photowire serve`, its own
@@ -16,7 +17,7 @@ import { deletePrefix, makeTmpDir, redisEnv, removeDir, REPO_ROOT, uniquePrefix 
  * upload twice is one batch and one set of objects, and a feed naming `../x.jpg` is refused with
  * PATH_OUTSIDE_FEED.
  */
-jest.setTimeout(180_000);
+jest.setTimeout(scaledMs(180_000));
 
 const rgw = cephRgw();
 const IMAGES = path.join(REPO_ROOT, 'test/fixtures/real-wire/images');

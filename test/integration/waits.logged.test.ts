@@ -5,6 +5,7 @@ import { TestPipeline } from '../helpers/pipeline';
 import { CliProcess, waitUntil, type LogEntry } from '../helpers/processes';
 import { REDIS_URL, makeTmpDir, removeDir } from '../helpers/testEnv';
 import { redisKeys } from '../../src/adapters/redis/keys';
+import { scaledMs } from '../helpers/deadline';
 
 /**
  * The hot-folder watcher and the scheduler wait for their batch like `ingest --wait` does, and a
@@ -12,7 +13,7 @@ import { redisKeys } from '../../src/adapters/redis/keys';
  * after PHOTOWIRE_LEDGER_LOST_MS (docs/RELIABILITY.md, attack 5). Real processes, no workers, so
  * the batch stays open while its ledger is deleted under them.
  */
-jest.setTimeout(90_000);
+jest.setTimeout(scaledMs(90_000));
 
 const gone = (e: LogEntry) => typeof e.msg === 'string' && e.msg.includes('has no ledger in Redis any more');
 

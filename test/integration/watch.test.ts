@@ -9,11 +9,12 @@ import { dayFolder } from '../../src/app/hotFolder/destination';
 import { Watcher, type TakeResult, type WatcherOptions } from '../../src/sources/hotFolder/watcher';
 import { RunLog } from '../../src/adapters/redis/runLog';
 import { scanHotFolder } from '../../src/app/hotFolder/scanFolder';
+import { scaledMs } from '../helpers/deadline';
 
 const sha = (b: Buffer) => createHash('sha256').update(b).digest('hex');
 
 async function waitFor<T>(what: string, probe: () => T | null | undefined | false | Promise<T | null | undefined | false>, timeoutMs = 30_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
+  const deadline = Date.now() + scaledMs(timeoutMs); // scaled by the load (test/helpers/deadline.ts)
   for (;;) {
     const v = await probe();
     if (v) return v;

@@ -8,6 +8,7 @@ import { syntheticPhoto } from '../../src/sample/syntheticPhoto';
 import type { CatalogRecord } from '../../src/schemas/record';
 import type { IptcFields } from '../../src/schemas/feedItem';
 import { Watcher, type TakeResult } from '../../src/sources/hotFolder/watcher';
+import { scaledMs } from '../helpers/deadline';
 
 const FIXTURES = path.resolve(__dirname, '../fixtures/feeds');
 
@@ -77,7 +78,7 @@ describe('NewsML-G2, NITF and CSV feeds give the same record as the photo with I
     watcher = new Watcher(p.rt, { dirs: [drop], settleMs: 60_000, scanMs: 100, fsWatch: false });
     watcher.on('taken', (t: TakeResult) => taken.push(t));
     await watcher.start();
-    const deadline = Date.now() + 60_000;
+    const deadline = Date.now() + scaledMs(60_000);
     while (taken.length < 4 && Date.now() < deadline) await sleep(100);
   });
   afterAll(async () => {

@@ -1,4 +1,5 @@
 import { execFileSync, spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 
 /**
@@ -15,6 +16,10 @@ const suite = hasYaml ? describe : describe.skip;
 
 interface Service {
   image?: string;
+  user?: string;
+  restart?: string;
+  healthcheck?: { test: string[] };
+  deploy?: { replicas?: string };
   build?: unknown;
   command?: string[];
   entrypoint?: string[];
@@ -27,7 +32,8 @@ interface Service {
 suite('docker-compose.yml', () => {
   const doc = JSON.parse(execFileSync('python3', ['-c', PY, FILE], { encoding: 'utf8' })) as { services: Record<string, Service>; volumes?: Record<string, unknown> };
   const services = Object.entries(doc.services);
-  const photowire = services.filter(([, s]) => s.build !== undefined);
+  // The long-running photowire services (built from the image; `inboxes` is a one-shot of it).
+  const photowire = services.filter(([, s]) => s.build !== undefined && s.restart !== 'no');
   const defaultOf = (v: string) => /^\$\{[A-Z0-9_]+:-(.*)\}$/.exec(v)?.[1] ?? v;
 
   it('runs the workers, watcher, scheduler and desk from the image', () => {
@@ -70,5 +76,43 @@ suite('docker-compose.yml', () => {
       const targets = (s.volumes ?? []).map((v) => v.split(':')[1]);
       expect([name, targets.filter((t) => t === dataDir || t.startsWith(`${dataDir}/`))]).toEqual([name, []]);
     }
+  });
+
+  it('gives the inboxes to the image\'s node user before any photowire service starts (a missing host folder is made by Docker as root)', () => {
+    const init = doc.services.inboxes;
+    expect(init.build).toBeDefined();
+    expect(init.user).toBe('0:0');
+    expect(init.restart).toBe('no');
+    expect(init.entrypoint!.join(' ')).toContain('chown node:node /drop /import');
+    expect(init.volumes!.map((v) => v.slice(v.lastIndexOf(':') + 1)).sort()).toEqual(['/drop', '/import']);
+    for (const [name, s] of photowire) expect([name, s.depends_on?.inboxes?.condition]).toEqual([name, 'service_completed_successfully']);
+  });
+
+  it('checks each photowire service with `photowire health`', () => {
+    for (const [name, s] of photowire) expect([name, s.healthcheck?.test]).toEqual([name, ['CMD', 'node', '/app/bin/photowire.js', 'health', '--timeout-ms', '5000']]);
+  });
+});
+
+describe('Dockerfile and .dockerignore', () => {
+  const root = path.resolve(__dirname, '../..');
+  const dockerfile = readFileSync(path.join(root, 'Dockerfile'), 'utf8');
+  const ignored = readFileSync(path.join(root, '.dockerignore'), 'utf8')
+    .split('\n')
+    .map((l) => l.trim())
+    .filter((l) => l && !l.startsWith('#'));
+
+  it('builds and runs on Node 24 LTS (Node 20 is end of life)', () => {
+    expect([...dockerfile.matchAll(/^FROM (\S+)/gm)].map((m) => m[1])).toEqual(['node:24-bookworm-slim', 'node:24-bookworm-slim']);
+  });
+
+  it('makes /drop and /import for the node user it runs as', () => {
+    expect(dockerfile).toMatch(/^RUN mkdir -p \/data \/drop \/import && chown node:node \/data \/drop \/import$/m);
+    expect(dockerfile).toMatch(/^USER node$/m);
+  });
+
+  it('keeps node_modules, the data folder, the git history and build output out of the build context', () => {
+    expect(ignored).toEqual(expect.arrayContaining(['node_modules', 'data', '.git', 'dist', 'dist-bench', 'test-output', '.env']));
+    // What the Dockerfile copies is not ignored.
+    for (const copied of ['package.json', 'package-lock.json', 'tsconfig.json', 'tsconfig.build.json', 'src', 'bin', 'web']) expect(ignored).not.toContain(copied);
   });
 });

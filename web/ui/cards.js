@@ -65,6 +65,13 @@ function detailsButton(record, ui) {
   return h('button', { class: 'link-btn', type: 'button', on: { click: () => ui.open(record) } }, 'Details', h('span', { class: 'visually-hidden', text: ` of ${itemNumber(record)}` }));
 }
 
+/** Instead of Retry: what to do first (the server's note says why a retry cannot work now). */
+function retryBlockedNote(record, ui) {
+  const note = ui.retryNote?.(record);
+  const missing = note?.startsWith('no photo at ');
+  return h('span', { class: 'fix-feed', title: note ?? 'Retrying reads the same feed and would fail the same way', text: missing ? 'Put the photo back, then retry' : 'Fix the feed and drop it again' });
+}
+
 function failedCard(record, ui) {
   const retrying = ui.retrying.has(record.id);
   const canRetry = ui.retryable ? ui.retryable(record) : true;
@@ -79,7 +86,7 @@ function failedCard(record, ui) {
         retrying ? 'Retry queued' : againAfterRetry ? 'Retry again' : 'Retry',
         h('span', { class: 'visually-hidden', text: ` ${itemNumber(record)}` }),
       )
-    : h('span', { class: 'fix-feed', title: 'Retrying reads the same feed and would fail the same way', text: 'Fix the feed and drop it again' });
+    : retryBlockedNote(record, ui);
   return h(
     'article',
     { class: 'card is-failed', dataset: { itemId: record.id, state: retrying ? 'retrying' : againAfterRetry ? 'failed-again' : 'failed', retryable: String(canRetry) }, 'aria-label': `${itemNumber(record)}, failed` },

@@ -51,6 +51,8 @@ export interface BatchKeys {
   clusters: string;
   /** Hash: caption digest -> records in the batch. */
   captions: string;
+  /** Hash: a path dropped into a hot folder (a top-level entry) -> where the watcher moved it (`processed/<day>/...`). */
+  moved: string;
   /** Zset: one index of the batch (`ok`, `failed`, `low`, `c:<cluster>`, `a:<org>`, `p:<word>`), batch indexes scored by themselves. */
   index(name: string): string;
   /** Zset with a TTL: the intersection of several indexes, named by a digest of their names. */
@@ -207,6 +209,7 @@ export function redisKeys(prefix: string): RedisKeys {
       stats: `${tag}:stats`,
       clusters: `${tag}:clusters`,
       captions: `${tag}:captions`,
+      moved: `${tag}:moved`,
       index: (name) => `${tag}:ix:${name}`,
       intersection: (digest) => `${tag}:ix~and:${digest}`,
     };

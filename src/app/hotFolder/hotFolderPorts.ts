@@ -6,6 +6,7 @@ import { redisKeys } from '../../adapters/redis/keys';
 import { Lease } from '../../adapters/redis/lease';
 import type { SourceRuntime } from '../runtime';
 import { RunLog } from '../../adapters/redis/runLog';
+import { DropMoves } from '../../adapters/redis/dropMoves';
 import { HotFolderService, WATCH_MAX_TAKES } from './hotFolderService';
 import { loadDropFolder } from './loadDropFolder';
 import { moveTaken } from './moveTaken';
@@ -72,6 +73,7 @@ export function hotFolderPorts(rt: SourceRuntime): HotFolderPorts {
     ingest: rt.ingest,
     claims: { key, acquire: (file, token, ttlMs) => Lease.acquire(rt.redis, key(file), token, ttlMs) },
     runs: new RunLog(rt.redis, rt.config.prefix),
+    moves: new DropMoves(rt.redis, rt.config.prefix),
     logger: rt.logger,
     now: () => Date.now(),
     nonce: () => randomBytes(4).toString('hex'),

@@ -355,15 +355,21 @@ export class HotFolderService extends EventEmitter {
       });
       // Photos first: while the feed is still in place, no watcher takes them on their own.
       const companionsMovedTo: string[] = [];
+      const moves: Array<{ from: string; to: string }> = [];
       for (const c of companions) {
         if (await this.namedByAnotherFeed(dir, c, entry.name)) continue; // that feed moves it when it is done
         try {
-          companionsMovedTo.push(await this.ports.files.move(dir, c, 'processed', this.date()));
+          const to = await this.ports.files.move(dir, c, 'processed', this.date());
+          companionsMovedTo.push(to);
+          moves.push({ from: path.join(dir, c), to });
         } catch (err) {
           if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
         }
       }
       const movedTo = await this.ports.files.move(dir, entry.name, 'processed', this.date());
+      moves.push({ from: file, to: movedTo });
+      // With the batch: a retry of a failed item reads it from processed/ (where a corrected file goes), not from the drop path.
+      await this.ports.moves.record(feed.batchId, moves);
       const counts = { ok: summary?.ok ?? 0, failed: summary?.failed ?? 0, duplicates: summary?.duplicates ?? 0 };
       await this.ports.runs.save(
         again

@@ -70,6 +70,15 @@ export interface HotFolderRuns {
   sources(): Promise<SourceStatus[]>;
 }
 
+/**
+ * Where a batch's files went (src/adapters/redis/dropMoves.ts, kept with the batch): a retry reads a
+ * failed item from there and `photowire failed` prints that place, not the drop path that is gone.
+ */
+export interface HotFolderMoves {
+  /** Each moved top-level entry's old and new path; false when the batch no longer exists. */
+  record(batchId: string, moves: ReadonlyArray<{ from: string; to: string }>): Promise<boolean>;
+}
+
 export interface HotFolderLogger extends IngestLogger {
   error(obj: object, msg: string): void;
   child(bindings: object): HotFolderLogger;
@@ -80,6 +89,7 @@ export interface HotFolderPorts {
   ingest: HotFolderIngest;
   claims: HotFolderClaims;
   runs: HotFolderRuns;
+  moves: HotFolderMoves;
   logger: HotFolderLogger;
   /** Wall time (ms): settle decisions, run records, the day folder of a move. */
   now: () => number;

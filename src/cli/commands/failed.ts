@@ -1,4 +1,4 @@
-import type { FailedItem } from '../../adapters/redis/catalogStore';
+import { failuresNow, type FailedNow } from '../../app/batches/failedNow';
 import { printable } from '../../core/terminalText';
 import { plural } from '../plural';
 import { Runtime } from '../../app/runtime';
@@ -7,7 +7,7 @@ import { archivedRetryRefusal } from '../../app/retention/archivedBatches';
 import { expiresAt } from '../../core/retention/plan';
 import { PhotowireError } from '../../core/errors';
 
-export interface FailedListing extends FailedItem {
+export interface FailedListing extends FailedNow {
   batchId: string;
   /** When the item expires (leaves Redis with its batch, retention): finishedAt + PHOTOWIRE_RETENTION_DAYS; null while the batch runs. */
   expiresAt: string | null;
@@ -40,7 +40,9 @@ export async function failedCommand(opts: { batch?: string; json?: boolean }): P
       const failed = await rt.ctx.catalog.getFailed(batchId);
       const ledger = failed.length ? await rt.ctx.catalog.getBatch(batchId) : null;
       const expires = ledger?.state === 'done' ? expiresAt(ledger.finishedAt, rt.config.retentionDays) : null;
-      for (const f of failed) listing.push({ batchId, ...f, expiresAt: expires });
+      // Where each source is now: a hot folder moves the drop to processed/<day>/ when the batch ends.
+      const now = await failuresNow({ redis: rt.redis, prefix: rt.config.prefix }, ledger ?? { id: batchId, feed: '', expected: 0 }, failed);
+      for (const f of now) listing.push({ batchId, ...f, expiresAt: expires });
     }
     if (opts.json) {
       process.stdout.write(JSON.stringify(listing, null, 2) + '\n');
@@ -58,8 +60,9 @@ export async function failedCommand(opts: { batch?: string; json?: boolean }): P
       }
       // Attempts of every round: a failure retried and failed again adds up ("3 attempts (2 retries)").
       const retries = f.retries ? ` (${plural(f.retries, 'retry', 'retries')})` : '';
+      const moved = f.movedFrom ? `  (dropped as ${f.movedFrom})` : '';
       // The source and message name the feed's files: escaped, a newline in a file name starts no line.
-      process.stdout.write(printable`  ${f.itemId}  ${f.code}  ${plural(f.attempts, 'attempt')}${retries}  ${f.source}\n      ${f.message}\n`);
+      process.stdout.write(printable`  ${f.itemId}  ${f.code}  ${plural(f.attempts, 'attempt')}${retries}  ${f.source}${moved}\n      ${f.message}\n`);
     }
     process.stdout.write(`${listing.length} failed item${listing.length === 1 ? '' : 's'}; \`photowire retry <batchId|itemId>\` runs them again\n`);
     return 0;

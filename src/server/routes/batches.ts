@@ -7,7 +7,7 @@ import type { BatchOverviews } from '../batchOverview';
 import { recordsPage } from '../recordsPage';
 import { responses, type ZodApp } from '../zodApi';
 
-export function batchRoutes(app: ZodApp, deps: { ctx: PipelineContext; overviews: BatchOverviews; itemQueue: Queue }): void {
+export function batchRoutes(app: ZodApp, deps: { ctx: PipelineContext; overviews: BatchOverviews; itemQueue: Queue; batchQueue?: Queue }): void {
   const { overviews } = deps;
   const params = z.object({ batchId: batchIdParam });
 

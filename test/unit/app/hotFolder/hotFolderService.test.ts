@@ -6,6 +6,7 @@ import type { EntryObservation } from '../../../../src/app/hotFolder/settle';
 import type { RunRecord } from '../../../../src/core/runs/runRecord';
 import type { SourceStatus } from '../../../../src/core/runs/stale';
 import { InputError } from '../../../../src/core/errors';
+import { scaledMs } from '../../../helpers/deadline';
 
 /**
  * HotFolderService built with fakes of its ports (src/app/hotFolder/ports.ts): an in-memory hot
@@ -48,6 +49,8 @@ class Fakes {
   readonly moves: Array<{ name: string; outcome: string; error?: { code: string; message: string } }> = [];
   readonly taken: LoadedFeed[] = [];
   readonly runs = new Map<string, RunRecord>();
+  /** What the service recorded as moved, per batch (the retry reads items from there). */
+  readonly recordedMoves: Array<{ batchId: string; moves: Array<{ from: string; to: string }> }> = [];
   readonly saves: RunRecord[] = [];
   readonly logs: Array<{ level: string; msg: string; obj: object }> = [];
   readonly claimsHeld = new Map<string, string>();
@@ -152,6 +155,12 @@ class Fakes {
         },
         touchSource: async () => undefined,
         sources: async () => this.sources,
+      },
+      moves: {
+        record: async (batchId, moves) => {
+          this.recordedMoves.push({ batchId, moves: [...moves] });
+          return true;
+        },
       },
       logger: logger({}),
       now: () => this.t,
@@ -350,6 +359,11 @@ describe('HotFolderService (fake ports)', () => {
     expect(feed.companionsMovedTo).toEqual([`${DIR}/processed/day/photo.jpg`]);
     expect(f.moves.map((m) => m.name)).toEqual(expect.arrayContaining(['photo.jpg', 'feed.csv', 'other.jpg']));
     expect(f.moves.findIndex((m) => m.name === 'photo.jpg')).toBeLessThan(f.moves.findIndex((m) => m.name === 'feed.csv'));
+    // Recorded with the batch, so that a retry of its items reads them from processed/.
+    expect(f.recordedMoves.find((r) => r.batchId === 'b-feed.csv')!.moves).toEqual([
+      { from: `${DIR}/photo.jpg`, to: `${DIR}/processed/day/photo.jpg` },
+      { from: `${DIR}/feed.csv`, to: `${DIR}/processed/day/feed.csv` },
+    ]);
   });
 
   it('clears away the same file taken before: already-taken, an empty run, nothing ingested twice', async () => {
@@ -402,7 +416,7 @@ describe('HotFolderService (fake ports)', () => {
     expect(f.watches.map((w) => w.dir)).toEqual([DIR]);
     const before = watching.scans;
     f.watches[0].onChange();
-    const deadline = Date.now() + 10_000;
+    const deadline = Date.now() + scaledMs(10_000);
     while (watching.scans === before && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
     expect(watching.scans).toBeGreaterThan(before);
     await watching.stop();
