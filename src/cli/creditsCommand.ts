@@ -1,9 +1,9 @@
 import { createInterface } from 'node:readline';
 import { once } from 'node:events';
-import { loadBoilerplateRules, removedFileMarker } from '../core/captions/boilerplate';
+import { loadBoilerplateRules, removedFileMarker, type BoilerplateRules } from '../core/captions/boilerplate';
 import { cleanCaption } from '../core/captions/cleanCaption';
 import { normalizeText } from '../core/captions/normalizeText';
-import { loadCreditRules } from '../core/credits/rules';
+import { loadCreditRules, type CreditRules } from '../core/credits/rules';
 import { normalizeCredit } from '../core/credits/normalizeCredit';
 import type { Credit } from '../schemas/credit';
 
@@ -34,23 +34,51 @@ export async function runCreditsCommand(
     const text = line.replace(/^\uFEFF/, '');
     if (!text.trim() || text.trimStart().startsWith('#')) continue;
 
-    const cleaned = cleanCaption(text, { rules, boilerplate });
-    const noCaptionLeft = cleaned.caption === '';
-    const looksLikeCredit =
-      cleaned.creditTail === null && normalizeText(text).split(' ').length <= SHORT_CREDIT_WORDS && !/[.!?]\s+\p{Lu}/u.test(text);
-    const isCredit = noCaptionLeft || looksLikeCredit;
-    const credit = normalizeCredit(
-      { captionTail: isCredit ? text : cleaned.creditTail, byline: [], creditLine: null, source: null, copyright: null },
-      rules,
-    );
+    const { credit, flagged, record } = creditOfLine(text, rules, boilerplate);
     if (credit.confidence === 'low') low++;
-    // A caption also shows what the cleaner removed (credit, boilerplate, notes): the dry run of both rule files.
-    const fileMarker = !isCredit && removedFileMarker(cleaned.removed); // as the pipeline does (processItem)
-    const flagged = fileMarker ? { ...credit, flags: { ...credit.flags, file: true } } : credit;
-    const record = isCredit ? credit : { ...flagged, caption: cleaned.caption, removed: cleaned.removed };
     await write(opts.table ? creditTableRow(text, flagged) : JSON.stringify(record) + '\n');
   }
   return low;
+}
+
+/** IPTC fields read beside a line's text, for a labelled set that gives them (bench/credits). */
+export interface LineFields {
+  byline?: string[];
+  source?: string | null;
+  creditLine?: string | null;
+}
+
+/**
+ * What `photowire credits` makes of one input line: a line whose credit tail is all there is (or a
+ * short line with no sentence in it) is a raw credit; otherwise a caption, cleaned, whose credit
+ * tail is read. `record` is what the command prints.
+ */
+export function creditOfLine(
+  text: string,
+  rules: CreditRules,
+  boilerplate: BoilerplateRules,
+  fields: LineFields = {},
+): { credit: Credit; flagged: Credit; record: Credit & { caption?: string; removed?: Array<{ kind: string; text: string }> } } {
+  const cleaned = cleanCaption(text, { rules, boilerplate });
+  const noCaptionLeft = cleaned.caption === '';
+  const looksLikeCredit =
+    cleaned.creditTail === null && normalizeText(text).split(' ').length <= SHORT_CREDIT_WORDS && !/[.!?]\s+\p{Lu}/u.test(text);
+  const isCredit = noCaptionLeft || looksLikeCredit;
+  const credit = normalizeCredit(
+    {
+      captionTail: isCredit ? text : cleaned.creditTail,
+      byline: fields.byline ?? [],
+      creditLine: fields.creditLine ?? null,
+      source: fields.source ?? null,
+      copyright: null,
+    },
+    rules,
+  );
+  // A caption also shows what the cleaner removed (credit, boilerplate, notes): the dry run of both rule files.
+  const fileMarker = !isCredit && removedFileMarker(cleaned.removed); // as the pipeline does (processItem)
+  const flagged = fileMarker ? { ...credit, flags: { ...credit.flags, file: true } } : credit;
+  const record = isCredit ? credit : { ...flagged, caption: cleaned.caption, removed: cleaned.removed };
+  return { credit, flagged, record };
 }
 
 /** Column widths of the terminal table: input, creator, agency, distributor, line, confidence. */
