@@ -4,7 +4,9 @@ import { loadBoilerplateRules, removedFileMarker, type BoilerplateRules } from '
 import { cleanCaption } from '../core/captions/cleanCaption';
 import { normalizeText } from '../core/captions/normalizeText';
 import { loadCreditRules, type CreditRules } from '../core/credits/rules';
+import { compileRules } from '../core/credits/compileRules';
 import { normalizeCredit } from '../core/credits/normalizeCredit';
+import { parseCreditText } from '../core/credits/parseCreditText';
 import type { Credit } from '../schemas/credit';
 
 /** A line with no credit found is still read as a credit when it is this short and has no sentence in it. */
@@ -61,8 +63,15 @@ export function creditOfLine(
 ): { credit: Credit; flagged: Credit; record: Credit & { caption?: string; removed?: Array<{ kind: string; text: string }> } } {
   const cleaned = cleanCaption(text, { rules, boilerplate });
   const noCaptionLeft = cleaned.caption === '';
+  const noSentence = !/[.!?]\s+\p{Lu}/u.test(text);
+  // A longer line is still a credit when all of it reads as one ("NASA; ESA; A. Feild and R. van der
+  // Marel, STScI"): nothing in it left unread.
+  const wholeCredit = () => {
+    const parsed = parseCreditText(text, compileRules(rules));
+    return parsed.recognised && parsed.unknown.length === 0;
+  };
   const looksLikeCredit =
-    cleaned.creditTail === null && normalizeText(text).split(' ').length <= SHORT_CREDIT_WORDS && !/[.!?]\s+\p{Lu}/u.test(text);
+    cleaned.creditTail === null && noSentence && (normalizeText(text).split(' ').length <= SHORT_CREDIT_WORDS || wholeCredit());
   const isCredit = noCaptionLeft || looksLikeCredit;
   const credit = normalizeCredit(
     {
