@@ -73,6 +73,8 @@ export function findNoise(masked: string): Removal[] {
     out.push({ start: m.index, end: m.index + text.length, kind: 'editor-note' });
   }
   add(/\b(?:See|SEE)\s+(?:[A-Z]{1,8}\s+)?(?:story|Story|STORY)\b[^.]*\.?/g, 'story-ref');
+  // dpa's story reference, "(zu dpa "Streit um Haushalt geht weiter")": the same kind as PA's "See PA story".
+  add(/\(\s{0,3}zu\s{1,3}dpa\b[^()]{0,300}\)/g, 'story-ref');
   add(/\(\s*(?:FILES?|FILE PHOTO|FILE PIC(?:TURE)?|ARCHIVES?)\s*\)\s*/g, 'file-marker');
   add(/^\s*FILE(?:\s+PHOTO)?\s*(?::|\s[-–—])\s*/g, 'file-marker');
   add(new RegExp(`\\bFile\\s+(?:photo|picture|pic|image)\\s+dated\\s+${DATE_WORDS},?(?:\\s+(?:of|showing|shows)\\b)?\\s*`, 'gi'), 'file-marker', true);
