@@ -7,6 +7,8 @@ export const creditFlagsSchema = z.object({
   mandatory: z.boolean(),
   restrictions: z.array(z.string()), // e.g. "Netherlands OUT"
   supplierRef: z.string().nullable(), // e.g. "16507315bs"
+  /** Set (true) when the credit says the picture was made with a generative tool ("Image created by X using Midjourney"). */
+  illustration: z.boolean().optional(),
 });
 export type CreditFlags = z.infer<typeof creditFlagsSchema>;
 

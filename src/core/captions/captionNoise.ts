@@ -57,7 +57,7 @@ export function findNoise(masked: string): Removal[] {
   };
   // Repetitions are bounded where a start could otherwise scan to the end of the caption and
   // fail, once per start (test/unit/credits/linearity.test.ts).
-  add(/\(\s*credit\s*:[^)]{0,300}\)/gi, 'publisher-suffix');
+  add(/\(\s*credit\s*:(?!\s*@)[^)]{0,300}\)/gi, 'publisher-suffix');
   add(/\((?:[^()]{0,300}?\s-\s*)?Tags:[^)]{0,500}\)/g, 'tags');
   add(/\bTPX IMAGES OF THE DAY\b\.?/g, 'editor-note');
   add(/\bTEMPLATE OUT\b\.?/g, 'editor-note');
@@ -73,6 +73,8 @@ export function findNoise(masked: string): Removal[] {
     out.push({ start: m.index, end: m.index + text.length, kind: 'editor-note' });
   }
   add(/\b(?:See|SEE)\s+(?:[A-Z]{1,8}\s+)?(?:story|Story|STORY)\b[^.]*\.?/g, 'story-ref');
+  // dpa's story reference, "(zu dpa "Streit um Haushalt geht weiter")": the same kind as PA's "See PA story".
+  add(/\(\s{0,3}zu\s{1,3}dpa\b[^()]{0,300}\)/g, 'story-ref');
   add(/\(\s*(?:FILES?|FILE PHOTO|FILE PIC(?:TURE)?|ARCHIVES?)\s*\)\s*/g, 'file-marker');
   add(/^\s*FILE(?:\s+PHOTO)?\s*(?::|\s[-–—])\s*/g, 'file-marker');
   add(new RegExp(`\\bFile\\s+(?:photo|picture|pic|image)\\s+dated\\s+${DATE_WORDS},?(?:\\s+(?:of|showing|shows)\\b)?\\s*`, 'gi'), 'file-marker', true);

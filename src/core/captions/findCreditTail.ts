@@ -3,7 +3,13 @@ import { parseCreditText } from '../credits/parseCreditText';
 
 /** Where a credit can start: a credit label, "©", or an agency-first credit ("REUTERS/", "AFP PHOTO /"). */
 const MARKERS =
-  /(?:\(\s*)?(?:\b(?:(?:photo|picture|pic|image)s?\s+credits?\b|credit\s+image\s*:|mandatory\s+credit\b|credits?\s*:|(?:photo(?:graph)?s?|pictures?|images?|pics?)\s+by\b|(?:photo|picture|pic|foto)\s*:|courtesy\s+of\b)|©)/gi;
+  /(?:\(\s*)?(?:\b(?:(?:photo|picture|pic|image)s?\s+credits?\b|credit\s+image\s*:|mandatory\s+credit\b|credits?\s*:|(?:photo(?:graph)?s?|pictures?|images?|pics?)\s+by\b|(?:photo(?:graph)?|picture|pic|foto|illustration)\s*:|courtesy\s+of\b)|©)/gi;
+
+/**
+ * A credit in capitals that ends the caption with the word PHOTO ("HEALY RACING PHOTO", "SPORTSFILE
+ * PHOTOS"): up to four words, each bounded, anchored at the end.
+ */
+const CAPS_PHOTO_END = /(?<![\p{L}\d'&.-])(?:\p{Lu}[\p{Lu}\d'&.-]{1,30}\s{1,3}){1,4}(?:PHOTOS?|PHOTOGRAPHY|FOTOS?)\.?\s*$/u;
 
 /** Abbreviations after which a full stop does not end a sentence. */
 const ABBREVIATIONS = new Set(['mr', 'mrs', 'ms', 'dr', 'st', 'jr', 'sr', 'gen', 'col', 'lt', 'sgt', 'rep', 'sen', 'gov', 'prof', 'no', 'vs', 'u.s', 'u.k', 'jan', 'feb', 'aug', 'sept', 'sep', 'oct', 'nov', 'dec']);
@@ -62,6 +68,8 @@ export function findCreditTailStart(text: string, c: CompiledRules): number {
   const region = text.slice(from, end);
   const candidates = new Map<number, boolean>(); // start -> has an explicit marker
   for (const m of region.matchAll(MARKERS)) candidates.set(from + m.index, true);
+  const capsPhoto = CAPS_PHOTO_END.exec(region);
+  if (capsPhoto) candidates.set(from + capsPhoto.index, true);
   c.agencyFirst.lastIndex = 0;
   for (const m of region.matchAll(c.agencyFirst)) {
     const at = from + m.index;

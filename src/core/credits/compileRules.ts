@@ -32,6 +32,16 @@ export interface CompiledRules {
   ignoredBrackets: RegExp | null;
   governmentWords: Set<string>;
   stockSites: Set<string>;
+  /** "Getty Images/iStockphoto" (orgKey) -> agency and distributor, read as one piece before a chain is split. */
+  chainAliases: Map<string, { agency: OrgRef; distributor: OrgRef | null }>;
+  /** "DIGITAL IMAGE. " at the start of a credit: never part of it. */
+  ignoredPrefix: RegExp | null;
+  /** "Image created by X using Midjourney": X and the tool (bounded, anchored). */
+  generative: RegExp | null;
+  studioWords: Set<string>;
+  givenNames: Set<string>;
+  /** Camera defaults, upper case, spaces single. */
+  notCredits: Set<string>;
 }
 
 const cache = new WeakMap<CreditRules, CompiledRules>();
@@ -83,6 +93,13 @@ export function compileRules(rules: CreditRules): CompiledRules {
   const alt = (xs: readonly string[] | undefined) =>
     [...(xs ?? [])].sort((a, b) => b.length - a.length).map((p) => escapeRe(p).replace(/\s+/g, '\\s{1,3}')).join('|');
   const labels = alt(rules.labelWords);
+  const prefixes = alt(rules.ignoredPrefixes);
+  const tools = alt(rules.generativeTools);
+  const chainAliases = new Map<string, { agency: OrgRef; distributor: OrgRef | null }>();
+  const ref = (id: string): OrgRef => ({ id, name: rules.agencies[id]?.name ?? id });
+  for (const [text, a] of Object.entries(rules.chainAliases ?? {})) {
+    chainAliases.set(orgKey(text), { agency: ref(a.agency), distributor: a.distributor ? ref(a.distributor) : null });
+  }
   const ranks = alt(rules.ranks);
   const brackets = alt(rules.ignoredBrackets);
 
@@ -110,6 +127,18 @@ export function compileRules(rules: CreditRules): CompiledRules {
     ignoredBrackets: brackets ? new RegExp(`\\(\\s{0,3}(?:${brackets})(?:\\s{0,3}[/,]\\s{0,3}(?:${brackets})){0,4}\\s{0,3}\\)`, 'giu') : null,
     governmentWords: new Set((rules.governmentWords ?? []).map((w) => w.toLowerCase())),
     stockSites: new Set(rules.stockSites ?? []),
+    chainAliases,
+    ignoredPrefix: prefixes ? new RegExp(`^(?:${prefixes})\\.?\\s{0,3}`, 'iu') : null,
+    // The name is at most 80 characters and the verb list fixed: tried once, at the start of a part.
+    generative: tools
+      ? new RegExp(
+          `^(?:(?:photo|image|picture|illustration|artwork|graphic)s?\\s{1,3})?(?:created|generated|made|produced)\\s{1,3}(?:by|with)\\s{1,3}(\\S.{0,80}?)\\s{1,3}(?:using|with|via|in|on)\\s{1,3}(?:${tools})(?![\\p{L}\\d])`,
+          'iu',
+        )
+      : null,
+    studioWords: new Set((rules.studioWords ?? []).map((w) => w.toLowerCase())),
+    givenNames: new Set((rules.givenNames ?? []).map((w) => w.toLowerCase())),
+    notCredits: upperSet(rules.notCredits ?? []),
     agencyFirst: new RegExp(
       `(?<![\\p{L}\\d/])(?:THE\\s+)?(?:${starterAlt})(?:-[\\p{L}]{1,30})?(?:\\s*\\/|\\s+(?:PHOTO|FOTO|IMAGES|PICTURES)\\s*\\/|\\s+(?:PHOTO|FOTO)\\s+(?=\\p{Lu}))`,
       'giu',

@@ -1,7 +1,7 @@
 import type { Credit } from '../../schemas/credit';
 import { normalizeText } from '../captions/normalizeText';
-import { compileRules, type OrgRef } from './compileRules';
-import { houseLine, orgName } from './houseLine';
+import { compileRules, lookupOrg, type OrgRef } from './compileRules';
+import { distributorName, houseLine, orgName } from './houseLine';
 import { bylineCreators, emptyFlags, mergeFlags, parseCreditText, sameOrg, type ParsedCredit } from './parseCreditText';
 import type { CreditRules } from './rulesSchema';
 
@@ -32,10 +32,18 @@ function samePeople(a: string[], b: string[], particles: ReadonlySet<string>): b
   return b.some((n) => nameWords(n, particles).some((w) => words.has(w)));
 }
 
-function parseField(text: string | null, rules: ReturnType<typeof compileRules>): ParsedCredit | null {
+function parseField(text: string | null, rules: ReturnType<typeof compileRules>, orgField = false): ParsedCredit | null {
   if (text === null) return null;
   const t = normalizeText(text);
-  return t ? parseCreditText(t, rules) : null;
+  return t ? parseCreditText(t, rules, { orgField }) : null;
+}
+
+/** "POOL Getty Images", "Pool/WPA": the organisation a pool picture's Source names as its supplier. */
+function poolSupplier(source: string | null, c: ReturnType<typeof compileRules>): OrgRef | null {
+  if (source === null) return null;
+  const m = /^\s*pool\s{0,3}[/:-]?\s{0,3}(\S.{0,80})$/i.exec(normalizeText(source));
+  const org = m ? lookupOrg(c, m[1]) : null;
+  return org?.id ? org : null;
 }
 
 /**
@@ -50,18 +58,19 @@ export function normalizeCredit(input: CreditInput, rules: CreditRules): Credit 
   const flags = emptyFlags();
 
   const tail = parseField(input.captionTail, c);
-  const creditLine = parseField(input.creditLine, c);
+  const creditLine = parseField(input.creditLine, c, true);
   let source: ParsedCredit | null = null;
   if (input.source !== null) {
     const s = normalizeText(input.source);
-    if (s && !SOURCE_CODE.test(s)) source = parseCreditText(s, c);
+    if (s && !SOURCE_CODE.test(s)) source = parseCreditText(s, c, { orgField: true });
   }
   const copyrightText = input.copyright === null ? null : normalizeText(input.copyright).replace(/^(?:©|\(c\)|copyright)?\s*\d{4}\s+/i, '');
-  const copyright = parseField(copyrightText, c);
+  const copyright = parseField(copyrightText, c, true);
 
   const byline: string[] = [];
+  const bylineGuesses: string[] = [];
   for (const b of input.byline) {
-    for (const n of bylineCreators(b, c, flags)) if (!byline.some((x) => x.toLowerCase() === n.toLowerCase())) byline.push(n);
+    for (const n of bylineCreators(b, c, flags, bylineGuesses)) if (!byline.some((x) => x.toLowerCase() === n.toLowerCase())) byline.push(n);
   }
 
   const primary = tail?.recognised ? tail : null;
@@ -88,8 +97,22 @@ export function normalizeCredit(input: CreditInput, rules: CreditRules): Credit 
     for (const p of creditLine.partners) if (!sameOrg(p, distributor) && !partners.some((x) => sameOrg(x, p))) partners.push(p);
   }
 
+  // "(Name/Pool via AP)" with Source "POOL Getty Images": the pool picture is the supplier's (Getty
+  // Images), AP distributes it. Only when the credit itself names no other agency than the via one.
+  let poolVia = false;
+  const supplier = flags.pool ? poolSupplier(input.source, c) : null;
+  if (supplier && agency && !distributor && !sameOrg(supplier, agency) && primary?.viaOnly) {
+    distributor = agency;
+    agency = supplier;
+    poolVia = true;
+  }
+
   let creators: string[] = primary?.creators ?? [];
-  if (creators.length === 0) creators = byline;
+  let guessed = (primary?.guesses.length ?? 0) > 0;
+  if (creators.length === 0) {
+    creators = byline;
+    guessed = bylineGuesses.length > 0;
+  }
   if (creators.length === 0 && !primary && iptc) creators = iptc.creators;
 
   // A pure stock credit ("© John Doe | Dreamstime.com", "Jane Roe/iStockphoto"): the site is who
@@ -117,6 +140,8 @@ export function normalizeCredit(input: CreditInput, rules: CreditRules): Credit 
   if (confidence === 'high' && credited && credited.id === null && !credited.partner) confidence = 'medium';
   // The caption names one photographer, the IPTC By-line another: both are kept in `raw`.
   if (primary && primary.creators.length > 0 && byline.length > 0 && !samePeople(primary.creators, byline, c.particles)) confidence = 'low';
+  // A one-word credit, a handle: who it names is a guess.
+  if (guessed && creators.length > 0) confidence = 'low';
 
   const uniquePartners = partners.filter((p, i) => partners.findIndex((q) => sameOrg(p, q)) === i);
   let rule: string | null = null;
@@ -142,9 +167,22 @@ export function normalizeCredit(input: CreditInput, rules: CreditRules): Credit 
     distributorId: distributor?.id ?? null,
     partners: uniquePartners.map((p) => orgName(rules, p)),
     flags,
-    line: houseLine(rules, creators, agency, distributor, client, { pool: flags.pool, handout: flags.handout, partners: uniquePartners }),
+    line:
+      poolVia && rules.houseStyle.poolVia && distributor
+        ? poolViaLine(rules.houseStyle.poolVia, rules, creators, distributor)
+        : houseLine(rules, creators, agency, distributor, client, { pool: flags.pool, handout: flags.handout, partners: uniquePartners }),
     confidence,
     rule,
     rulesVersion: rules.version,
   };
+}
+
+/** The line of a pool picture whose supplier only the Source names: the credit's own "Name/Pool via AP". */
+function poolViaLine(template: string, rules: CreditRules, creators: string[], distributor: OrgRef): string {
+  const names = creators.length <= 1 ? creators.join('') : creators.slice(0, -1).join(rules.houseStyle.creatorJoin) + rules.houseStyle.creatorLastJoin + creators[creators.length - 1];
+  return template
+    .replace('{creators}', names)
+    .replace('{distributor}', distributorName(rules, distributor))
+    .replace(/^\/+/, '')
+    .trim();
 }

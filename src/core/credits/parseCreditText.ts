@@ -1,7 +1,7 @@
 import type { CreditFlags } from '../../schemas/credit';
 import { normalizeText } from '../captions/normalizeText';
 import { charSet, trimEndWhere, trimStartWhere } from '../captions/trimRuns';
-import { lookupOrg, type CompiledRules, type OrgRef } from './compileRules';
+import { lookupOrg, orgKey, type CompiledRules, type OrgRef } from './compileRules';
 import { displayCaseName } from './nameCase';
 
 /** What one credit text says, before it is combined with the IPTC fields. */
@@ -19,6 +19,12 @@ export interface ParsedCredit {
   unknown: string[];
   /** A credit marker or an organisation was found, so the person names in it can be trusted. */
   recognised: boolean;
+  /** Readings that are a guess (a one-word credit, a handle, a bare name, a studio's owner): the credit needs a look. */
+  guesses: string[];
+  /** Not a credit at all: a camera's info block or default text ("Breite (GPS) : N/A", "OLYMPUS DIGITAL CAMERA"). */
+  notCredit?: true;
+  /** The agency is the "via" organisation and the credit names no other ("(Name/Pool via AP)"). */
+  viaOnly?: boolean;
 }
 
 export function emptyFlags(): CreditFlags {
@@ -32,6 +38,7 @@ export function mergeFlags(into: CreditFlags, from: CreditFlags): void {
   into.mandatory ||= from.mandatory;
   for (const r of from.restrictions) if (!into.restrictions.includes(r)) into.restrictions.push(r);
   into.supplierRef ??= from.supplierRef;
+  if (from.illustration) into.illustration = true;
 }
 
 export const sameOrg = (a: OrgRef | null, b: OrgRef | null): boolean =>
@@ -52,6 +59,7 @@ interface PartResult {
   unknown: string[];
   /** Order the pieces came in: "o" organisation, "p" person, for naming the shape. */
   shape: string;
+  guesses: string[];
 }
 
 const POOL: OrgRef = { id: null, name: 'Pool' };
@@ -82,9 +90,18 @@ function stripNotes(s: string, c: CompiledRules, flags: CreditFlags): { text: st
   let quoted: string | null = null;
   // Bounded repetitions: an unclosed "(credit:" or "(Tags:" repeated would otherwise make every
   // start scan to the end of the text (test/unit/credits/linearity.test.ts).
-  t = t.replace(/\(\s*credit\s*:[^)]{0,300}\)/gi, ' ');
+  // "(credit:Getty)" is a publisher's suffix; "(Credit: @handle)" is the credit itself.
+  t = t.replace(/\(\s*credit\s*:(?!\s*@)[^)]{0,300}\)/gi, ' ');
   t = t.replace(/\((?:[^()]{0,300}?\s-\s*)?Tags:[^)]{0,500}\)/g, ' ');
   t = t.replace(/\bTPX IMAGES OF THE DAY\b/g, ' ').replace(/\bTEMPLATE OUT\b/g, ' ');
+  // Reuters' story references after the credit: SEARCH "WIDER IMAGE" FOR ALL STORIES. Bounded: the
+  // quoted slug and the words after FOR, so an unclosed quote costs nothing more.
+  t = t.replace(/\bSEARCH\s{1,3}"[^"]{0,120}"\s{1,3}FOR\s{1,3}[A-Z0-9 ]{1,80}\.?/g, ' ');
+  // "DIGITAL IMAGE. Mandatory Credit: X/Getty Images": the words before the marker are never the credit.
+  const marker = /\*?\s*\bMANDATORY\s+CREDIT\b\s*\*?\s*:?/i.exec(t);
+  if (marker && marker.index > 0 && !/[/(]/.test(t.slice(0, marker.index)) && /\p{L}/u.test(t.slice(marker.index + marker[0].length))) {
+    t = t.slice(marker.index);
+  }
   // AFP handout notes quote the credit to print: MANDATORY CREDIT "AFP PHOTO / US NAVY".
   const q = /MANDATORY\s+CREDIT\s*:?\s*"([^"]+)"/i.exec(t);
   if (q) {
@@ -108,6 +125,7 @@ function stripNotes(s: string, c: CompiledRules, flags: CreditFlags): { text: st
   });
   t = collectRestrictions(t, c, flags);
   t = t.replace(/\ball rights reserved\b\.?/gi, ' ');
+  if (c.ignoredPrefix) t = t.trimStart().replace(c.ignoredPrefix, '');
   // What the notes leave behind: doubled separators, stray asterisks, dangling punctuation.
   // Runs of spaces are collapsed first: /\s+\.+/ tried from every space of a long run of them
   // (left where a long list of "X OUT" was taken out) rescans the run, quadratic.
@@ -148,7 +166,7 @@ const LABELS: Array<[RegExp, string]> = [
   [/^(?:photo|picture|pic|image)s?\s+credits?\s*:?\s*/i, 'labelled'],
   [/^(?:mandatory\s+)?credits?\s*:\s*/i, 'labelled'],
   [/^(?:photo(?:graph)?s?|pictures?|images?|pics?|fotos?)\s+(?:by|from)\s*:?\s*/i, 'photo-by'],
-  [/^(?:photo(?:graph)?|picture|pic|foto|image|source)s?\s*:\s*/i, 'labelled'],
+  [/^(?:photo(?:graph)?|picture|pic|foto|image|source|illustration|graphic)s?\s*:\s*/i, 'labelled'],
   [/^(?:(?:photo|picture|image)s?\s+)?courtesy(?:\s+of)?\s*:?\s*/i, 'courtesy'],
   [/^pool\s+(?:photo|picture|image)s?(?:\s+by)?\s*:?\s+/i, 'pool'],
   [/^obtained\s+by\s+/i, 'labelled'],
@@ -201,7 +219,9 @@ function dropFinalStop(s: string): string {
 }
 
 type Piece =
-  | { kind: 'person'; names: string[] }
+  | { kind: 'person'; names: string[]; guess?: string }
+  | { kind: 'studio'; names: string[]; org: OrgRef }
+  | { kind: 'chain'; agency: OrgRef; distributor: OrgRef | null }
   | { kind: 'org'; org: OrgRef }
   | { kind: 'pool'; org: OrgRef }
   | { kind: 'flag' }
@@ -249,8 +269,13 @@ function classifyPiece(raw: string, c: CompiledRules, flags: CreditFlags, afterA
     flags.handout = true;
     return { kind: 'flag' };
   }
+  // "Getty Images/iStockphoto": a stock site's own chain spelling, one organisation and its distributor.
+  const chain = c.chainAliases.get(orgKey(text));
+  if (chain) return { kind: 'chain', ...chain };
   const org = lookupOrg(c, text);
   if (org) return { kind: 'org', org };
+  // "@leogronlund_outdoors": a social-media handle is a person, but only a guess at who.
+  if (/^@[\p{L}\d_.]{2,40}$/u.test(text)) return { kind: 'person', names: [text], guess: text };
   // "Photographer's Mate 3rd Class Elizabeth Thompson", "Staff Sgt. Jane Roe": the rank is not the name.
   const rank = c.rankPrefix?.exec(text);
   if (rank && rank[0].length < text.length) {
@@ -304,10 +329,14 @@ function classifyPiece(raw: string, c: CompiledRules, flags: CreditFlags, afterA
   if (afterAgency && tokens.length === 1 && /^\p{Lu}\p{Ll}+(?:-\p{Lu}\p{Ll}+)?$/u.test(text)) {
     return { kind: 'person', names: [text] };
   }
+  // "Jane Doe Photography LLC": a person's studio. The owner took the picture; the studio is the agency.
+  const owner = studioOwner(tokens, c);
+  if (owner) return { kind: 'studio', names: [displayCaseName(owner, c)], org: { id: null, name: text } };
   if (isOrgLike(tokens, c)) {
     if (tokens.length === 1 && !/\p{Lu}/u.test(text)) return { kind: 'unknown', text };
-    // "Russian Defense Ministry Press Service photo": the organisation, without the word "photo".
-    const name = text.replace(/\s+(?:photos?|pictures?)$/i, '');
+    // "Russian Defense Ministry Press Service photo": the organisation, without the word "photo"
+    // ("Fox Photos" is a name: only the singular is dropped).
+    const name = text.replace(/\s+(?:photo|picture)$/i, '');
     // "U.S. Navy", "Ministry of Defence": a government body's own picture is a handout.
     const spaced = ` ${name.toLowerCase().replace(/\s+/g, ' ')} `;
     for (const w of c.governmentWords) if (spaced.includes(` ${w} `)) flags.handout = true;
@@ -317,13 +346,35 @@ function classifyPiece(raw: string, c: CompiledRules, flags: CreditFlags, afterA
   return { kind: 'unknown', text };
 }
 
+const COMPANY_SUFFIX = new Set(['llc', 'ltd', 'inc', 'gmbh', 'co', 'limited', 'plc', 'pty', 'ab', 'oy', 'sa', 'srl', 'bv']);
+
+/**
+ * The owner's name of a studio ("Jane Doe Photography LLC", "JOHN SMITH PHOTO LTD" -> "Jane Doe",
+ * "JOHN SMITH"), or null: a person-like name of two to four words, a studio word, company suffixes.
+ * "HEALY RACING PHOTO" is no person's studio ("racing" is an organisation word).
+ */
+function studioOwner(tokens: string[], c: CompiledRules): string | null {
+  if (c.studioWords.size === 0 || tokens.length < 3 || tokens.length > 8) return null;
+  const bare = (t: string) => t.toLowerCase().replace(/[.,]+$/, '');
+  let end = tokens.length;
+  while (end > 0 && COMPANY_SUFFIX.has(bare(tokens[end - 1]))) end--;
+  if (end < 3 || !c.studioWords.has(bare(tokens[end - 1]))) return null;
+  const name = tokens.slice(0, end - 1);
+  if (name.length > 4 || name.some((t) => c.studioWords.has(bare(t)))) return null;
+  return isPersonLike(name, c) && !isOrgLike(name, c) ? name.join(' ') : null;
+}
+
 /** Split a chain part into pieces: "/" between names and organisations, ", " and " - " inside them. */
 function splitPieces(s: string, c: CompiledRules): string[] {
   const out: string[] = [];
-  const normalized = s.replace(/,\s*(Inc|Ltd|LLC|Corp|Co|PBC|plc)\b\.?/gi, ' $1');
+  // "Getty Images/iStockphoto": a chain alias is one piece, whatever its slashes.
+  if (c.chainAliases.has(orgKey(s))) return [s.trim()];
+  // ", Inc", ", Jr.": a company's or a person's suffix, not a new piece ("Huey D. Younger, Jr./Released").
+  const normalized = s.replace(/,\s*(Inc|Ltd|LLC|Corp|Co|PBC|plc)\b\.?/gi, ' $1').replace(/,\s*(Jr|Sr)\b(\.?)/g, ' $1$2').replace(/,\s*(II|III|IV)\b/g, ' $1');
   for (const seg of normalized.split(/\s*\/\s*|\s+[-–—|]+\s+|\s*\|\s*/)) {
     for (const piece of seg.split(/\s*,\s*/)) {
-      const p = piece.trim();
+      // "NASA, ESA, Jane Doe, and John Roe": the list's last "and" is not part of the name.
+      const p = piece.trim().replace(/^(?:and|&)\s+/i, '');
       if (!p) continue;
       // "Jacquelyn Martin-Pool": a person with a flag word glued on the end. Only whole words
       // ("Pool", "Handout"): "KIM JAE-HO" is a name, not a handout.
@@ -350,9 +401,29 @@ function splitPieces(s: string, c: CompiledRules): string[] {
           continue;
         }
       }
+      // "Jake Roth-USA TODAY Sports": a full name glued to the agency by a hyphen (USA TODAY's style).
+      // Only the last few hyphens are tried, each a plain lookup.
+      if (p.length <= 120 && /\s/.test(p) && !lookupOrg(c, p)) {
+        let cut = -1;
+        for (let at = p.indexOf('-'), tries = 0; at > 0 && tries < 6; at = p.indexOf('-', at + 1), tries++) {
+          const left = p.slice(0, at).trim();
+          const right = p.slice(at + 1).trim();
+          if (/\s/.test(left) && right && lookupOrg(c, right) && isPersonLike(left.split(/\s+/), c) && !isOrgLike(left.split(/\s+/), c)) {
+            cut = at;
+            break;
+          }
+        }
+        if (cut > 0) {
+          out.push(p.slice(0, cut).trim(), p.slice(cut + 1).trim());
+          continue;
+        }
+      }
       // "U.S. Navy photo by X": an organisation, then who took it.
       const orgPhotoBy = /^(\S.{0,120}?)\s+(?:photo(?:graph)?|picture|image)s?\s+by\s+(\S.*)$/iu.exec(p);
-      if (orgPhotoBy && isOrgLike(orgPhotoBy[1].split(/\s+/), c) && orgPhotoBy[1].split(/\s+/).length > 1) {
+      // One word only when it is a known organisation or a government body ("DOD photo by", "Navy photo by").
+      const byOrg = orgPhotoBy?.[1] ?? '';
+      const oneKnownWord = !/\s/.test(byOrg) && (lookupOrg(c, byOrg) !== null || c.governmentWords.has(byOrg.toLowerCase()));
+      if (orgPhotoBy && isOrgLike(byOrg.split(/\s+/), c) && (byOrg.split(/\s+/).length > 1 || oneKnownWord)) {
         out.push(orgPhotoBy[1], orgPhotoBy[2]);
         continue;
       }
@@ -368,11 +439,48 @@ function splitPieces(s: string, c: CompiledRules): string[] {
   return out;
 }
 
-function parsePart(part: string, c: CompiledRules): PartResult {
+/** How a text is read: a caption's credit (the default) or an IPTC Credit/Source field, where one word is an organisation. */
+export interface ParseOptions {
+  orgField?: boolean;
+}
+
+/**
+ * One word and nothing else ("Patrik", "MUSTERMANN", "jdoe123", "Eric"): a person at a guess when it is
+ * a handle, a given name the rules list, or (outside IPTC organisation fields) a surname in capitals
+ * of five letters or more; null when it reads as an organisation, as before ("Mustermann", "DPPI").
+ */
+function oneWordPerson(word: string, c: CompiledRules, opts: ParseOptions): Piece | null {
+  const w = word.replace(/[.,;:]+$/, '');
+  if (!w || /\s/.test(w) || lookupOrg(c, w) || c.chainAliases.has(orgKey(w))) return null;
+  const upper = w.toUpperCase();
+  if (c.placeholders.has(upper) || c.fileWords.has(upper) || c.poolWords.has(upper) || c.handoutWords.has(upper)) return null;
+  if (c.givenNames.has(w.toLowerCase())) return { kind: 'person', names: [displayCaseName(w, c)], guess: w };
+  if (opts.orgField) return null;
+  const handle = /^@?[\p{L}\d_.-]{2,40}$/u.test(w) && (/^@|[\d_]/u.test(w) || w === w.toLowerCase());
+  if (handle && /\p{L}/u.test(w)) return { kind: 'person', names: [w], guess: w };
+  if (/^\p{Lu}{5,}$/u.test(w) && /[AEIOUYÄÖÜÅÆØ]/.test(upper)) return { kind: 'person', names: [displayCaseName(w, c)], guess: w };
+  return null;
+}
+
+function parsePart(part: string, c: CompiledRules, opts: ParseOptions = {}): PartResult {
   const flags = emptyFlags();
   const { text, label } = stripLabels(part, flags, c);
-  const res: PartResult = { label, creators: [], orgs: [], client: null, pools: flags.pool ? [POOL] : [], flags, unknown: [], shape: '' };
+  const res: PartResult = { label, creators: [], orgs: [], client: null, pools: flags.pool ? [POOL] : [], flags, unknown: [], shape: '', guesses: [] };
   if (!text) return res;
+
+  // "Image created by Jane Doe using Midjourney": the person who made it, and a photo illustration.
+  const generated = c.generative?.exec(text);
+  if (generated) {
+    flags.illustration = true;
+    res.label ??= 'created-by';
+    for (const name of generated[1].split(/\s+(?:and|&)\s+/i)) {
+      const tokens = name.trim().split(/\s+/);
+      if (isPersonLike(tokens, c) && !isOrgLike(tokens, c)) res.creators.push(displayCaseName(name.trim(), c));
+      else res.unknown.push(name.trim());
+    }
+    res.shape = 'p';
+    return res;
+  }
 
   let body = text;
   // "Getty Images for CNN": what follows " for " is who the picture was made for, when it is
@@ -391,15 +499,58 @@ function parsePart(part: string, c: CompiledRules): PartResult {
   const left = viaAt >= 0 ? body.slice(0, viaAt) : body;
   const right = viaAt >= 0 ? body.slice(viaAt).replace(/^\s*via\s+/i, '') : '';
 
+  const leftPieces = splitPieces(left, c);
+  const rightPieces = splitPieces(right.replace(/\s+via\s+/gi, '/'), c);
+  const pieces = [...leftPieces.map((p) => [p, false] as const), ...rightPieces.map((p) => [p, true] as const)];
+
+  // One word and nothing else: a person at a guess, or (as before) an organisation.
+  if (pieces.length === 1 && !/\s/.test(pieces[0][0].trim())) {
+    const person = oneWordPerson(pieces[0][0].trim(), c, opts);
+    if (person?.kind === 'person') {
+      res.creators.push(...person.names);
+      res.guesses.push(person.guess ?? person.names[0]);
+      res.shape = 'p';
+      return res;
+    }
+  }
+
+  // "Name/Member Paper/AP", "Name/EUROPA PRESS/dpa": between the photographer and the agency at the
+  // end, a part is an organisation (a member paper, a partner), never a second photographer, unless
+  // it repeats the first name ("Samir Hussein/Samir Hussein/WireImage").
+  const lastLeft = leftPieces.length - 1;
+  const firstPiece = leftPieces.length >= 3 ? classifyPiece(leftPieces[0], c, emptyFlags()) : null;
+  const endsWithAgency =
+    leftPieces.length >= 3 && (lookupOrg(c, leftPieces[lastLeft])?.id != null || c.chainAliases.has(orgKey(leftPieces[lastLeft])));
+  const firstNames = firstPiece?.kind === 'person' ? firstPiece.names.map((n) => n.toLowerCase()) : null;
+
   let previous: Piece | null = null;
-  const take = (pieceText: string, via: boolean) => {
-    const afterAgency = previous?.kind === 'org' && previous.org.id !== null;
-    const piece = classifyPiece(pieceText, c, flags, afterAgency);
-    if (piece.kind !== 'flag' && piece.kind !== 'placeholder') previous = piece;
+  let previousIndex = -1;
+  const take = (pieceText: string, via: boolean, index: number) => {
+    // "AP Photo/Libkos": one word after an agency that opens the credit is its photographer.
+    const afterAgency = previous?.kind === 'org' && previous.org.id !== null && previousIndex === 0;
+    let piece = classifyPiece(pieceText, c, flags, afterAgency);
+    if (!via && firstNames && endsWithAgency && index > 0 && index < lastLeft && piece.kind === 'person' && !piece.names.some((n) => firstNames.includes(n.toLowerCase()))) {
+      piece = { kind: 'org', org: { id: null, name: pieceText.trim() } };
+    }
+    if (piece.kind !== 'flag' && piece.kind !== 'placeholder') {
+      previous = piece;
+      previousIndex = index;
+    }
     switch (piece.kind) {
       case 'person':
         for (const n of piece.names) if (!res.creators.some((x) => x.toLowerCase() === n.toLowerCase())) res.creators.push(n);
+        if (piece.guess) res.guesses.push(piece.guess);
         res.shape += 'p';
+        break;
+      case 'studio':
+        for (const n of piece.names) if (!res.creators.some((x) => x.toLowerCase() === n.toLowerCase())) res.creators.push(n);
+        res.orgs.push({ org: piece.org, via });
+        res.shape += 'po';
+        break;
+      case 'chain':
+        res.orgs.push({ org: piece.agency, via: false });
+        if (piece.distributor) res.orgs.push({ org: piece.distributor, via: true });
+        res.shape += 'o';
         break;
       case 'org':
         res.orgs.push({ org: piece.org, via });
@@ -415,8 +566,7 @@ function parsePart(part: string, c: CompiledRules): PartResult {
         break;
     }
   };
-  const pieces = [...splitPieces(left, c).map((p) => [p, false] as const), ...splitPieces(right.replace(/\s+via\s+/gi, '/'), c).map((p) => [p, true] as const)];
-  for (const [p, via] of pieces.slice(0, MAX_PIECES)) take(p, via);
+  pieces.slice(0, MAX_PIECES).forEach(([p, via], i) => take(p, via, i));
   // Past the bound, what is left is not a credit chain: kept, unread, so the credit is checked.
   if (pieces.length > MAX_PIECES) res.unknown.push(pieces.slice(MAX_PIECES).map(([p]) => p).join(' / '));
   return res;
@@ -463,13 +613,40 @@ function shapeRule(part: PartResult): string {
 }
 
 /**
+ * A camera's info block ("Breite (GPS) : N/A", "Altitude (m) : 12"): a label with a bracketed unit
+ * or acronym before a colon, or a value "N/A" after one. Fixed shapes, tried once per start.
+ */
+const TECHNICAL_BLOCK = /\(\s?[\p{L}]{1,6}\s?\)\s{0,3}:|\s:\s{0,3}N\/A(?![\p{L}\d])/u;
+
+/** Words in a bracket that make it part of the credit, not a person's institute or city. */
+const CREDIT_BRACKET = /\b(?:photos?|pictures?|images?|credit|pool|files?|handout|via|by|should|courtesy|release[sd]?)\b|\d{5,}/i;
+
+/**
+ * "NASA, ESA, Jane Doe (STScI), and John Roe (JHU)", "Hubble Heritage Team (STScI/AURA) via AP":
+ * an institute or a city in brackets after a name is neither a creator nor a partner. A bracket that
+ * holds a credit word, a supplier reference or a rules agency stays.
+ */
+function dropAffiliations(text: string, c: CompiledRules): string {
+  return text.replace(/(?<=[\p{L}.])\s{1,3}\(([^()]{1,60})\)(?=\s{0,3}(?:[,;]|\s(?:and|&|via)\s|$))/gu, (m, inner: string) =>
+    CREDIT_BRACKET.test(inner) || inner.split('/').some((x) => lookupOrg(c, x)?.id) ? m : '',
+  );
+}
+
+/**
  * Read one credit text ("AFP PHOTO / LEON NEAL (Photo credit should read LEON NEAL/AFP/GettyImages)",
  * "(Ronen Zvulun, Pool Photo via AP)", "Mandatory Credit: Photo by X/NurPhoto/Shutterstock (16507315bs)").
  * "Photo credit should read X" wins over what comes before it; the other parts only fill gaps.
  */
-export function parseCreditText(input: string, c: CompiledRules): ParsedCredit {
+export function parseCreditText(input: string, c: CompiledRules, opts: ParseOptions = {}): ParsedCredit {
   const flags = emptyFlags();
-  const { text, quoted } = stripNotes(normalizeText(input), c, flags);
+  const plain = normalizeText(input);
+  // A camera's info block or default text where a credit goes: no credit, no creator, nothing unread.
+  if (c.notCredits.has(plain.toUpperCase()) || TECHNICAL_BLOCK.test(plain)) {
+    return { creators: [], agency: null, distributor: null, partners: [], client: null, flags, rule: null, unknown: [], recognised: false, guesses: [], notCredit: true };
+  }
+  const stripped = stripNotes(plain, c, flags);
+  const quoted = stripped.quoted;
+  const text = dropAffiliations(stripped.text, c);
 
   const parts: Array<{ text: string; preferred: boolean }> = [];
   const should = /(?:photo|picture|pic|image)s?\s+credit\s+should\s+read\s*:?\s*/i.exec(text);
@@ -490,7 +667,7 @@ export function parseCreditText(input: string, c: CompiledRules): ParsedCredit {
     for (const p of splitParts(text)) parts.push({ text: p, preferred: false });
   }
 
-  const results = parts.slice(0, MAX_PARTS).map((p) => ({ ...parsePart(p.text, c), preferred: p.preferred }));
+  const results = parts.slice(0, MAX_PARTS).map((p) => ({ ...parsePart(p.text, c, opts), preferred: p.preferred }));
   if (parts.length > MAX_PARTS) results[results.length - 1].unknown.push(parts.slice(MAX_PARTS).map((p) => p.text).join(' '));
   for (const r of results) mergeFlags(flags, r.flags);
 
@@ -502,14 +679,18 @@ export function parseCreditText(input: string, c: CompiledRules): ParsedCredit {
     results.find((r) => r.orgs.length > 0) ??
     results.find((r) => hasOrgs(r)) ??
     results.find((r) => marked(r) && r.creators.length > 0) ??
+    // "Patrik", "jdoe123": a one-word credit read as a person, at a guess.
+    results.find((r) => r.guesses.length > 0 && r.creators.length > 0) ??
     null;
 
   const unknown = results.flatMap((r) => r.unknown);
+  const guesses = results.flatMap((r) => r.guesses);
   if (!primary) {
-    return { creators: [], agency: null, distributor: null, partners: [], client: null, flags, rule: null, unknown: unknown.length ? unknown : text ? [text] : [], recognised: false };
+    return { creators: [], agency: null, distributor: null, partners: [], client: null, flags, rule: null, unknown: unknown.length ? unknown : text ? [text] : [], recognised: false, guesses };
   }
 
   const { agency, distributor, partners } = assemble(primary, c);
+  const viaOnly = primary.orgs.length > 0 && primary.orgs.every((o) => o.via);
   let agencyOut = agency;
   let distributorOut = distributor;
   let client = primary.client;
@@ -551,6 +732,8 @@ export function parseCreditText(input: string, c: CompiledRules): ParsedCredit {
     rule: shapeRule(primary),
     unknown,
     recognised: true,
+    guesses,
+    viaOnly,
   };
 }
 
@@ -577,6 +760,11 @@ function assemble(r: PartResult, c: CompiledRules): { agency: OrgRef | null; dis
     } else if (left.length >= 2 && c.distributorIds.has(left[left.length - 1].id ?? '')) {
       distributor = left[left.length - 1];
       rest = left.slice(1, -1);
+    } else if (left.length >= 2 && r.shape.startsWith('p') && left[left.length - 1].id !== null) {
+      // "Name/AP/dpa", "Name/Kyodo/Reuters": after the photographer, the first organisation is the
+      // agency and a rules agency at the end is who distributes it; those between are partners.
+      distributor = left[left.length - 1];
+      rest = left.slice(1, -1);
     } else {
       rest = left.slice(1);
     }
@@ -589,13 +777,19 @@ function assemble(r: PartResult, c: CompiledRules): { agency: OrgRef | null; dis
  * The people an IPTC By-line names. By-lines also carry "STR", "HO", "REUTERS TV" or
  * "Ravi Menon/Shutterstock": placeholders and organisations are never creators.
  */
-export function bylineCreators(byline: string, c: CompiledRules, flags: CreditFlags): string[] {
+export function bylineCreators(byline: string, c: CompiledRules, flags: CreditFlags, guesses: string[] = []): string[] {
   const text = normalizeText(byline);
   if (!text) return [];
   if (/[/|]|\s+via\s+/i.test(text)) {
     const parsed = parseCreditText(text, c);
     mergeFlags(flags, parsed.flags);
     return parsed.recognised ? parsed.creators : [];
+  }
+  // "jdoe123", "Patrik": a one-word By-line (a contributor's handle, a first name) is its creator, at a guess.
+  const one = oneWordPerson(text, c, {});
+  if (one?.kind === 'person') {
+    guesses.push(one.guess ?? text);
+    return one.names;
   }
   const piece = classifyPiece(text, c, flags);
   return piece.kind === 'person' ? piece.names : [];

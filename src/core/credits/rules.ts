@@ -106,6 +106,12 @@ export function mergeRules(base: CreditRules, op: OperatorRules): unknown {
     ignoredBrackets: union(base.ignoredBrackets ?? [], op.ignoredBrackets),
     governmentWords: union(base.governmentWords ?? [], op.governmentWords),
     stockSites: union(base.stockSites ?? [], op.stockSites),
+    chainAliases: { ...base.chainAliases, ...op.chainAliases },
+    ignoredPrefixes: union(base.ignoredPrefixes ?? [], op.ignoredPrefixes),
+    generativeTools: union(base.generativeTools ?? [], op.generativeTools),
+    studioWords: union(base.studioWords ?? [], op.studioWords),
+    givenNames: union(base.givenNames ?? [], op.givenNames),
+    notCredits: union(base.notCredits ?? [], op.notCredits),
     nameCasing: {
       particles: union(base.nameCasing.particles, op.nameCasing?.particles),
       exceptions: { ...base.nameCasing.exceptions, ...op.nameCasing?.exceptions },

@@ -46,6 +46,11 @@ export const houseStyleSchema = z.strictObject({
   for: template,
   creatorJoin: z.string(),
   creatorLastJoin: z.string(),
+  /**
+   * A pool picture whose supplier only the IPTC Source names ("(Name/Pool via AP)", Source "POOL Getty
+   * Images"): the line keeps the credit's own form ("{creators}/Pool via {distributor}").
+   */
+  poolVia: template.optional(),
 });
 
 export const creditRulesSchema = z
@@ -82,6 +87,18 @@ export const creditRulesSchema = z
     governmentWords: z.array(nonEmpty).optional(),
     /** Agency ids of stock sites: the site is the distributor, the contributor the creator. */
     stockSites: z.array(agencyId).optional(),
+    /** Stock sites' own chain spellings, read as one: "Getty Images/iStockphoto" is iStock distributed by Getty Images. */
+    chainAliases: z.record(nonEmpty, z.strictObject({ agency: agencyId, distributor: agencyId.optional() })).optional(),
+    /** Words before a credit that are never part of it ("DIGITAL IMAGE."); removed at the start of a credit. */
+    ignoredPrefixes: z.array(nonEmpty).optional(),
+    /** Generative tools: "Image created by X using <tool>" gives creator X and flags a photo illustration. */
+    generativeTools: z.array(nonEmpty).optional(),
+    /** Words that make a name a studio ("Jane Doe Photography LLC"): the owner is the creator, the studio the agency. */
+    studioWords: z.array(nonEmpty).optional(),
+    /** Given names: a one-word credit that is one of them is a person (at low confidence), never an agency ("Eric"). */
+    givenNames: z.array(nonEmpty).optional(),
+    /** Camera and software defaults written where a credit goes ("OLYMPUS DIGITAL CAMERA"): no credit at all. */
+    notCredits: z.array(nonEmpty).optional(),
     nameCasing: z.strictObject({
       /** Lower-cased inside a name ("KOEN VAN WEEL" -> "Koen van Weel"). */
       particles: z.array(nonEmpty),
@@ -93,6 +110,13 @@ export const creditRulesSchema = z
     for (const id of Object.keys(rules.distributors)) {
       if (!rules.agencies[id]) {
         ctx.addIssue({ code: 'custom', path: ['distributors', id], message: `"${id}" is not an agency id listed under "agencies"` });
+      }
+    }
+    for (const [text, a] of Object.entries(rules.chainAliases ?? {})) {
+      for (const [key, id] of [['agency', a.agency], ['distributor', a.distributor]] as const) {
+        if (id !== undefined && !rules.agencies[id]) {
+          ctx.addIssue({ code: 'custom', path: ['chainAliases', text, key], message: `"${id}" is not an agency id listed under "agencies"` });
+        }
       }
     }
   });
@@ -138,5 +162,11 @@ export const operatorRulesSchema = z.strictObject({
   ignoredBrackets: z.array(nonEmpty).optional(),
   governmentWords: z.array(nonEmpty).optional(),
   stockSites: z.array(agencyId).optional(),
+  chainAliases: z.record(nonEmpty, z.strictObject({ agency: agencyId, distributor: agencyId.optional() })).optional(),
+  ignoredPrefixes: z.array(nonEmpty).optional(),
+  generativeTools: z.array(nonEmpty).optional(),
+  studioWords: z.array(nonEmpty).optional(),
+  givenNames: z.array(nonEmpty).optional(),
+  notCredits: z.array(nonEmpty).optional(),
 });
 export type OperatorRules = z.infer<typeof operatorRulesSchema>;

@@ -165,6 +165,16 @@ const ADVERSARIAL: Array<[string, string]> = [
   ['stops', '.'],
   ['should read', 'Photo credit should read '],
   ['rank words', 'U.S. Navy photo by Mass Communication Specialist 2nd Class '],
+  // Rules 2026.12.3: capitals before PHOTO, Reuters' SEARCH notes, affiliations, camera info,
+  // generative credits, names glued to agencies, studios, one-word credits.
+  ['capitals words', 'AB '],
+  ['SEARCH notes', 'SEARCH "A" FOR '],
+  ['affiliation brackets', 'Jo (A) '],
+  ['camera info labels', '(GPS) '],
+  ['generative credits', 'Image created by Jo using '],
+  ['names glued to agencies', 'Jo Doe-'],
+  ['studio words', 'Jo Doe Photography '],
+  ['handles', '@a_'],
 ];
 
 describe('credit, caption, rights, release and kill rules are linear (100,000 characters)', () => {
