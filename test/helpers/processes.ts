@@ -253,3 +253,28 @@ export class PersistentRedis {
     await this.kill('SIGTERM');
   }
 }
+
+/**
+ * Wait until each batch is done while a worker process runs it, reading the worker's peak RSS
+ * (VmHWM) on every poll and once more at the end, while it still runs: the peak in kB.
+ */
+export async function waitDoneWithPeakRss(
+  worker: Pick<CliProcess, 'peakRssKb'>,
+  batchState: (batchId: string) => Promise<string | undefined>,
+  batchIds: string[],
+  opts: { timeoutMs?: number; everyMs?: number } = {},
+): Promise<number> {
+  let peakKb = 0;
+  for (const id of batchIds) {
+    await waitUntil(
+      async () => {
+        peakKb = Math.max(peakKb, worker.peakRssKb() ?? 0);
+        return (await batchState(id)) === 'done';
+      },
+      opts.timeoutMs ?? 240_000,
+      'the batch to finish',
+      opts.everyMs ?? 200,
+    );
+  }
+  return Math.max(peakKb, worker.peakRssKb() ?? 0);
+}

@@ -5,7 +5,7 @@ import { Runtime } from '../../src/app/runtime';
 import { ingestPaths } from '../../src/cli/ingestPaths';
 import { redisKeys } from '../../src/adapters/redis/keys';
 import { recordsPage } from '../../src/server/recordsPage';
-import { CliProcess, startReadyWorker, waitUntil } from '../helpers/processes';
+import { CliProcess, startReadyWorker, waitDoneWithPeakRss, waitUntil } from '../helpers/processes';
 import { deletePrefix, makeTmpDir, pipelineEnv, removeDir, uniquePrefix } from '../helpers/testEnv';
 
 /**
@@ -47,19 +47,7 @@ describe('a 30 MB caption and a 60 MB line', () => {
     expect(caption.length).toBeGreaterThan(30_000_000);
 
     const outcomes = await ingestPaths(rt, [json, ndjson]);
-    let peakKb = 0;
-    for (const o of outcomes) {
-      await waitUntil(
-        async () => {
-          peakKb = Math.max(peakKb, worker.peakRssKb() ?? 0);
-          return (await rt.ctx.catalog.getBatch(o.batchId!))?.state === 'done';
-        },
-        240_000,
-        'the batch to finish',
-        200,
-      );
-    }
-    peakKb = Math.max(peakKb, worker.peakRssKb() ?? 0);
+    const peakKb = await waitDoneWithPeakRss(worker, async (id) => (await rt.ctx.catalog.getBatch(id))?.state, outcomes.map((o) => o.batchId!));
     const peakMb = Math.round(peakKb / 1024);
     const [big, line] = outcomes;
 

@@ -5,7 +5,7 @@ import { Runtime } from '../../src/app/runtime';
 import { ingestPaths } from '../../src/cli/ingestPaths';
 import { expectBatchWhole } from '../helpers/integrity';
 import { jpegManyXmp, jpegNulPadding, keywordXmp, pngDeepNesting, pngHugeAttributes, pngInflateBomb, pngManyChunks, tiffWithXmp } from '../helpers/metadataBombs';
-import { CliProcess, startReadyWorker, waitUntil } from '../helpers/processes';
+import { CliProcess, startReadyWorker, waitDoneWithPeakRss, waitUntil } from '../helpers/processes';
 import { deletePrefix, makeTmpDir, pipelineEnv, removeDir, uniquePrefix } from '../helpers/testEnv';
 
 /**
@@ -52,18 +52,8 @@ describe('metadata bombs through a real worker', () => {
     const [o] = await ingestPaths(rt, [path.join(root, 'feed')]);
     const n = Object.keys(files).length;
     expect(o.expected).toBe(n);
-    let peakKb = 0;
-    await waitUntil(
-      async () => {
-        peakKb = Math.max(peakKb, worker.peakRssKb() ?? 0);
-        return (await rt.ctx.catalog.getBatch(o.batchId!))?.state === 'done';
-      },
-      240_000,
-      'the batch to finish',
-      200,
-    );
-    // VmHWM is the peak of the process's life: read once more while it still runs
-    peakKb = Math.max(peakKb, worker.peakRssKb() ?? 0);
+    // VmHWM is the peak of the process's life: read on every poll and once more while it still runs
+    const peakKb = await waitDoneWithPeakRss(worker, async (id) => (await rt.ctx.catalog.getBatch(id))?.state, [o.batchId!]);
     const peakMb = Math.round(peakKb / 1024);
     console.log(`metadata bombs: worker peak RSS ${peakMb} MB`);
     expect(worker.alive).toBe(true);

@@ -7,7 +7,7 @@ import { ingestPaths } from '../../src/cli/ingestPaths';
 import { QUEUES, queuePrefix } from '../../src/queues/definitions';
 import { photoVariants } from '../helpers/corpus';
 import { expectBatchWhole } from '../helpers/integrity';
-import { CliProcess, startReadyWorker, waitUntil } from '../helpers/processes';
+import { CliProcess, startReadyWorker, waitDoneWithPeakRss, waitUntil } from '../helpers/processes';
 import { REDIS_URL, deletePrefix, makeTmpDir, removeDir, uniquePrefix } from '../helpers/testEnv';
 import { scaledMs } from '../helpers/deadline';
 
@@ -79,16 +79,7 @@ describe(`a ${ITEMS.toLocaleString('en')}-item batch with 4 concurrent items`, (
     expect(o.expected).toBe(ITEMS);
     const enqueuedMs = Date.now() - started;
     // The worker's peak RSS is read from /proc while it runs (the poll keeps it fresh).
-    let peakKb = 0;
-    await waitUntil(
-      async () => {
-        peakKb = Math.max(peakKb, worker.peakRssKb() ?? 0);
-        return (await rt.ctx.catalog.getBatch(o.batchId!))?.state === 'done';
-      },
-      240_000,
-      'the batch to finish',
-      1000,
-    );
+    const peakKb = await waitDoneWithPeakRss(worker, async (id) => (await rt.ctx.catalog.getBatch(id))?.state, [o.batchId!], { everyMs: 1000 });
     const tookMs = Date.now() - started;
     const peakRssMb = Math.round(Math.max(peakKb, worker.peakRssKb() ?? 0) / 1024);
 

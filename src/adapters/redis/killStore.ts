@@ -89,14 +89,8 @@ function lexRange(prefix: string): [string, Buffer] {
   return [`[${prefix}`, Buffer.concat([Buffer.from(`[${prefix}`, 'utf8'), Buffer.from([0xff])])];
 }
 
-/**
- * Shared Lua: `mark(g, kid)` appends a kill to a group's marks (true when it was not there), and
- * `killOf(g, isRef)` is the live kill that decides what arrives in group g: the first that marked
- * it, or for a reused reference the latest one, and only within the window of its time.
- * Expects: KEYS_KILLED, KEYS_MARKED, KEYS_EVENTS, KEYS_LIFTED, KEYS_LOG, nowMs, windowMs set by the script.
- */
-const LUA_MARKS = `
-local function split(s) local t = {} for w in string.gmatch(s, '%S+') do t[#t + 1] = w end return t end
+/** Shared Lua: `mark(g, kid)` appends a kill to a group's marks (true when it was not there). Needs KEYS_KILLED, KEYS_MARKED. */
+const LUA_MARK = `
 local function mark(g, kid)
   local marks = redis.call('HGET', KEYS_KILLED, g)
   if marks and string.find(' ' .. marks .. ' ', ' ' .. kid .. ' ', 1, true) then return false end
@@ -105,6 +99,26 @@ local function mark(g, kid)
   redis.call('ZADD', KEYS_MARKED, 0, kid .. '\\0' .. g)
   return true
 end
+`;
+
+/**
+ * The register/recheck scripts' keys (KILL_KEYS order) as locals, with the times from ARGV[at], ARGV[at + 1].
+ * KEYS: items, members, status, killed, events, log, corrected, reached, marked, bare, lifted.
+ */
+const luaKeysAndTimes = (at: number) => `
+local KEYS_ITEMS, KEYS_MEMBERS, KEYS_STATUS, KEYS_KILLED, KEYS_EVENTS, KEYS_LOG = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6]
+local KEYS_CORRECTED, KEYS_REACHED, KEYS_MARKED, KEYS_BARE, KEYS_LIFTED = KEYS[7], KEYS[8], KEYS[9], KEYS[10], KEYS[11]
+local nowMs, windowMs = tonumber(ARGV[${at}]), tonumber(ARGV[${at + 1}])
+`;
+
+/**
+ * Shared Lua: `killOf(g, isRef)` is the live kill that decides what arrives in group g: the first that marked
+ * it, or for a reused reference the latest one, and only within the window of its time.
+ * Expects: KEYS_KILLED, KEYS_MARKED, KEYS_EVENTS, KEYS_LIFTED, KEYS_LOG, nowMs, windowMs set by the script.
+ */
+const LUA_MARKS = `
+${LUA_MARK}
+local function split(s) local t = {} for w in string.gmatch(s, '%S+') do t[#t + 1] = w end return t end
 local function live(kid)
   if redis.call('HEXISTS', KEYS_LIFTED, kid) == 1 then return nil end
   local ev = redis.call('HGET', KEYS_EVENTS, kid)
@@ -192,17 +206,15 @@ end
 const REGISTER = luaScript(
   'pwKillRegister',
   `
-local KEYS_ITEMS, KEYS_STATUS, KEYS_KILLED, KEYS_EVENTS, KEYS_LOG, KEYS_CORRECTED = KEYS[1], KEYS[3], KEYS[4], KEYS[5], KEYS[6], KEYS[7]
-local KEYS_REACHED, KEYS_MARKED, KEYS_LIFTED = KEYS[8], KEYS[9], KEYS[11]
-local nowMs, windowMs = tonumber(ARGV[4]), tonumber(ARGV[5])
+${luaKeysAndTimes(4)}
 ${LUA_MARKS}
 ${LUA_DECIDE}
 local id = ARGV[1]
 local info = cjson.decode(ARGV[2])
-redis.call('HSET', KEYS[1], id, ARGV[2])
-for _, g in ipairs(info.groups) do redis.call('ZADD', KEYS[2], 0, g .. '\\0' .. id) end
-for i = 6, #ARGV do redis.call('ZADD', KEYS[10], 0, ARGV[i]) end
-local current = redis.call('HGET', KEYS[3], id)
+redis.call('HSET', KEYS_ITEMS, id, ARGV[2])
+for _, g in ipairs(info.groups) do redis.call('ZADD', KEYS_MEMBERS, 0, g .. '\\0' .. id) end
+for i = 6, #ARGV do redis.call('ZADD', KEYS_BARE, 0, ARGV[i]) end
+local current = redis.call('HGET', KEYS_STATUS, id)
 if current then return current end
 return decide(id, info, ARGV[3])
 `,
@@ -220,17 +232,11 @@ const START = luaScript(
   'pwKillStart',
   `
 local KEYS_KILLED, KEYS_MARKED = KEYS[3], KEYS[4]
+${LUA_MARK}
 local existing = redis.call('HGET', KEYS[1], ARGV[1])
 if existing then
   if redis.call('SISMEMBER', KEYS[6], ARGV[1]) == 1 then return {'resume', existing} end
   return {'done', existing}
-end
-local function mark(g, kid)
-  local marks = redis.call('HGET', KEYS_KILLED, g)
-  if marks and string.find(' ' .. marks .. ' ', ' ' .. kid .. ' ', 1, true) then return end
-  if marks then marks = marks .. ' ' .. kid else marks = kid end
-  redis.call('HSET', KEYS_KILLED, g, marks)
-  redis.call('ZADD', KEYS_MARKED, 0, kid .. '\\0' .. g)
 end
 redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
 redis.call('ZADD', KEYS[2], tonumber(ARGV[3]), ARGV[1])
@@ -257,14 +263,7 @@ const SLICE = luaScript(
   `
 local KEYS_KILLED, KEYS_MARKED = KEYS[3], KEYS[4]
 local kid, rank, nowMs, windowMs = ARGV[1], tonumber(ARGV[3]), tonumber(ARGV[4]), tonumber(ARGV[5])
-local function mark(g)
-  local marks = redis.call('HGET', KEYS_KILLED, g)
-  if marks and string.find(' ' .. marks .. ' ', ' ' .. kid .. ' ', 1, true) then return false end
-  if marks then marks = marks .. ' ' .. kid else marks = kid end
-  redis.call('HSET', KEYS_KILLED, g, marks)
-  redis.call('ZADD', KEYS_MARKED, 0, kid .. '\\0' .. g)
-  return true
-end
+${LUA_MARK}
 local rankOf = { killed = 2, withdrawn = 1, superseded = 0, active = -1 }
 local newGroups, clusters, reached = {}, {}, 0
 for i = 7, #ARGV - 1, 2 do
@@ -289,7 +288,7 @@ for i = 7, #ARGV - 1, 2 do
         for _, g in ipairs(info.groups) do
           local p = string.sub(g, 1, 2)
           if p == 'c:' then clusters[#clusters + 1] = g
-          elseif p ~= 'b:' and mark(g) then newGroups[#newGroups + 1] = g end
+          elseif p ~= 'b:' and mark(g, kid) then newGroups[#newGroups + 1] = g end
         end
       end
     end
@@ -359,15 +358,13 @@ return #ARGV - 1
 /**
  * The records a lifted kill had given their status: each gets what the live kills give it now
  * (another kill that also named it, a correction), else none (active as stored).
- * KEYS: items, status, killed, events, log, corrected, reached, marked, lifted.
+ * KEYS: as REGISTER's (items, members, status, killed, events, log, corrected, reached, marked, bare, lifted).
  * ARGV: killId, nowIso, nowMs, windowMs, itemIds...
  */
 const RECHECK = luaScript(
   'pwKillRecheck',
   `
-local KEYS_ITEMS, KEYS_STATUS, KEYS_KILLED, KEYS_EVENTS, KEYS_LOG, KEYS_CORRECTED = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6]
-local KEYS_REACHED, KEYS_MARKED, KEYS_LIFTED = KEYS[7], KEYS[8], KEYS[9]
-local nowMs, windowMs = tonumber(ARGV[3]), tonumber(ARGV[4])
+${luaKeysAndTimes(3)}
 ${LUA_MARKS}
 ${LUA_DECIDE}
 local changed = 0
@@ -691,7 +688,7 @@ export class KillStore {
     }
     let restored = 0;
     for await (const ids of this.lexPages(k.reached, killId, SLICE_SIZE)) {
-      restored += await runScript<number>(this.redis, RECHECK, [k.items, k.status, k.killed, k.events, k.log, k.corrected, k.reached, k.marked, k.lifted], [
+      restored += await runScript<number>(this.redis, RECHECK, this.registerKeys(), [
         killId, now.toISOString(), String(now.getTime()), String(this.refWindowMs), ...ids,
       ]);
     }
