@@ -16,6 +16,13 @@ jest.setTimeout(scaledMs(120_000));
 
 const FIX = path.join(REPO_ROOT, 'test/fixtures/kills');
 const WINDOW_MS = 0.002 * 3_600_000;
+const SUBJECTS: Record<string, string> = {
+  old: 'Firefighters battle a warehouse blaze in the Bronx at dawn',
+  recent: 'The mayor speaks to reporters outside City Hall about the budget',
+  soon: 'Fans queue for tickets outside the stadium before the final',
+  next: 'A cyclist rides along the river path as the sun sets over the bridge',
+  guid1: 'Children play in a fountain during a heat wave in the park',
+};
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 describe('a kill naming a reused transmission reference', () => {
@@ -27,7 +34,12 @@ describe('a kill naming a reused transmission reference', () => {
     const file = path.join(d, `${name}.jpg`);
     copyFileSync(path.join(WIRE_IMAGES, from), file);
     // AP photos: a reference is an id in its provider's space, and the notice below is AP's
-    execFileSync('exiftool', ['-q', '-overwrite_original', `-IPTC:OriginalTransmissionReference=${ref}`, `-XMP-photoshop:TransmissionReference=${ref}`, '-IPTC:Credit=AP', '-IPTC:Source=AP', '-XMP-photoshop:Credit=AP', file]);
+    // each its own subject: near-identical captions would make the later photo a resend of the earlier
+    const caption = `${SUBJECTS[name] ?? `A photo named ${name}`}. (AP Photo/Staff)`;
+    execFileSync('exiftool', [
+      '-q', '-overwrite_original', `-IPTC:OriginalTransmissionReference=${ref}`, `-XMP-photoshop:TransmissionReference=${ref}`,
+      '-IPTC:Credit=AP', '-IPTC:Source=AP', '-XMP-photoshop:Credit=AP', `-IPTC:Caption-Abstract=${caption}`, `-XMP-dc:Description=${caption}`, `-EXIF:ImageDescription=${caption}`, file,
+    ]);
     return d;
   };
   const ingestOne = async (p: string): Promise<PresentedRecord> => {
