@@ -247,7 +247,7 @@ export const killBodySchema = z
   })
   .meta({ id: 'KillRequest' });
 export const killLiftBodySchema = z.object({ reason: z.string().trim().min(1).max(2000) }).meta({ id: 'KillLiftRequest' });
-export const killIdParamsSchema = z.object({ id: z.string().regex(/^[0-9a-f]{20}$/) });
+export const killIdParamsSchema = z.object({ id: z.string().trim().min(1).max(64).describe('a kill id (photowire kills lists them)') });
 export const killCopiesQuerySchema = z.object({
   after: z.string().max(300).optional(),
   limit: z.coerce.number().int().min(1).max(1000).optional(),
