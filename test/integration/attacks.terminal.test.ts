@@ -50,7 +50,8 @@ describe('feed text cannot drive the terminal or forge a line (terminal injectio
         {
           id: 'T4',
           headline: 'MANDATORY KILL',
-          caption: `MANDATORY KILL: The photo (transmission reference LON805) has been retracted ${ATTACK}. (AP Photo)`,
+          // Reuters' notice: a reference is an id of its provider, and LON805 here is Reuters' (T1)
+          caption: `MANDATORY KILL: The photo (transmission reference LON805) has been retracted ${ATTACK}. REUTERS/Staff`,
           specialInstructions: `MANDATORY KILL: transmission reference LON805. ${ATTACK} PLEASE DELETE FROM ALL YOUR SYSTEMS.`,
         },
       ]

@@ -55,7 +55,9 @@ describe('the kill webhook, durably retried', () => {
     const a = path.join(root, 'a');
     mkdirSync(a);
     copyFileSync(path.join(WIRE_IMAGES, 'getty.jpg'), path.join(a, 'LON805.jpg'));
-    execFileSync('exiftool', ['-q', '-overwrite_original', '-IPTC:OriginalTransmissionReference=LON805', path.join(a, 'LON805.jpg')]);
+    // AP's LON805 (the notice below is AP's; a reference is an id of its provider)
+    const caption = 'Protesters march through the city centre. (AP Photo/Staff)';
+    execFileSync('exiftool', ['-q', '-overwrite_original', '-IPTC:OriginalTransmissionReference=LON805', '-IPTC:Credit=AP', `-IPTC:Caption-Abstract=${caption}`, `-XMP-dc:Description=${caption}`, `-EXIF:ImageDescription=${caption}`, path.join(a, 'LON805.jpg')]);
     const [photo] = await p.ingest([a]);
     const b = path.join(root, 'b');
     mkdirSync(b);

@@ -52,10 +52,14 @@ describe('a re-sent photo is a new version of the same photo (real Redis)', () =
     expect(again.renditions).toEqual(second.renditions);
   });
 
-  it('links by the agency id when the pixels changed too (a re-crop)', async () => {
-    const a = await drop('crop-a.jpg', withIptc(await syntheticPhoto({ width: 900, height: 600, seed: 7 }), { caption: 'A quiet harbour at dawn.', transmissionReference: 'HBT900' }));
-    const b = await drop('crop-b.jpg', withIptc(await syntheticPhoto({ width: 800, height: 600, seed: 8 }), { caption: 'A quiet harbour at dawn.', transmissionReference: 'HBT900' }));
+  it('links by the agency id when the pixels changed too (a re-crop), within one provider', async () => {
+    const a = await drop('crop-a.jpg', withIptc(await syntheticPhoto({ width: 900, height: 600, seed: 7 }), { caption: 'A quiet harbour at dawn.', transmissionReference: 'HBT900', credit: 'AP' }));
+    const b = await drop('crop-b.jpg', withIptc(await syntheticPhoto({ width: 800, height: 600, seed: 8 }), { caption: 'A quiet harbour at dawn.', transmissionReference: 'HBT900', credit: 'AP' }));
     expect(b.photo).toMatchObject({ id: a.photo!.id, version: 2, previousItemId: a.id });
+    // another agency's HBT900 is another photo: its own version 1 (src/core/kills/identity.ts)
+    const c = await drop('crop-c.jpg', withIptc(await syntheticPhoto({ width: 700, height: 600, seed: 9 }), { caption: 'A quiet harbour at dawn.', transmissionReference: 'HBT900', credit: 'Reuters' }));
+    expect(c.photo).toMatchObject({ version: 1, previousItemId: null });
+    expect(c.photo!.id).not.toBe(a.photo!.id);
   });
 
   it('keeps a different photo with a different caption apart', async () => {

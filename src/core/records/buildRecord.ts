@@ -47,11 +47,6 @@ export interface RecordParts {
   status?: Partial<KillStatus>;
 }
 
-function withoutCaption(iptc: IptcFields): IptcFields {
-  const { caption: _caption, ...rest } = iptc;
-  return rest;
-}
-
 const orNull = (s: string | undefined | null) => (s === undefined || s === null || s.trim() === '' ? null : s);
 
 /** Assemble the catalog record: IPTC beats what was read from the caption text, never the other way. */
@@ -85,8 +80,10 @@ export function buildRecord(p: RecordParts): CatalogRecord {
     dateCreated: orNull(iptc.dateCreated) ?? cleaned.dateCreated,
     location: hasLocation ? location : null,
     keywords: iptc.keywords ?? [],
-    // the caption text is stored once: iptc.caption is left out when it is the captionRaw above
-    iptc: iptc.caption !== undefined && iptc.caption === p.captionRaw ? withoutCaption(iptc) : iptc,
+    // The original metadata as read, caption included (the record's contract: fields are only added).
+    // What a feed can make of it is bounded where it is read (src/core/feeds/capItems.ts), so the
+    // caption's two copies are at most 2 x 10,000 characters.
+    iptc,
     image: p.image,
     renditions: p.renditions,
     cluster: p.cluster,
