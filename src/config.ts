@@ -32,6 +32,20 @@ const unset = <T>(v: T | undefined): T | undefined => v;
  * meaning. Its output is the config (`Config`); README "Configuration" has a row for each variable
  * (test/unit/config.test.ts checks it).
  */
+/** A comma-separated list of host names in an environment variable: trimmed, lower case, empty entries dropped. */
+function hostList(allowed: RegExp, message: string) {
+  return z
+    .string()
+    .regex(allowed, message)
+    .optional()
+    .transform((hosts) =>
+      (hosts ?? '')
+        .split(',')
+        .map((h) => h.trim().toLowerCase())
+        .filter((h) => h !== ''),
+    );
+}
+
 export const configSchema = z.object({
   /** REDIS_URL: Redis to use; unset: 127.0.0.1:6379, else a private redis-server (run only). */
   redisUrl: fromEnv('REDIS_URL', z.string().regex(/^rediss?:\/\//, 'must start with redis:// or rediss://').optional().transform(unset)),
@@ -122,19 +136,7 @@ export const configSchema = z.object({
    * addresses it is bound to (a proxy's public name); any other Host is refused, so a DNS-rebinding
    * page cannot read the desk through a name of its own.
    */
-  allowedHosts: fromEnv(
-    'PHOTOWIRE_ALLOWED_HOSTS',
-    z
-      .string()
-      .regex(/^[A-Za-z0-9_.:\[\], -]*$/, 'a comma-separated list of host names (host or host:port)')
-      .optional()
-      .transform((hosts) =>
-        (hosts ?? '')
-          .split(',')
-          .map((h) => h.trim().toLowerCase())
-          .filter((h) => h !== ''),
-      ),
-  ),
+  allowedHosts: fromEnv('PHOTOWIRE_ALLOWED_HOSTS', hostList(/^[A-Za-z0-9_.:\[\], -]*$/, 'a comma-separated list of host names (host or host:port)')),
   /** PHOTOWIRE_HTTP_REQUEST_TIMEOUT_MS: the desk cuts a request whose headers and body have not all arrived within this (a trickled upload). */
   httpRequestTimeoutMs: fromEnv('PHOTOWIRE_HTTP_REQUEST_TIMEOUT_MS', intFromEnv(500, 86_400_000).default(600_000)),
   /** PHOTOWIRE_HTTP_BODY_IDLE_MS: the desk cuts a request whose body has sent nothing for this long. */
@@ -159,19 +161,7 @@ export const configSchema = z.object({
     z.string().min(1).optional().transform((p) => (p ? path.resolve(p) : undefined)),
   ),
   /** PHOTOWIRE_FETCH_ALLOW: hosts HTTP feeds and images may be fetched from (lower case); empty refuses every URL. */
-  fetchAllow: fromEnv(
-    'PHOTOWIRE_FETCH_ALLOW',
-    z
-      .string()
-      .regex(/^[A-Za-z0-9_.*:\[\], -]*$/, 'a comma-separated list of host names (host, host:port or *.domain)')
-      .optional()
-      .transform((hosts) =>
-        (hosts ?? '')
-          .split(',')
-          .map((h) => h.trim().toLowerCase())
-          .filter((h) => h !== ''),
-      ),
-  ),
+  fetchAllow: fromEnv('PHOTOWIRE_FETCH_ALLOW', hostList(/^[A-Za-z0-9_.*:\[\], -]*$/, 'a comma-separated list of host names (host, host:port or *.domain)')),
   /** PHOTOWIRE_FETCH_TIMEOUT_MS: timeout of one download attempt, body included. */
   fetchTimeoutMs: fromEnv('PHOTOWIRE_FETCH_TIMEOUT_MS', intFromEnv(100, 3_600_000).default(30_000)),
   /** PHOTOWIRE_FETCH_RETRIES: further attempts of a feed's download after a timeout, network error or 408/429/5xx (a photo's download is retried by its item job's PHOTOWIRE_ATTEMPTS). */
