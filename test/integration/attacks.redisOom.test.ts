@@ -80,8 +80,10 @@ describe('Redis out of memory in the middle of a batch', () => {
 
     // Nothing lost: the ledger is open, the rest of the items are still queued.
     const ledger = await admin.hgetall(`{pwtest-oom:batch:${batchId}}`);
-    expect(ledger).toMatchObject({ state: 'running', expected: String(ITEMS) });
-    expect(Number(ledger.ok) + Number(ledger.failed)).toBeLessThan(ITEMS);
+    // open: 'queued' when Redis refused the very first item's write (CI once stopped there), else 'running'
+    expect(ledger).toMatchObject({ expected: String(ITEMS) });
+    expect(['queued', 'running']).toContain(ledger.state);
+    expect(Number(ledger.ok ?? 0) + Number(ledger.failed ?? 0)).toBeLessThan(ITEMS);
     const opts = { connection: admin, prefix: queuePrefix('pwtest-oom') };
     const items = new Queue(QUEUES.item, opts);
     const batches = new Queue(QUEUES.batch, opts);
