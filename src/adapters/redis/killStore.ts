@@ -776,10 +776,6 @@ export class KillStore {
     return out;
   }
 
-  /** Is this an item id photowire has indexed? */
-  async hasItem(itemId: string): Promise<boolean> {
-    return (await this.redis.hexists(this.keys.items, itemId)) === 1;
-  }
 
   /** The scoped agency groups (`a:AP/NYPS101`, `a:DPA/1`) that a bare agency id was seen in, at most `limit`. */
   async providersOf(bareId: string, limit = 50): Promise<string[]> {
@@ -791,11 +787,6 @@ export class KillStore {
     return [...out];
   }
 
-  /** How many records a kill group holds now. */
-  async groupSize(group: string): Promise<number> {
-    const [start, end] = lexRange(`${group}${SEP}`);
-    return this.redis.zlexcount(this.keys.members, start, end);
-  }
 
   async itemInfo(itemIds: string[]): Promise<Map<string, KillItemInfo>> {
     const out = new Map<string, KillItemInfo>();

@@ -141,12 +141,6 @@ export async function killReport(ctx: Pick<PipelineContext, 'redis' | 'config'>,
   return (await withCopies(killStoreOf(ctx), [event]))[0];
 }
 
-/** One kill with its first copies, or null. */
-export async function getKill(ctx: Pick<PipelineContext, 'redis' | 'config'>, killId: string, copies = 200): Promise<KillReport | null> {
-  const store = killStoreOf(ctx);
-  const e = await store.getEvent(killId, copies);
-  return e ? (await withCopies(store, [e]))[0] : null;
-}
 
 /** A page of the records a kill reached (or listed for review), after an item id. */
 export async function killCopiesPage(
