@@ -5,6 +5,7 @@ import * as path from 'node:path';
 import { startDesk, type Desk } from '../helpers/deskServer';
 import { BOARD_CSP } from '../../src/server/guards';
 import { HostPolicy, crossSiteRefusal, parseHostName } from '../../src/server/sameOrigin';
+import { scaledMs } from '../helpers/deadline';
 
 /**
  * Attacks on the desk's HTTP server from the network and from other pages (docs/RELIABILITY.md
@@ -44,9 +45,10 @@ function multipart(files: Array<{ name: string; body: string }>): { body: Buffer
 
 /** Wait until `check` holds, asking again each turn of the event loop's timers; fail after `ms`. */
 async function until(check: () => boolean | Promise<boolean>, ms: number, what: string): Promise<void> {
-  const end = Date.now() + ms;
+  const limit = scaledMs(ms); // scaled by the load (test/helpers/deadline.ts)
+  const end = Date.now() + limit;
   while (!(await check())) {
-    if (Date.now() > end) throw new Error(`timed out after ${ms} ms waiting for ${what}`);
+    if (Date.now() > end) throw new Error(`timed out after ${limit} ms waiting for ${what}`);
     await new Promise((r) => setTimeout(r, 25));
   }
 }

@@ -99,7 +99,7 @@ describe('SIGTERM to worker and run', () => {
     a.signal('SIGTERM');
     const exit = await a.exited;
     expect(exit.code).toBe(130);
-    expect(exit.at - second).toBeLessThan(2000);
+    expect(exit.at - second).toBeLessThan(scaledMs(2000));
     expect(a.itemsDone()).toEqual([]);
 
     const b = await startReadyWorker(env, 2);
@@ -142,7 +142,7 @@ describe('SIGTERM to worker and run', () => {
     first.signal('SIGTERM');
     const exit = await first.exited;
     expect(exit.code).toBe(130);
-    expect(exit.at - second).toBeLessThan(2000);
+    expect(exit.at - second).toBeLessThan(scaledMs(2000));
 
     const again = spawn(['run', manifest, '--json', '--concurrency', '2']);
     const done = await again.exited;

@@ -3,6 +3,7 @@ import * as path from 'node:path';
 import { Cluster } from 'ioredis';
 import { cephRgw, redisCluster } from '../helpers/services';
 import { createBucket, dropBucket, s3Storage, uniqueBucket } from '../helpers/s3Bucket';
+import { scaledMs } from '../helpers/deadline';
 
 /**
  * The project's own services scripts (scripts/services/), started fresh here (never reused) so
@@ -37,7 +38,7 @@ rgw.describe('scripts/services/ceph-rgw.sh', () => {
     await rgw.start();
     const dir = rgw.dir()!;
     process.stderr.write(`tests: ceph-rgw.sh start took ${rgw.startMs()} ms\n`);
-    expect(rgw.startMs()).toBeLessThan(60_000);
+    expect(rgw.startMs()).toBeLessThan(scaledMs(60_000));
     const pids = pidsOf(dir);
     expect(pids).toHaveLength(3);
     const env = rgw.env();
@@ -64,7 +65,7 @@ cluster.describe('scripts/services/redis-cluster.sh', () => {
     await cluster.start();
     const dir = cluster.dir()!;
     process.stderr.write(`tests: redis-cluster.sh start took ${cluster.startMs()} ms\n`);
-    expect(cluster.startMs()).toBeLessThan(30_000);
+    expect(cluster.startMs()).toBeLessThan(scaledMs(30_000));
     const { nodes } = cluster.env();
     expect(nodes).toHaveLength(3);
     const pids = pidsOf(dir);

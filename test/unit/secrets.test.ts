@@ -1,4 +1,5 @@
 import { describeHidden, maskSecrets, maskUrlCredentials } from '../../src/core/secrets';
+import { cpuMs } from '../helpers/cpuTime';
 
 describe('secrets are masked before anything prints them', () => {
   it.each([
@@ -29,9 +30,10 @@ describe('secrets are masked before anything prints them', () => {
 
   it('takes linear time on hostile text', () => {
     const hostile = 'redis://' + ':'.repeat(200_000) + 'a'.repeat(200_000);
-    const t0 = performance.now();
-    maskSecrets(hostile);
-    maskSecrets('x://'.repeat(100_000));
-    expect(performance.now() - t0).toBeLessThan(1000);
+    const ms = cpuMs(() => {
+      maskSecrets(hostile);
+      maskSecrets('x://'.repeat(100_000));
+    });
+    expect(ms).toBeLessThan(1000);
   });
 });
