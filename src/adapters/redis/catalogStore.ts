@@ -6,6 +6,7 @@ import { redisKeys, type BatchKeys, type RedisKeys } from './keys';
 import { luaFile, runScript } from './scripts';
 import { RenditionOwners } from './renditionOwners';
 import { COUNTERS, recordFacets, type CounterName, type RecordFacets } from '../../core/records/recordFacets';
+import { parseItemId } from '../../core/ids';
 
 export type BatchState = 'queued' | 'running' | 'done';
 
@@ -104,17 +105,15 @@ export type FinishOutcome =
   | { state: 'stale'; round: number }
   | { state: 'short'; ok: number; failed: number; expected: number };
 
-const ITEM_SUFFIX = /-(\d{4,})$/;
-
 /**
  * The batch index of an item: the record's own `index`, else read back from its id, which
  * `itemIdFor(batchId, index)` builds from it (records of versions before `index` existed).
  */
 export function batchIndexOf(record: Pick<CatalogRecord, 'id' | 'batchId' | 'index'>): number {
   if (record.index !== undefined) return record.index;
-  const m = record.id.startsWith(`${record.batchId}-`) ? ITEM_SUFFIX.exec(record.id) : null;
-  if (!m) throw new Error(`record ${record.id} of batch ${record.batchId} has no index and its id does not name one`);
-  return Number(m[1]) - 1;
+  const id = parseItemId(record.id, record.batchId);
+  if (!id) throw new Error(`record ${record.id} of batch ${record.batchId} has no index and its id does not name one`);
+  return id.index;
 }
 
 /** Batches, their ledgers and their records, in Redis under the configured prefix. */

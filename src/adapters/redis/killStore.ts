@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import { cleanId, feedProvider, isGlobalAgencyId, providerOf, scopedAgencyId } from '../../core/kills/identity';
 import { isReusedReference } from '../../core/kills/transmissionReference';
+import { parseItemId } from '../../core/ids';
 import type { KillStatus, NoticeRef } from '../../schemas/notice';
 import type { CatalogRecord } from '../../schemas/record';
 import { redisKeys, type KillKeys } from './keys';
@@ -126,10 +127,7 @@ const list = (v: unknown): string[] => (Array.isArray(v) ? (v as string[]) : [])
 
 /** The record's place in its feed: `index`, else from its item id (`<batchId>-0001`: src/core/ids.ts), which the item stage always has. */
 function feedIndexOf(record: CatalogRecord): number | null {
-  const prefix = `${record.batchId}-`;
-  if (!record.id.startsWith(prefix)) return null;
-  const n = Number(record.id.slice(prefix.length));
-  return Number.isInteger(n) && n > 0 ? n - 1 : null;
+  return parseItemId(record.id, record.batchId)?.index ?? null;
 }
 
 /** The provider whose id space the record's agency ids are in (src/core/kills/identity.ts). */
