@@ -48,7 +48,7 @@ local function storeFacets(facetsKey, pos, raw, ix, stats, clusters, captions)
   if before == raw then return end
   local new = cjson.decode(raw)
   if before then
-    -- Only what differs moves (issue 14: a record patched with its cluster keeps its other
+    -- Only what differs moves (a record patched with its cluster keeps its other
     -- facets): taking back and adding again what both have would leave the same counts.
     local old = cjson.decode(before)
     local sameK = type(old.k) == 'string' and old.k == new.k
