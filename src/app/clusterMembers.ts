@@ -1,5 +1,5 @@
 import type { CatalogRecord } from '../schemas/record';
-import { parseItemId } from '../core/ids';
+import { splitItemId } from '../core/ids';
 
 /** What reading members needs of the catalog (CatalogStore has it). */
 export interface RecordsAtPort {
@@ -15,7 +15,7 @@ export interface RecordsAtPort {
 export async function recordsOfItems(catalog: RecordsAtPort, itemIds: readonly string[]): Promise<Map<string, CatalogRecord>> {
   const byBatch = new Map<string, Map<number, string>>();
   for (const itemId of itemIds) {
-    const id = parseItemId(itemId);
+    const id = splitItemId(itemId);
     if (!id) continue;
     const at = byBatch.get(id.batchId) ?? new Map<number, string>();
     at.set(id.index, itemId);

@@ -68,6 +68,16 @@ export function parseItemId(text: string, batchId?: string): { batchId: string; 
   return n >= 1 ? { batchId: batch, index: n - 1 } : null;
 }
 
+/**
+ * An item id of any batch id (the text before its last `-<position>`), for ids that name records
+ * already stored, whose batch may predate batchIdFor's grammar (cluster members): the batch read
+ * may be wrong for an id like `a-b-0001`, so the caller keeps only a record whose id is the one asked.
+ */
+export function splitItemId(text: string): { batchId: string; index: number } | null {
+  const cut = text.lastIndexOf('-');
+  return cut > 0 ? parseItemId(text, text.slice(0, cut)) : null;
+}
+
 /** The item's batch index, or null when the id is not one of that batch's (parseItemId with the batch). */
 export function itemIndexOf(batchId: string, itemId: string): number | null {
   return parseItemId(itemId, batchId)?.index ?? null;
