@@ -6,6 +6,7 @@ COPY package.json package-lock.json ./
 COPY tsconfig.json tsconfig.build.json ./
 COPY src ./src
 COPY bin ./bin
+COPY scripts/copyLua.js ./scripts/
 RUN npm ci --no-audit --no-fund && npm prune --omit=dev
 
 FROM node:24-bookworm-slim

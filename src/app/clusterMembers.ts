@@ -1,11 +1,10 @@
 import type { CatalogRecord } from '../schemas/record';
+import { splitItemId } from '../core/ids';
 
 /** What reading members needs of the catalog (CatalogStore has it). */
 export interface RecordsAtPort {
   recordsAt(batchId: string, indexes: number[]): Promise<Array<CatalogRecord | null>>;
 }
-
-const ITEM_ID = /^(.+)-(\d{4,})$/;
 
 /**
  * The records of these items (cluster members, from any batch), by item id (issue 14): each
@@ -16,11 +15,11 @@ const ITEM_ID = /^(.+)-(\d{4,})$/;
 export async function recordsOfItems(catalog: RecordsAtPort, itemIds: readonly string[]): Promise<Map<string, CatalogRecord>> {
   const byBatch = new Map<string, Map<number, string>>();
   for (const itemId of itemIds) {
-    const m = ITEM_ID.exec(itemId);
-    if (!m) continue;
-    const at = byBatch.get(m[1]) ?? new Map<number, string>();
-    at.set(Number(m[2]) - 1, itemId);
-    byBatch.set(m[1], at);
+    const id = splitItemId(itemId);
+    if (!id) continue;
+    const at = byBatch.get(id.batchId) ?? new Map<number, string>();
+    at.set(id.index, itemId);
+    byBatch.set(id.batchId, at);
   }
   const out = new Map<string, CatalogRecord>();
   for (const [batchId, at] of byBatch) {

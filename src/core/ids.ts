@@ -39,22 +39,48 @@ export function itemIdFor(batchId: string, position: number): string {
   return `${batchId}-${String(position + 1).padStart(4, '0')}`;
 }
 
-/** An item id's grammar: a batch id (`<slug>-<12 hex>`, batchIdFor) and a 1-based position of at least four digits. */
-const ITEM_ID = /^([a-z0-9](?:[a-z0-9-]{0,39})-[0-9a-f]{12})-(\d{4,9})$/;
+/** A batch id's grammar as batchIdFor makes it: `<slug>-<12 hex>`. */
+const BATCH_ID = '[a-z0-9](?:[a-z0-9-]{0,39})-[0-9a-f]{12}';
+/** An item's 1-based position as itemIdFor writes it: at least four digits (a billion items is past every cap). */
+const POSITION = /^\d{4,9}$/;
+const ITEM_ID = new RegExp(`^(${BATCH_ID})-(\\d{4,9})$`);
 
-/** The batch and 0-based index an item id names, or null when the text is not an item id (itemIdFor's inverse, by grammar alone). */
-export function parseItemId(text: string): { batchId: string; index: number } | null {
-  const m = ITEM_ID.exec(text);
-  if (!m) return null;
-  const n = Number(m[2]);
-  return n >= 1 ? { batchId: m[1], index: n - 1 } : null;
+/**
+ * The batch and 0-based index an item id names (itemIdFor's inverse), or null when the text is not
+ * an item id: the one reading of the item-id grammar. Without `batchId`, by grammar alone (the
+ * batch id as batchIdFor makes it); with it, only an id of that batch, whatever its batch id
+ * looks like (`a-b-0001` is item 0 of batch `a-b`, never of `a`).
+ */
+export function parseItemId(text: string, batchId?: string): { batchId: string; index: number } | null {
+  let batch: string;
+  let position: string;
+  if (batchId === undefined) {
+    const m = ITEM_ID.exec(text);
+    if (!m) return null;
+    [, batch, position] = m;
+  } else {
+    if (!text.startsWith(`${batchId}-`)) return null;
+    batch = batchId;
+    position = text.slice(batchId.length + 1);
+    if (!POSITION.test(position)) return null;
+  }
+  const n = Number(position);
+  return n >= 1 ? { batchId: batch, index: n - 1 } : null;
 }
 
-/** The inverse of itemIdFor: the item's batch index, or null when the id is not one of that batch's. */
+/**
+ * An item id of any batch id (the text before its last `-<position>`), for ids that name records
+ * already stored, whose batch may predate batchIdFor's grammar (cluster members): the batch read
+ * may be wrong for an id like `a-b-0001`, so the caller keeps only a record whose id is the one asked.
+ */
+export function splitItemId(text: string): { batchId: string; index: number } | null {
+  const cut = text.lastIndexOf('-');
+  return cut > 0 ? parseItemId(text, text.slice(0, cut)) : null;
+}
+
+/** The item's batch index, or null when the id is not one of that batch's (parseItemId with the batch). */
 export function itemIndexOf(batchId: string, itemId: string): number | null {
-  if (!itemId.startsWith(`${batchId}-`)) return null;
-  const rest = itemId.slice(batchId.length + 1);
-  return /^\d+$/.test(rest) && Number(rest) >= 1 ? Number(rest) - 1 : null;
+  return parseItemId(itemId, batchId)?.index ?? null;
 }
 
 /** The content digest of a single photo: its SHA-256, or (null: too big to hash) its size and mtime. */

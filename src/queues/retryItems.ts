@@ -9,6 +9,7 @@ import { redisKeys } from '../adapters/redis/keys';
 import { DropMoves } from '../adapters/redis/dropMoves';
 import { relocateItem, relocatePath, type Moves } from '../core/feeds/relocate';
 import { isInputError } from '../core/errors';
+import { parseItemId } from '../core/ids';
 import type { BatchJob, ItemJob } from '../schemas/jobs';
 import type { Logger } from '../logger';
 import { JOBS, QUEUES, batchJobOptions, itemJobOptions, jobIds, queuePrefix } from './definitions';
@@ -37,7 +38,6 @@ export interface RetryOutcome {
 
 /** BullMQ states of a job that is still to run (or running). */
 export const PENDING_JOB_STATES: ReadonlySet<string> = new Set(['waiting', 'paused', 'active', 'delayed', 'prioritized', 'waiting-children']);
-const ITEM_ID = /^(.+)-(\d{4,})$/;
 /** A retry claim outlives any sane queue wait; it only guards against adding the same retry twice. */
 const CLAIM_TTL_S = 7 * 24 * 3600;
 
@@ -56,12 +56,11 @@ export async function retryItems(rt: RetryDeps, id: string): Promise<RetryOutcom
   let itemId: string | null = null;
   let ledger = await catalog.getBatch(id);
   if (!ledger) {
-    const m = ITEM_ID.exec(id);
-    if (!m) return null;
-    ledger = await catalog.getBatch(m[1]);
-    const position = Number(m[2]) - 1;
-    if (!ledger || position < 0 || position >= ledger.expected) return null;
-    batchId = m[1];
+    const item = parseItemId(id);
+    if (!item) return null;
+    ledger = await catalog.getBatch(item.batchId);
+    if (!ledger || item.index >= ledger.expected) return null;
+    batchId = item.batchId;
     itemId = id;
   }
 

@@ -1,10 +1,9 @@
 import fastifyRateLimit from '@fastify/rate-limit';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { matchedRoute, requestAccess } from './access';
-import { ERRORS } from '../core/errors';
+import { ERRORS, codeOf, httpStatusOf } from '../core/errors';
 import { presentedToken, tokenMatches } from './auth';
 import { HttpError } from './httpError';
-import { PhotowireError } from '../core/errors';
 import { QUEUE_BOARD_PATH } from './queueBoard';
 import type { RenditionSource } from './renditionSource';
 import { crossSiteRefusal, type HostPolicy } from './sameOrigin';
@@ -35,8 +34,16 @@ export async function guardServer(
   app.setErrorHandler((err: Error & { statusCode?: number; code?: string }, req, reply) => {
     closeIfBodyUnread(req, reply);
     if (err instanceof HttpError) return reply.code(err.status).send({ error: err.code, message: err.message });
-    // Any other coded error of the one table answers with its code's status (a 5xx stays the generic one below).
-    if (err instanceof PhotowireError && err.httpStatus < 500) return reply.code(err.httpStatus).send({ error: err.code, message: err.message });
+    // Every other coded error (a PhotowireError, or any error whose `code` is in the table) answers
+    // with its code and the table's status: a full disk is 503 STORAGE_FAILED, not 500. A 5xx says
+    // the table's meaning only; its own message (paths, hosts) goes to the log.
+    const code = codeOf(err);
+    if (code !== undefined) {
+      const status = httpStatusOf(err);
+      if (status < 500) return reply.code(status).send({ error: code, message: err.message });
+      req.log.error({ err, url: req.url }, 'request failed');
+      return reply.code(status).send({ error: code, message: ERRORS[code].message });
+    }
     const invalid = validationMessage(err);
     if (invalid !== null) return reply.code(400).send({ error: 'BAD_REQUEST', message: invalid });
     // A path the page's file server refuses (`//x`, `/x/../y`, a backslash) names no file: not found, like any other.

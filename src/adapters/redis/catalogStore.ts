@@ -3,9 +3,10 @@ import type { Redis } from 'ioredis';
 import type { CatalogRecord, RecordError } from '../../schemas/record';
 import { defaultCreditRules, type CreditRules } from '../../core/credits/rules';
 import { redisKeys, type BatchKeys, type RedisKeys } from './keys';
-import { luaScript, runScript } from './scripts';
+import { luaFile, runScript } from './scripts';
 import { RenditionOwners } from './renditionOwners';
 import { COUNTERS, recordFacets, type CounterName, type RecordFacets } from '../../core/records/recordFacets';
+import { parseItemId } from '../../core/ids';
 
 export type BatchState = 'queued' | 'running' | 'done';
 
@@ -67,375 +68,34 @@ export interface FailedItem {
 }
 
 /**
- * Append a warning to a ledger's JSON list unless it is already there.
- * KEYS[1] ledger hash; ARGV[1] the warning. Returns 1 when added, 0 otherwise (no ledger, or a duplicate).
+ * The catalog's scripts, in lua/catalog/ (each file's header names its KEYS and ARGV); a record's
+ * counters and indexes (its facets) move in the same step as the record (lua/includes/recordFacets),
+ * so a record stored again is never counted twice.
  */
-const ADD_WARNING = `
-local raw = redis.call('HGET', KEYS[1], 'warnings')
-if not raw then return 0 end
-local list = cjson.decode(raw)
-for _, w in ipairs(list) do if w == ARGV[1] then return 0 end end
-list[#list + 1] = ARGV[1]
-redis.call('HSET', KEYS[1], 'warnings', cjson.encode(list))
-return 1
-`;
+/** Append a warning to a ledger's JSON list unless it is already there. */
+const ADD_WARNING = luaFile('pwAddWarning', 'catalog/addWarning');
+/** One item's outcome and record, counted only when its state changes; {'need', name...} asks for more index keys. */
+const MARK_ITEM = luaFile('pwMarkItemIx', 'catalog/markItem');
+/** MARK_ITEM for the records of a chunk of caption-only items, all or none. */
+const MARK_ITEMS = luaFile('pwMarkItems', 'catalog/markItems');
+/** Create a batch's ledger whole, or repair a partial one (counts recounted from the item states). */
+const CREATE_BATCH = luaFile('pwCreateBatch2', 'catalog/createBatch');
+/** Close a ledger when every item is counted, adding the round's processing time; an earlier round's finalize changes nothing. */
+const FINISH_BATCH = luaFile('pwFinishBatch', 'catalog/finishBatch');
+/** Failed items went back in the queue: a new round begins. */
+const REOPEN_BATCH = luaFile('pwReopenBatch', 'catalog/reopenBatch');
+/** Undo REOPEN_BATCH's round when the retry's finalize job could not be added. */
+const REWIND_ROUND = luaFile('pwRewindRound', 'catalog/rewindRound');
+/** A failure put back in the queue: its next failure is a new round. */
+const MARK_RETRY_QUEUED = luaFile('pwMarkRetryQueued', 'catalog/markRetryQueued');
+/** Replace records whose stored text is unchanged, all or none, moving their facets. */
+const REPLACE_RECORDS = luaFile('pwReplaceRecords', 'catalog/replaceRecords');
+/** A page of an index, or of the intersection of several (kept a short while for the next pages). */
+const INDEX_PAGE = luaFile('pwIndexPage', 'catalog/indexPage');
 
-/**
- * Lua shared by the steps that store a record (MARK_ITEM, REPLACE_RECORDS): a record's facets
- * (src/core/records/recordFacets.ts: the counters and indexes it adds to) are kept beside it in
- * the facets hash, so a record replaced (a retry, a re-run, the finalize's clusters, a correction)
- * takes back exactly what it had added before adding its new ones: nothing is counted twice.
- *
- * Every index key a step touches is passed in KEYS, named in a JSON list in ARGV (the same
- * order). A record stored earlier may belong to an index the caller did not name (it cannot know
- * the stored facets): the step then writes nothing and replies {'need', name...}; the caller names
- * them too and calls again.
- */
-const FACETS_LUA = `
-local function indexMap(first, names)
-  local m = {}
-  for i, n in ipairs(names) do m[n] = KEYS[first + i - 1] end
-  return m
-end
-local function missingIndexes(raw, ix, out)
-  if not raw then return end
-  for _, n in ipairs(cjson.decode(raw).i) do
-    if not ix[n] then out[#out + 1] = n end
-  end
-end
-local function moveFacets(f, sign, pos, ix, stats, clusters, captions)
-  for _, c in ipairs(f.c) do redis.call('HINCRBY', stats, c, sign) end
-  if type(f.k) == 'string' then
-    if redis.call('HINCRBY', clusters, f.k, sign) <= 0 then redis.call('HDEL', clusters, f.k) end
-  end
-  if type(f.d) == 'string' then
-    if redis.call('HINCRBY', captions, f.d, sign) <= 0 then redis.call('HDEL', captions, f.d) end
-  end
-  for _, n in ipairs(f.i) do
-    if sign > 0 then redis.call('ZADD', ix[n], pos, pos) else redis.call('ZREM', ix[n], pos) end
-  end
-end
--- The items of list a that b lacks, as a multiset (a counter named twice counts twice).
-local function without(a, b)
-  local left = {}
-  for _, x in ipairs(b) do left[x] = (left[x] or 0) + 1 end
-  local out = {}
-  for _, x in ipairs(a) do
-    if (left[x] or 0) > 0 then left[x] = left[x] - 1 else out[#out + 1] = x end
-  end
-  return out
-end
-local function storeFacets(facetsKey, pos, raw, ix, stats, clusters, captions)
-  local before = redis.call('HGET', facetsKey, pos)
-  if before == raw then return end
-  local new = cjson.decode(raw)
-  if before then
-    -- Only what differs moves (issue 14: a record patched with its cluster keeps its other
-    -- facets): taking back and adding again what both have would leave the same counts.
-    local old = cjson.decode(before)
-    local sameK = type(old.k) == 'string' and old.k == new.k
-    local sameD = type(old.d) == 'string' and old.d == new.d
-    moveFacets({ c = without(old.c, new.c), i = without(old.i, new.i), k = (not sameK) and old.k or nil, d = (not sameD) and old.d or nil }, -1, pos, ix, stats, clusters, captions)
-    moveFacets({ c = without(new.c, old.c), i = without(new.i, old.i), k = (not sameK) and new.k or nil, d = (not sameD) and new.d or nil }, 1, pos, ix, stats, clusters, captions)
-  else
-    moveFacets(new, 1, pos, ix, stats, clusters, captions)
-  end
-  redis.call('HSET', facetsKey, pos, raw)
-end
-`;
 
-/**
- * Mark one item's outcome and store its record in one step. Counters move only when the item's
- * state changes, so a retried or re-run item is never counted twice. A ledger that is not there
- * (Redis restarted without its data while the item was in flight) is not invented from counters:
- * the record and state are kept, and CREATE_BATCH counts them when the batch is created again.
- * The record's counters and indexes move in the same step (FACETS_LUA).
- *
- * A failure of an item whose earlier failure was put back in the queue by `retry` (retryQueued)
- * is a new round: its attempts are added to the earlier rounds' (`attempts` counts every round,
- * `retries` the rounds after the first). The same round recorded again (a worker that died after
- * recording) replaces its own attempts, never adds them twice.
- *
- * KEYS[1] ledger hash, KEYS[2] item states (itemId -> ok|failed), KEYS[3] records (index -> JSON),
- * KEYS[4] failures (itemId -> JSON), KEYS[5] facets (index -> JSON), KEYS[6] stats hash,
- * KEYS[7] members per cluster, KEYS[8] records per caption digest, KEYS[9..] the index sorted sets
- * named by ARGV[7]
- * ARGV[1] itemId, ARGV[2] ok|failed, ARGV[3] the item's batch index, ARGV[4] record JSON,
- * ARGV[5] failure JSON ('' when ok; its `attempts` are this round's), ARGV[6] the record's facets
- * JSON, ARGV[7] JSON list of the index names of KEYS[9..]
- * Returns the item's previous state ('' when none), or {'need', name...} (nothing written).
- */
-/**
- * One item's outcome (MARK_ITEM's body, shared with MARK_ITEMS): the record, its facets, its state
- * and failure entry; the ledger's counts move only when the item's state changes.
- * `ledger` is whether the ledger exists (checked once per call). Returns the previous state ('' for none).
- */
-const MARK_ONE_LUA = FACETS_LUA + `
-local function markOne(ix, ledger, itemId, state, pos, record, failure, facets)
-  storeFacets(KEYS[5], pos, facets, ix, KEYS[6], KEYS[7], KEYS[8])
-  local prev = redis.call('HGET', KEYS[2], itemId)
-  redis.call('HSET', KEYS[2], itemId, state)
-  redis.call('HSET', KEYS[3], pos, record)
-  if state == 'failed' then
-    local entry = cjson.decode(failure)
-    local before = redis.call('HGET', KEYS[4], itemId)
-    if before then
-      local b = cjson.decode(before)
-      local prior, retries = tonumber(b.priorAttempts) or 0, tonumber(b.retries) or 0
-      if b.retryQueued then prior, retries = tonumber(b.attempts) or 0, retries + 1 end
-      entry.priorAttempts = prior
-      entry.retries = retries
-      entry.attempts = prior + (tonumber(entry.attempts) or 0)
-    end
-    redis.call('HSET', KEYS[4], itemId, cjson.encode(entry))
-  else
-    redis.call('HDEL', KEYS[4], itemId)
-  end
-  if ledger and prev ~= state then
-    if prev then redis.call('HINCRBY', KEYS[1], prev, -1) end
-    redis.call('HINCRBY', KEYS[1], state, 1)
-  end
-  return prev or ''
-end
-local function ledgerRunning()
-  if redis.call('HEXISTS', KEYS[1], 'id') == 0 then return false end
-  if redis.call('HGET', KEYS[1], 'state') == 'queued' then redis.call('HSET', KEYS[1], 'state', 'running') end
-  return true
-end
-`;
-
-const MARK_ITEM = MARK_ONE_LUA + `
-local ix = indexMap(9, cjson.decode(ARGV[7]))
-local need = {}
-missingIndexes(redis.call('HGET', KEYS[5], ARGV[3]), ix, need)
-if #need > 0 then return { 'need', unpack(need) } end
-return markOne(ix, ledgerRunning(), ARGV[1], ARGV[2], ARGV[3], ARGV[4], ARGV[5], ARGV[6])
-`;
-
-/**
- * MARK_ITEM for the records of a chunk of caption-only items (issue 14), all or none: the same
- * keys, and one sextuple of MARK_ITEM's ARGV per record. Every index a record of the chunk (or
- * one stored before at its place) is in is named, or nothing is written ({'need', name...}).
- * A chunk run again (a retry, a worker killed after this step) rewrites its records in place:
- * counted once, as MARK_ITEM does for one item.
- *
- * KEYS as MARK_ITEM's: KEYS[1..8], then the index sorted sets named by ARGV[1]
- * ARGV[1] JSON list of the index names of KEYS[9..]; then per record: itemId, ok|failed, batch
- * index, record JSON, failure JSON ('' when ok), facets JSON
- * Returns how many records were new (had no state before), or {'need', name...}.
- */
-const MARK_ITEMS = luaScript(
-  'pwMarkItems',
-  MARK_ONE_LUA +
-    `
-local ix = indexMap(9, cjson.decode(ARGV[1]))
-local need = {}
-for i = 2, #ARGV, 6 do missingIndexes(redis.call('HGET', KEYS[5], ARGV[i + 2]), ix, need) end
-if #need > 0 then return { 'need', unpack(need) } end
-local ledger = ledgerRunning()
-local fresh = 0
-for i = 2, #ARGV, 6 do
-  if markOne(ix, ledger, ARGV[i], ARGV[i + 1], ARGV[i + 2], ARGV[i + 3], ARGV[i + 4], ARGV[i + 5]) == '' then fresh = fresh + 1 end
-end
-return fresh
-`,
-);
-
-/**
- * Create a batch's ledger whole, in one step, or repair a partial one. A ledger missing any of
- * its fields (a crash between two writes of an older version left one holding only its id; Redis
- * lost its data and an in-flight item wrote into the empty database) gets the missing fields
- * from the feed, keeps the ones it has, and its ok/failed counts recounted from the item states
- * it holds, so re-ingesting never ends `done` with items missing from the counts.
- *
- * `openedMs` is when the current round of processing began (CREATE_BATCH, then each reopen);
- * FINISH_BATCH adds the round's time to `processingMs`. `skipped` (not pictures, by kind) is part
- * of the feed, stored with it.
- *
- * KEYS[1] ledger hash, KEYS[2] item states (itemId -> ok|failed). The batch list (another slot)
- * is added to by createBatch after this step.
- * ARGV[1] batch id, ARGV[2] feed, ARGV[3] format, ARGV[4] createdAt (ISO), ARGV[5] createdAt (ms),
- * ARGV[6] expected, ARGV[7] warnings JSON, ARGV[8] article ('' for none), ARGV[9] skipped JSON
- * Returns 'created', 'repaired' or 'exists'.
- */
-const CREATE_BATCH = `
-local fields = { 'id', 'feed', 'format', 'createdAt', 'state', 'expected', 'ok', 'failed', 'warnings', 'article' }
-local missing = false
-for _, f in ipairs(fields) do
-  if redis.call('HEXISTS', KEYS[1], f) == 0 then missing = true end
-end
-if not missing then return 'exists' end
-local had = redis.call('EXISTS', KEYS[1]) == 1
-local ok, failed = 0, 0
-local states = redis.call('HVALS', KEYS[2])
-for _, v in ipairs(states) do
-  if v == 'ok' then ok = ok + 1 elseif v == 'failed' then failed = failed + 1 end
-end
-redis.call('HSET', KEYS[1], 'id', ARGV[1], 'ok', ok, 'failed', failed)
-redis.call('HSETNX', KEYS[1], 'feed', ARGV[2])
-redis.call('HSETNX', KEYS[1], 'format', ARGV[3])
-redis.call('HSETNX', KEYS[1], 'createdAt', ARGV[4])
-redis.call('HSETNX', KEYS[1], 'expected', ARGV[6])
-redis.call('HSETNX', KEYS[1], 'warnings', ARGV[7])
-redis.call('HSETNX', KEYS[1], 'article', ARGV[8])
-redis.call('HSETNX', KEYS[1], 'skipped', ARGV[9])
-local state = redis.call('HGET', KEYS[1], 'state')
-if not state or state == 'done' then
-  -- A batch without its counts cannot have been closed truthfully: it runs again.
-  redis.call('HSET', KEYS[1], 'state', (ok + failed > 0) and 'running' or 'queued')
-  redis.call('HDEL', KEYS[1], 'finishedAt')
-  if state == 'done' then redis.call('HSET', KEYS[1], 'openedMs', ARGV[5]) end
-end
-redis.call('HSETNX', KEYS[1], 'openedMs', ARGV[5])
-return had and 'repaired' or 'created'
-`;
-
-/**
- * Close a ledger, only when every item is counted: ok + failed = expected. A ledger that is gone
- * (Redis lost its data) is not re-created as a hash holding only `state: done`.
- *
- * Closing a ledger that was open adds this round's time (now - openedMs) to processingMs; closing
- * one already done (a finalize job run again, the export error recorded after the summary) adds
- * nothing. A ledger of an older version (no openedMs) counts its round from createdAt.
- *
- * A finalize of an earlier round than the ledger's (`round`, absent = 1: a retry reopened the batch
- * since the job was queued) changes nothing: the retried items are still to come, and the
- * current round's finalize closes the batch once they have ended.
- *
- * KEYS[1] ledger hash
- * ARGV[1] finishedAt (ISO), ARGV[2] export error ('' leaves it, '-' clears it, else sets it),
- * ARGV[3] finishedAt (ms), ARGV[4] createdAt (ms) when the ledger has no openedMs ('' unknown),
- * ARGV[5] the caller's round ('' for any)
- * Returns 'done', 'gone', 'stale:<round>' (nothing changed), or 'short:<ok>:<failed>:<expected>'
- * (the ledger is left open).
- */
-const FINISH_BATCH = `
-if redis.call('HEXISTS', KEYS[1], 'id') == 0 then return 'gone' end
-local current = tonumber(redis.call('HGET', KEYS[1], 'round') or '1') or 1
-if ARGV[5] ~= '' and tonumber(ARGV[5]) < current then return 'stale:' .. current end
-if ARGV[2] == '-' then redis.call('HDEL', KEYS[1], 'exportError')
-elseif ARGV[2] ~= '' then redis.call('HSET', KEYS[1], 'exportError', ARGV[2]) end
-local ok = tonumber(redis.call('HGET', KEYS[1], 'ok') or '0')
-local failed = tonumber(redis.call('HGET', KEYS[1], 'failed') or '0')
-local expected = tonumber(redis.call('HGET', KEYS[1], 'expected') or '0')
-if ok + failed < expected then return 'short:' .. ok .. ':' .. failed .. ':' .. expected end
-if redis.call('HGET', KEYS[1], 'state') ~= 'done' then
-  local opened = tonumber(redis.call('HGET', KEYS[1], 'openedMs') or ARGV[4])
-  if opened then
-    local round = tonumber(ARGV[3]) - opened
-    if round < 0 then round = 0 end
-    redis.call('HINCRBY', KEYS[1], 'processingMs', round)
-  end
-end
-redis.call('HSET', KEYS[1], 'state', 'done', 'finishedAt', ARGV[1])
-return 'done'
-`;
-
-/**
- * Failed items went back in the queue: the batch runs again, and a new round of processing time
- * begins now, unless a round is already running (a retry while the batch is still open).
- *
- * Every reopen begins a new round (`round`, absent = 1): the finalize jobs queued before it are
- * of an earlier round and can no longer close the batch (FINISH_BATCH).
- *
- * KEYS[1] ledger hash
- * ARGV[1] now (ms), ARGV[2] the elapsed time to take as the processing time of a ledger closed by
- * a version before processingMs existed ('' when not done)
- * Returns the new round, or 0 when there is no ledger.
- */
-const REOPEN_BATCH = `
-if redis.call('HEXISTS', KEYS[1], 'id') == 0 then return 0 end
-if redis.call('HGET', KEYS[1], 'state') == 'done' then
-  if ARGV[2] ~= '' then redis.call('HSETNX', KEYS[1], 'processingMs', ARGV[2]) end
-  redis.call('HSET', KEYS[1], 'openedMs', ARGV[1])
-end
-local round = (tonumber(redis.call('HGET', KEYS[1], 'round') or '1') or 1) + 1
-redis.call('HSET', KEYS[1], 'state', 'running', 'round', round)
-redis.call('HDEL', KEYS[1], 'finishedAt')
-return round
-`;
-
-/**
- * Mark a failure as put back in the queue (retryQueued), so that the item failing again is a new
- * round whose attempts add to these. Only the failure that was retried (same time) is marked.
- *
- * KEYS[1] failures (itemId -> JSON)
- * ARGV[1] itemId, ARGV[2] the failure's time (its \`at\`)
- * Returns 1 when marked, 0 otherwise.
- */
-const MARK_RETRY_QUEUED = `
-local raw = redis.call('HGET', KEYS[1], ARGV[1])
-if not raw then return 0 end
-local entry = cjson.decode(raw)
-if entry.at ~= ARGV[2] then return 0 end
-entry.retryQueued = true
-redis.call('HSET', KEYS[1], ARGV[1], cjson.encode(entry))
-return 1
-`;
-
-type RedisWithScripts = Redis & {
-  /** numkeys first (the index keys vary) */
-  pwMarkItemIx(numKeys: number, ...keysAndArgs: string[]): Promise<string | string[]>;
-  pwReplaceRecords(numKeys: number, ...keysAndArgs: string[]): Promise<number | string[]>;
-  pwIndexPage(numKeys: number, ...keysAndArgs: string[]): Promise<Array<string | number>>;
-  pwCreateBatch2(k1: string, k2: string, ...args: string[]): Promise<string>;
-  pwFinishBatch(k1: string, ...args: string[]): Promise<string>;
-  pwReopenBatch(k1: string, ...args: string[]): Promise<number>;
-  pwMarkRetryQueued(k1: string, ...args: string[]): Promise<number>;
-};
-
-/**
- * Replace records whose stored text is unchanged, all or none, moving their counters and indexes
- * (FACETS_LUA). A record replaced by itself (same text) only gets its facets: how a batch stored
- * before the facets existed is indexed (CatalogStore.ensureIndexed).
- *
- * KEYS[1] records hash (index -> JSON), KEYS[2] facets, KEYS[3] stats, KEYS[4] members per
- * cluster, KEYS[5] records per caption digest, KEYS[6..] index sorted sets named by ARGV[1]
- * ARGV[1] JSON list of the index names of KEYS[6..]; then quadruples: index, JSON expected now,
- * new JSON, new facets JSON.
- * Returns 1 when replaced, 0 when one of them had changed, {'need', name...} when a stored
- * record's facets name an index not passed (nothing written either way).
- */
 /** Records per REPLACE_RECORDS call: bounded work per script, so other clients wait milliseconds, not a chunk. */
 const REPLACE_STEP = 100;
-
-const REPLACE_RECORDS = FACETS_LUA + `
-local ix = indexMap(6, cjson.decode(ARGV[1]))
-local need = {}
-for i = 2, #ARGV, 4 do
-  if redis.call('HGET', KEYS[1], ARGV[i]) ~= ARGV[i + 1] then return 0 end
-  missingIndexes(redis.call('HGET', KEYS[2], ARGV[i]), ix, need)
-end
-if #need > 0 then return { 'need', unpack(need) } end
-for i = 2, #ARGV, 4 do
-  redis.call('HSET', KEYS[1], ARGV[i], ARGV[i + 2])
-  storeFacets(KEYS[2], ARGV[i], ARGV[i + 3], ix, KEYS[3], KEYS[4], KEYS[5])
-end
-return 1
-`;
-
-/**
- * The page of an index (or of the intersection of several, kept a short while for the next
- * pages): how many records it holds and the batch indexes of ranks ARGV[1]..ARGV[2].
- * KEYS[1] the intersection's key (unused for one index), KEYS[2..] index sorted sets
- * ARGV[1] first rank, ARGV[2] last rank, ARGV[3] seconds to keep an intersection
- * Returns {count, index...}.
- */
-const INDEX_PAGE = `
-local key = KEYS[2]
-if #KEYS > 2 then
-  key = KEYS[1]
-  if redis.call('EXISTS', key) == 0 then
-    local src = {}
-    for i = 2, #KEYS do src[#src + 1] = KEYS[i] end
-    redis.call('ZINTERSTORE', key, #src, unpack(src))
-  end
-  redis.call('EXPIRE', key, ARGV[3])
-end
-local out = { redis.call('ZCARD', key) }
-for _, m in ipairs(redis.call('ZRANGE', key, ARGV[1], ARGV[2])) do out[#out + 1] = m end
-return out
-`;
 
 export type CreateOutcome = 'created' | 'repaired' | 'exists';
 export type FinishOutcome =
@@ -445,22 +105,20 @@ export type FinishOutcome =
   | { state: 'stale'; round: number }
   | { state: 'short'; ok: number; failed: number; expected: number };
 
-const ITEM_SUFFIX = /-(\d{4,})$/;
-
 /**
  * The batch index of an item: the record's own `index`, else read back from its id, which
  * `itemIdFor(batchId, index)` builds from it (records of versions before `index` existed).
  */
 export function batchIndexOf(record: Pick<CatalogRecord, 'id' | 'batchId' | 'index'>): number {
   if (record.index !== undefined) return record.index;
-  const m = record.id.startsWith(`${record.batchId}-`) ? ITEM_SUFFIX.exec(record.id) : null;
-  if (!m) throw new Error(`record ${record.id} of batch ${record.batchId} has no index and its id does not name one`);
-  return Number(m[1]) - 1;
+  const id = parseItemId(record.id, record.batchId);
+  if (!id) throw new Error(`record ${record.id} of batch ${record.batchId} has no index and its id does not name one`);
+  return id.index;
 }
 
 /** Batches, their ledgers and their records, in Redis under the configured prefix. */
 export class CatalogStore {
-  private readonly redis: RedisWithScripts;
+  private readonly redis: Redis;
   private readonly keys: RedisKeys;
   /** Which records show each rendition set: the renditions route asks it before answering. */
   readonly renditionOwners: RenditionOwners;
@@ -470,14 +128,7 @@ export class CatalogStore {
     /** The rules a record's agency index is named by (`agency=getty` finds `GETTY` and `Getty Images`). */
     private readonly rules: CreditRules = defaultCreditRules(),
   ) {
-    if (!('pwMarkItemIx' in redis)) redis.defineCommand('pwMarkItemIx', { lua: MARK_ITEM });
-    if (!('pwReplaceRecords' in redis)) redis.defineCommand('pwReplaceRecords', { lua: REPLACE_RECORDS });
-    if (!('pwIndexPage' in redis)) redis.defineCommand('pwIndexPage', { lua: INDEX_PAGE });
-    if (!('pwCreateBatch2' in redis)) redis.defineCommand('pwCreateBatch2', { numberOfKeys: 2, lua: CREATE_BATCH });
-    if (!('pwFinishBatch' in redis)) redis.defineCommand('pwFinishBatch', { numberOfKeys: 1, lua: FINISH_BATCH });
-    if (!('pwReopenBatch' in redis)) redis.defineCommand('pwReopenBatch', { numberOfKeys: 1, lua: REOPEN_BATCH });
-    if (!('pwMarkRetryQueued' in redis)) redis.defineCommand('pwMarkRetryQueued', { numberOfKeys: 1, lua: MARK_RETRY_QUEUED });
-    this.redis = redis as RedisWithScripts;
+    this.redis = redis;
     this.keys = redisKeys(prefix);
     this.renditionOwners = new RenditionOwners(redis, prefix);
   }
@@ -511,19 +162,22 @@ export class CatalogStore {
   }): Promise<{ created: boolean; outcome: CreateOutcome }> {
     const keys = this.batchKeys(l.id);
     const now = new Date();
-    const outcome = (await this.redis.pwCreateBatch2(
-      keys.ledger,
-      keys.items,
-      l.id,
-      l.feed,
-      l.format,
-      now.toISOString(),
-      String(now.getTime()),
-      String(l.expected),
-      JSON.stringify(l.warnings),
-      l.article ?? '',
-      JSON.stringify(l.skipped ?? {}),
-    )) as CreateOutcome;
+    const outcome = await runScript<CreateOutcome>(
+      this.redis,
+      CREATE_BATCH,
+      [keys.ledger, keys.items],
+      [
+        l.id,
+        l.feed,
+        l.format,
+        now.toISOString(),
+        String(now.getTime()),
+        String(l.expected),
+        JSON.stringify(l.warnings),
+        l.article ?? '',
+        JSON.stringify(l.skipped ?? {}),
+      ],
+    );
     // The batch list is another slot (keys.ts): listed after the ledger exists, every time (NX), so a
     // crash in between is mended by the next createBatch of the feed.
     await this.redis.zadd(this.keys.batches, 'NX', String(now.getTime()), l.id);
@@ -596,7 +250,7 @@ export class CatalogStore {
     const { args, indexes } = this.markArgs(record, failure);
     await this.renditionOwners.remember([record]);
     await this.withIndexes(record.batchId, new Set(indexes), `record ${record.id}`, (keyList, list) =>
-      this.redis.pwMarkItemIx(keyList.length, ...keyList, ...args, JSON.stringify(list)),
+      runScript<string | string[]>(this.redis, MARK_ITEM, keyList, [...args, JSON.stringify(list)]),
     );
   }
 
@@ -636,13 +290,17 @@ export class CatalogStore {
     const [openedMs, createdAt] = await this.redis.hmget(key, 'openedMs', 'createdAt');
     const fallback = openedMs === null && createdAt ? Date.parse(createdAt) : NaN;
     const now = new Date();
-    const out = await this.redis.pwFinishBatch(
-      key,
-      now.toISOString(),
-      exportError ? exportError : exportError === null ? '-' : '',
-      String(now.getTime()),
-      Number.isFinite(fallback) ? String(fallback) : '',
-      round === undefined ? '' : String(round),
+    const out = await runScript<string>(
+      this.redis,
+      FINISH_BATCH,
+      [key],
+      [
+        now.toISOString(),
+        exportError ? exportError : exportError === null ? '-' : '',
+        String(now.getTime()),
+        Number.isFinite(fallback) ? String(fallback) : '',
+        round === undefined ? '' : String(round),
+      ],
     );
     if (out === 'done' || out === 'gone') return { state: out };
     if (out.startsWith('stale:')) return { state: 'stale', round: Number(out.slice(6)) };
@@ -655,7 +313,7 @@ export class CatalogStore {
    * no-op on a ledger that is gone. One atomic step: items of a batch add theirs concurrently.
    */
   async addWarning(batchId: string, warning: string): Promise<void> {
-    await this.redis.eval(ADD_WARNING, 1, this.batchKeys(batchId).ledger, warning);
+    await runScript(this.redis, ADD_WARNING, [this.batchKeys(batchId).ledger], [warning]);
   }
 
   /**
@@ -667,7 +325,7 @@ export class CatalogStore {
     const key = this.batchKeys(batchId).ledger;
     const [createdAt, finishedAt] = await this.redis.hmget(key, 'createdAt', 'finishedAt');
     const elapsed = createdAt && finishedAt ? Date.parse(finishedAt) - Date.parse(createdAt) : NaN;
-    return Number(await this.redis.pwReopenBatch(key, String(Date.now()), Number.isFinite(elapsed) ? String(Math.max(0, elapsed)) : ''));
+    return Number(await runScript<number>(this.redis, REOPEN_BATCH, [key], [String(Date.now()), Number.isFinite(elapsed) ? String(Math.max(0, elapsed)) : '']));
   }
 
   /**
@@ -675,17 +333,12 @@ export class CatalogStore {
    * finalize jobs of the round before are the batch's again. Only if no other reopen came since.
    */
   async rewindRound(batchId: string, round: number): Promise<void> {
-    await this.redis.eval(
-      `if redis.call('HGET', KEYS[1], 'round') == ARGV[1] then redis.call('HSET', KEYS[1], 'round', tonumber(ARGV[1]) - 1) end return 1`,
-      1,
-      this.batchKeys(batchId).ledger,
-      String(round),
-    );
+    await runScript(this.redis, REWIND_ROUND, [this.batchKeys(batchId).ledger], [String(round)]);
   }
 
   /** `retry` put this failure back in the queue: its next failure is a new round (MARK_RETRY_QUEUED). */
   async markRetryQueued(batchId: string, itemId: string, at: string): Promise<boolean> {
-    return (await this.redis.pwMarkRetryQueued(this.batchKeys(batchId).errors, itemId, at)) === 1;
+    return (await runScript<number>(this.redis, MARK_RETRY_QUEUED, [this.batchKeys(batchId).errors], [itemId, at])) === 1;
   }
 
   /**
@@ -753,7 +406,7 @@ export class CatalogStore {
     for (let attempt = 0; ; attempt++) {
       const list = [...names];
       const keyList = [keys.records, keys.facets, keys.stats, keys.clusters, keys.captions, ...list.map((n) => this.indexKey(batchId, n))];
-      const out = await this.redis.pwReplaceRecords(keyList.length, ...keyList, JSON.stringify(list), ...args);
+      const out = await runScript<number | string[]>(this.redis, REPLACE_RECORDS, keyList, [JSON.stringify(list), ...args]);
       if (!Array.isArray(out)) return out === 1;
       for (const n of out.slice(1)) names.add(n);
       if (attempt >= 5) throw new Error(`batch ${batchId}: stored indexes kept changing while records were replaced`);
@@ -829,7 +482,7 @@ export class CatalogStore {
     const sorted = [...new Set(names)].sort();
     const tmp = this.batchKeys(batchId).intersection(createHash('sha1').update(sorted.join('\n')).digest('hex').slice(0, 20));
     const keyList = [tmp, ...sorted.map((n) => this.indexKey(batchId, n))];
-    const out = await this.redis.pwIndexPage(keyList.length, ...keyList, String(start), String(stop), String(keepSeconds));
+    const out = await runScript<Array<string | number>>(this.redis, INDEX_PAGE, keyList, [String(start), String(stop), String(keepSeconds)]);
     return { total: Number(out[0]), indexes: out.slice(1).map(Number) };
   }
 

@@ -1,19 +1,10 @@
 import type { Redis } from 'ioredis';
 import { moveKeysFor, type Moves } from '../../core/feeds/relocate';
 import { redisKeys, type RedisKeys } from './keys';
-import { luaScript, runScript } from './scripts';
+import { luaFile, runScript } from './scripts';
 
-/**
- * Recorded only while the batch's ledger exists: a watcher finishing a take after retention removed
- * the batch must not leave a key behind that nothing deletes.
- * KEYS[1] the ledger, KEYS[2] the batch's moves; ARGV: from, to, from, to...
- */
-const RECORD_MOVES = luaScript(
-  'pwRecordMoves',
-  `if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
-redis.call('HSET', KEYS[2], unpack(ARGV))
-return 1`,
-);
+/** lua/recordMoves.lua: only while the batch's ledger exists. */
+const RECORD_MOVES = luaFile('pwRecordMoves', 'recordMoves');
 
 /**
  * Pairs per call: Lua's unpack() takes a few thousand values at most, and a hot folder's take has

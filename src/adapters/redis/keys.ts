@@ -15,7 +15,7 @@
  *     events/log/corrected/reached/...
  *   photo pixels/ref/items/versions     {<p>:photo}                 REGISTER_PHOTO (the photo's own keys
  *                                                                   are passed in KEYS too)
- *   runs list, runs by schedule, runs   {<p>:runs}                  FOLD_EMPTY_RUN, save's MULTI, MGET
+ *   runs list, runs by schedule, runs   {<p>:runs}                  lua/foldEmptyRun, save's MULTI, MGET
  *   sources set and each source         {<p>:sources}               registerSource/removeSource MULTI
  *   a schedule's cursor/pending/lock    {<p>:schedule:<name>}       commit's MULTI, reset's DEL
  *   a hot-folder file's claim           {<p>:claim:<sha256>}        the lease's RENEW/RELEASE (one key)

@@ -2,10 +2,11 @@ import { createHash } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import { cleanId, feedProvider, isGlobalAgencyId, providerOf, scopedAgencyId } from '../../core/kills/identity';
 import { isReusedReference } from '../../core/kills/transmissionReference';
+import { parseItemId } from '../../core/ids';
 import type { KillStatus, NoticeRef } from '../../schemas/notice';
 import type { CatalogRecord } from '../../schemas/record';
 import { redisKeys, type KillKeys } from './keys';
-import { luaScript, runScript, runScriptPipelined } from './scripts';
+import { luaFile, runScript, runScriptPipelined } from './scripts';
 
 /**
  * Kills, withdrawals and corrections: an event stored once and applied to every record it
@@ -89,298 +90,25 @@ function lexRange(prefix: string): [string, Buffer] {
   return [`[${prefix}`, Buffer.concat([Buffer.from(`[${prefix}`, 'utf8'), Buffer.from([0xff])])];
 }
 
-/** Shared Lua: `mark(g, kid)` appends a kill to a group's marks (true when it was not there). Needs KEYS_KILLED, KEYS_MARKED. */
-const LUA_MARK = `
-local function mark(g, kid)
-  local marks = redis.call('HGET', KEYS_KILLED, g)
-  if marks and string.find(' ' .. marks .. ' ', ' ' .. kid .. ' ', 1, true) then return false end
-  if marks then marks = marks .. ' ' .. kid else marks = kid end
-  redis.call('HSET', KEYS_KILLED, g, marks)
-  redis.call('ZADD', KEYS_MARKED, 0, kid .. '\\0' .. g)
-  return true
-end
-`;
-
 /**
- * The register/recheck scripts' keys (KILL_KEYS order) as locals, with the times from ARGV[at], ARGV[at + 1].
- * KEYS: items, members, status, killed, events, log, corrected, reached, marked, bare, lifted.
+ * The kill store's scripts, in lua/kills/ (each file's header names its KEYS and ARGV); the parts
+ * they share (marking a group, the live kill of a group, a record's status) in lua/includes/kill*.
  */
-const luaKeysAndTimes = (at: number) => `
-local KEYS_ITEMS, KEYS_MEMBERS, KEYS_STATUS, KEYS_KILLED, KEYS_EVENTS, KEYS_LOG = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6]
-local KEYS_CORRECTED, KEYS_REACHED, KEYS_MARKED, KEYS_BARE, KEYS_LIFTED = KEYS[7], KEYS[8], KEYS[9], KEYS[10], KEYS[11]
-local nowMs, windowMs = tonumber(ARGV[${at}]), tonumber(ARGV[${at + 1}])
-`;
-
-/**
- * Shared Lua: `killOf(g, isRef)` is the live kill that decides what arrives in group g: the first that marked
- * it, or for a reused reference the latest one, and only within the window of its time.
- * Expects: KEYS_KILLED, KEYS_MARKED, KEYS_EVENTS, KEYS_LIFTED, KEYS_LOG, nowMs, windowMs set by the script.
- */
-const LUA_MARKS = `
-${LUA_MARK}
-local function split(s) local t = {} for w in string.gmatch(s, '%S+') do t[#t + 1] = w end return t end
-local function live(kid)
-  if redis.call('HEXISTS', KEYS_LIFTED, kid) == 1 then return nil end
-  local ev = redis.call('HGET', KEYS_EVENTS, kid)
-  if not ev then return nil end
-  return cjson.decode(ev)
-end
-local function killOf(g, isRef)
-  local marks = redis.call('HGET', KEYS_KILLED, g)
-  if not marks then return nil end
-  local ids = split(marks)
-  if isRef then
-    for i = #ids, 1, -1 do
-      local e = live(ids[i])
-      if e then
-        local at = redis.call('ZSCORE', KEYS_LOG, ids[i])
-        if at and math.abs(nowMs - tonumber(at)) <= windowMs then return ids[i], e end
-        return nil
-      end
-    end
-    return nil
-  end
-  for i = 1, #ids do
-    local e = live(ids[i])
-    if e then return ids[i], e end
-  end
-  return nil
-end
-`;
-
-/**
- * Shared Lua: `decide(id, info, nowIso)` gives a record the status the live kills give it now (a
- * kill marking one of its groups, else a correction superseding it in its own feed), stores it and
- * returns it (JSON), or '' when none does. Needs LUA_MARKS and KEYS_ITEMS, KEYS_STATUS,
- * KEYS_CORRECTED, KEYS_REACHED.
- */
-const LUA_DECIDE = `
-local function decide(id, info, nowIso)
-  local isRef = {}
-  if type(info.refs) == 'table' then for _, r in ipairs(info.refs) do isRef[r] = true end end
-  local killId, event = nil, nil
-  for _, g in ipairs(info.groups) do
-    if string.sub(g, 1, 2) ~= 'c:' then
-      killId, event = killOf(g, isRef[g])
-      if killId then break end
-    end
-  end
-  if not killId then
-    for _, g in ipairs(info.groups) do
-      local cid = redis.call('HGET', KEYS_CORRECTED, g)
-      local ev = cid and live(cid)
-      if ev then
-        local by = ev.supersededBy
-        local supJson = type(by) == 'string' and by ~= id and redis.call('HGET', KEYS_ITEMS, by)
-        if supJson then
-          local sup = cjson.decode(supJson)
-          if sup.batchId == info.batchId and type(sup.index) == 'number' and type(info.index) == 'number' and info.index < sup.index then
-            redis.call('ZADD', KEYS_REACHED, 0, cid .. '\\0' .. id)
-            local st = cjson.encode({ status = 'superseded', killedAt = cjson.null, reason = ev.reason, notice = ev.notice, supersededBy = by, killId = cid })
-            redis.call('HSET', KEYS_STATUS, id, st)
-            return st
-          end
-        end
-      end
-    end
-    return ''
-  end
-  redis.call('ZADD', KEYS_REACHED, 0, killId .. '\\0' .. id)
-  -- the record's other ids carry the kill from now on: its copies that arrive later are killed on arrival
-  for _, g in ipairs(info.groups) do
-    local p = string.sub(g, 1, 2)
-    if p ~= 'c:' and p ~= 'b:' and not isRef[g] then mark(g, killId) end
-  end
-  local status = cjson.encode({ status = event.status, killedAt = nowIso, reason = event.reason, notice = event.notice, supersededBy = cjson.null, killId = killId })
-  redis.call('HSET', KEYS_STATUS, id, status)
-  return status
-end
-`;
-
-/**
- * Index a stored record by its groups; if a live kill marks one of them, kill it on arrival (or
- * supersede it, see LUA_DECIDE). A record that already has a status keeps it.
- * KEYS: items, members, status, killed, events, log, corrected, reached, marked, bare, lifted.
- * ARGV: itemId, info JSON (groups, refs), nowIso, nowMs, windowMs, bare entries (`<id>\0<group>`)...
- */
-const REGISTER = luaScript(
-  'pwKillRegister',
-  `
-${luaKeysAndTimes(4)}
-${LUA_MARKS}
-${LUA_DECIDE}
-local id = ARGV[1]
-local info = cjson.decode(ARGV[2])
-redis.call('HSET', KEYS_ITEMS, id, ARGV[2])
-for _, g in ipairs(info.groups) do redis.call('ZADD', KEYS_MEMBERS, 0, g .. '\\0' .. id) end
-for i = 6, #ARGV do redis.call('ZADD', KEYS_BARE, 0, ARGV[i]) end
-local current = redis.call('HGET', KEYS_STATUS, id)
-if current then return current end
-return decide(id, info, ARGV[3])
-`,
-);
-
-/**
- * Start a kill: store the event once and mark the groups it names (so a record arriving from now
- * on is killed on arrival, before the slices below reach the ones already stored), or, for a
- * correction, mark them corrected. The same id again: 'done' with the stored event, or 'resume'
- * when its slices did not all run (a process stopped half-way).
- * KEYS: events, log, killed, marked, corrected, applying, lifted.
- * ARGV: killId, event JSON, nowMs, rank (2 kill, 1 withdraw, 0 correction), target groups...
- */
-const START = luaScript(
-  'pwKillStart',
-  `
-local KEYS_KILLED, KEYS_MARKED = KEYS[3], KEYS[4]
-${LUA_MARK}
-local existing = redis.call('HGET', KEYS[1], ARGV[1])
-if existing then
-  if redis.call('SISMEMBER', KEYS[6], ARGV[1]) == 1 then return {'resume', existing} end
-  return {'done', existing}
-end
-redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
-redis.call('ZADD', KEYS[2], tonumber(ARGV[3]), ARGV[1])
-redis.call('SADD', KEYS[6], ARGV[1])
-local rank = tonumber(ARGV[4])
-for i = 5, #ARGV do
-  if rank > 0 then mark(ARGV[i], ARGV[1]) else redis.call('HSET', KEYS[5], ARGV[i], ARGV[1]) end
-end
-return {'new', ARGV[2]}
-`,
-);
-
-/**
- * One slice of a kill: the records given (members of group `via`) get its status unless they have
- * a stronger one; each is listed as reached; for a kill or withdrawal, the groups of each that the
- * kill had not marked yet are marked now and returned (the caller reads their members next: marked
- * first, read after, so a record arriving in between is killed on arrival), with their caption
- * clusters (for the review list). A reused reference reaches only records received near the kill.
- * KEYS: items, status, killed, marked, reached, events, lifted, log.
- * ARGV: killId, status JSON, rank, nowMs, windowMs, excluded item ('' or the correction itself), then pairs: via group, itemId...
- */
-const SLICE = luaScript(
-  'pwKillSlice',
-  `
-local KEYS_KILLED, KEYS_MARKED = KEYS[3], KEYS[4]
-local kid, rank, nowMs, windowMs = ARGV[1], tonumber(ARGV[3]), tonumber(ARGV[4]), tonumber(ARGV[5])
-${LUA_MARK}
-local rankOf = { killed = 2, withdrawn = 1, superseded = 0, active = -1 }
-local newGroups, clusters, reached = {}, {}, 0
-for i = 7, #ARGV - 1, 2 do
-  local via, id = ARGV[i], ARGV[i + 1]
-  if id ~= ARGV[6] then
-    local v = redis.call('HGET', KEYS[1], id)
-    local info = v and cjson.decode(v)
-    local near = true
-    if info and type(info.refs) == 'table' then
-      for _, r in ipairs(info.refs) do
-        if r == via and type(info.receivedMs) == 'number' and math.abs(info.receivedMs - nowMs) > windowMs then near = false end
-      end
-    end
-    if near then
-      reached = reached + 1
-      redis.call('ZADD', KEYS[5], 0, kid .. '\\0' .. id)
-      local cur = redis.call('HGET', KEYS[2], id)
-      local curRank = -1
-      if cur then curRank = rankOf[cjson.decode(cur).status] or -1 end
-      if curRank < rank or (rank == 0 and curRank < 0) then redis.call('HSET', KEYS[2], id, ARGV[2]) end
-      if info and rank > 0 then
-        for _, g in ipairs(info.groups) do
-          local p = string.sub(g, 1, 2)
-          if p == 'c:' then clusters[#clusters + 1] = g
-          elseif p ~= 'b:' and mark(g, kid) then newGroups[#newGroups + 1] = g end
-        end
-      end
-    end
-  end
-end
-return {reached, newGroups, clusters}
-`,
-);
-
-/**
- * List records for review (near-identical captions of killed ones), skipping those the kill reached.
- * KEYS: reached, review. ARGV: killId, itemIds...
- */
-const REVIEW = luaScript(
-  'pwKillReview',
-  `
-local n = 0
-for i = 2, #ARGV do
-  local m = ARGV[1] .. '\\0' .. ARGV[i]
-  if not redis.call('ZSCORE', KEYS[1], m) then n = n + redis.call('ZADD', KEYS[2], 0, m) end
-end
-return n
-`,
-);
-
-/** KEYS: applying. ARGV: killId. */
-const FINISH = luaScript('pwKillFinish', `return redis.call('SREM', KEYS[1], ARGV[1])`);
-
-/**
- * Lift a kill: kept with who, when and why (its event stays, for the audit), after which it
- * reaches nothing more. Returns 'none' (no such kill), 'already' (lifted before) or 'lifted'.
- * KEYS: events, lifted, audit. ARGV: killId, lift JSON, audit entry JSON.
- */
-const LIFT = luaScript(
-  'pwKillLift',
-  `
-if redis.call('HEXISTS', KEYS[1], ARGV[1]) == 0 then return 'none' end
-if redis.call('HSETNX', KEYS[2], ARGV[1], ARGV[2]) == 0 then return 'already' end
-redis.call('LPUSH', KEYS[3], ARGV[3])
-return 'lifted'
-`,
-);
-
-/**
- * Unmark groups of a lifted kill (a slice of them).
- * KEYS: killed, marked, corrected. ARGV: killId, groups...
- */
-const UNMARK = luaScript(
-  'pwKillUnmark',
-  `
-local kid = ARGV[1]
-for i = 2, #ARGV do
-  local g = ARGV[i]
-  local marks = redis.call('HGET', KEYS[1], g)
-  if marks then
-    local keep = {}
-    for w in string.gmatch(marks, '%S+') do if w ~= kid then keep[#keep + 1] = w end end
-    if #keep == 0 then redis.call('HDEL', KEYS[1], g) else redis.call('HSET', KEYS[1], g, table.concat(keep, ' ')) end
-  end
-  if redis.call('HGET', KEYS[3], g) == kid then redis.call('HDEL', KEYS[3], g) end
-  redis.call('ZREM', KEYS[2], kid .. '\\0' .. g)
-end
-return #ARGV - 1
-`,
-);
-
-/**
- * The records a lifted kill had given their status: each gets what the live kills give it now
- * (another kill that also named it, a correction), else none (active as stored).
- * KEYS: as REGISTER's (items, members, status, killed, events, log, corrected, reached, marked, bare, lifted).
- * ARGV: killId, nowIso, nowMs, windowMs, itemIds...
- */
-const RECHECK = luaScript(
-  'pwKillRecheck',
-  `
-${luaKeysAndTimes(3)}
-${LUA_MARKS}
-${LUA_DECIDE}
-local changed = 0
-for i = 5, #ARGV do
-  local id = ARGV[i]
-  local cur = redis.call('HGET', KEYS_STATUS, id)
-  if cur and cjson.decode(cur).killId == ARGV[1] then
-    redis.call('HDEL', KEYS_STATUS, id)
-    changed = changed + 1
-    local v = redis.call('HGET', KEYS_ITEMS, id)
-    if v then decide(id, cjson.decode(v), ARGV[2]) end
-  end
-end
-return changed
-`,
-);
+/** Index a stored record by its groups; kill it on arrival if a live kill marks one of them. */
+const REGISTER = luaFile('pwKillRegister', 'kills/register');
+/** Store a kill's event once and mark the groups it names ('new', 'done' or 'resume'). */
+const START = luaFile('pwKillStart', 'kills/start');
+/** One slice of a kill: its status to the records given; the groups it marked now, and their clusters. */
+const SLICE = luaFile('pwKillSlice', 'kills/slice');
+/** List near-identical captions of killed records for review, except those the kill reached. */
+const REVIEW = luaFile('pwKillReview', 'kills/review');
+const FINISH = luaFile('pwKillFinish', 'kills/finish');
+/** Lift a kill, kept with who, when and why ('none', 'already' or 'lifted'). */
+const LIFT = luaFile('pwKillLift', 'kills/lift');
+/** Unmark groups of a lifted kill (a slice of them). */
+const UNMARK = luaFile('pwKillUnmark', 'kills/unmark');
+/** The records a lifted kill had given their status get what the live kills give them now. */
+const RECHECK = luaFile('pwKillRecheck', 'kills/recheck');
 
 /** Records per kill slice: the slowest slice of 256 took 47 ms at load 26 on this two-core box (npm run bench:kills), too near the 50 ms a Redis command may take; 128 halves it. */
 const SLICE_SIZE = 128;
@@ -399,10 +127,7 @@ const list = (v: unknown): string[] => (Array.isArray(v) ? (v as string[]) : [])
 
 /** The record's place in its feed: `index`, else from its item id (`<batchId>-0001`: src/core/ids.ts), which the item stage always has. */
 function feedIndexOf(record: CatalogRecord): number | null {
-  const prefix = `${record.batchId}-`;
-  if (!record.id.startsWith(prefix)) return null;
-  const n = Number(record.id.slice(prefix.length));
-  return Number.isInteger(n) && n > 0 ? n - 1 : null;
+  return parseItemId(record.id, record.batchId)?.index ?? null;
 }
 
 /** The provider whose id space the record's agency ids are in (src/core/kills/identity.ts). */

@@ -1,11 +1,10 @@
 import type { Redis } from 'ioredis';
-import { luaScript, runScript } from './scripts';
+import { luaFile, runScript } from './scripts';
 
 // Only the holder may extend or drop a lease: a holder that stalled past its expiry must not
 // release the lease a successor has since taken.
-// KEYS[1] the lease (src/adapters/redis/keys.ts: a claim or a schedule's lock); ARGV[1] the holder's token, ARGV[2] the ttl (ms).
-const RENEW = luaScript('pwRenewLease', `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('PEXPIRE', KEYS[1], ARGV[2]) else return 0 end`);
-const RELEASE = luaScript('pwReleaseLease', `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) else return 0 end`);
+const RENEW = luaFile('pwRenewLease', 'lease/renew');
+const RELEASE = luaFile('pwReleaseLease', 'lease/release');
 
 /**
  * A lease in Redis (SET NX PX): who holds a hot-folder file (`{<p>:claim:<sha256>}`) or a schedule's run

@@ -2,7 +2,7 @@ import type { CatalogRecord } from '../../schemas/record';
 import type { ReleaseTime } from '../../schemas/release';
 import type { RedisClient } from './connection';
 import { redisKeys } from './keys';
-import { luaScript, runScript } from './scripts';
+import { luaFile, runScript } from './scripts';
 
 /**
  * Which records show a rendition set, by the sha256 of its bytes (the rendition URL names only
@@ -22,19 +22,8 @@ const TEXT_CAP = 300;
 /** What is kept of a record: the fields `availabilityOf` reads (src/core/records/availability.ts). */
 export type RenditionOwner = Pick<CatalogRecord, 'id' | 'status' | 'killedAt' | 'reason' | 'notice' | 'supersededBy' | 'release'>;
 
-// KEYS[1]: the set's owners hash. ARGV[1]: the cap; then item id, JSON, guarded ('1' or '0') per record.
-const REMEMBER_OWNER = luaScript(
-  'pwRememberRenditionOwner',
-  `
-local n = redis.call('HLEN', KEYS[1])
-local cap = tonumber(ARGV[1])
-for i = 2, #ARGV, 3 do
-  local keep = n < cap or (ARGV[i + 2] == '1' and n < 2 * cap) or redis.call('HEXISTS', KEYS[1], ARGV[i]) == 1
-  if keep and redis.call('HSET', KEYS[1], ARGV[i], ARGV[i + 1]) == 1 then n = n + 1 end
-end
-return n
-`,
-);
+/** lua/rememberRenditionOwner.lua: up to the cap, twice it for records that arrived guarded. */
+const REMEMBER_OWNER = luaFile('pwRememberRenditionOwner', 'rememberRenditionOwner');
 
 const cut = (s: string | null | undefined): string | null => (s == null ? null : s.length > TEXT_CAP ? `${s.slice(0, TEXT_CAP)}…` : s);
 const cutTime = (t: ReleaseTime | null | undefined): ReleaseTime | null => (t ? { ...t, text: cut(t.text) ?? '', assumed: [] } : null);

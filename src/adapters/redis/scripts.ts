@@ -1,8 +1,10 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import calculateSlot from 'cluster-key-slot';
 import type { RedisClient } from './connection';
 
 /**
- * The one way photowire registers and calls a Lua script (issue 15): ioredis `defineCommand`
+ * The one way photowire loads, registers and calls a Lua script: ioredis `defineCommand`
  * (EVALSHA, EVAL once when the script is not cached yet), the same on a `Redis` and a `Cluster`.
  * The number of keys is passed with each call, so a script may take a varying number of KEYS.
  * Every key a script touches is one of its KEYS (none built inside from ARGV), and they must share
@@ -18,6 +20,34 @@ export interface LuaScript {
 export function luaScript(name: string, lua: string): LuaScript {
   if (!/^pw[A-Za-z0-9]+$/.test(name)) throw new RangeError(`a script name must be pw<Letters>: ${name}`);
   return { name, lua };
+}
+
+/**
+ * Where the `.lua` files are: beside this module, in src/ (ts-jest, ts-node) and in dist/ and
+ * dist-bench/ (tsc copies no .lua: `npm run build` and `npm run bench` run scripts/copyLua.js).
+ */
+export const LUA_DIR = join(__dirname, 'lua');
+
+/** `--- @include "includes/name"` on a line of its own (BullMQ's syntax): that file's text, once per script. */
+const INCLUDE = /^--- @include "([A-Za-z0-9_/-]+)"[ \t]*$/gm;
+
+/**
+ * The text of `lua/<file>.lua` with its includes resolved (each file included once, the first
+ * time it is named, so two shared parts may both include a third). A missing file throws at
+ * module load, when the store that names it is first imported: not at the first call.
+ */
+export function loadLua(file: string, included: Set<string> = new Set()): string {
+  const text = readFileSync(join(LUA_DIR, `${file}.lua`), 'utf8');
+  return text.replace(new RegExp(INCLUDE.source, INCLUDE.flags), (_line, name: string) => {
+    if (included.has(name)) return '';
+    included.add(name);
+    return loadLua(name, included).replace(/\n$/, '');
+  });
+}
+
+/** A script from `lua/<file>.lua` (see loadLua), as the command `name`. */
+export function luaFile(name: string, file: string): LuaScript {
+  return luaScript(name, loadLua(file));
 }
 
 type Arg = string | Buffer | number;

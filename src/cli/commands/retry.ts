@@ -4,6 +4,7 @@ import { formatSummary } from '../printSummary';
 import { Runtime, type BatchSummary } from '../../app/runtime';
 import { waitForBatches } from '../waitForBatches';
 import { PhotowireError } from '../../core/errors';
+import { parseItemId } from '../../core/ids';
 import { archivedBatches } from '../../app/retention/retentionRuntime';
 import { archivedRetryRefusal } from '../../app/retention/archivedBatches';
 
@@ -28,7 +29,7 @@ export async function retryCommand(id: string, opts: RetryOptions): Promise<numb
     const out = await retryItems(rt, id);
     if (!out) {
       // An archived batch (issue 14) is read-only: BATCH_ARCHIVED, its exit code from the registry.
-      const archived = await archivedBatches(rt.ctx).open(id.replace(/-\d{4,}$/, ''));
+      const archived = await archivedBatches(rt.ctx).open(parseItemId(id)?.batchId ?? id);
       if (archived) throw new PhotowireError('BATCH_ARCHIVED', archivedRetryRefusal(archived));
       process.stderr.write(printable`no batch or item ${id} (photowire failed lists failed items)\n`);
       return 1;

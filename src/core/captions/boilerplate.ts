@@ -1,6 +1,4 @@
-import { PhotowireError } from '../errors';
-import { readFileSync } from 'node:fs';
-import { JsonSyntaxError, lineAndColumn, parseJsonWithPositions } from '../credits/jsonPositions';
+import { invalidRules, invalidShippedRules, readRulesFile } from '../rulesFile';
 import shipped from './boilerplate-rules.json';
 import {
   boilerplateRulesSchema,
@@ -22,21 +20,6 @@ export type { BoilerplateRules, MarkerRule } from './boilerplateSchema';
  * sentence starts, word starts), so cleaning stays linear in the caption's length.
  */
 
-/** A rules file that cannot be used. `code` starts with BOILERPLATE_RULES so the CLI prints it without a stack. */
-export class BoilerplateRulesError extends PhotowireError {
-  declare readonly code: 'BOILERPLATE_RULES_UNREADABLE' | 'BOILERPLATE_RULES_INVALID';
-  constructor(
-    code: 'BOILERPLATE_RULES_UNREADABLE' | 'BOILERPLATE_RULES_INVALID',
-    readonly file: string,
-    readonly line: number | null,
-    readonly reason: string,
-    readonly column: number | null = null,
-  ) {
-    super(code, `boilerplate rules file ${file}${line !== null ? `, line ${line}` : ''}${column !== null ? `, column ${column}` : ''}: ${reason}`);
-    this.name = 'BoilerplateRulesError';
-  }
-}
-
 let shippedRules: BoilerplateRules | undefined;
 
 /** The rules shipped with photowire, validated once. */
@@ -44,8 +27,7 @@ export function defaultBoilerplateRules(): BoilerplateRules {
   if (!shippedRules) {
     const parsed = boilerplateRulesSchema.safeParse(shipped);
     if (!parsed.success) {
-      const issue = parsed.error.issues[0];
-      throw new BoilerplateRulesError('BOILERPLATE_RULES_INVALID', 'boilerplate-rules.json (shipped with photowire)', null, `${issue.path.join('.')}: ${issue.message}`);
+      throw invalidShippedRules('BOILERPLATE_RULES', 'boilerplate-rules.json (shipped with photowire)', parsed.error.issues[0]);
     }
     shippedRules = parsed.data;
   }
@@ -60,39 +42,13 @@ export function defaultBoilerplateRules(): BoilerplateRules {
 export function loadBoilerplateRules(path?: string): BoilerplateRules {
   const base = defaultBoilerplateRules();
   if (path === undefined || path === '') return base;
-  let text: string;
-  try {
-    text = readFileSync(path, 'utf8');
-  } catch (err) {
-    throw new BoilerplateRulesError('BOILERPLATE_RULES_UNREADABLE', path, null, `cannot be read (${(err as NodeJS.ErrnoException).code ?? String(err)})`);
-  }
-  let json;
-  try {
-    json = parseJsonWithPositions(text);
-  } catch (err) {
-    if (!(err instanceof JsonSyntaxError)) throw err;
-    const { line, column } = lineAndColumn(text, err.offset);
-    throw new BoilerplateRulesError('BOILERPLATE_RULES_INVALID', path, line, `not valid JSON: ${err.message}`, column);
-  }
-  const lineOf = (p: ReadonlyArray<PropertyKey>): number | null => {
-    for (let n = p.length; n >= 0; n--) {
-      const at = json.offsetOf(p.slice(0, n).map((x) => (typeof x === 'symbol' ? String(x) : x)));
-      if (at !== undefined) return lineAndColumn(text, at).line;
-    }
-    return null;
-  };
-  const op = operatorBoilerplateSchema.safeParse(json.value);
-  if (!op.success) {
-    const issue = op.error.issues[0] as { code: string; path: PropertyKey[]; message: string; keys?: string[] };
-    const p = issue.code === 'unrecognized_keys' && issue.keys?.length ? [...issue.path, issue.keys[0]] : issue.path;
-    const reason =
-      issue.code === 'unrecognized_keys' ? 'unknown key (a misspelling?)' : /received undefined/.test(issue.message) ? 'required but missing' : issue.message;
-    throw new BoilerplateRulesError('BOILERPLATE_RULES_INVALID', path, lineOf(p), `${p.map(String).join('.') || '(top level)'}: ${reason}`);
-  }
+  const file = readRulesFile('BOILERPLATE_RULES', path);
+  const op = operatorBoilerplateSchema.safeParse(file.value);
+  if (!op.success) throw invalidRules(file, op.error.issues[0]);
   const known = new Set(base.markers.map((m) => m.name));
   const disabled = new Set(op.data.disable ?? []);
   (op.data.disable ?? []).forEach((name, i) => {
-    if (!known.has(name)) throw new BoilerplateRulesError('BOILERPLATE_RULES_INVALID', path, lineOf(['disable', i]), `disable.${i}: no shipped rule is named "${name}"`);
+    if (!known.has(name)) throw invalidRules(file, { code: 'custom', path: ['disable', i], message: `no shipped rule is named "${name}"` });
   });
   const replaced = new Map((op.data.markers ?? []).map((m) => [m.name, m]));
   const markers = [

@@ -1,24 +1,8 @@
-import { PhotowireError } from '../errors';
-import { problemAt, readRulesFile, type RulesFileProblem } from '../rulesFile';
+import { invalidRules, invalidShippedRules, readRulesFile } from '../rulesFile';
 import defaults from './default-rules.json';
 import { creditRulesSchema, operatorRulesSchema, type CreditRules, type OperatorRules } from './rulesSchema';
 
 export type { CreditRules } from './rulesSchema';
-
-/** A rules file that cannot be used. `code` starts with CREDIT_RULES so the CLI prints it without a stack. */
-export class CreditRulesError extends PhotowireError {
-  declare readonly code: 'CREDIT_RULES_UNREADABLE' | 'CREDIT_RULES_INVALID';
-  constructor(
-    code: 'CREDIT_RULES_UNREADABLE' | 'CREDIT_RULES_INVALID',
-    readonly file: string,
-    readonly line: number | null,
-    readonly reason: string,
-    readonly column: number | null = null,
-  ) {
-    super(code, `credit rules file ${file}${line !== null ? `, line ${line}` : ''}${column !== null ? `, column ${column}` : ''}: ${reason}`);
-    this.name = 'CreditRulesError';
-  }
-}
 
 const DEFAULT_RULES_NAME = 'default-rules.json (shipped with photowire)';
 
@@ -29,8 +13,7 @@ export function defaultCreditRules(): CreditRules {
   if (!shippedDefaults) {
     const parsed = creditRulesSchema.safeParse(defaults);
     if (!parsed.success) {
-      const issue = parsed.error.issues[0];
-      throw new CreditRulesError('CREDIT_RULES_INVALID', DEFAULT_RULES_NAME, null, `${issue.path.join('.')}: ${issue.message}`);
+      throw invalidShippedRules('CREDIT_RULES', DEFAULT_RULES_NAME, parsed.error.issues[0]);
     }
     shippedDefaults = parsed.data;
   }
@@ -46,13 +29,11 @@ export function loadCreditRules(path?: string): CreditRules {
   const base = defaultCreditRules();
   if (path === undefined || path === '') return base;
 
-  const toError = (p: RulesFileProblem) =>
-    new CreditRulesError(p.kind === 'unreadable' ? 'CREDIT_RULES_UNREADABLE' : 'CREDIT_RULES_INVALID', path, p.line, p.reason, p.column);
-  const file = readRulesFile(path, toError);
+  const file = readRulesFile('CREDIT_RULES', path);
   const op = operatorRulesSchema.safeParse(file.value);
-  if (!op.success) throw toError(problemAt(file, op.error.issues[0]));
+  if (!op.success) throw invalidRules(file, op.error.issues[0]);
   const merged = creditRulesSchema.safeParse(mergeRules(base, op.data));
-  if (!merged.success) throw toError(problemAt(file, merged.error.issues[0]));
+  if (!merged.success) throw invalidRules(file, merged.error.issues[0]);
   return merged.data;
 }
 

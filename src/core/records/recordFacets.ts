@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { canonicalCredit, canonicalOrg } from '../credits/orgNames';
 import type { CreditRules } from '../credits/rules';
+import { parseItemId } from '../ids';
 import type { CatalogRecord } from '../../schemas/record';
 import { fold, nameTokens } from '../search/query';
 
@@ -27,8 +28,6 @@ export interface RecordFacets {
 
 export const COUNTERS = ['records', 'photos', 'captionOnly', 'lowConfidence', 'duplicates', 'joinedEarlier', 'failedRecords'] as const;
 export type CounterName = (typeof COUNTERS)[number];
-
-const ITEM_SUFFIX = /-\d{4,}$/;
 
 /** The agency index of a credit's agency, or of a text asked for (`agency=getty`): one org, one name. */
 export function agencyIndexName(rules: CreditRules, text: string): string {
@@ -57,8 +56,8 @@ export function recordFacets(r: CatalogRecord, rules: CreditRules): RecordFacets
   const f: RecordFacets = { c: counters, i: index };
   if (r.cluster) {
     f.k = r.cluster.id;
-    // Item ids are `<batchId>-0007` (itemIdFor): the canonical item's batch is its id less the suffix.
-    if (r.cluster.canonicalId.replace(ITEM_SUFFIX, '') !== r.batchId) counters.push('joinedEarlier');
+    // Item ids are `<batchId>-0007` (itemIdFor): a canonical item of another batch joined an earlier one.
+    if (!parseItemId(r.cluster.canonicalId, r.batchId)) counters.push('joinedEarlier');
     else if (r.cluster.canonicalId !== r.id) counters.push('duplicates');
   }
   if (r.caption.trim() !== '') f.d = captionDigest(r.caption);

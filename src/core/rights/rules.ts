@@ -1,6 +1,5 @@
-import { PhotowireError } from '../errors';
 import { ADVISORY_IDS, RESTRICTION_IDS } from '../../schemas/rights';
-import { problemAt, readRulesFile, type RulesFileProblem, type RulesIssue } from '../rulesFile';
+import { invalidRules, invalidShippedRules, readRulesFile, type RulesIssue } from '../rulesFile';
 import defaults from './default-rules.json';
 import { compilePhrase } from './phraseMatcher';
 import {
@@ -12,21 +11,6 @@ import {
 } from './rulesSchema';
 
 export type { RightsRules } from './rulesSchema';
-
-/** A rights rules file that cannot be used. `code` starts with RIGHTS_RULES so a CLI can print it without a stack. */
-export class RightsRulesError extends PhotowireError {
-  declare readonly code: 'RIGHTS_RULES_UNREADABLE' | 'RIGHTS_RULES_INVALID';
-  constructor(
-    code: 'RIGHTS_RULES_UNREADABLE' | 'RIGHTS_RULES_INVALID',
-    readonly file: string,
-    readonly line: number | null,
-    readonly reason: string,
-    readonly column: number | null = null,
-  ) {
-    super(code, `rights rules file ${file}${line !== null ? `, line ${line}` : ''}${column !== null ? `, column ${column}` : ''}: ${reason}`);
-    this.name = 'RightsRulesError';
-  }
-}
 
 const DEFAULT_RULES_NAME = 'src/core/rights/default-rules.json (shipped with photowire)';
 
@@ -67,9 +51,7 @@ export function defaultRightsRules(): RightsRules {
   if (!shippedDefaults) {
     const parsed = rightsRulesSchema.safeParse(defaults);
     const issue = parsed.success ? slotIssues(parsed.data)[0] : parsed.error.issues[0];
-    if (!parsed.success || issue) {
-      throw new RightsRulesError('RIGHTS_RULES_INVALID', DEFAULT_RULES_NAME, null, `${issue!.path.map(String).join('.')}: ${issue!.message}`);
-    }
+    if (!parsed.success || issue) throw invalidShippedRules('RIGHTS_RULES', DEFAULT_RULES_NAME, issue!);
     shippedDefaults = parsed.data;
   }
   return shippedDefaults;
@@ -84,10 +66,8 @@ export function loadRightsRules(path?: string): RightsRules {
   const base = defaultRightsRules();
   if (path === undefined || path === '') return base;
 
-  const toError = (p: RulesFileProblem) =>
-    new RightsRulesError(p.kind === 'unreadable' ? 'RIGHTS_RULES_UNREADABLE' : 'RIGHTS_RULES_INVALID', path, p.line, p.reason, p.column);
-  const file = readRulesFile(path, toError);
-  const fail = (issue: RulesIssue) => toError(problemAt(file, issue, closedVocabulary));
+  const file = readRulesFile('RIGHTS_RULES', path);
+  const fail = (issue: RulesIssue) => invalidRules(file, issue, closedVocabulary);
   const op = operatorRightsRulesSchema.safeParse(file.value);
   if (!op.success) throw fail(op.error.issues[0]);
   const opSlots = slotIssues(op.data);

@@ -14,7 +14,7 @@ export function foldsInto(prev: RunRecord | null, run: RunRecord): boolean {
   return prev !== null && run.state === 'empty' && prev.state === 'empty' && prev.schedule === run.schedule && run.schedule !== 'watch' && prev.id !== run.id;
 }
 
-/** The row after `run` folded into `prev`: the pure twin of FOLD_EMPTY_RUN in src/adapters/redis/runLog.ts (test/integration/runs.fold.test.ts keeps them equal). */
+/** The row after `run` folded into `prev`: the pure twin of src/adapters/redis/lua/foldEmptyRun.lua (test/integration/runs.fold.test.ts keeps them equal). */
 export function foldEmptyRun(prev: RunRecord, run: RunRecord): RunRecord {
   return { ...prev, checks: (prev.checks ?? 1) + 1, lastAt: run.startedAt, finishedAt: run.finishedAt, note: run.note };
 }

@@ -5,6 +5,7 @@ import { HttpError, notFound } from '../httpError';
 import type { PipelineContext } from '../../app/pipelineContext';
 import { archivedBatches } from '../../app/retention/retentionRuntime';
 import { archivedRetryRefusal } from '../../app/retention/archivedBatches';
+import { parseItemId } from '../../core/ids';
 import { responses, type ZodApp } from '../zodApi';
 
 type Deps = RetryDeps & { ctx: RetryDeps['ctx'] & Pick<PipelineContext, 'exports'> };
@@ -28,7 +29,7 @@ export function retryRoutes(app: ZodApp, deps: Deps): void {
     { schema: { tags: ['retry'], summary: 'Retry one failed item (idempotent: a second call while it is queued adds nothing)', params: z.object({ itemId: itemIdParam }), response } },
     async ({ params: { itemId } }, reply) => {
       const out = await retryItems(deps, itemId);
-      if (!out || out.batchId === itemId) throw await refusal(deps, itemId.replace(/-\d{4,}$/, ''), `no item ${itemId}`);
+      if (!out || out.batchId === itemId) throw await refusal(deps, parseItemId(itemId)?.batchId ?? itemId, `no item ${itemId}`);
       return reply.code(202).send(out);
     },
   );

@@ -4,7 +4,6 @@ import * as path from 'node:path';
 import { PassThrough, Readable } from 'node:stream';
 import { runCreditsCommand } from '../../../src/cli/creditsCommand';
 import {
-  BoilerplateRulesError,
   defaultBoilerplateRules,
   findBoilerplate,
   loadBoilerplateRules,
@@ -15,6 +14,7 @@ import { cleanCaption } from '../../../src/core/captions/cleanCaption';
 import { normalizeCredit } from '../../../src/core/credits/normalizeCredit';
 import { loadCreditRules } from '../../../src/core/credits/rules';
 import { cpuMs } from '../../helpers/cpuTime';
+import { RulesFileError } from '../../../src/core/rulesFile';
 
 const credits = loadCreditRules();
 
@@ -211,7 +211,7 @@ describe('an operator boilerplate file', () => {
     ['missing.json', '{\n  "markers": []\n}\n', /line 1: version: required but missing/],
   ])('refuses %s with its line and the reason', (name, text, message) => {
     const file = writeRules(name, text);
-    expect(() => loadBoilerplateRules(file)).toThrow(BoilerplateRulesError);
+    expect(() => loadBoilerplateRules(file)).toThrow(RulesFileError);
     expect(() => loadBoilerplateRules(file)).toThrow(message);
   });
 

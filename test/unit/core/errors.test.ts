@@ -11,15 +11,13 @@ import {
   PhotowireError,
   type PhotowireCode,
 } from '../../../src/core/errors';
-import { BoilerplateRulesError } from '../../../src/core/captions/boilerplate';
 import { JsonSyntaxError } from '../../../src/core/credits/jsonPositions';
-import { CreditRulesError } from '../../../src/core/credits/rules';
 import { PhraseError } from '../../../src/core/rights/phraseMatcher';
-import { RightsRulesError } from '../../../src/core/rights/rules';
 import { NoRedisError } from '../../../src/adapters/redis/ensureRedis';
 import { StorageConfigError, StorageError } from '../../../src/adapters/storage/storagePort';
 import { UsageError } from '../../../src/cli/usageError';
 import { HttpError, notFound, badRequest } from '../../../src/server/httpError';
+import { RulesFileError } from '../../../src/core/rulesFile';
 
 const ROOT = path.join(__dirname, '../../..');
 const codes = Object.keys(ERRORS) as PhotowireCode[];
@@ -92,9 +90,9 @@ describe('exitCodeOf and httpStatusOf, class by class', () => {
     ['StorageConfigError', new StorageConfigError('bucket-missing', 'no bucket b at http://s3'), 2, 503],
     ['NoRedisError', new NoRedisError('nothing answers', { hint: false }), 2, 503],
     ['UsageError', new UsageError('run: nothing to run', 'photowire run path'), 2, 400],
-    ['CreditRulesError', new CreditRulesError('CREDIT_RULES_INVALID', 'r.json', 3, 'bad'), 2, 500],
-    ['BoilerplateRulesError', new BoilerplateRulesError('BOILERPLATE_RULES_UNREADABLE', 'b.json', null, 'ENOENT'), 2, 500],
-    ['RightsRulesError', new RightsRulesError('RIGHTS_RULES_INVALID', 'x.json', 1, 'bad', 2), 2, 500],
+    ['RulesFileError (credit rules)', new RulesFileError('CREDIT_RULES_INVALID', 'r.json', 3, 'bad'), 2, 500],
+    ['RulesFileError (boilerplate rules)', new RulesFileError('BOILERPLATE_RULES_UNREADABLE', 'b.json', null, 'ENOENT'), 2, 500],
+    ['RulesFileError (rights rules)', new RulesFileError('RIGHTS_RULES_INVALID', 'x.json', 1, 'bad', 2), 2, 500],
     ['PhraseError', new PhraseError('the phrase is empty'), 2, 400],
     ['JsonSyntaxError', new JsonSyntaxError('unexpected end', 4), 2, 400],
     ['InputError FEED_MALFORMED', new InputError('FEED_MALFORMED', 'f.ndjson, line 2: not JSON'), 1, 422],
@@ -117,11 +115,11 @@ describe('exitCodeOf and httpStatusOf, class by class', () => {
   });
 
   it('every error class is a PhotowireError with its code, message and name', () => {
-    const e = new RightsRulesError('RIGHTS_RULES_INVALID', 'x.json', 1, 'bad', 2);
+    const e = new RulesFileError('RIGHTS_RULES_INVALID', 'x.json', 1, 'bad', 2);
     expect(e).toBeInstanceOf(PhotowireError);
     expect(e.code).toBe('RIGHTS_RULES_INVALID');
     expect(e.message).toBe('rights rules file x.json, line 1, column 2: bad');
-    expect(e.name).toBe('RightsRulesError');
+    expect(e.name).toBe('RulesFileError');
     const h = notFound('no batch b');
     expect([h.status, h.code, h.message, h.name]).toEqual([404, 'NOT_FOUND', 'no batch b', 'HttpError']);
     const c = new PhotowireError('INTERNAL', 'x', { cause: new Error('inner') });

@@ -3,7 +3,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { PassThrough, Readable } from 'node:stream';
 import { runCreditsCommand } from '../../../src/cli/creditsCommand';
-import { CreditRulesError } from '../../../src/core/credits/rules';
+import { RulesFileError } from '../../../src/core/rulesFile';
 
 async function run(lines: string[], rulesPath?: string): Promise<{ low: number; out: Array<Record<string, unknown>> }> {
   const output = new PassThrough();
@@ -71,7 +71,7 @@ describe('runCreditsCommand', () => {
     const output = new PassThrough();
     let printed = '';
     output.on('data', (c: Buffer) => (printed += c.toString()));
-    await expect(runCreditsCommand(Readable.from(['REUTERS/Mario Anzuoni']), output, { rulesPath: file })).rejects.toThrow(CreditRulesError);
+    await expect(runCreditsCommand(Readable.from(['REUTERS/Mario Anzuoni']), output, { rulesPath: file })).rejects.toThrow(RulesFileError);
     await expect(runCreditsCommand(Readable.from(['REUTERS/Mario Anzuoni']), output, { rulesPath: file })).rejects.toThrow(/bad\.json, line 3: agencies/);
     expect(printed).toBe('');
   });

@@ -3,7 +3,8 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import defaults from '../../../src/core/credits/default-rules.json';
 import { normalizeCredit } from '../../../src/core/credits/normalizeCredit';
-import { CreditRulesError, defaultCreditRules, loadCreditRules } from '../../../src/core/credits/rules';
+import { defaultCreditRules, loadCreditRules } from '../../../src/core/credits/rules';
+import { RulesFileError } from '../../../src/core/rulesFile';
 
 let dir: string;
 beforeAll(() => {
@@ -17,11 +18,11 @@ function writeRules(name: string, text: string): string {
   return file;
 }
 
-function loadError(file: string): CreditRulesError {
+function loadError(file: string): RulesFileError {
   try {
     loadCreditRules(file);
   } catch (err) {
-    if (err instanceof CreditRulesError) return err;
+    if (err instanceof RulesFileError) return err;
     throw err;
   }
   throw new Error(`${file} was accepted`);

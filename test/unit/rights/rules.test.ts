@@ -6,7 +6,8 @@ import { readNotice } from '../../../src/core/kills/readNotice';
 import { readRelease } from '../../../src/core/release/readRelease';
 import defaults from '../../../src/core/rights/default-rules.json';
 import { readRights } from '../../../src/core/rights/readRights';
-import { defaultRightsRules, loadRightsRules, RightsRulesError } from '../../../src/core/rights/rules';
+import { defaultRightsRules, loadRightsRules } from '../../../src/core/rights/rules';
+import { RulesFileError } from '../../../src/core/rulesFile';
 
 let dir: string;
 beforeAll(() => {
@@ -20,11 +21,11 @@ function writeRules(name: string, text: string): string {
   return file;
 }
 
-function loadError(file: string): RightsRulesError {
+function loadError(file: string): RulesFileError {
   try {
     loadRightsRules(file);
   } catch (err) {
-    if (err instanceof RightsRulesError) return err;
+    if (err instanceof RulesFileError) return err;
     throw err;
   }
   throw new Error(`${file} was accepted`);
