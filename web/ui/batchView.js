@@ -188,7 +188,9 @@ export class BatchView {
         tile(counts.photos ?? 0, 'photos'),
         tile(counts.captionOnly ?? 0, 'caption only'),
         tile(d.counts?.clusters ?? 0, 'clusters'),
-        tile(d.counts?.duplicates ?? 0, 'near-duplicates'),
+        // An identical caption is said as the cluster card says it ("identical captions"), apart from near ones.
+        d.counts?.identical ? tile(d.counts.identical, d.counts.identical === 1 ? 'identical duplicate' : 'identical duplicates') : null,
+        tile((d.counts?.duplicates ?? 0) - (d.counts?.identical ?? 0), 'near-duplicates'),
         d.counts?.joinedEarlier ? tile(d.counts.joinedEarlier, 'joined earlier clusters') : null,
         tile(d.failed, 'failed', d.failed ? 'is-fail' : ''),
         tile(d.counts?.lowConfidenceCredits ?? 0, 'low-confidence credits', d.counts?.lowConfidenceCredits ? 'is-warn' : ''),
