@@ -86,7 +86,7 @@ export class Runtime {
           return m?.outOfMemory ? m : null;
         },
       },
-      summaries: { summarize: (batchId) => summarizeBatch(this.ctx, batchId) },
+      summaries: { summarize: (batchId, sameRun) => summarizeBatch(this.ctx, batchId, { sameRun }) },
       logger: this.logger,
       lostMs: this.config.ledgerLostMs,
     });

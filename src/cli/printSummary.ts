@@ -42,12 +42,30 @@ export function formatSkipped(skipped: Record<string, number>): string {
     .join(', ');
 }
 
+/**
+ * What the batch's clusters repeat, as the cards say it: "1 identical duplicate" (the card:
+ * "identical captions"), "2 near-duplicates", "3 joined earlier clusters", and for feeds of one run
+ * "3 joined clusters of other feeds in this run" (they are the same night's, not earlier).
+ * A summary.json of a version before `identical` counts every duplicate as near.
+ */
+export function formatRepeats(s: Pick<BatchSummary, 'duplicates' | 'joinedEarlier'> & Partial<Pick<BatchSummary, 'identical' | 'joinedThisRun'>>): string {
+  const identical = Math.min(s.identical ?? 0, s.duplicates);
+  const near = s.duplicates - identical;
+  const parts = [
+    identical ? plural(identical, 'identical duplicate') : null,
+    near || !identical ? plural(near, 'near-duplicate') : null,
+    s.joinedEarlier ? plural(s.joinedEarlier, 'joined earlier cluster') : null,
+    s.joinedThisRun ? plural(s.joinedThisRun, 'joined a cluster of another feed in this run', 'joined clusters of other feeds in this run') : null,
+  ];
+  return parts.filter((p): p is string => p !== null).join(', ');
+}
+
 /** The human summary of a batch, as `run`, `ingest --wait` and `status` print it. */
 export function formatSummary(s: BatchSummary): string {
   // Summaries written before these fields existed (summary.json of an older version) read as before.
   const processingMs = s.processingMs ?? s.durationMs ?? null;
   const elapsedMs = s.elapsedMs ?? s.durationMs ?? null;
-  const joined = s.joinedEarlier ? `, ${plural(s.joinedEarlier, 'joined earlier cluster')}` : '';
+  const repeats = formatRepeats(s);
   const skipped = formatSkipped(s.skipped ?? {});
   // Every value is escaped (printable): a feed's file name or an item's error message may hold a
   // newline or a terminal escape, and must not start a line or move the cursor.
@@ -55,7 +73,7 @@ export function formatSummary(s: BatchSummary): string {
     printable`batch ${s.batchId}  (${s.format}, ${rel(s.feed)})  ${s.state}`,
     `  ${plural(s.items, 'item')}: ${s.ok} ok, ${s.failed} failed${s.pending ? `, ${s.pending} pending` : ''}` +
       ` · ${plural(s.photos, 'photo')}, ${s.captionOnly} caption-only` +
-      ` · ${plural(s.distinctCaptions, 'distinct caption')} in ${plural(s.clusters, 'cluster')} (${plural(s.duplicates, 'near-duplicate')}${joined})` +
+      ` · ${plural(s.distinctCaptions, 'distinct caption')} in ${plural(s.clusters, 'cluster')} (${repeats})` +
       ` · ${plural(s.lowConfidenceCredits, 'low-confidence credit')}` +
       (processingMs !== null ? ` · ${formatTook(processingMs, elapsedMs)}` : ''),
     ...(skipped ? [`  skipped: ${skipped} (not pictures)`] : []),

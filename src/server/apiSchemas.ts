@@ -49,7 +49,8 @@ export const batchCountsSchema = z
     photos: z.number().int().nonnegative(),
     captionOnly: z.number().int().nonnegative(),
     clusters: z.number().int().nonnegative(),
-    duplicates: z.number().int().nonnegative().describe("near-duplicates within the batch: members of a cluster whose canonical item is another of the batch's items"),
+    duplicates: z.number().int().nonnegative().describe("duplicates within the batch: members of a cluster whose canonical item is another of the batch's items, identical or near-identical"),
+    identical: z.number().int().nonnegative().describe('of duplicates, those whose caption is the canonical caption word for word; the rest are near-duplicates'),
     joinedEarlier: z.number().int().nonnegative().describe("items that joined a cluster whose canonical item came in an earlier batch"),
     lowConfidenceCredits: z.number().int().nonnegative(),
   })

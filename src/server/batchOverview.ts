@@ -119,6 +119,8 @@ function countsOf(s: Counts): Counts {
     captionOnly: s.captionOnly,
     clusters: s.clusters,
     duplicates: s.duplicates,
+    // A summary.json of a version before `identical` counted every duplicate as near.
+    identical: s.identical ?? 0,
     joinedEarlier: s.joinedEarlier,
     lowConfidenceCredits: s.lowConfidenceCredits,
   };

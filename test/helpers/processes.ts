@@ -146,6 +146,21 @@ export class CliProcess {
     }
   }
 
+  /**
+   * The exit, or null if the process is still running `ms` from now. The guard's timer is cleared
+   * as soon as the process exits: a race against a bare sleep left a 60 s timer behind the
+   * test, and a jest worker holding a timer when the run ends is force-exited ("A worker process
+   * has failed to exit gracefully").
+   */
+  exitWithin(ms: number): Promise<Exit | null> {
+    if (this.exit) return Promise.resolve(this.exit);
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<null>((resolve) => {
+      timer = setTimeout(() => resolve(null), ms);
+    });
+    return Promise.race([this.exited, late]).finally(() => clearTimeout(timer));
+  }
+
   /** SIGKILL if still running, and wait for the exit. */
   async stop(): Promise<Exit> {
     if (this.alive) this.child.kill('SIGKILL');
@@ -184,7 +199,9 @@ export async function waitUntil<T>(check: () => Promise<T | null | undefined | f
       last = err;
     }
     if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}${last ? ` (last error: ${String(last)})` : ''}`);
-    await new Promise((r) => setTimeout(r, everyMs));
+    // Unref'd: a poll jest has given up on (the test timed out) must not hold the worker alive
+    // until its own deadline; while the test runs, its connections and jest keep the loop going.
+    await new Promise((r) => setTimeout(r, everyMs).unref());
   }
 }
 

@@ -229,7 +229,7 @@ describe('waits notice a ledger that vanished with Redis restarted without its d
     await wipeRestart();
     const wiped = Date.now();
     // Before: it waited for ever ("not done yet"), saying nothing.
-    const exit = await Promise.race([ingest.exited, new Promise<null>((r) => setTimeout(() => r(null), 30_000))]);
+    const exit = await ingest.exitWithin(30_000);
     expect(exit).not.toBeNull();
     expect(exit!.code).toBe(2);
     expect(exit!.at - wiped).toBeGreaterThanOrEqual(3000);
@@ -245,7 +245,7 @@ describe('waits notice a ledger that vanished with Redis restarted without its d
     procs.push(ingest);
     await waitUntil(async () => (await okOf(batchId)) >= 2, 30_000, 'two items done');
     await wipeRestart();
-    const exit = await Promise.race([ingest.exited, new Promise<null>((r) => setTimeout(() => r(null), 60_000))]);
+    const exit = await ingest.exitWithin(60_000);
     expect(exit).not.toBeNull();
     expect(stderrOf(ingest)).toContain(`batch ${batchId}: re-created from ${feed} (6 items`);
     expect(exit!.code).toBe(0);

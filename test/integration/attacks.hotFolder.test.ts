@@ -2,7 +2,6 @@ import { createHash } from 'node:crypto';
 import { spawnSync } from 'node:child_process';
 import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, renameSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { loadConfig } from '../../src/config';
 import { Runtime } from '../../src/app/runtime';
 import { syntheticPhoto } from '../../src/sample/syntheticPhoto';
@@ -88,7 +87,7 @@ describe('hot folders and folder walks under attack (real processes, real symlin
     const t0 = Date.now();
     p.signal('SIGTERM');
     const limit = scaledMs(2 * PROMPT_EXIT_MS);
-    const exit = await Promise.race([p.exited, sleep(limit).then(() => null)]);
+    const exit = await p.exitWithin(limit);
     if (!exit) throw new Error(`pid ${p.pid} still running ${limit} ms after SIGTERM; stderr:\n${p.tail()}`);
     return { ms: exit.at - t0, code: exit.code };
   }

@@ -120,8 +120,9 @@ describe('honest batch numbers (issue 17, issue 11)', () => {
     const [o] = await desk.p.ingest([late]);
     const s = await summaryOf(o.batchId!);
     // Before: duplicates 2 (NWP-2, whose cluster's canonical item is in the earlier batch, counted too).
-    expect(s).toMatchObject({ items: 3, ok: 3, clusters: 2, duplicates: 1, joinedEarlier: 1 });
-    expect(formatSummary(s)).toContain('2 distinct captions in 2 clusters (1 near-duplicate, 1 joined earlier cluster)');
-    expect((await detailOf(o.batchId!)).counts).toMatchObject({ duplicates: 1, joinedEarlier: 1 });
+    expect(s).toMatchObject({ items: 3, ok: 3, clusters: 2, duplicates: 1, identical: 1, joinedEarlier: 1 });
+    // NWP-4 repeats NWP-3 word for word: an identical duplicate, as its card says.
+    expect(formatSummary(s)).toContain('2 distinct captions in 2 clusters (1 identical duplicate, 1 joined earlier cluster)');
+    expect((await detailOf(o.batchId!)).counts).toMatchObject({ duplicates: 1, identical: 1, joinedEarlier: 1 });
   });
 });

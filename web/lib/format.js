@@ -201,22 +201,65 @@ const ADVISORY_LABELS = {
  */
 export function restrictionLabels(record) {
   const out = [];
+  const seen = new Set();
   const add = (label) => {
-    if (label && !out.includes(label)) out.push(label);
+    const key = foldLabel(label);
+    if (!key || seen.has(key)) return;
+    seen.add(key);
+    out.push(label);
+  };
+  const markets = { OUT: new Set(), ONLY: new Set() };
+  const addMarket = (kind, m) => {
+    const name = typeof m === 'string' ? m : (m.name ?? m.text ?? '');
+    markets[kind].add(foldLabel(name));
+    add(`${kind}: ${name}`);
   };
   const rights = record.rights;
   for (const r of rights?.restrictions ?? []) add(RESTRICTION_LABELS[r] ?? r);
-  for (const m of rights?.outMarkets ?? []) add(`OUT: ${typeof m === 'string' ? m : (m.name ?? m.text ?? '')}`);
-  for (const m of rights?.onlyMarkets ?? []) add(`ONLY: ${typeof m === 'string' ? m : (m.name ?? m.text ?? '')}`);
+  for (const m of rights?.outMarkets ?? []) addMarket('OUT', m);
+  for (const m of rights?.onlyMarkets ?? []) addMarket('ONLY', m);
   for (const a of rights?.advisories ?? []) add(ADVISORY_LABELS[a] ?? a);
   const f = record.credit?.flags;
   if (f) {
     if (f.mandatory) add('Mandatory credit');
     if (f.handout) add('Handout');
     if (f.pool) add('Pool');
-    for (const r of f.restrictions ?? []) add(r);
+    for (const r of f.restrictions ?? []) {
+      // The credit reader keeps a market restriction as the wire wrote it ("NETHERLANDS OUT"); the
+      // rights record has the same one as a market ("OUT: Netherlands"). One chip, in one form.
+      const market = marketRestriction(r);
+      if (!market) add(r);
+      else if (!market.names.every((n) => markets[market.kind].has(foldLabel(n)))) add(`${market.kind}: ${market.names.map(titleCase).join(', ')}`);
+    }
   }
   return out;
+}
+
+/** A label compared without case, punctuation or spacing: "No Sales." is "NO SALES". */
+function foldLabel(label) {
+  return String(label ?? '')
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}]+/gu, ' ')
+    .trim();
+}
+
+/** "Netherlands OUT", "OUT: Netherlands, Belgium", "FRANCE AND BELGIUM OUT", "UK ONLY": the kind and each market; null for anything else. */
+function marketRestriction(text) {
+  const t = String(text ?? '').trim();
+  const m = /^(?:(OUT|ONLY)\s*:?\s+(.+)|(.+?)\s+(OUT|ONLY))$/i.exec(t);
+  if (!m) return null;
+  const kind = (m[1] ?? m[4]).toUpperCase();
+  const names = (m[2] ?? m[3])
+    .split(/\s*(?:,|&|\/|\band\b)\s*/i)
+    .map((n) => n.trim())
+    .filter((n) => n !== '');
+  return names.length ? { kind, names } : null;
+}
+
+/** "NETHERLANDS" -> "Netherlands"; a name already in mixed case, or short like "UK", is kept. */
+function titleCase(name) {
+  if (name !== name.toUpperCase() || name.length <= 3) return name;
+  return name.toLowerCase().replace(/(^|[\s-])(\p{L})/gu, (_, sep, c) => sep + c.toUpperCase());
 }
 
 /** A thumbnail smaller than the card is shown at its own size, never blown up into a blur. */

@@ -107,6 +107,10 @@ export class BatchView {
 
   build() {
     this.head = h('section', { class: 'batch-section', 'aria-labelledby': 'batch-title' });
+    // The tiles' columns follow the head's width (a window resized, the sidebar folded at 900 px).
+    this.headObserver?.disconnect();
+    this.headObserver = typeof ResizeObserver === 'undefined' ? null : new ResizeObserver(() => this.balanceTiles());
+    this.headObserver?.observe(this.head);
     this.searchInput = h('input', {
       id: 'batch-search',
       type: 'search',
@@ -184,7 +188,9 @@ export class BatchView {
         tile(counts.photos ?? 0, 'photos'),
         tile(counts.captionOnly ?? 0, 'caption only'),
         tile(d.counts?.clusters ?? 0, 'clusters'),
-        tile(d.counts?.duplicates ?? 0, 'near-duplicates'),
+        // An identical caption is said as the cluster card says it ("identical captions"), apart from near ones.
+        d.counts?.identical ? tile(d.counts.identical, d.counts.identical === 1 ? 'identical duplicate' : 'identical duplicates') : null,
+        tile((d.counts?.duplicates ?? 0) - (d.counts?.identical ?? 0), 'near-duplicates'),
         d.counts?.joinedEarlier ? tile(d.counts.joinedEarlier, 'joined earlier clusters') : null,
         tile(d.failed, 'failed', d.failed ? 'is-fail' : ''),
         tile(d.counts?.lowConfidenceCredits ?? 0, 'low-confidence credits', d.counts?.lowConfidenceCredits ? 'is-warn' : ''),
@@ -193,6 +199,17 @@ export class BatchView {
         ? h('details', { class: 'notice' }, h('summary', { text: `${plural(d.warningList.length, 'warning')} from the feed` }), h('ul', {}, d.warningList.slice(0, 200).map((w) => h('li', { text: w }))))
         : null,
     );
+    this.balanceTiles();
+  }
+
+  /** The count tiles in even rows: as many columns as fit, or fewer so that no row holds one tile alone. */
+  balanceTiles() {
+    const tiles = this.head?.querySelector('.tiles');
+    if (!tiles) return;
+    const width = tiles.clientWidth;
+    if (width === 0) return;
+    tiles.style.setProperty('--tile-cols', String(tileColumns(tiles.children.length, width)));
+    tiles.classList.add('is-balanced');
   }
 
   renderGrid() {
@@ -241,6 +258,20 @@ export class BatchView {
     // A re-render (live update, retry) must not throw the keyboard user back to the top.
     if (focusSel) this.grid.querySelector(focusSel)?.focus();
   }
+}
+
+/** desk.css .tiles: a tile is at least this wide, with this gap. */
+const TILE_MIN_PX = 130;
+const TILE_GAP_PX = 10;
+
+/**
+ * Columns for `n` count tiles in `width` px: all in one row when they fit, else the fewest rows
+ * they need, filled evenly (8 tiles where 7 fit: 4 + 4, not 7 + 1).
+ */
+export function tileColumns(n, width) {
+  const fit = Math.max(1, Math.floor((width + TILE_GAP_PX) / (TILE_MIN_PX + TILE_GAP_PX)));
+  if (n <= fit) return Math.max(1, n);
+  return Math.ceil(n / Math.ceil(n / fit));
 }
 
 /** What each card was built from (its group's records, as JSON): a card is kept only if that is unchanged. */

@@ -61,6 +61,16 @@ function creditBlock(record) {
   ];
 }
 
+/** Longest headline a card shows: the feed's text is cut here, the rest is in the Details. */
+const HEADLINE_MAX = 160;
+
+/** The item's headline (IPTC headline, or a feed's title when it differs from the caption), above the caption; null when there is none. */
+function headlineLine(record) {
+  const text = [record.headline, record.title].map((t) => String(t ?? '').trim()).find((t) => t !== '' && t !== record.caption?.trim());
+  if (!text) return null;
+  return h('p', { class: 'headline', title: text.length > HEADLINE_MAX ? text : null, text: text.length > HEADLINE_MAX ? `${text.slice(0, HEADLINE_MAX - 1)}…` : text });
+}
+
 function detailsButton(record, ui) {
   return h('button', { class: 'link-btn', type: 'button', on: { click: () => ui.open(record) } }, 'Details', h('span', { class: 'visually-hidden', text: ` of ${itemNumber(record)}` }));
 }
@@ -123,6 +133,7 @@ export function itemCard(record, ui) {
       { class: 'card-body' },
       availabilityBanner(record),
       photo ? null : h('span', { class: 'kind-tag', text: 'Caption only' }),
+      headlineLine(record),
       h('p', { class: 'caption', text: record.caption || record.title || '(no caption)' }),
       creditBlock(record),
       noticeBadges(record, ui),
@@ -191,6 +202,8 @@ function memberCard(record, lead, ui) {
       { class: 'card-body' },
       // Each member its own banner: a killed member of a group is as plain as a killed single card.
       availabilityBanner(record),
+      // The lead's headline is in the head above; a member's own is shown.
+      record === lead || (record.headline ?? '') === (lead.headline ?? '') ? null : headlineLine(record),
       // An identical caption was shown once above; a differing one shows what differs (cluster.diff).
       sameCaption ? null : (captionDiff(record, lead) ?? h('p', { class: 'caption', text: record.caption })),
       creditBlock(record),
@@ -241,6 +254,7 @@ export function clusterCard(group, ui) {
         { class: 'card-body' },
         banners(),
         h('p', { class: 'cluster-tag', text: `${count} items · ${kind}` }),
+        headlineLine(lead),
         h('p', { class: 'caption', text: lead.caption }),
         creditBlock(lead),
         noticeBadges(lead, ui),
@@ -259,6 +273,7 @@ export function clusterCard(group, ui) {
         { class: 'cluster-head-text' },
         banners(),
         h('p', { class: 'cluster-tag', text: `${count} items · ${kind} · ${numbers}` }),
+        headlineLine(lead),
         h('p', { class: 'caption', text: lead.caption }),
         h('div', { class: 'card-foot' }, extra),
       ),

@@ -5,7 +5,7 @@ import { defaultCreditRules, type CreditRules } from '../../core/credits/rules';
 import { redisKeys, type BatchKeys, type RedisKeys } from './keys';
 import { luaFile, runScript } from './scripts';
 import { RenditionOwners } from './renditionOwners';
-import { COUNTERS, recordFacets, type CounterName, type RecordFacets } from '../../core/records/recordFacets';
+import { COUNTERS, joinedFromCounter, recordFacets, type CounterName, type RecordFacets } from '../../core/records/recordFacets';
 import { parseItemId } from '../../core/ids';
 
 export type BatchState = 'queued' | 'running' | 'done';
@@ -451,6 +451,14 @@ export class CatalogStore {
     const [stats, clusters, captions] = await Promise.all([this.redis.hmget(keys.stats, ...COUNTERS), this.redis.hlen(keys.clusters), this.redis.hlen(keys.captions)]);
     const out = Object.fromEntries(COUNTERS.map((c, i) => [c, Number(stats[i] ?? 0)])) as Record<CounterName, number>;
     return { ...out, clusters, distinctCaptions: captions };
+  }
+
+  /** How many of the batch's records joined a cluster begun in one of `others` (one HMGET of the stats hash). */
+  async joinedFrom(batchId: string, others: string[]): Promise<number> {
+    const fields = [...new Set(others)].filter((b) => b !== batchId).map(joinedFromCounter);
+    if (fields.length === 0) return 0;
+    const values = await this.redis.hmget(this.batchKeys(batchId).stats, ...fields);
+    return values.reduce((n, v) => n + Math.max(0, Number(v ?? 0)), 0);
   }
 
   /**

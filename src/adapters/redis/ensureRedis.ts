@@ -116,7 +116,10 @@ export async function startPrivateRedis(binary = onPath('redis-server')): Promis
       if (child.exitCode === null) {
         const exited = new Promise((r) => child.once('exit', r));
         child.kill('SIGTERM');
-        await Promise.race([exited, new Promise((r) => setTimeout(r, 3000))]);
+        // The guard's timer is cleared once the server has exited: left running, it held the
+        // process (a `run` with a private Redis, a jest worker) up to 3 s after the end.
+        let guard: NodeJS.Timeout | undefined;
+        await Promise.race([exited, new Promise((r) => (guard = setTimeout(r, 3000)))]).finally(() => clearTimeout(guard));
         if (child.exitCode === null) child.kill('SIGKILL');
       }
       rmSync(dir, { recursive: true, force: true });

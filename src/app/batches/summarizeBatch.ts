@@ -16,10 +16,14 @@ export interface BatchSummary {
   captionOnly: number;
   distinctCaptions: number;
   clusters: number;
-  /** Near-duplicates within the batch: members of a cluster whose canonical item is another item of this batch. */
+  /** Duplicates within the batch: members of a cluster whose canonical item is another item of this batch (identical or near-identical). */
   duplicates: number;
-  /** Items that joined a cluster whose canonical item came in an earlier batch. */
+  /** Of `duplicates`, those whose caption is the canonical one word for word; the rest are near-duplicates. */
+  identical: number;
+  /** Items that joined a cluster whose canonical item came in an earlier batch (not one of the same run's, see joinedThisRun). */
   joinedEarlier: number;
+  /** Items that joined a cluster begun by another feed of the same run (`run a b c`): 0 when the summary was not asked for a run. */
+  joinedThisRun: number;
   lowConfidenceCredits: number;
   /** Items of the feed that are not pictures (text, video, audio, packages), by kind: `{ text: 1, video: 1 }`. */
   skipped: Record<string, number>;
@@ -45,11 +49,18 @@ export interface BatchSummary {
  * summary of a 100,000-item batch costs what a 10-item one does. A batch stored by a version
  * before the counters existed is indexed once first (CatalogStore.ensureIndexed).
  */
-export async function summarizeBatch(ctx: Pick<PipelineContext, 'catalog' | 'exports'>, batchId: string): Promise<BatchSummary | null> {
+export async function summarizeBatch(
+  ctx: Pick<PipelineContext, 'catalog' | 'exports'>,
+  batchId: string,
+  opts: { sameRun?: string[] } = {},
+): Promise<BatchSummary | null> {
   const ledger = await ctx.catalog.getBatch(batchId);
   if (!ledger) return null;
   await ctx.catalog.ensureIndexed(batchId, ledger.expected);
-  const [failures, counts] = await Promise.all([ctx.catalog.getFailed(batchId), ctx.catalog.counters(batchId)]);
+  // Feeds taken together finalize in any order: the first to finish begins the clusters the others
+  // join. Those batches are the same run's, not earlier ones ("3 joined earlier clusters" was printed
+  // for the first `run --sample`).
+  const [failures, counts, joinedThisRun] = await Promise.all([ctx.catalog.getFailed(batchId), ctx.catalog.counters(batchId), ctx.catalog.joinedFrom(batchId, opts.sameRun ?? [])]);
   const elapsedMs = ledger.state === 'done' && ledger.finishedAt ? Date.parse(ledger.finishedAt) - Date.parse(ledger.createdAt) : null;
   return {
     batchId,
@@ -66,7 +77,9 @@ export async function summarizeBatch(ctx: Pick<PipelineContext, 'catalog' | 'exp
     distinctCaptions: counts.distinctCaptions,
     clusters: counts.clusters,
     duplicates: counts.duplicates,
-    joinedEarlier: counts.joinedEarlier,
+    identical: Math.min(counts.identical, counts.duplicates),
+    joinedEarlier: Math.max(0, counts.joinedEarlier - joinedThisRun),
+    joinedThisRun: Math.min(joinedThisRun, counts.joinedEarlier),
     lowConfidenceCredits: counts.lowConfidence,
     skipped: ledger.skipped,
     processingMs: elapsedMs === null ? null : (ledger.processingMs ?? elapsedMs),

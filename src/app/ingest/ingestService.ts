@@ -75,9 +75,9 @@ export class IngestService<S = unknown> {
     return waitForBatches(this.ports.ledgers, batchIds, { logger: this.ports.logger, clock: this.ports.clock, ...opts, lostMs: opts.lostMs ?? this.ports.lostMs });
   }
 
-  /** The summaries of the batches, in order; null for a batch without a ledger. */
+  /** The summaries of the batches, in order, each knowing the others as the same run's; null for a batch without a ledger. */
   summarize(batchIds: string[]): Promise<Array<S | null>> {
-    return Promise.all(batchIds.map((id) => this.ports.summaries.summarize(id)));
+    return Promise.all(batchIds.map((id) => this.ports.summaries.summarize(id, batchIds)));
   }
 
   /**

@@ -34,9 +34,13 @@ export interface LedgerSource {
   outOfMemory?(): Promise<RedisMemory | null>;
 }
 
-/** A batch's summary (src/app/batches/summarizeBatch.ts), or null when it has no ledger. */
+/**
+ * A batch's summary (src/app/batches/summarizeBatch.ts), or null when it has no ledger. `sameRun`:
+ * the batches taken with it (one `run` or `ingest` of several feeds), whose clusters it joined are
+ * not earlier ones.
+ */
 export interface BatchSummaries<S> {
-  summarize(batchId: string): Promise<S | null>;
+  summarize(batchId: string, sameRun?: string[]): Promise<S | null>;
 }
 
 export interface IngestLogger {

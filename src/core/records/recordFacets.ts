@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { canonicalCredit, canonicalOrg } from '../credits/orgNames';
 import type { CreditRules } from '../credits/rules';
-import { parseItemId } from '../ids';
+import { splitItemId } from '../ids';
 import type { CatalogRecord } from '../../schemas/record';
 import { fold, nameTokens } from '../search/query';
 
@@ -10,7 +10,8 @@ import { fold, nameTokens } from '../search/query';
  * REPLACE_RECORDS steps move them in the same atomic step that stores the record, and keep them
  * with it, so a record replaced later takes back exactly what it had added). Pure.
  *
- * - `c`: counters of the batch's stats hash this record adds 1 to;
+ * - `c`: counters of the batch's stats hash this record adds 1 to (COUNTERS, and
+ *   `joined:<batch>` for a record that joined a cluster begun in another batch);
  * - `k`: its cluster (the batch counts members per cluster: `clusters` is how many have any);
  * - `d`: a digest of its caption (`distinctCaptions` is how many digests have any record);
  * - `i`: the indexes it belongs to (sorted sets of batch indexes): `ok`/`failed`, `low`,
@@ -26,8 +27,17 @@ export interface RecordFacets {
   i: string[];
 }
 
-export const COUNTERS = ['records', 'photos', 'captionOnly', 'lowConfidence', 'duplicates', 'joinedEarlier', 'failedRecords'] as const;
+export const COUNTERS = ['records', 'photos', 'captionOnly', 'lowConfidence', 'duplicates', 'identical', 'joinedEarlier', 'failedRecords'] as const;
 export type CounterName = (typeof COUNTERS)[number];
+
+/**
+ * The counter of the records that joined a cluster begun in batch `batchId`: a summary of the
+ * feeds of one run (`run a b c`, `ingest --wait a b c`) reads it for the run's other batches,
+ * which are not earlier batches but the same night's (see summarizeBatch).
+ */
+export function joinedFromCounter(batchId: string): string {
+  return `joined:${batchId}`;
+}
 
 /** The agency index of a credit's agency, or of a text asked for (`agency=getty`): one org, one name. */
 export function agencyIndexName(rules: CreditRules, text: string): string {
@@ -48,7 +58,7 @@ export function recordFacets(r: CatalogRecord, rules: CreditRules): RecordFacets
   const words = new Set(credit.creators.flatMap((c) => nameTokens(c)));
   for (const w of words) index.push(`p:${w}`);
   if (r.error) return { c: ['records', 'failedRecords'], i: index };
-  const counters: CounterName[] = ['records', r.image ? 'photos' : 'captionOnly'];
+  const counters: string[] = ['records', r.image ? 'photos' : 'captionOnly'];
   if (credit.confidence === 'low') {
     counters.push('lowConfidence');
     index.push('low');
@@ -56,9 +66,15 @@ export function recordFacets(r: CatalogRecord, rules: CreditRules): RecordFacets
   const f: RecordFacets = { c: counters, i: index };
   if (r.cluster) {
     f.k = r.cluster.id;
-    // Item ids are `<batchId>-0007` (itemIdFor): a canonical item of another batch joined an earlier one.
-    if (!parseItemId(r.cluster.canonicalId, r.batchId)) counters.push('joinedEarlier');
-    else if (r.cluster.canonicalId !== r.id) counters.push('duplicates');
+    // Item ids are `<batchId>-0007` (itemIdFor): the canonical item's batch is its id less the suffix.
+    const canonicalBatch = splitItemId(r.cluster.canonicalId)?.batchId ?? r.cluster.canonicalId;
+    if (canonicalBatch !== r.batchId) counters.push('joinedEarlier', joinedFromCounter(canonicalBatch));
+    else if (r.cluster.canonicalId !== r.id) {
+      // `duplicates` counts every copy of a caption begun in this batch; `identical` those whose
+      // caption is the canonical one word for word (the card says "identical captions" for them).
+      counters.push('duplicates');
+      if (r.cluster.exact) counters.push('identical');
+    }
   }
   if (r.caption.trim() !== '') f.d = captionDigest(r.caption);
   return f;

@@ -32,8 +32,25 @@ describe('what a card must show on its face', () => {
       credit: { flags: { file: false, pool: true, handout: true, mandatory: true, restrictions: ['Netherlands OUT'], supplierRef: null } },
       rights: { restrictions: ['one-time-use', 'no-archive', 'handout'], outMarkets: [{ name: 'Canada', kind: 'country', code: 'CA', raw: 'CANADA' }] } as unknown as CatalogRecord['rights'],
     });
-    expect(f.restrictionLabels(r)).toEqual(['One-time use', 'No archives', 'Handout', 'OUT: Canada', 'Mandatory credit', 'Pool', 'Netherlands OUT']);
+    // The credit's "Netherlands OUT" is another market than the rights record's Canada: shown, in the same form.
+    expect(f.restrictionLabels(r)).toEqual(['One-time use', 'No archives', 'Handout', 'OUT: Canada', 'Mandatory credit', 'Pool', 'OUT: Netherlands']);
     expect(f.restrictionLabels(record(3))).toEqual([]);
+  });
+
+  it('shows a restriction the rights record and the credit both read once, in one form (not "OUT: Netherlands" beside "Netherlands OUT")', () => {
+    const netherlands = { name: 'Netherlands', kind: 'country', code: 'NL', raw: 'NETHERLANDS' };
+    const flags = (restrictions: string[]) => ({ flags: { file: false, pool: false, handout: false, mandatory: false, restrictions, supplierRef: null } });
+    const rights = (outMarkets: unknown[], restrictions: string[] = []) => ({ restrictions, outMarkets }) as unknown as CatalogRecord['rights'];
+    // What the sample's tulip photo carries: EPA-EFE/KOEN VAN DER BERG NETHERLANDS OUT.
+    expect(f.restrictionLabels(record(7, { credit: flags(['Netherlands OUT']), rights: rights([netherlands]) }))).toEqual(['OUT: Netherlands']);
+    expect(f.restrictionLabels(record(7, { credit: flags(['NETHERLANDS OUT']), rights: rights([netherlands]) }))).toEqual(['OUT: Netherlands']);
+    expect(f.restrictionLabels(record(7, { credit: flags(['OUT: Netherlands']), rights: rights([netherlands]) }))).toEqual(['OUT: Netherlands']);
+    // Two markets in one credit flag: both known, nothing more; one unknown, the flag shows whole.
+    const belgium = { name: 'Belgium', kind: 'country', code: 'BE', raw: 'BELGIUM' };
+    expect(f.restrictionLabels(record(7, { credit: flags(['NETHERLANDS AND BELGIUM OUT']), rights: rights([netherlands, belgium]) }))).toEqual(['OUT: Netherlands', 'OUT: Belgium']);
+    expect(f.restrictionLabels(record(7, { credit: flags(['NETHERLANDS AND BELGIUM OUT']), rights: rights([netherlands]) }))).toEqual(['OUT: Netherlands', 'OUT: Netherlands, Belgium']);
+    // The same words in another case are the same restriction.
+    expect(f.restrictionLabels(record(7, { credit: flags(['NO SALES']), rights: rights([], ['no-sales']) }))).toEqual(['No sales']);
   });
 
   it('labels every restriction and advisory of the closed vocabularies, and the markets a photo is limited to (issue 16/17 audit)', () => {
