@@ -127,7 +127,7 @@ async function main(): Promise<void> {
     const files = groups.flatMap(([group, list]) => list.map((file) => ({ group, file, name: path.basename(file) })));
     const exiftoolVersion = execFileSync('exiftool', ['-ver'], { encoding: 'utf8' }).trim();
     const run = (argv: string[]) => execFileSync('exiftool', [...argv, ...files.map((f) => f.file)], { encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 });
-    const reference = mapper.mapExiftoolJson(run(mapper.EXIFTOOL_ARGS), run(mapper.EXIFTOOL_MWG_ARGS));
+    const reference = mapper.mapExiftoolJson(run(mapper.EXIFTOOL_ARGS), run(mapper.EXIFTOOL_MWG_ARGS), run(mapper.EXIFTOOL_EXIF_ARGS));
 
     const perFile: PerFile[] = [];
     for (const f of files) {
