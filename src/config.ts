@@ -92,6 +92,8 @@ export const configSchema = z.object({
   creditRulesPath: fromEnv('PHOTOWIRE_CREDIT_RULES', z.string().min(1).optional().transform(unset)),
   /** PHOTOWIRE_BOILERPLATE_RULES: wire-boilerplate rules added to the shipped ones (src/core/captions/BOILERPLATE.md). */
   boilerplateRulesPath: fromEnv('PHOTOWIRE_BOILERPLATE_RULES', z.string().min(1).optional().transform(unset)),
+  /** PHOTOWIRE_DEFAULT_TEXT_RULES: camera and software defaults added to src/core/metadata/default-texts.json (docs/METADATA.md). */
+  defaultTextRulesPath: fromEnv('PHOTOWIRE_DEFAULT_TEXT_RULES', z.string().min(1).optional().transform(unset)),
   /** PHOTOWIRE_RIGHTS_RULES: a rights rules file extending src/core/rights/default-rules.json (docs/RIGHTS.md). */
   rightsRulesPath: fromEnv('PHOTOWIRE_RIGHTS_RULES', z.string().min(1).optional().transform(unset)),
   /** PHOTOWIRE_KILL_WEBHOOK: a JSON POST per kill, to a host in PHOTOWIRE_FETCH_ALLOW (docs/RIGHTS.md). */

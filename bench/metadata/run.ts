@@ -127,7 +127,7 @@ async function main(): Promise<void> {
     const files = groups.flatMap(([group, list]) => list.map((file) => ({ group, file, name: path.basename(file) })));
     const exiftoolVersion = execFileSync('exiftool', ['-ver'], { encoding: 'utf8' }).trim();
     const run = (argv: string[]) => execFileSync('exiftool', [...argv, ...files.map((f) => f.file)], { encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 });
-    const reference = mapper.mapExiftoolJson(run(mapper.EXIFTOOL_ARGS), run(mapper.EXIFTOOL_MWG_ARGS));
+    const reference = mapper.mapExiftoolJson(run(mapper.EXIFTOOL_ARGS), run(mapper.EXIFTOOL_MWG_ARGS), run(mapper.EXIFTOOL_EXIF_ARGS));
 
     const perFile: PerFile[] = [];
     for (const f of files) {
@@ -211,9 +211,35 @@ async function main(): Promise<void> {
     process.stdout.write(`disagreements: photowire ${oursMisses.length}, exifr ${misses.filter((m) => !same(m.exifr, m.exiftool)).length} (listed in the JSON)\n`);
     for (const m of oursMisses) process.stdout.write(`  photowire ${m.file} ${m.source}.${m.field}: ${JSON.stringify(m.ours)} (ExifTool ${JSON.stringify(m.exiftool)})\n`);
 
+    // Where the rule deliberately differs from MWG (ExifTool's -use MWG composites), and why.
+    const MWG_FIELDS = ['caption', 'byline', 'copyright', 'keywords', 'city', 'state', 'country', 'dateCreated'] as const;
+    const deliberate: Array<{ file: string; field: string; photowire: unknown; mwg: unknown; why: string }> = [];
+    for (const f of files) {
+      const want = reference[f.name];
+      const got = readImageMetadataBySource(fs.readFileSync(f.file));
+      for (const k of MWG_FIELDS) {
+        if (want.mwg[k] === undefined || same(got.iptc[k], want.mwg[k])) continue;
+        const exif = want.exif[k];
+        const iptc = want.xmp[k] ?? want.iim[k];
+        let why = 'other';
+        if (got.iptc[k] === undefined) why = 'camera/software default dropped';
+        else if (k === 'dateCreated' && (want.exif.dateCreated !== undefined || /^"0000/.test(JSON.stringify(want.mwg[k])))) why = 'EXIF date zeroed or after the transmission';
+        else if (k === 'keywords' && Array.isArray(got.iptc.keywords) && Array.isArray(iptc) && got.iptc.keywords.length > iptc.length && got.iptc.keywords.join(', ').startsWith(String(iptc[0]).split(/[;,]/)[0])) why = 'joined keywords split';
+        else if (k !== 'dateCreated' && exif !== undefined && same(want.mwg[k], exif) && iptc !== undefined) why = 'IPTC before a different EXIF text';
+        else if (want.digest === 'no-digest') why = 'IIM before XMP without a digest';
+        else if (/\?/.test(JSON.stringify(want.mwg[k]))) why = 'EXIF bytes read as Windows-1252';
+        deliberate.push({ file: f.name, field: k, photowire: got.iptc[k], mwg: want.mwg[k], why });
+      }
+    }
+    const mergedAgree = perFile.filter((p) => FIELDS.every((k) => p.oursMergedAgrees[k])).length;
+    process.stdout.write(`\nthe rule (src/core/metadata/mergeIimXmp.ts) applied to ExifTool's own IIM/XMP/EXIF values: photowire agrees in ${mergedAgree} of ${n} files on every field\n`);
+    process.stdout.write(`deliberate differences from MWG: ${deliberate.length} values in ${new Set(deliberate.map((d) => d.file)).size} files\n\n`);
+    const cut = (v: unknown) => (v === undefined ? '-' : JSON.stringify(v).slice(0, 40));
+    process.stdout.write(`${formatTable(['file', 'field', 'why', 'photowire', 'MWG'], deliberate.map((d) => [d.file, d.field, d.why, cut(d.photowire), cut(d.mwg)]))}\n`);
+
     const out = writeResults(
       'metadata',
-      { startedAt: startedAt.toISOString(), args, machine: machineInfo(), exiftoolVersion, exifrVersion: exifrVersion(root), files: n, totals, agreement, charset: { ...charset, files: [...charset.files] }, perFile: perFile.map(({ fields: _f, ...rest }) => rest), disagreements: misses },
+      { startedAt: startedAt.toISOString(), args, machine: machineInfo(), exiftoolVersion, exifrVersion: exifrVersion(root), files: n, totals, agreement, deliberateDifferencesFromMwg: deliberate, charset: { ...charset, files: [...charset.files] }, perFile: perFile.map(({ fields: _f, ...rest }) => rest), disagreements: misses },
       startedAt,
     );
     process.stdout.write(`\nresults: ${out}\n`);

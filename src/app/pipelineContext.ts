@@ -10,6 +10,7 @@ import { createStorage } from '../adapters/storage/openStorage';
 import { parseStorageConfig } from '../adapters/storage/storageConfig';
 import type { StoragePort } from '../adapters/storage/storagePort';
 import { loadBoilerplateRules, type BoilerplateRules } from '../core/captions/boilerplate';
+import { loadDefaultTexts, type DefaultTexts } from '../core/metadata/defaultTexts';
 import { loadCreditRules, type CreditRules } from '../core/credits/rules';
 
 /** What every worker needs, built once per process from the validated config. */
@@ -32,6 +33,8 @@ export interface PipelineContext {
   photos: PhotoVersions;
   rules: CreditRules;
   boilerplate: BoilerplateRules;
+  /** Camera and software defaults dropped from embedded metadata (PHOTOWIRE_DEFAULT_TEXT_RULES over the shipped list). */
+  defaultTexts: DefaultTexts;
 }
 
 export function createPipelineContext(config: Config, redis: Redis, logger: Logger): PipelineContext {
@@ -50,5 +53,6 @@ export function createPipelineContext(config: Config, redis: Redis, logger: Logg
     photos: new PhotoVersions(redis, config.prefix),
     rules: loadCreditRules(config.creditRulesPath),
     boilerplate: loadBoilerplateRules(config.boilerplateRulesPath),
+    defaultTexts: loadDefaultTexts(config.defaultTextRulesPath),
   };
 }

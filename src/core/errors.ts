@@ -59,6 +59,8 @@ const PROGRAM_ERRORS = {
   BOILERPLATE_RULES_INVALID: spec('the boilerplate rules file is not valid', 500, setup),
   RIGHTS_RULES_UNREADABLE: spec('the rights rules file could not be read', 500, setup),
   RIGHTS_RULES_INVALID: spec('the rights rules file is not valid', 500, setup),
+  DEFAULT_TEXT_RULES_UNREADABLE: spec('the default-text rules file (camera and software defaults) could not be read', 500, setup),
+  DEFAULT_TEXT_RULES_INVALID: spec('the default-text rules file (camera and software defaults) is not valid', 500, setup),
   RULES_PHRASE_INVALID: spec('a phrase of a rights rule cannot be compiled', 400, setup),
   JSON_SYNTAX: spec('a JSON text could not be parsed', 400, setup),
   SCHEDULE_INVALID: spec('a schedule cannot be used (name, cron, interval, time zone or source)', 400, setup),

@@ -3,7 +3,7 @@ import { PhotowireError } from './errors';
 import { JsonSyntaxError, lineAndColumn, parseJsonWithPositions, type PositionedJson } from './credits/jsonPositions';
 
 /**
- * Reading an operator's rules file (credit rules, rights rules, boilerplate rules): the text, the
+ * Reading an operator's rules file (credit rules, rights rules, boilerplate rules, camera default texts): the text, the
  * JSON with the position of every key, and one error for every rules file that cannot be used,
  * located at a line, whose code names the rules (CREDIT_RULES_INVALID, RIGHTS_RULES_UNREADABLE...).
  */
@@ -13,6 +13,7 @@ const RULES_LABEL = {
   CREDIT_RULES: 'credit rules file',
   RIGHTS_RULES: 'rights rules file',
   BOILERPLATE_RULES: 'boilerplate rules file',
+  DEFAULT_TEXT_RULES: 'default-text rules file',
 } as const;
 export type RulesKind = keyof typeof RULES_LABEL;
 export type RulesFileCode = `${RulesKind}_${'UNREADABLE' | 'INVALID'}`;

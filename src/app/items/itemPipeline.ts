@@ -311,7 +311,9 @@ export class ItemPipeline {
     clock.lap('read');
     // Metadata first, from the bytes alone (JPEG, TIFF either byte order, PNG, WebP; src/core/metadata):
     // a photo that cannot be decoded still has its caption and credit read.
-    const own = metadataContainer(bytes) !== undefined ? readImageMetadata(bytes) : undefined;
+    // The reader drops camera defaults; an EXIF date later than now (a camera clock set ahead) never wins.
+    const readOptions = { defaultTexts: this.p.settings.defaultTexts, receivedAt: this.p.clock.now().toISOString() };
+    const own = metadataContainer(bytes) !== undefined ? readImageMetadata(bytes, undefined, readOptions) : undefined;
     if (own) {
       read.iptc = own.iptc;
       read.raw = own.raw;
@@ -320,7 +322,7 @@ export class ItemPipeline {
     clock.lap('metadata');
     const probe = await codec.probe(bytes, file);
     // GIF, HEIF, AVIF: the XMP/IPTC blocks libvips found
-    const meta = own ?? readMetadataBlocks({ iptc: probe.iptc ?? undefined, xmp: probe.xmp ?? undefined });
+    const meta = own ?? readMetadataBlocks({ iptc: probe.iptc ?? undefined, xmp: probe.xmp ?? undefined }, undefined, readOptions);
     if (!own) {
       read.iptc = meta.iptc;
       read.raw = meta.raw;

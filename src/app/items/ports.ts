@@ -1,3 +1,4 @@
+import type { DefaultTexts } from '../../core/metadata/defaultTexts';
 import type { BoilerplateRules } from '../../core/captions/boilerplate';
 import type { CreditRules } from '../../core/credits/rules';
 import type { RenditionPlan } from '../../core/images/planRenditions';
@@ -102,6 +103,8 @@ export interface ItemSettings {
   creditRules: CreditRules;
   boilerplate: BoilerplateRules;
   rightsRules: RightsRules;
+  /** Camera and software defaults the metadata reader drops; the shipped list when not given. */
+  defaultTexts?: DefaultTexts;
 }
 
 export interface ItemPorts {

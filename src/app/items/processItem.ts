@@ -31,7 +31,7 @@ export function itemPipelineOf(ctx: PipelineContext): ItemPipeline {
       kills: { settle: (record, notice) => settleKills(ctx, record, notice), settleMany: (entries) => settleKillsMany(ctx, entries) },
       clock: { now: () => new Date(), ms: () => performance.now() },
       logger: ctx.logger,
-      settings: { creditRules: ctx.rules, boilerplate: ctx.boilerplate, rightsRules: rightsRulesOf(ctx) },
+      settings: { creditRules: ctx.rules, boilerplate: ctx.boilerplate, rightsRules: rightsRulesOf(ctx), defaultTexts: ctx.defaultTexts },
       pause: (point, itemId) => testPause(ctx, point, itemId),
     });
     pipelines.set(ctx, pipeline);

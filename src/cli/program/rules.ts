@@ -3,6 +3,7 @@ import { action } from './action';
 import { creditsCliCommand } from '../commands/credits';
 import { killCommand, killsCommand, unkillCommand } from '../commands/kill';
 import { rightsCliCommand } from '../commands/rights';
+import { defaultsCliCommand } from '../commands/defaults';
 
 /** Credits and rights dry-runs, kills (docs/RIGHTS.md). */
 export function registerRulesCommands(program: Command): void {
@@ -25,6 +26,14 @@ export function registerRulesCommands(program: Command): void {
     .option('--agency <id>', "the agency whose time zone a time without one takes (AP, PA, DPA ...)")
     .option('--reference-time <iso>', 'when the item was sent (the year of a date without one, the start of "14 DAYS")')
     .action(action((files: string[], opts) => rightsCliCommand(files, opts)));
+
+  program
+    .command('defaults')
+    .description('dry-run the camera and software defaults dropped from embedded metadata: images (each IIM, XMP and EXIF text field) or text lines (a value, or field<TAB>value), from files or stdin; a table on a terminal, one JSON object per value when piped or with --json')
+    .argument('[files...]')
+    .option('--json', 'one JSON object per value, also on a terminal')
+    .option('--rules <file>', 'default-text rules file added to the shipped list (default PHOTOWIRE_DEFAULT_TEXT_RULES)')
+    .action(action((files: string[], opts) => defaultsCliCommand(files, opts)));
 
   program
     .command('kill')

@@ -3,6 +3,8 @@ import { parseIim, parseIimDatasets, type IimBlock, type IimDataset } from './ii
 import { MARKER, scanJpeg, type JpegSegment } from './jpegSegments';
 import { exifFieldsFromTiff, readExifBlock } from './exifFields';
 import { mergeIimXmp, type DigestState } from './mergeIimXmp';
+import { defaultDefaultTexts, type DefaultTexts } from './defaultTexts';
+import { iimDateToIso, joinIsoDateTime, readIimTime } from './dates';
 import { IRB_IPTC, IRB_IPTC_DIGEST, PHOTOSHOP_HEADER, irbStart, readIrbResources, startsWithAscii } from './photoshopIrb';
 import { MetadataBudget, packetEnd, skippedWarning, type MetadataLimits } from './budget';
 import { isPng, readPngChunks } from './pngChunks';
@@ -31,6 +33,17 @@ export interface ImageMetadataBySource extends ImageMetadata {
   digest: DigestState;
 }
 
+/** What the reader needs besides the bytes. */
+export interface ReadOptions {
+  /**
+   * Camera and software defaults to drop (defaultTexts.ts): the shipped ones when not given (the
+   * pipeline passes those PHOTOWIRE_DEFAULT_TEXT_RULES extends), none with `false`.
+   */
+  defaultTexts?: DefaultTexts | false;
+  /** When the file arrived, ISO 8601: the transmission time when the IIM envelope (1:70) gives none. */
+  receivedAt?: string;
+}
+
 export const XMP_APP1_HEADER = 'http://ns.adobe.com/xap/1.0/\0';
 export const XMP_EXT_APP1_HEADER = 'http://ns.adobe.com/xmp/extension/\0';
 
@@ -40,8 +53,8 @@ export const XMP_EXT_APP1_HEADER = 'http://ns.adobe.com/xmp/extension/\0';
  * that cannot be decoded still gives its caption and credit. Other formats give empty
  * fields and a warning. Never throws on damaged input.
  */
-export function readImageMetadata(bytes: Uint8Array, limits?: Partial<MetadataLimits>): ImageMetadata {
-  return withoutSources(readImageMetadataBySource(bytes, limits));
+export function readImageMetadata(bytes: Uint8Array, limits?: Partial<MetadataLimits>, options: ReadOptions = {}): ImageMetadata {
+  return withoutSources(readImageMetadataBySource(bytes, limits, options));
 }
 
 /** The containers readImageMetadata reads itself; for others (GIF, HEIF, AVIF) use readMetadataBlocks on a decoder's blocks. */
@@ -53,13 +66,13 @@ export function metadataContainer(bytes: Uint8Array): 'jpeg' | 'tiff' | 'png' | 
 }
 
 /** Also what IIM, XMP and EXIF say on their own, before the merge: for diagnostics and tests. */
-export function readImageMetadataBySource(bytes: Uint8Array, limits?: Partial<MetadataLimits>): ImageMetadataBySource {
+export function readImageMetadataBySource(bytes: Uint8Array, limits?: Partial<MetadataLimits>, options: ReadOptions = {}): ImageMetadataBySource {
   // One budget per file, across every block of it (src/core/metadata/budget.ts).
   const budget = new MetadataBudget(limits);
-  if (isPng(bytes)) return readPng(bytes, budget);
-  if (isWebp(bytes)) return readWebp(bytes, budget);
+  if (isPng(bytes)) return readPng(bytes, budget, options);
+  if (isWebp(bytes)) return readWebp(bytes, budget, options);
   const tiff = readTiff(bytes, 'TIFF');
-  if (tiff) return readTiffFile(tiff, budget);
+  if (tiff) return readTiffFile(tiff, budget, options);
   const scan = scanJpeg(bytes);
   if (!scan.isJpeg) {
     return {
@@ -74,7 +87,7 @@ export function readImageMetadataBySource(bytes: Uint8Array, limits?: Partial<Me
   const app13 = readApp13(bytes, scan.segments, warnings);
   const xmp = readApp1Xmp(bytes, scan.segments, warnings, budget);
   const exif = readApp1Exif(bytes, scan.segments, warnings);
-  return assemble(app13.iim, app13.storedDigest, xmp, warnings, exif);
+  return assemble(app13.iim, app13.storedDigest, xmp, warnings, options, exif);
 }
 
 function readApp1Exif(buf: Uint8Array, segments: JpegSegment[], warnings: string[]): IptcFields {
@@ -85,7 +98,7 @@ function readApp1Exif(buf: Uint8Array, segments: JpegSegment[], warnings: string
 }
 
 /** TIFF: IIM in tag 33723, the Photoshop IRB (IPTC digest, maybe IIM too) in 34377, XMP in 700, EXIF in IFD0. */
-function readTiffFile(tiff: NonNullable<ReturnType<typeof readTiff>>, budget: MetadataBudget): ImageMetadataBySource {
+function readTiffFile(tiff: NonNullable<ReturnType<typeof readTiff>>, budget: MetadataBudget, options: ReadOptions): ImageMetadataBySource {
   const warnings = [...tiff.warnings];
   let iim: IimBlock | undefined;
   let storedDigest: string | undefined;
@@ -107,10 +120,10 @@ function readTiffFile(tiff: NonNullable<ReturnType<typeof readTiff>>, budget: Me
   }
   const xmpTag = tiff.ifd0.get(TIFF_TAG.XMP);
   const xmp = readPackets(xmpTag ? [xmpBlock(xmpTag.bytes, 'TIFF XMP tag 700', budget, warnings)] : [], undefined, warnings, budget);
-  return assemble(iim, storedDigest, xmp, warnings, exifFieldsFromTiff(tiff));
+  return assemble(iim, storedDigest, xmp, warnings, options, exifFieldsFromTiff(tiff, warnings));
 }
 
-function readPng(bytes: Uint8Array, budget: MetadataBudget): ImageMetadataBySource {
+function readPng(bytes: Uint8Array, budget: MetadataBudget, options: ReadOptions): ImageMetadataBySource {
   const png = readPngChunks(bytes, budget);
   const warnings = [...png.warnings];
   let iim: IimBlock | undefined;
@@ -129,10 +142,10 @@ function readPng(bytes: Uint8Array, budget: MetadataBudget): ImageMetadataBySour
   }
   const xmp = readPackets(png.xmp, undefined, warnings, budget);
   const exif = png.exif.length > 0 ? readExifBlock(png.exif[0], 'PNG EXIF', warnings) : {};
-  return assemble(iim, storedDigest, xmp, warnings, exif);
+  return assemble(iim, storedDigest, xmp, warnings, options, exif);
 }
 
-function readWebp(bytes: Uint8Array, budget: MetadataBudget): ImageMetadataBySource {
+function readWebp(bytes: Uint8Array, budget: MetadataBudget, options: ReadOptions): ImageMetadataBySource {
   const webp = readWebpChunks(bytes);
   const warnings = [...webp.warnings];
   const xmp = readPackets(
@@ -142,14 +155,18 @@ function readWebp(bytes: Uint8Array, budget: MetadataBudget): ImageMetadataBySou
     budget,
   );
   const exif = webp.exif.length > 0 ? readExifBlock(webp.exif[0], 'WebP EXIF', warnings) : {};
-  return assemble(undefined, undefined, xmp, warnings, exif);
+  return assemble(undefined, undefined, xmp, warnings, options, exif);
 }
 
 /**
  * The same result for blocks a decoder handed over (sharp's metadata() gives `iptc` and
  * `xmp` buffers for PNG, TIFF and WebP). `iptc` may be raw IIM or a Photoshop IRB.
  */
-export function readMetadataBlocks(blocks: { iptc?: Uint8Array | null; xmp?: Uint8Array | string | null }, limits?: Partial<MetadataLimits>): ImageMetadata {
+export function readMetadataBlocks(
+  blocks: { iptc?: Uint8Array | null; xmp?: Uint8Array | string | null },
+  limits?: Partial<MetadataLimits>,
+  options: ReadOptions = {},
+): ImageMetadata {
   const budget = new MetadataBudget(limits);
   const warnings: string[] = [];
   let iim: IimBlock | undefined;
@@ -164,7 +181,7 @@ export function readMetadataBlocks(blocks: { iptc?: Uint8Array | null; xmp?: Uin
     packets.push(typeof blocks.xmp === 'string' ? blocks.xmp : xmpBlock(blocks.xmp, 'XMP block', budget, warnings));
   }
   const xmp = readPackets(packets, undefined, warnings, budget);
-  return withoutSources(assemble(iim, storedDigest, xmp, warnings));
+  return withoutSources(assemble(iim, storedDigest, xmp, warnings, options));
 }
 
 /**
@@ -184,16 +201,32 @@ function withoutSources(r: ImageMetadataBySource): ImageMetadata {
 
 interface XmpRead {
   values: XmpValues;
+  alternates: XmpValues;
   texts: string[];
 }
 
-function assemble(iim: IimBlock | undefined, storedDigest: string | undefined, xmp: XmpRead, warnings: string[], exif: IptcFields = {}): ImageMetadataBySource {
+function assemble(
+  iim: IimBlock | undefined,
+  storedDigest: string | undefined,
+  xmp: XmpRead,
+  warnings: string[],
+  options: ReadOptions,
+  exif: IptcFields = {},
+): ImageMetadataBySource {
   let digest: DigestState = 'no-iim';
   if (iim && iim.datasets.length > 0) digest = storedDigest === undefined ? 'no-digest' : storedDigest === iim.digest ? 'current' : 'stale';
   if (digest === 'stale') warnings.push('IPTCDigest is not current: the IIM was edited after the XMP was written (IIM is used, as MWG says)');
   const finished = finishXmpValues(xmp.values);
   warnings.push(...finished.warnings);
-  const merged = mergeIimXmp(iim, finished.fields, { digest, exif, warnings });
+  const defaultTexts = options.defaultTexts === false ? undefined : (options.defaultTexts ?? defaultDefaultTexts());
+  const merged = mergeIimXmp(iim, finished.fields, {
+    digest,
+    exif,
+    warnings,
+    xmpAlternates: finishXmpValues(xmp.alternates).fields,
+    transmittedAt: (iim && dateSent(iim)) ?? options.receivedAt,
+    defaultTexts,
+  });
   return {
     iptc: merged,
     raw: { iim: iim?.datasets ?? [], xmp: xmp.texts.length > 0 ? xmp.texts.join('\n') : null },
@@ -201,6 +234,15 @@ function assemble(iim: IimBlock | undefined, storedDigest: string | undefined, x
     bySource: { iim: iim?.iptc ?? {}, xmp: finished.fields, exif },
     digest,
   };
+}
+
+/** The IIM envelope's Date Sent (1:70) and Time Sent (1:80), as ISO 8601: when the service transmitted the file. */
+function dateSent(iim: IimBlock): string | undefined {
+  const date = iim.datasets.find((d) => d.record === 1 && d.dataset === 70)?.value;
+  const iso = date !== undefined ? iimDateToIso(date.trim()) : undefined;
+  if (iso === undefined || !/^\d{4}-\d{2}-\d{2}$/.test(iso)) return undefined;
+  const time = iim.datasets.find((d) => d.record === 1 && d.dataset === 80)?.value;
+  return joinIsoDateTime(iso, time !== undefined ? readIimTime(time).iso : undefined);
 }
 
 function readApp13(buf: Uint8Array, segments: JpegSegment[], warnings: string[]): { iim?: IimBlock; storedDigest?: string } {
@@ -286,6 +328,7 @@ function xmpBlock(bytes: Uint8Array, where: string, budget: MetadataBudget, warn
 
 function readPackets(packets: string[], extended: Map<string, ExtendedChunks> | undefined, warnings: string[], budget: MetadataBudget): XmpRead {
   const values: XmpValues = {};
+  const alternates: XmpValues = {};
   const texts: string[] = [];
   let announced: string | undefined;
   // Several packets (cech.jpg): a later packet overrides an earlier one property by
@@ -304,6 +347,7 @@ function readPackets(packets: string[], extended: Map<string, ExtendedChunks> | 
     const packet = readXmpPacket(text);
     warnings.push(...packet.warnings);
     Object.assign(values, packet.values);
+    Object.assign(alternates, packet.alternates);
     if (packet.hasExtendedXmp !== undefined) announced = packet.hasExtendedXmp;
     texts.push(text);
   }
@@ -333,10 +377,11 @@ function readPackets(packets: string[], extended: Map<string, ExtendedChunks> | 
       const packet = readXmpPacket(text);
       warnings.push(...packet.warnings);
       Object.assign(values, packet.values);
+      Object.assign(alternates, packet.alternates);
       texts.push(text);
     }
   }
-  return { values, texts };
+  return { values, alternates, texts };
 }
 
 // Extended XMP chunk: header, GUID (32 ASCII hex), full length (4), offset of this chunk (4), data.

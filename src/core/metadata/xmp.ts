@@ -10,6 +10,11 @@ export interface XmpPacketResult {
   values: XmpValues;
   /** GUID of the extended XMP this packet announces (xmpNote:HasExtendedXMP). */
   hasExtendedXmp?: string;
+  /**
+   * The photoshop:City / State / Country a packet also holds when Iptc4xmpExt:LocationShown gave
+   * the field's value: an IIM value cut at its cap may be completed by either (mergeIimXmp.ts).
+   */
+  alternates: XmpValues;
   warnings: string[];
 }
 
@@ -66,19 +71,20 @@ function isPadding(c: number): boolean {
 export function readXmpPacket(xml: string): XmpPacketResult {
   const warnings: string[] = [];
   const values: XmpValues = {};
+  const alternates: XmpValues = {};
   const text = trimPacketEnd(xml.replace(/^\ufeff/, ''));
   if (/<!DOCTYPE|<!ENTITY/i.test(text)) {
     warnings.push('XMP packet declares a DOCTYPE or entities (XML_ENTITY_REFUSED); it was not read');
-    return { values, warnings };
+    return { values, alternates, warnings };
   }
   let tree: XmlNode[];
   try {
     tree = parser.parse(text) as XmlNode[];
   } catch (err) {
     warnings.push(`XMP packet is not well-formed XML (${(err as Error).message}); it was not read`);
-    return { values, warnings };
+    return { values, alternates, warnings };
   }
-  const result: XmpPacketResult = { values, warnings };
+  const result: XmpPacketResult = { values, alternates, warnings };
   let sawRdf = false;
   const shown: LocationShown = {};
   forEachElement(tree, new Map([['xml', NS.xml]]), (el) => {
@@ -91,7 +97,10 @@ export function readXmpPacket(xml: string): XmpPacketResult {
   // MWG reads city, state and country from Iptc4xmpExt:LocationShown first, photoshop:* after
   for (const [field, list] of Object.entries(shown) as Array<[IptcFieldName, string[]]>) {
     const kept = list.filter((v) => v !== '');
-    if (kept.length > 0) values[field] = kept.join(', ');
+    if (kept.length === 0) continue;
+    const other = values[field];
+    if (typeof other === 'string' && other !== '') alternates[field] = other;
+    values[field] = kept.join(', ');
   }
   return result;
 }

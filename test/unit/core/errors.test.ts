@@ -11,6 +11,7 @@ import {
   PhotowireError,
   type PhotowireCode,
 } from '../../../src/core/errors';
+import { DefaultTextRulesError } from '../../../src/core/metadata/defaultTexts';
 import { JsonSyntaxError } from '../../../src/core/credits/jsonPositions';
 import { PhraseError } from '../../../src/core/rights/phraseMatcher';
 import { NoRedisError } from '../../../src/adapters/redis/ensureRedis';
@@ -50,7 +51,7 @@ describe('the error table', () => {
   it('exit 2 for configuration, Redis, rules files, usage and a lost ledger; 1 for what an item or feed fails with', () => {
     expect(codes.filter((c) => ERRORS[c].exitCode === 2).sort()).toEqual(
       [
-        'BOILERPLATE_RULES_INVALID', 'BOILERPLATE_RULES_UNREADABLE', 'CONFIG_INVALID', 'CREDIT_RULES_INVALID', 'CREDIT_RULES_UNREADABLE', 'HOT_FOLDER_INVALID',
+        'BOILERPLATE_RULES_INVALID', 'BOILERPLATE_RULES_UNREADABLE', 'CONFIG_INVALID', 'CREDIT_RULES_INVALID', 'CREDIT_RULES_UNREADABLE', 'DEFAULT_TEXT_RULES_INVALID', 'DEFAULT_TEXT_RULES_UNREADABLE', 'HOT_FOLDER_INVALID',
         'JSON_SYNTAX', 'KILL_TARGET_AMBIGUOUS', 'LEDGER_LOST', 'REDIS_OUT_OF_MEMORY', 'REDIS_UNAVAILABLE', 'RIGHTS_RULES_INVALID', 'RIGHTS_RULES_UNREADABLE', 'RULES_PHRASE_INVALID', 'SCHEDULE_INVALID',
         'STORAGE_CONFIG', 'USAGE',
       ].sort(),
@@ -93,6 +94,7 @@ describe('exitCodeOf and httpStatusOf, class by class', () => {
     ['RulesFileError (credit rules)', new RulesFileError('CREDIT_RULES_INVALID', 'r.json', 3, 'bad'), 2, 500],
     ['RulesFileError (boilerplate rules)', new RulesFileError('BOILERPLATE_RULES_UNREADABLE', 'b.json', null, 'ENOENT'), 2, 500],
     ['RulesFileError (rights rules)', new RulesFileError('RIGHTS_RULES_INVALID', 'x.json', 1, 'bad', 2), 2, 500],
+    ['DefaultTextRulesError', new DefaultTextRulesError('DEFAULT_TEXT_RULES_INVALID', 'd.json', 4, 'bad'), 2, 500],
     ['PhraseError', new PhraseError('the phrase is empty'), 2, 400],
     ['JsonSyntaxError', new JsonSyntaxError('unexpected end', 4), 2, 400],
     ['InputError FEED_MALFORMED', new InputError('FEED_MALFORMED', 'f.ndjson, line 2: not JSON'), 1, 422],

@@ -4,7 +4,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import sharp from 'sharp';
 import expected from '../../fixtures/exiftool/expected.json';
-import { EXIFTOOL_ARGS, EXIFTOOL_MWG_ARGS, mapExiftoolJson } from '../../fixtures/exiftool/mapExiftool';
+import { EXIFTOOL_ARGS, EXIFTOOL_EXIF_ARGS, EXIFTOOL_MWG_ARGS, mapExiftoolJson } from '../../fixtures/exiftool/mapExiftool';
 import { buildIimBlock, buildXmpPacket, insertIptcIntoJpeg, insertXmpIntoJpeg, readImageMetadataBySource } from '../../../src/core/metadata';
 import { UTF8_DECLARATION, WIRE_IMAGES, app13, ds, irbResource, seg, wireImageNames, xmpPacket } from './helpers';
 
@@ -17,7 +17,7 @@ const maybe = exiftoolVersion ? describe : describe.skip;
 
 function exiftool(files: string[]) {
   const run = (args: string[]) => execFileSync('exiftool', [...args, ...files], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
-  return mapExiftoolJson(run(EXIFTOOL_ARGS), run(EXIFTOOL_MWG_ARGS));
+  return mapExiftoolJson(run(EXIFTOOL_ARGS), run(EXIFTOOL_MWG_ARGS), run(EXIFTOOL_EXIF_ARGS));
 }
 
 function compare(file: string, want: ReturnType<typeof exiftool>[string]): void {
