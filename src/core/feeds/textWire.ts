@@ -132,6 +132,7 @@ function read7901(heading: string[], body: string, where: Where): FeedItem {
     transmissionReference: header ? `${header[1]}${header[2]}` : undefined,
     source: sourceOf(heading[0]),
     specialInstructions: [take, note].filter(Boolean).join('\n') || undefined,
+    ...storyDateline(caption),
   });
   return wireItem(where, caption, iptc, trailer);
 }
@@ -161,6 +162,7 @@ function readAnpa(heading: string[], body: string, reference: string, where: Whe
     category: keywordLine?.[2],
     transmissionReference: reference,
     specialInstructions: eds.length > 0 ? eds.join('\n') : undefined,
+    ...storyDateline(caption),
   });
   return wireItem({ ...where, format: 'anpa1312' }, caption, iptc, trailer);
 }
@@ -189,6 +191,19 @@ function sentFrom7901(m: RegExpExecArray): string | undefined {
   const month = MONTHS.indexOf(m[4]);
   if (month === -1) return undefined;
   return `20${m[5]}-${String(month + 1).padStart(2, '0')}-${m[1]}T${m[2]}:${m[3]}:00Z`;
+}
+
+const STORY_DATELINE = /^(\p{Lu}[\p{L}\p{M} .'’-]{0,40}?)(?:,\s*(\p{L}[\p{L}\p{M} .'’-]{0,40}?))?\s+\([^()\n]{1,30}\)\s*[-_–—]\s/u;
+
+/**
+ * The place of a story's dateline, as sent: "Washington (dpa) - " gives the city, "BUENOS AIRES,
+ * Argentina (AP) _ " the city and the country. The caption reader finds datelines with a date in
+ * them; a wire story's has none.
+ */
+export function storyDateline(story: string): Pick<IptcFields, 'city' | 'country'> {
+  const m = STORY_DATELINE.exec(story.trimStart());
+  if (!m) return {};
+  return m[2] === undefined ? { city: m[1].trim() } : { city: m[1].trim(), country: m[2].trim() };
 }
 
 /** dpa's header ends with the agency and a counter ("eca0124 3 i 93  dpa 1888"). */

@@ -137,6 +137,7 @@ describe('IPTC 7901 (dpa) and ANPA 1312 (AP) text wires: one caption-only item p
         category: 'i',
         transmissionReference: 'eca0124',
         source: 'dpa',
+        city: 'Washington',
         specialInstructions: expect.stringMatching(/^EXTRA\n# Notebook\n\n## Internet links\n- \[DOD news\]\(http:\/\/dpaq\.de\/3UXnb\)$/),
       },
       wire: { sent: '2018-11-21T21:01:00Z' },
@@ -175,6 +176,8 @@ describe('IPTC 7901 (dpa) and ANPA 1312 (AP) text wires: one caption-only item p
         category: 'l',
         transmissionReference: 'W2870',
         specialInstructions: 'Eds: With AP Photos.',
+        city: 'BUENOS AIRES',
+        country: 'Argentina',
       },
       wire: { sent: '2013-11-13T15:09:00Z' },
     });
