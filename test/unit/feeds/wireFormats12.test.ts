@@ -20,7 +20,10 @@ const EFE_GUID = 'urn:newsml:multimedia.efeservicios.com:20150924T180800+0000:27
 
 describe('NewsML 1.2 (EFE multimedia item)', () => {
   const feed = path.join(WIRE, 'efe-newsml12-photo.xml');
-  const parsed = parseFeedBytes(bytes(WIRE, 'efe-newsml12-photo.xml'), feed);
+  let parsed: ReturnType<typeof parseFeedBytes>;
+  beforeAll(() => {
+    parsed = parseFeedBytes(bytes(WIRE, 'efe-newsml12-photo.xml'), feed);
+  });
 
   it('gives one record per photo component with the caption, headline, place, date and ids a desk uses', () => {
     expect(parsed.format).toBe('newsml-1.2');
