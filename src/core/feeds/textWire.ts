@@ -7,6 +7,7 @@ const STX = '\x02';
 
 /** At most this many messages are read from one file: a real wire file holds one, a spool a few hundred. */
 export const MAX_WIRE_MESSAGES = 10_000;
+const MAX_CHARSET_WARNINGS = 20;
 
 export interface TextWireFeed {
   items: FeedItem[];
@@ -46,6 +47,7 @@ export function parseTextWire(bytes: Buffer, file: string): TextWireFeed {
   }
   let line = 1;
   let counted = 0;
+  const latin1: Array<{ line: number; n: number }> = [];
   starts.forEach((start, position) => {
     for (let i = bytes.indexOf(0x0a, counted); i !== -1 && i < start; i = bytes.indexOf(0x0a, i + 1)) {
       line++;
@@ -54,9 +56,12 @@ export function parseTextWire(bytes: Buffer, file: string): TextWireFeed {
     const end = starts[position + 1] ?? bytes.length;
     const { text, encoding } = decodeWireText(bytes.subarray(start + 1, end));
     const item = readMessage(text, { file, position, line, format: 'iptc7901' });
-    if (encoding === 'windows-1252') warnings.push(`${file}:${line}: message ${position + 1} is not UTF-8; read as Latin-1 (Windows-1252)`);
+    if (encoding === 'windows-1252') latin1.push({ line, n: position + 1 });
     items.push(item);
   });
+  // One line per message up to a few; a spool of thousands of Latin-1 messages gets one line more, not thousands.
+  latin1.slice(0, MAX_CHARSET_WARNINGS).forEach((m) => warnings.push(`${file}:${m.line}: message ${m.n} is not UTF-8; read as Latin-1 (Windows-1252)`));
+  if (latin1.length > MAX_CHARSET_WARNINGS) warnings.push(`${file}: ... and ${latin1.length - MAX_CHARSET_WARNINGS} more messages read as Latin-1 (Windows-1252)`);
   return { items, warnings };
 }
 

@@ -4,6 +4,7 @@ import { parseFeedBytes } from '../../../src/adapters/feeds/loadFeed';
 import { localWireXmlOptions } from '../../../src/adapters/feeds/wireXmlRefs';
 import { decodeFeedText, decodeWireText } from '../../../src/core/feeds/decodeFeedText';
 import { parseWireXml } from '../../../src/core/feeds/xml/parseWireXml';
+import { MAX_WIRE_MESSAGES } from '../../../src/core/feeds/textWire';
 import { makeTmpDir, removeDir } from '../../helpers/testEnv';
 
 /**
@@ -195,6 +196,17 @@ describe('IPTC 7901 (dpa) and ANPA 1312 (AP) text wires: one caption-only item p
     expect(items[0].iptc.headline).toBe('Pourparlers de paix sur le Yémen l’an prochain');
     expect(warnings).toEqual(['latin.txt:1: message 1 is not UTF-8; read as Latin-1 (Windows-1252)']);
     expect(decodeWireText(Buffer.from('Müller', 'utf8'))).toEqual({ text: 'Müller', encoding: 'utf-8' });
+  });
+
+  it('a spool is read up to 10,000 messages, the rest named in a warning; thousands of Latin-1 messages give 21 warning lines, not thousands', () => {
+    const latin = Buffer.from(bytes(WIRE, 'dpa-iptc7901-two-line.txt').toString('latin1').replace('Mattis says', 'Mattis dit l\x92an'), 'latin1');
+    const spool = Buffer.concat(Array.from({ length: MAX_WIRE_MESSAGES + 5 }, () => latin));
+    const { items, warnings } = parseFeedBytes(spool, 'big.txt');
+    expect(items).toHaveLength(MAX_WIRE_MESSAGES);
+    expect(items[MAX_WIRE_MESSAGES - 1].iptc.headline).toBe('Peace talks on Yemen to take place in Sweden next month, Mattis dit l’an');
+    expect(warnings[0]).toBe(`big.txt: ${MAX_WIRE_MESSAGES + 5} messages, over the cap of ${MAX_WIRE_MESSAGES}; the first ${MAX_WIRE_MESSAGES} are read`);
+    expect(warnings).toHaveLength(1 + 20 + 1);
+    expect(warnings[21]).toBe(`big.txt: ... and ${MAX_WIRE_MESSAGES - 20} more messages read as Latin-1 (Windows-1252)`);
   });
 
   it('a message without STX is an item that fails with FEED_MALFORMED, the others go on', () => {
