@@ -67,6 +67,35 @@ describe('NewsML 1.2 (EFE multimedia item)', () => {
     }
   });
 
+  it("AFP's photo item: refused as sent (its DOCTYPE has an internal subset); without the DOCTYPE, the Caption and Preview components make one record", () => {
+    const afp = bytes(WIRE, 'afp-newsml12-photo-2001.xml');
+    const file = path.join(WIRE, 'afp-newsml12-photo-2001.xml');
+    expect(() => parseFeedBytes(afp, file)).toThrow(expect.objectContaining({ code: 'XML_ENTITY_REFUSED' }));
+    // The DOCTYPE (lines 2-3) blanked, line numbers kept.
+    const text = afp.toString('latin1');
+    const doctype = text.slice(text.indexOf('<!DOCTYPE'), text.indexOf(']>') + 2);
+    const withoutDoctype = Buffer.from(text.replace(doctype, doctype.replace(/[^\n]/g, '')), 'latin1');
+    const { items } = parseFeedBytes(withoutDoctype, file);
+    expect(items).toHaveLength(1);
+    expect(items[0]).toMatchObject({
+      agencyId: 'urn:NewsML:afp.com:20010705:010705102423.s27th00q:1',
+      agencyVersion: '1',
+      image: path.join(WIRE, 'SGE.SDI86.050701102222.photo00.default-384x256.jpg'),
+      source: { line: 26 },
+      iptc: {
+        headline: 'Mode: la haute couture défile à Paris la semaine prochaine',
+        copyright: '© 2001 AFP',
+        byline: ['JEAN-PIERRE MULLER'],
+        source: 'AFP',
+        dateCreated: '2001-07-05T10:24:25Z',
+      },
+    });
+    expect(items[0].captionRaw).toMatch(/^les deux frères stylistes Vartan et Guevork Tarloyan posent en compagnie d'un mannequin\n/);
+    expect(items[0].captionRaw).toMatch(/07 au 11 juillet 2001 à Paris\.$/);
+    // "FRANCE (AFP)" names no city: none is made up.
+    expect(items[0].iptc.city).toBeUndefined();
+  });
+
   it('a text-only NewsML 1.2 item is a skipped text item, not FEED_UNKNOWN_FORMAT', () => {
     const afp = parseFeedBytes(bytes(WIRE, 'afp-newsml12-text-mislabelled.xml'), path.join(WIRE, 'afp.xml'));
     expect(afp).toMatchObject({ format: 'newsml-1.2', items: [], skipped: { text: 1 } });
