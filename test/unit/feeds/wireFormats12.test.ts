@@ -1,4 +1,4 @@
-import { copyFileSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { parseFeedBytes } from '../../../src/adapters/feeds/loadFeed';
 import { localWireXmlOptions } from '../../../src/adapters/feeds/wireXmlRefs';
@@ -122,6 +122,31 @@ describe('charsets of XML feeds', () => {
     for (const encoded of [le, be]) {
       const items = parseFeedBytes(encoded, file).items;
       expect(items.map((i) => [i.captionRaw, i.iptc.headline, i.iptc.city, i.agencyId])).toEqual(expected.map((i) => [i.captionRaw, i.iptc.headline, i.iptc.city, i.agencyId]));
+    }
+  });
+
+  it("a package's item file in UTF-16 is read too (dpa's real picture message, rewritten in UTF-16 beside the package)", () => {
+    const dpa = path.resolve(__dirname, '../../fixtures/shared/fixtures/real-wire/dpa/urn_newsml_dpa.com_20090101_171117-90-000086.xml');
+    const dir = makeTmpDir('pkg16');
+    try {
+      mkdirSync(path.join(dir, 'items'));
+      const text = readFileSync(dpa, 'utf8').replace('encoding="UTF-8"', 'encoding="UTF-16"');
+      writeFileSync(path.join(dir, 'items', 'dpa.xml'), Buffer.concat([Buffer.from([0xfe, 0xff]), Buffer.from(text, 'utf16le').swap16()]));
+      const guid = 'urn:newsml:dpa.com:20090101:171117-90-000086';
+      const pkg = path.join(dir, 'package.xml');
+      writeFileSync(
+        pkg,
+        `<packageItem xmlns="http://iptc.org/std/nar/2006-10-01/" guid="p" version="1"><itemMeta><itemClass qcode="ninat:composite"/></itemMeta>` +
+          `<groupSet root="g"><group id="g"><itemRef residref="${guid}" href="items/dpa.xml" contenttype="application/vnd.iptc.g2.newsitem+xml"><itemClass qcode="ninat:picture"/></itemRef></group></groupSet></packageItem>`,
+      );
+      const direct = parseWireXml(readFileSync(dpa, 'utf8'), dpa).items[0];
+      const { items, skipped } = parseWireXml(readFileSync(pkg, 'utf8'), pkg, localWireXmlOptions(pkg));
+      // The package itself is listed as not a picture, as always; no picture is skipped.
+      expect(skipped.map((x) => x.kind)).toEqual(['package']);
+      expect(items.map((i) => [i.agencyId, i.captionRaw, i.iptc.headline])).toEqual([[guid, direct.captionRaw, direct.iptc.headline]]);
+      expect(direct.captionRaw.length).toBeGreaterThan(20);
+    } finally {
+      removeDir(dir);
     }
   });
 
