@@ -20,7 +20,9 @@ export const iptcFieldsSchema = z.object({
   country: z.string().optional(),
   countryCode: z.string().optional(),
   transmissionReference: z.string().optional(), // IIM 2:103 Original Transmission Reference (job id)
-  objectName: z.string().optional(), // IIM 2:05
+  objectName: z.string().optional(), // IIM 2:05 (the slug of a text wire)
+  urgency: z.string().optional(), // IIM 2:10, or a text wire's priority as sent (IPTC 7901 digit, ANPA letter)
+  category: z.string().optional(), // IIM 2:15, or a text wire's category code as sent
   keywords: z.array(z.string()).optional(),
   specialInstructions: z.string().optional(), // IIM 2:40
   writer: z.string().optional(), // IIM 2:122

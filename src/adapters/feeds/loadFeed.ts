@@ -6,6 +6,8 @@ import { parseGalleryText, looksLikeGallery } from '../../core/feeds/galleryText
 import { parseJsonManifest, parseNdjsonManifest } from '../../core/feeds/manifest';
 import { detectTextFeed, hasImageExtension, sniffImage } from '../../core/feeds/sniff';
 import { parseCsvManifest } from '../../core/feeds/csvManifest';
+import { decodeFeedText } from '../../core/feeds/decodeFeedText';
+import { parseTextWire } from '../../core/feeds/textWire';
 import { capArticle, capFeedItems } from '../../core/feeds/capItems';
 import { detectXmlFlavor } from '../../core/feeds/xml/detectXmlFlavor';
 import { parseWireXml } from '../../core/feeds/xml/parseWireXml';
@@ -33,7 +35,7 @@ export interface LoadedFeed {
   skipped?: Record<string, number>;
 }
 
-const TEXT_FEED_FORMATS = 'a JPEG (or PNG/TIFF/WebP) with IPTC/XMP, a folder of them, an NDJSON/JSON/CSV manifest, NewsML-G2 or NITF XML, or gallery text with "(N of M)" counters';
+const TEXT_FEED_FORMATS = 'a JPEG (or PNG/TIFF/WebP) with IPTC/XMP, a folder of them, an NDJSON/JSON/CSV manifest, NewsML-G2, NewsML 1.2 or NITF XML (UTF-8, UTF-16 or a declared charset), an IPTC 7901 / ANPA 1312 text wire, or gallery text with "(N of M)" counters';
 
 export interface LoadOptions {
   /** Stops a folder walk or a photo's hashing (the watcher or scheduler stopping). */
@@ -103,9 +105,16 @@ export function parseFeedBytes(bytes: Buffer, feedPath: string): ParsedFeed {
 
 function parseUncapped(bytes: Buffer, feedPath: string): ParsedFeed {
   const base = { article: null, warnings: [] as string[] };
-  const text = bytes.toString('utf8');
+  // UTF-16 (BOM or the NULs of its prolog) and an XML declaration's charset are honoured here, for every format.
+  const decoded = decodeFeedText(bytes, feedPath);
+  const text = decoded.text;
   const kind = detectTextFeed(text, feedPath, looksLikeGallery);
   switch (kind) {
+    case 'text-wire': {
+      // Decoded message by message from the bytes: a wire declares no charset (UTF-8, else Latin-1).
+      const w = parseTextWire(bytes, feedPath);
+      return { ...base, format: 'iptc7901', items: w.items, warnings: w.warnings };
+    }
     case 'gallery-text': {
       const g = parseGalleryText(text, feedPath);
       return { ...base, format: kind, items: g.items, article: g.article || null, warnings: g.warnings };
@@ -116,11 +125,11 @@ function parseUncapped(bytes: Buffer, feedPath: string): ParsedFeed {
       return { ...base, format: kind, items: m.items, warnings: m.warnings };
     }
     case 'manifest-json': {
-      const m = parseJsonManifest(strictUtf8(bytes, feedPath), feedPath);
+      const m = parseJsonManifest(decoded.encoding.startsWith('utf-16') ? text : strictUtf8(bytes, feedPath), feedPath);
       return { ...base, format: kind, items: m.items, warnings: m.warnings };
     }
     case 'csv': {
-      const m = parseCsvManifest(strictUtf8(bytes, feedPath), feedPath);
+      const m = parseCsvManifest(decoded.encoding.startsWith('utf-16') ? text : strictUtf8(bytes, feedPath), feedPath);
       const errorItems: FeedItem[] = m.errors.map((e, i) => ({
         source: { file: feedPath, position: m.items.length + i, line: e.line, format: 'csv' },
         captionRaw: '',
@@ -135,7 +144,8 @@ function parseUncapped(bytes: Buffer, feedPath: string): ParsedFeed {
       // Items that are not pictures (text, video, packages) are counted and listed, never dropped without a word.
       // A feed fetched over HTTP or kept in storage reads no local file beside it.
       const wire = parseWireXml(text, feedPath, /^https?:\/\//i.test(feedPath) || isStorageRef(feedPath) ? {} : localWireXmlOptions(feedPath));
-      return { ...base, format: detectXmlFlavor(text) ?? 'xml', items: wire.items, warnings: skippedWarnings(feedPath, wire.skipped), skipped: countSkipped(wire.skipped) };
+      const warnings = [...(decoded.warning ? [decoded.warning] : []), ...skippedWarnings(feedPath, wire.skipped)];
+      return { ...base, format: detectXmlFlavor(text) ?? 'xml', items: wire.items, warnings, skipped: countSkipped(wire.skipped) };
     }
     default:
       throw new InputError('FEED_UNKNOWN_FORMAT', `${feedPath}: not a feed photowire reads (expected ${TEXT_FEED_FORMATS})`);

@@ -1,5 +1,6 @@
 import { readFileSync, realpathSync, statSync } from 'node:fs';
 import * as path from 'node:path';
+import { decodeFeedText } from '../../core/feeds/decodeFeedText';
 import type { NewsmlG2Options } from '../../core/feeds/xml/newsmlG2';
 
 /** A package's item file is a NewsML-G2 document; anything bigger is not read. */
@@ -35,7 +36,8 @@ export function localWireXmlOptions(feedPath: string): NewsmlG2Options {
       const st = regularInside(file);
       if (!st || st.size > MAX_REF_BYTES) return null;
       try {
-        return readFileSync(file, 'utf8');
+        // UTF-16 or a declared charset, as for the feed itself.
+        return decodeFeedText(readFileSync(file), file).text;
       } catch {
         return null;
       }

@@ -21,13 +21,15 @@ function ascii(b: Uint8Array, from: number, to: number): string {
   return String.fromCharCode(...b.subarray(from, to));
 }
 
-export type TextFeedKind = 'manifest-ndjson' | 'manifest-json' | 'xml' | 'csv' | 'gallery-text';
+export type TextFeedKind = 'manifest-ndjson' | 'manifest-json' | 'xml' | 'csv' | 'gallery-text' | 'text-wire';
 
 /**
  * Decide a text feed's format from its content. The extension is only a tie-breaker for CSV,
  * whose content alone looks like any text.
  */
 export function detectTextFeed(text: string, name: string, looksLikeGallery: (t: string) => boolean): TextFeedKind | null {
+  // IPTC 7901 / ANPA 1312: SOH first (after SYN padding); checked before trimming, which would eat the SYNs.
+  if (/^\x16*\x01/.test(text)) return 'text-wire';
   const t = text.replace(/^\uFEFF/, '').trimStart();
   if (t.startsWith('<')) return 'xml';
   if (t.startsWith('[')) return 'manifest-json';

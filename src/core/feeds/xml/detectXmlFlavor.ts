@@ -1,4 +1,4 @@
-export type XmlFlavor = 'newsml-g2' | 'nitf';
+export type XmlFlavor = 'newsml-g2' | 'newsml-1.2' | 'nitf';
 
 /** Namespace of the IPTC News Architecture, shared by every NewsML-G2 item type. */
 export const NEWSML_G2_NAMESPACE = 'http://iptc.org/std/nar/2006-10-01/';
@@ -21,6 +21,8 @@ export function detectXmlFlavor(text: string): XmlFlavor | null {
   if (namespace === NEWSML_G2_NAMESPACE) return 'newsml-g2';
   if (local === 'nitf' && (namespace === undefined || namespace.toLowerCase().startsWith(NITF_NAMESPACE_PREFIX))) return 'nitf';
   if (G2_ROOTS.has(local) && namespace === undefined) return 'newsml-g2';
+  // NewsML 1.x has no namespace; its root is NewsML (Version 1.2, or none: AFP, Belga, EFE).
+  if (local === 'NewsML' && namespace === undefined) return 'newsml-1.2';
   return null;
 }
 

@@ -24,6 +24,8 @@ describe('detectXmlFlavor', () => {
     ['NITF with its namespace', '<nitf xmlns="http://iptc.org/std/NITF/2006-10-18/"><head/></nitf>', 'nitf'],
     ['a BOM and a DOCTYPE whose literal holds ">"', '\ufeff<!DOCTYPE nitf SYSTEM "a>b.dtd"><nitf/>', 'nitf'],
     ['an internal subset with "]>" inside a comment', '<!DOCTYPE x [ <!-- ]> --> <!ENTITY e "x"> ]><nitf/>', 'nitf'],
+    ['NewsML 1.2 (no namespace, with or without Version)', '<?xml version="1.0"?><NewsML Version="1.2"/>', 'newsml-1.2'],
+    ['NewsML 1.x as AFP sends it', '<NewsML><Catalog Href="http://www.afp.com/dtd/AFPCatalog.xml"/></NewsML>', 'newsml-1.2'],
   ])('recognises %s', (_name, xml, flavor) => {
     expect(detectXmlFlavor(xml)).toBe(flavor);
   });
@@ -31,7 +33,7 @@ describe('detectXmlFlavor', () => {
   it.each([
     ['RSS', '<rss version="2.0"><channel/></rss>'],
     ['a newsItem in a foreign namespace', '<newsItem xmlns="urn:other"/>'],
-    ['NewsML 1.x', '<NewsML Version="1.2"/>'],
+    ['a NewsML root in a foreign namespace', '<NewsML xmlns="urn:other"/>'],
     ['JSON', '{"caption": "x"}'],
     ['gallery text', 'Title line (1 of 3)\nCaption'],
     ['empty text', ''],
