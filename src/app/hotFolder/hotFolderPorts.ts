@@ -8,7 +8,7 @@ import type { SourceRuntime } from '../runtime';
 import { RunLog } from '../../adapters/redis/runLog';
 import { DropMoves } from '../../adapters/redis/dropMoves';
 import { HotFolderService, WATCH_MAX_TAKES } from './hotFolderService';
-import { loadDropFolder } from './loadDropFolder';
+import { loadFeed } from '../../adapters/feeds/loadFeed';
 import { moveTaken } from './moveTaken';
 import type { HotFolderFiles, HotFolderPorts, HotFolderSettings } from './ports';
 import { observeEntry, scanHotFolder } from './scanFolder';
@@ -49,7 +49,8 @@ export function localHotFolderFiles(maxFeedBytes: number): HotFolderFiles {
       return st.isFIFO() ? 'a FIFO' : st.isSocket() ? 'a socket' : 'a device';
     },
     realPath: (p) => fs.realpath(p),
-    loadFolder: (dir, opts) => loadDropFolder(dir, maxFeedBytes, opts),
+    // The one folder-feed reader `run` and `ingest` use: a dropped delivery reads the same.
+    loadFolder: (dir, opts) => loadFeed(dir, maxFeedBytes, opts),
     move: moveTaken,
     exists: async (p) => existsSync(p),
     watch: (dir, onChange) => {

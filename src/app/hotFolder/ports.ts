@@ -12,7 +12,7 @@ import type { EntryObservation, ScanListing } from './settle';
  * the runtime's ingest service); test/unit/app/hotFolder/ builds the service with fakes.
  */
 
-/** The hot folders on disk (node:fs in production: scanFolder.ts, moveTaken.ts, loadDropFolder.ts). */
+/** The hot folders on disk (node:fs in production: scanFolder.ts, moveTaken.ts, src/adapters/feeds/loadFeed.ts). */
 export interface HotFolderFiles {
   /** What is at `dir`: a folder to watch, nothing, or something else. */
   kindOf(dir: string): Promise<'folder' | 'missing' | 'other'>;
@@ -25,7 +25,7 @@ export interface HotFolderFiles {
   /** What a special entry is, for the message: `a FIFO`, `a socket`, `a device`. */
   specialKind(file: string): Promise<string>;
   realPath(p: string): Promise<string>;
-  /** A folder dropped into a hot folder, read as one feed (loadDropFolder.ts). */
+  /** A folder dropped into a hot folder, read as one feed (loadFeed: the same folder feed as `run`). */
   loadFolder(dir: string, opts: LoadOptions): Promise<LoadedFeed>;
   /** Move an entry to processed/<day>/ or failed/<day>/ (with `.error.json` when `error`); the new path. */
   move(dir: string, name: string, outcome: Outcome, at: Date, error?: { code: string; message: string }): Promise<string>;
