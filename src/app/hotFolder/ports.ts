@@ -79,6 +79,19 @@ export interface HotFolderMoves {
   record(batchId: string, moves: ReadonlyArray<{ from: string; to: string }>): Promise<boolean>;
 }
 
+/**
+ * PHOTOWIRE_PAIR_WAIT's memory (src/adapters/redis/pairWaits.ts), shared by the watchers of a
+ * folder and kept across restarts: since when an entry has waited for its pair, and whether the
+ * folder receives deliveries (then a picture dropped before its XML waits for it).
+ */
+export interface HotFolderPairs {
+  /** Since when `name` has waited; `now` is recorded when it is the first time. */
+  since(dir: string, name: string, now: number): Promise<number>;
+  clear(dir: string, names: string[]): Promise<void>;
+  markDelivery(dir: string, now: number): Promise<void>;
+  isDelivery(dir: string): Promise<boolean>;
+}
+
 export interface HotFolderLogger extends IngestLogger {
   error(obj: object, msg: string): void;
   child(bindings: object): HotFolderLogger;
@@ -90,6 +103,7 @@ export interface HotFolderPorts {
   claims: HotFolderClaims;
   runs: HotFolderRuns;
   moves: HotFolderMoves;
+  pairs: HotFolderPairs;
   logger: HotFolderLogger;
   /** Wall time (ms): settle decisions, run records, the day folder of a move. */
   now: () => number;
@@ -115,4 +129,6 @@ export interface HotFolderSettings {
   maxTakes: number;
   /** PHOTOWIRE_STALE_HOURS: a hot folder silent this long is reported. */
   staleHours: number;
+  /** PHOTOWIRE_PAIR_WAIT: how long a delivery's XML waits for its picture, and a picture for its XML (0: no wait). */
+  pairWaitMs: number;
 }
