@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { copyFileSync, mkdirSync, readFileSync, readdirSync, renameSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readFileSync, readdirSync, renameSync, utimesSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { startDesk, type Desk } from '../helpers/deskServer';
@@ -8,6 +8,9 @@ import { SHARED_DIR } from '../helpers/sharedDir';
 import { scaledMs } from '../helpers/deadline';
 import { Watcher, type TakeResult } from '../../src/sources/hotFolder/watcher';
 import type { CatalogRecord } from '../../src/schemas/record';
+import { Scheduler } from '../../src/app/jobs/scheduler';
+import { createRedis } from '../../src/adapters/redis/connection';
+import { RunLog } from '../../src/adapters/redis/runLog';
 
 /**
  * Issue 28, item 1: an agency's delivery folder (one NewsML-G2 file per item, its picture beside
@@ -131,6 +134,27 @@ describe('an agency delivery folder read whole (real dpa and Reuters deliveries,
     const records = (await Promise.all(taken.map((t) => desk.p.rt.ctx.catalog.getRecords(t.batchId!)))).flat();
     expect(records.map(seen).sort(byPicture)).toEqual(expected);
     expect(readdirSync(hot)).toEqual(['processed']);
+  });
+
+  it('a schedule on the delivery folder takes its new files as the same records', async () => {
+    const src = path.join(root, 'scheduled');
+    mkdirSync(src);
+    const hourAgo = new Date(Date.now() - 3_600_000);
+    for (const f of DELIVERY) {
+      copyFileSync(f, path.join(src, path.basename(f)));
+      utimesSync(path.join(src, path.basename(f)), hourAgo, hourAgo); // complete: older than PHOTOWIRE_SETTLE_MS
+    }
+    const s = new Scheduler(desk.p.rt, { lockTtlMs: 5000 });
+    try {
+      await s.upsert({ name: 'delivery', every: 60_000, source: src });
+      await s.startWorker(createRedis(desk.p.rt.redisHandle.url, { forWorker: true, name: 'test-delivery-scheduler' }));
+      const runs = new RunLog(desk.p.rt.redis, desk.p.config.prefix);
+      const run = await waitFor('the scheduled run', async () => (await runs.list({ schedule: 'delivery', limit: 10 })).find((r) => r.state === 'done' && r.batchId), 120_000);
+      const records = await desk.p.rt.ctx.catalog.getRecords(run.batchId!);
+      expect(records.map(seen).sort(byPicture)).toEqual(expected);
+    } finally {
+      await s.close();
+    }
   });
 
   it('a folder holding nothing photowire reads is FEED_EMPTY naming what it skipped (run exits 1), never an empty batch', async () => {
