@@ -219,7 +219,8 @@ async function loadFolder(root: string, maxFeedBytes: number, signal?: AbortSign
       return;
     }
     if (size > maxFeedBytes) {
-      refused(file, 'FEED_TOO_LARGE', `${file}: ${(size / 1048576).toFixed(1)} MB is over the feed cap (PHOTOWIRE_MAX_FEED_MB)`);
+      // A video or archive beside the photos: never read, named and counted like any other file.
+      skip(file, `not a picture, and at ${(size / 1048576).toFixed(1)} MB over the feed cap (PHOTOWIRE_MAX_FEED_MB): not read`);
       return;
     }
     try {

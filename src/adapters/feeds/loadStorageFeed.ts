@@ -83,7 +83,8 @@ async function loadStorageFolder(storage: FeedStorage, ref: string, prefix: stri
     const refused = (code: string, message: string) =>
       parts.push({ file, picture: false, items: [{ source: { file, position: 0, format: 'unreadable' }, captionRaw: '', iptc: {}, image: null, error: { code, message } }] });
     if (o.size > maxFeedBytes) {
-      refused('FEED_TOO_LARGE', `${file}: ${(o.size / 1048576).toFixed(1)} MB is over the feed cap (PHOTOWIRE_MAX_FEED_MB)`);
+      warnings.push(`${file}: skipped, not a picture, and at ${(o.size / 1048576).toFixed(1)} MB over the feed cap (PHOTOWIRE_MAX_FEED_MB): not read`);
+      unread.push(o.rel);
       continue;
     }
     const bytes = await storage.get(o.key);

@@ -1,9 +1,11 @@
-import { readFileSync } from 'node:fs';
+import { copyFileSync, readFileSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { assembleFolderFeed, wireXmlNames, type FolderPart } from '../../../src/core/feeds/folderFeed';
 import { parseWireXml } from '../../../src/core/feeds/xml/parseWireXml';
 import type { FeedItem } from '../../../src/schemas/feedItem';
 import { SHARED_DIR } from '../../helpers/sharedDir';
+import { makeTmpDir, removeDir } from '../../helpers/testEnv';
+import { loadFeed } from '../../../src/adapters/feeds/loadFeed';
 
 /**
  * The delivery folder's assembly (pure), on the real dpa, Reuters and NITF files
@@ -51,5 +53,21 @@ describe('a delivery folder assembled (src/core/feeds/folderFeed.ts)', () => {
   it('NITF: the media-reference source is the picture it names', () => {
     const nitf = path.join(WIRE, 'nitf/nitf-fishing.xml');
     expect(wireXmlNames(readFileSync(nitf, 'utf8'), nitf)).toEqual([path.join(WIRE, 'nitf/high-tide.jpg')]);
+  });
+});
+
+describe('a local folder feed (loadFeed) names what it does not read', () => {
+  it('a file over the feed cap that is not a picture (a video beside the photos) is skipped and counted, never a failed item', async () => {
+    const dir = makeTmpDir('folder-feed');
+    try {
+      copyFileSync(path.join(WIRE, 'images/exiv2-table.jpg'), path.join(dir, 'a.jpg'));
+      writeFileSync(path.join(dir, 'clip.mov'), Buffer.alloc(4096, 1));
+      const feed = await loadFeed(dir, 2048);
+      expect(feed.items.map((i) => [path.basename(i.image!), i.error ?? null])).toEqual([['a.jpg', null]]);
+      expect(feed.skipped).toEqual({ file: 1 });
+      expect(feed.warnings).toContain(`${path.join(dir, 'clip.mov')}: skipped, not a picture, and at 0.0 MB over the feed cap (PHOTOWIRE_MAX_FEED_MB): not read`);
+    } finally {
+      removeDir(dir);
+    }
   });
 });
