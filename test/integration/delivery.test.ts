@@ -11,6 +11,7 @@ import type { CatalogRecord } from '../../src/schemas/record';
 import { Scheduler } from '../../src/app/jobs/scheduler';
 import { createRedis } from '../../src/adapters/redis/connection';
 import { RunLog } from '../../src/adapters/redis/runLog';
+import { PairWaits } from '../../src/adapters/redis/pairWaits';
 
 /**
  * Issue 28, item 1: an agency's delivery folder (one NewsML-G2 file per item, its picture beside
@@ -155,6 +156,20 @@ describe('an agency delivery folder read whole (real dpa and Reuters deliveries,
     } finally {
       await s.close();
     }
+  });
+
+  it('pair waits in Redis: the first sighting sets since when, a restarted watcher (a new client) reads it back, a take clears it', async () => {
+    const dir = path.join(root, 'pairs-hot');
+    const first = new PairWaits(desk.p.rt.redis, desk.p.config.prefix);
+    expect(await first.since(dir, 'item.xml', 1_000)).toBe(1_000);
+    expect(await first.since(dir, 'item.xml', 5_000)).toBe(1_000);
+    const restarted = new PairWaits(desk.p.rt.redis, desk.p.config.prefix);
+    expect(await restarted.since(dir, 'item.xml', 90_000)).toBe(1_000);
+    await restarted.clear(dir, ['item.xml']);
+    expect(await restarted.since(dir, 'item.xml', 90_000)).toBe(90_000);
+    expect(await restarted.isDelivery(dir)).toBe(false);
+    await first.markDelivery(dir, 1_000);
+    expect(await restarted.isDelivery(dir)).toBe(true);
   });
 
   it('a folder holding nothing photowire reads is FEED_EMPTY naming what it skipped (run exits 1), never an empty batch', async () => {
