@@ -18,6 +18,7 @@ const BENCHES: Record<string, string> = {
   metadata: 'IPTC/XMP reader vs exifr on every image fixture, ExifTool as reference: speed, fields read, charsets',
   credits: 'credit rules on 175 real credits from outside the big five agencies: creators/agency accuracy and every miss',
   scale: 'a year of nights in one Redis: memory per item, ingest with 1/2/4 workers, HTTP p50/p99 at 10k..1M, peak RSS',
+  delivery: 'a delivery folder of 500 real dpa item/picture pairs read whole: load time, and the cost of reading every rendition an XML names',
   kills: 'kill store at 100 vs 20,000 records of one caption and reference: register cost, a kill in slices (slowest Redis command), ingest rate as the cluster grows',
 };
 

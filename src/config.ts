@@ -155,6 +155,25 @@ export const configSchema = z.object({
   settleMs: fromEnv('PHOTOWIRE_SETTLE_MS', intFromEnv(0, 86_400_000).default(5000)),
   /** PHOTOWIRE_SCAN_MS: how often hot folders are scanned. */
   scanMs: fromEnv('PHOTOWIRE_SCAN_MS', intFromEnv(100, 3_600_000).default(2000)),
+  /**
+   * PHOTOWIRE_PAIR_WAIT: in a hot folder, how long a delivery's XML item waits for the picture it
+   * names, and a picture for the item that may name it, before either is taken alone (an item
+   * then fails PICTURE_MISSING). `ms` syntax (`2m`, `90s`) or milliseconds; 0: no wait.
+   */
+  pairWaitMs: fromEnv(
+    'PHOTOWIRE_PAIR_WAIT',
+    z
+      .string()
+      .optional()
+      .transform((v, c) => {
+        const wait = parseInterval(v ?? '2m');
+        if (wait === null || wait > 86_400_000) {
+          c.addIssue({ code: 'custom', message: 'a duration of at most 1d such as 2m or 90s (ms syntax), or 0 for no wait' });
+          return z.NEVER;
+        }
+        return wait;
+      }),
+  ),
   /** PHOTOWIRE_STALE_HOURS: a source with nothing new for longer is reported stale. */
   staleHours: fromEnv('PHOTOWIRE_STALE_HOURS', z.coerce.number().gt(0).lte(24 * 365).default(24)),
   /** PHOTOWIRE_SCHEDULES: a JSON file of schedules applied when `photowire scheduler` starts; an absolute path. */

@@ -34,11 +34,11 @@ export function formatTook(processingMs: number, elapsedMs: number | null): stri
   return elapsedMs !== null && elapsedDiffers(processingMs, elapsedMs) ? `${took}, finished ${formatSeconds(elapsedMs)} after it arrived` : took;
 }
 
-/** "1 text item, 1 video item": the feed's items that are not pictures, by kind. */
+/** "1 text item, 1 video item, 2 files": the feed's items that are not pictures, by kind, and a folder's files that are neither picture nor feed (`file`). */
 export function formatSkipped(skipped: Record<string, number>): string {
   return Object.entries(skipped)
     .filter(([, n]) => n > 0)
-    .map(([kind, n]) => printable`${plural(n, `${kind} item`)}`)
+    .map(([kind, n]) => printable`${plural(n, kind === 'file' ? 'file' : `${kind} item`)}`)
     .join(', ');
 }
 

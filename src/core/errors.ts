@@ -43,6 +43,8 @@ const ITEM_ERRORS = {
   FETCH_REFUSED: spec('the URL is not http(s) or its host is not in PHOTOWIRE_FETCH_ALLOW', 403),
   FETCH_FAILED: spec('the URL could not be downloaded (timeout, HTTP error or too large), after retries', 502, transient),
   INTERNAL: spec('an unexpected error (a bug): see the logs', 500, transient),
+  PICTURE_MISSING: spec("the picture a delivery's item names is not in its folder (a hot folder waits PHOTOWIRE_PAIR_WAIT for it first)", 422),
+  FEED_EMPTY: spec('the folder holds no picture and no feed photowire reads: every file was skipped', 422),
 } as const satisfies Record<string, ErrorSpec>;
 
 /** Codes of the program itself: configuration, services, rules files, usage, the API. */

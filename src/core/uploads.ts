@@ -1,6 +1,5 @@
 import { createHash } from 'node:crypto';
 import * as path from 'node:path';
-import { hasImageExtension } from './feeds/sniff';
 import { storageRef } from './feeds/storageFeed';
 import { uploadKey } from './storageKeys';
 
@@ -39,13 +38,12 @@ export function uploadIdOf(files: Array<{ name: string; sha256: string }>): stri
 }
 
 /**
- * What to ingest of an upload, as storage references: its feed files (manifests, XML, text) if
- * any, else its one photo, else its folder of photos (`storage:uploads/<id>/`).
+ * What to ingest of an upload, as storage references: its one file, or its folder
+ * (`storage:uploads/<id>/`), read as any folder feed is (src/core/feeds/folderFeed.ts): an
+ * agency's delivery of XML items and their pictures uploaded together is one batch, each picture
+ * with the item that names it, the same records `run` gives for that folder.
  */
 export function uploadFeedRefs(id: string, names: string[]): string[] {
-  const sorted = [...names].sort();
-  const feeds = sorted.filter((n) => !hasImageExtension(n));
-  if (feeds.length > 0) return feeds.map((n) => storageRef(uploadKey(id, n)));
-  if (sorted.length === 1) return [storageRef(uploadKey(id, sorted[0]!))];
+  if (names.length === 1) return [storageRef(uploadKey(id, names[0]!))];
   return [storageRef(`uploads/${id}/`)];
 }

@@ -101,6 +101,8 @@ export async function retryItems(rt: RetryDeps, id: string): Promise<RetryOutcom
       }
       // A hot folder moved the drop to processed/ when the batch ended: read the item from there.
       payload = await whereItIsNow(moves, ledger.feed, payload);
+      // A delivery's picture that had not arrived may be there now (put beside the moved feed): read it again.
+      if (payload.item.error?.code === 'PICTURE_MISSING') payload = { ...payload, item: { ...payload.item, error: undefined } };
       if (payload.item.error) {
         out.skipped.push({ itemId: f.itemId, reason: `${payload.item.error.code}: the feed itself is bad at this item; fix the feed and ingest it again (a changed feed is a new batch)` });
         continue;

@@ -69,7 +69,7 @@ export const batchOverviewSchema = z
     failed: z.number().int().nonnegative(),
     pending: z.number().int().nonnegative(),
     warnings: z.number().int().nonnegative().describe('how many warnings the feed gave'),
-    skipped: z.record(z.string(), z.number().int().nonnegative()).describe('items of the feed that are not pictures, by kind: {"text": 1, "video": 1}'),
+    skipped: z.record(z.string(), z.number().int().nonnegative()).describe('items of the feed that are not pictures, by kind: {"text": 1, "video": 1}; `file`: files of a folder feed that are neither a picture nor a feed'),
     processingMs: z.number().nullable().describe('processing time: created to first finished, plus each retry round (reopened to finished again); null until done'),
     elapsedMs: z.number().nullable().describe('finishedAt - createdAt (a late retry makes it much longer than processingMs); null until done'),
     counts: batchCountsSchema.nullable().describe('from the records; null while none is stored yet'),

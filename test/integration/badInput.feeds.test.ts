@@ -101,7 +101,7 @@ describe('bad feeds and bad items in folders and JSON manifests', () => {
       ['05-link.jpg', 'PATH_OUTSIDE_FEED'],
     ]);
     const ledger = await p.rt.ctx.catalog.getBatch(o.batchId!);
-    expect(ledger!.warnings).toEqual([`${path.join(dir, 'notes.txt')}: skipped, not an image (a folder feed takes image files only)`]);
+    expect(ledger!.warnings).toEqual([`${path.join(dir, 'notes.txt')}: skipped, not a picture or a feed photowire reads`]);
     await expectBatchWhole(p.rt, o.batchId!, { items: 5, ok: 1 });
   });
 

@@ -2,7 +2,6 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { loadFeed } from '../../src/adapters/feeds/loadFeed';
 import { syntheticPhoto } from '../../src/sample/syntheticPhoto';
-import { loadDropFolder } from '../../src/app/hotFolder/loadDropFolder';
 import { makeTmpDir, removeDir } from '../helpers/testEnv';
 
 /**
@@ -36,7 +35,7 @@ describe('temp-named files inside folder feeds', () => {
     writeFileSync(path.join(dir, 'a.jpg'), photo);
     writeFileSync(path.join(dir, 'b.jpg.part'), photo.subarray(0, 3000));
     writeFileSync(path.join(dir, 'feed.csv'), 'ID,Caption,Credit,Image\nX1,"A caption. (Photo: Jane Halloran/Northwind Press)",Jane Halloran/Northwind Press,a.jpg\n');
-    const feed = await loadDropFolder(dir, MAX);
+    const feed = await loadFeed(dir, MAX);
     expect(feed.format).toBe('folder-bundle');
     expect(feed.items.map((i) => path.basename(i.image ?? i.source.file))).toEqual(['a.jpg']);
     expect(feed.warnings).toContain(`${path.join(dir, 'b.jpg.part')}: skipped, a temporary name (a file still being written is never an item)`);

@@ -42,7 +42,8 @@ describe('retrying the failed items of a hot-folder batch (real watcher process,
   });
 
   async function startWatcher(): Promise<CliProcess> {
-    const w = CliProcess.start(['watch', hot, '--with-workers', '--concurrency', '2', '--settle-ms', '300', '--scan-ms', '200'], env);
+    // The manifest naming a photo that never comes waits for it only briefly (PHOTOWIRE_PAIR_WAIT).
+    const w = CliProcess.start(['watch', hot, '--with-workers', '--concurrency', '2', '--settle-ms', '300', '--scan-ms', '200'], { ...env, PHOTOWIRE_PAIR_WAIT: '2s' });
     procs.push(w);
     await w.waitForLogs((l) => l.msg === 'watching hot folders', 1, 60_000, '"watching hot folders"');
     return w;
@@ -122,7 +123,7 @@ describe('retrying the failed items of a hot-folder batch (real watcher process,
     const dayDir = path.dirname(movedTo);
     expect(existsSync(path.join(dayDir, 'a.jpg'))).toBe(true);
     const failed = await desk.p.rt.ctx.catalog.getFailed(batchId);
-    expect(failed).toEqual([expect.objectContaining({ code: 'IMAGE_NOT_FOUND' })]);
+    expect(failed).toEqual([expect.objectContaining({ code: 'PICTURE_MISSING', message: expect.stringContaining(`its picture ${path.join(hot, 'late.jpg')} did not arrive in the hot folder within PHOTOWIRE_PAIR_WAIT`) })]);
 
     const lateNow = path.join(dayDir, 'late.jpg');
     const listed = JSON.parse((await runCli(['failed', '--batch', batchId, '--json'], env)).stdout);

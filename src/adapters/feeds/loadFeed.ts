@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { promises as fs } from 'node:fs';
+import { existsSync, promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { InputError, isInputError } from '../../core/errors';
 import { parseGalleryText, looksLikeGallery } from '../../core/feeds/galleryText';
@@ -19,6 +19,8 @@ import { sha256File } from './hashFile';
 import { walkFolder } from './walkFolder';
 import { isTempNameInsideFolder } from '../../core/feeds/tempNames';
 import { isStorageRef } from '../../core/feeds/storageFeed';
+import { assembleFolderFeed, wireXmlNames, type FolderPart } from '../../core/feeds/folderFeed';
+import type { NewsmlG2Options } from '../../core/feeds/xml/newsmlG2';
 
 export interface LoadedFeed {
   batchId: string;
@@ -31,8 +33,10 @@ export interface LoadedFeed {
   /** Gallery article text or similar batch-level text that is not a caption. */
   article: string | null;
   warnings: string[];
-  /** Items of the feed that are not photos, by kind (`{ text: 1, video: 1 }`); listed in `warnings` too. */
+  /** Items of the feed that are not photos, by kind (`{ text: 1, video: 1 }`), and a folder's files read as neither (`file`); listed in `warnings` too. */
   skipped?: Record<string, number>;
+  /** A wire XML feed's pictures beside it, every rendition (src/core/feeds/folderFeed.ts wireXmlNames): in a folder, none is a record of its own. */
+  names?: string[];
 }
 
 const TEXT_FEED_FORMATS = 'a JPEG (or PNG/TIFF/WebP) with IPTC/XMP, a folder of them, an NDJSON/JSON/CSV manifest, NewsML-G2, NewsML 1.2 or NITF XML (UTF-8, UTF-16 or a declared charset), an IPTC 7901 / ANPA 1312 text wire, or gallery text with "(N of M)" counters';
@@ -50,7 +54,7 @@ export async function loadFeed(input: string, maxFeedBytes: number, opts: LoadOp
   } catch (err) {
     throw new InputError('FEED_UNREADABLE', `${feedPath}: ${(err as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file or folder' : (err as Error).message}`);
   }
-  if (st.isDirectory()) return loadFolder(feedPath, opts.signal);
+  if (st.isDirectory()) return loadFolder(feedPath, maxFeedBytes, opts.signal);
   if (!st.isFile()) throw new InputError('FEED_UNREADABLE', `${feedPath}: not a file or folder`);
   if (st.size > maxFeedBytes && !hasImageExtension(feedPath)) {
     throw new InputError('FEED_TOO_LARGE', `${feedPath}: ${(st.size / 1048576).toFixed(1)} MB is over the feed cap (PHOTOWIRE_MAX_FEED_MB)`);
@@ -89,21 +93,21 @@ export async function feedOfBytes(bytes: Buffer, feedPath: string, root: string,
   }
 }
 
-export type ParsedFeed = Pick<LoadedFeed, 'format' | 'items' | 'article' | 'warnings' | 'skipped'>;
+export type ParsedFeed = Pick<LoadedFeed, 'format' | 'items' | 'article' | 'warnings' | 'skipped' | 'names'>;
 
 /**
  * Parse the bytes of a text feed (not a photo). `feedPath` names the feed in messages and is what
  * relative image references resolve against: a file path, or the URL of a feed fetched over HTTP.
  */
-export function parseFeedBytes(bytes: Buffer, feedPath: string): ParsedFeed {
+export function parseFeedBytes(bytes: Buffer, feedPath: string, wireOptions?: NewsmlG2Options): ParsedFeed {
   // Every format's items are capped here, as they are read: nothing over a field's cap reaches a job, Redis or an export.
-  const parsed = parseUncapped(bytes, feedPath);
+  const parsed = parseUncapped(bytes, feedPath, wireOptions);
   const warnings = [...parsed.warnings];
   const items = capFeedItems(parsed.items, warnings);
   return { ...parsed, items, article: capArticle(parsed.article, feedPath, warnings), warnings };
 }
 
-function parseUncapped(bytes: Buffer, feedPath: string): ParsedFeed {
+function parseUncapped(bytes: Buffer, feedPath: string, wireOptions?: NewsmlG2Options): ParsedFeed {
   const base = { article: null, warnings: [] as string[] };
   // UTF-16 (BOM or the NULs of its prolog) and an XML declaration's charset are honoured here, for every format.
   const decoded = decodeFeedText(bytes, feedPath);
@@ -142,10 +146,12 @@ function parseUncapped(bytes: Buffer, feedPath: string): ParsedFeed {
     case 'xml': {
       // parseWireXml refuses unknown XML itself, after a safe parse (a hostile file is reported as refused).
       // Items that are not pictures (text, video, packages) are counted and listed, never dropped without a word.
-      // A feed fetched over HTTP or kept in storage reads no local file beside it.
-      const wire = parseWireXml(text, feedPath, /^https?:\/\//i.test(feedPath) || isStorageRef(feedPath) ? {} : localWireXmlOptions(feedPath));
-      const warnings = [...(decoded.warning ? [decoded.warning] : []), ...skippedWarnings(feedPath, wire.skipped)];
-      return { ...base, format: detectXmlFlavor(text) ?? 'xml', items: wire.items, warnings, skipped: countSkipped(wire.skipped) };
+      // A feed fetched over HTTP reads no local file beside it; one kept in storage only the
+      // objects its folder reader lists (wireOptions: src/adapters/feeds/loadStorageFeed.ts).
+      const remote = /^https?:\/\//i.test(feedPath);
+      const wire = parseWireXml(text, feedPath, wireOptions ?? (remote || isStorageRef(feedPath) ? {} : localWireXmlOptions(feedPath)));
+      const names = remote ? [] : wireXmlNames(text, feedPath);
+      return { ...base, format: detectXmlFlavor(text) ?? 'xml', items: wire.items, warnings: [...(decoded.warning ? [decoded.warning] : []), ...skippedWarnings(feedPath, wire.skipped)], skipped: countSkipped(wire.skipped), names };
     }
     default:
       throw new InputError('FEED_UNKNOWN_FORMAT', `${feedPath}: not a feed photowire reads (expected ${TEXT_FEED_FORMATS})`);
@@ -191,17 +197,52 @@ export const HASH_MAX_BYTES = 1 << 30;
 const inside = (p: string, root: string) => p === root || p.startsWith(root + path.sep);
 
 /**
- * A folder of photos: every image file below it (by content or extension), in name order.
- * Everything else is listed as a warning naming the file and why, never dropped without a word:
- * other files, hidden (dot) files and folders, special files (FIFOs, sockets, devices: never
- * opened), the `processed`/`failed` folders of a hot folder, symlinked folders (never entered, so
- * `a -> .` cannot loop). A symlinked photo whose real path leaves the folder is an item failed
- * with PATH_OUTSIDE_FEED, its bytes never read. The walk is bounded (walkFolder).
+ * A folder feed, read the same by `run`, `ingest`, a folder dropped into a hot folder (and, over
+ * storage, a desk upload: loadStorageFeed.ts): every picture below it (by content or extension)
+ * and every feed file (NewsML-G2, NITF, manifests: an agency's delivery of one XML per item with
+ * its picture beside it), in name order, assembled by src/core/feeds/folderFeed.ts: a picture an
+ * item names is that item's (its metadata and the file's own IIM/XMP), never a second bare
+ * record; a picture no item names is its own; an item whose picture is absent fails
+ * PICTURE_MISSING. Everything else is listed as a warning naming the file and why, never dropped
+ * without a word: files that are neither (counted in `skipped.file`), hidden (dot) files and
+ * folders, special files (FIFOs, sockets, devices: never opened), the `processed`/`failed` folders
+ * of a hot folder, symlinked folders (never entered, so `a -> .` cannot loop). A symlink whose
+ * real path leaves the folder is an item failed with PATH_OUTSIDE_FEED, its bytes never read. A
+ * folder that yields nothing is FEED_EMPTY. The walk is bounded (walkFolder).
  */
-async function loadFolder(root: string, signal?: AbortSignal): Promise<LoadedFeed> {
-  const found: Array<{ file: string; error: { code: 'PATH_OUTSIDE_FEED'; message: string } | null }> = [];
+async function loadFolder(root: string, maxFeedBytes: number, signal?: AbortSignal): Promise<LoadedFeed> {
+  const parts: FolderPart[] = [];
   const warnings: string[] = [];
+  const unread: string[] = [];
   const realRoot = await fs.realpath(root);
+  const skip = (file: string, why: string) => {
+    warnings.push(`${file}: skipped, ${why}`);
+    unread.push(file);
+  };
+  const refused = (file: string, code: string, message: string) =>
+    parts.push({ file, picture: false, items: [{ source: { file, position: 0, format: 'unreadable' }, captionRaw: '', iptc: {}, image: null, error: { code, message } }] });
+  /** A regular file inside the folder: a picture, a feed (its items and the pictures it names), or skipped with the reason. */
+  const readFile = async (file: string, size: number) => {
+    if (hasImageExtension(file) || sniffImage(await readHead(file, 16))) {
+      parts.push({ file, picture: true, items: [imageItem(file, 0)] });
+      return;
+    }
+    if (size > maxFeedBytes) {
+      // A video or archive beside the photos: never read, named and counted like any other file.
+      skip(file, `not a picture, and at ${(size / 1048576).toFixed(1)} MB over the feed cap (PHOTOWIRE_MAX_FEED_MB): not read`);
+      return;
+    }
+    try {
+      const feed = parseFeedBytes(await fs.readFile(file), file);
+      warnings.push(...feed.warnings);
+      parts.push({ file, picture: false, items: feed.items, names: feed.names, article: feed.article, skipped: feed.skipped });
+    } catch (err) {
+      if (!isInputError(err)) throw err;
+      // A README or checksum file beside the photos is not a failure: it is named, and counted in the summary.
+      if (err.code === 'FEED_UNKNOWN_FORMAT') skip(file, 'not a picture or a feed photowire reads');
+      else refused(file, err.code, err.message);
+    }
+  };
   await walkFolder(
     root,
     async (e) => {
@@ -215,7 +256,7 @@ async function loadFolder(root: string, signal?: AbortSignal): Promise<LoadedFee
         return false;
       }
       if (e.kind === 'other') {
-        warnings.push(`${e.abs}: skipped, not a regular file (${e.special})`);
+        skip(e.abs, `not a regular file (${e.special})`);
         return;
       }
       if (isTempNameInsideFolder(e.name)) {
@@ -226,51 +267,63 @@ async function loadFolder(root: string, signal?: AbortSignal): Promise<LoadedFee
         const real = await fs.realpath(e.abs).catch(() => null);
         const target = await fs.readlink(e.abs).catch(() => '?');
         if (real === null) {
-          warnings.push(`${e.abs}: skipped, a symlink to ${target}, which does not exist`);
+          skip(e.abs, `a symlink to ${target}, which does not exist`);
           return;
         }
         const st = await fs.stat(real);
         if (st.isDirectory()) {
-          warnings.push(`${e.abs}: skipped, a symlinked folder (to ${target}) is never followed`);
-          return;
-        }
-        if (!hasImageExtension(e.name)) {
-          warnings.push(`${e.abs}: skipped, not an image (a folder feed takes image files only)`);
+          skip(e.abs, `a symlinked folder (to ${target}) is never followed`);
           return;
         }
         if (!inside(real, realRoot)) {
-          found.push({ file: e.abs, error: { code: 'PATH_OUTSIDE_FEED', message: `${e.abs} is a symlink to ${real}, outside the feed folder ${realRoot}: not read` } });
+          const error = { code: 'PATH_OUTSIDE_FEED', message: `${e.abs} is a symlink to ${real}, outside the feed folder ${realRoot}: not read` };
+          parts.push({ file: e.abs, picture: hasImageExtension(e.name), items: [{ ...imageItem(e.abs, 0), image: null, error }] });
           return;
         }
         if (!st.isFile()) {
-          warnings.push(`${e.abs}: skipped, a symlink to something that is not a regular file`);
+          skip(e.abs, 'a symlink to something that is not a regular file');
           return;
         }
-        found.push({ file: e.abs, error: null });
+        await readFile(e.abs, st.size);
         return;
       }
-      if (hasImageExtension(e.name) || sniffImage(await readHead(e.abs, 16))) found.push({ file: e.abs, error: null });
-      else warnings.push(`${e.abs}: skipped, not an image (a folder feed takes image files only)`);
+      const st = await fs.stat(e.abs).catch(() => null);
+      if (st) await readFile(e.abs, st.size);
     },
     { signal },
   );
-  // Folder identity: each photo's relative path and the SHA-256 of its bytes (src/core/ids.ts).
+  // Folder identity: each file's relative path and the SHA-256 of its bytes (src/core/ids.ts);
+  // a folder of photos only keeps the id it had before feeds inside were read.
   const entries: Array<{ rel: string; sha256: string | null; size: number; mtimeMs: number }> = [];
-  for (const f of found) {
+  for (const f of parts) {
+    const failed = f.items.length === 1 && f.items[0]!.error?.code === 'PATH_OUTSIDE_FEED';
     // A refused link is described by itself (lstat), never by what it points to.
-    const st = await (f.error ? fs.lstat(f.file) : fs.stat(f.file)).catch(() => null);
-    const hashable = f.error === null && st !== null && st.size <= HASH_MAX_BYTES;
+    const st = await (failed ? fs.lstat(f.file) : fs.stat(f.file)).catch(() => null);
+    const hashable = !failed && st !== null && st.size <= HASH_MAX_BYTES;
     entries.push({ rel: path.relative(root, f.file), sha256: hashable ? await sha256File(f.file, signal) : null, size: st?.size ?? -1, mtimeMs: st?.mtimeMs ?? -1 });
   }
-  const batchId = batchIdFor(root, folderDigest(entries));
-  if (found.length === 0) warnings.push(`${root}: the folder holds no image files`);
+  const listed = new Set(parts.map((p) => p.file));
+  const folder = assembleFolderFeed(parts, (p) => listed.has(p) || existsSync(p));
+  if (folder.items.length === 0) {
+    const shown = unread.slice(0, 5).map((f) => path.relative(root, f));
+    throw new InputError(
+      'FEED_EMPTY',
+      unread.length
+        ? `${root}: no picture and no feed photowire reads; ${unread.length} file(s) skipped (${shown.join(', ')}${unread.length > shown.length ? ', ...' : ''})`
+        : `${root}: the folder holds no picture and no feed${warnings.length ? ` (${warnings.length} entries skipped: see the names above)` : ''}`,
+    );
+  }
+  if (folder.paired) warnings.push(`${root}: ${folder.paired} picture(s) taken with the item that names them, not on their own`);
+  const skipped = { ...folder.skipped, ...(unread.length ? { file: unread.length } : {}) };
+  const hasFeeds = parts.some((p) => !p.picture);
   return {
-    batchId,
+    batchId: batchIdFor(root, folderDigest(entries)),
     feedPath: root,
     root,
-    format: 'image-folder',
-    items: found.map((f, i) => (f.error ? { ...imageItem(f.file, i), image: null, error: f.error } : imageItem(f.file, i))),
-    article: null,
+    format: hasFeeds ? 'folder-bundle' : 'image-folder',
+    items: folder.items,
+    article: folder.article,
     warnings,
+    ...(Object.keys(skipped).length ? { skipped } : {}),
   };
 }

@@ -1,20 +1,13 @@
-import { promises as fs } from 'node:fs';
+import { existsSync, promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { loadFeed, type LoadedFeed } from './loadFeed';
 import { isInputError } from '../../core/errors';
-import type { FeedItem } from '../../schemas/feedItem';
+import { assembleFolderFeed, type FolderPart } from '../../core/feeds/folderFeed';
 
 /**
- * Images named by a text feed of the same run are that feed's items; taking them again as
- * standalone photos would make two records of one photo.
- */
-export function standaloneImages(imageFiles: string[], referenced: Set<string>): string[] {
-  return imageFiles.filter((f) => !referenced.has(f));
-}
-
-/**
- * One batch from a list of files below `root` (the new files of a scheduled run): photos become
- * one item each, text feeds (manifests, XML, gallery text) contribute their items. A file that
+ * One batch from a list of files below `root` (the new files of a scheduled run): text feeds
+ * (manifests, XML, gallery text) contribute their items, with the pictures they name; a picture
+ * no feed names is an item of its own (src/core/feeds/folderFeed.ts, as for any folder feed). A file that
  * cannot be read becomes an item carrying its error, so the run's ledger accounts for it; a file
  * that is no feed at all (a README) is a warning.
  * Symlinks (listFolder lists them, never follows them): one whose real path leaves `root`'s real
@@ -24,11 +17,10 @@ export function standaloneImages(imageFiles: string[], referenced: Set<string>):
  * Positions are renumbered across the batch: records are keyed by position.
  */
 export async function loadFileList(root: string, files: string[], maxFeedBytes: number, batchId: string, opts: { signal?: AbortSignal } = {}): Promise<LoadedFeed> {
-  const parts: Array<{ photo: string | null; items: FeedItem[] }> = [];
+  const parts: FolderPart[] = [];
   const warnings: string[] = [];
-  const articles: string[] = [];
   const realRoot = await fs.realpath(root);
-  const refused = (file: string, code: string, message: string) => parts.push({ photo: null, items: [{ source: { file, position: 0, format: 'unreadable' }, captionRaw: '', iptc: {}, image: null, error: { code, message } }] });
+  const refused = (file: string, code: string, message: string) => parts.push({ file, picture: false, items: [{ source: { file, position: 0, format: 'unreadable' }, captionRaw: '', iptc: {}, image: null, error: { code, message } }] });
   for (const file of files) {
     opts.signal?.throwIfAborted();
     const own = await fs.lstat(file).catch(() => null);
@@ -54,8 +46,7 @@ export async function loadFileList(root: string, files: string[], maxFeedBytes: 
     try {
       const feed = await loadFeed(file, maxFeedBytes, opts);
       warnings.push(...feed.warnings);
-      if (feed.article) articles.push(feed.article);
-      parts.push({ photo: feed.format === 'image' ? file : null, items: feed.items });
+      parts.push({ file, picture: feed.format === 'image', items: feed.items, names: feed.names, article: feed.article, skipped: feed.skipped });
     } catch (err) {
       if (!isInputError(err)) throw err;
       // A README or checksum file beside the photos is not a failure: it is listed, like a folder feed does.
@@ -66,17 +57,18 @@ export async function loadFileList(root: string, files: string[], maxFeedBytes: 
       refused(file, err.code, err.message);
     }
   }
-  const referenced = new Set(
-    parts
-      .filter((p) => p.photo === null)
-      .flatMap((p) => p.items.map((i) => i.image))
-      .filter((i): i is string => i !== null)
-      .map((i) => path.resolve(i)),
-  );
-  const kept = new Set(standaloneImages(parts.flatMap((p) => (p.photo ? [p.photo] : [])), referenced));
-  const items = parts
-    .filter((p) => p.photo === null || kept.has(p.photo))
-    .flatMap((p) => p.items)
-    .map((item, position) => ({ ...item, source: { ...item.source, position } }));
-  return { batchId, feedPath: root, root, format: 'file-list', items, article: articles.length ? articles.join('\n\n') : null, warnings };
+  // The same assembly as every folder feed (src/core/feeds/folderFeed.ts): a picture an item of
+  // the run names is that item's; an item's picture taken by an earlier run is still beside it.
+  const listed = new Set(parts.map((p) => p.file));
+  const folder = assembleFolderFeed(parts, (p) => listed.has(p) || existsSync(p));
+  return {
+    batchId,
+    feedPath: root,
+    root,
+    format: 'file-list',
+    items: folder.items,
+    article: folder.article,
+    warnings,
+    ...(Object.keys(folder.skipped).length ? { skipped: folder.skipped } : {}),
+  };
 }

@@ -19,6 +19,8 @@
  *   sources set and each source         {<p>:sources}               registerSource/removeSource MULTI
  *   a schedule's cursor/pending/lock    {<p>:schedule:<name>}       commit's MULTI, reset's DEL
  *   a hot-folder file's claim           {<p>:claim:<sha256>}        the lease's RENEW/RELEASE (one key)
+ *   a hot folder's pair waits, and      {<p>:pair:<sha256>}         alone (HSETNX/HGET/HDEL; SET/EXISTS)
+ *     whether it receives deliveries
  *   the records of a rendition set      {<p>:rend:<sha256>}         REMEMBER_OWNER (one key)
  *   dedup index (v2)                    {v2t<threshold>} inside     the caption scripts (captionIndex*.ts);
  *                                       `<p>:dedup:`                the pointer `<p>:dedup:active` is one
@@ -169,6 +171,10 @@ export interface RedisKeys {
   schedule(name: string): ScheduleKeys;
   /** String with TTL: the lease of one hot-folder file (sha256 of its path). */
   claim(fileSha256: string): string;
+  /** Hash with TTL: entry name -> since when (ms) it has waited for its pair, in one hot folder (sha256 of its path). */
+  pairWaits(dirSha256: string): string;
+  /** String with TTL: the hot folder (sha256 of its path) has received a delivery whose XML names pictures. */
+  deliveryFolder(dirSha256: string): string;
   /** Hash: item id -> what decides whether the rendition set of these bytes may be cached and served (src/adapters/redis/renditionOwners.ts). */
   renditionOwners(sha256: string): string;
   dedup: DedupKeys;
@@ -262,6 +268,8 @@ export function redisKeys(prefix: string): RedisKeys {
       return { cursor: `${tag}:cursor`, pending: `${tag}:pending`, lock: `${tag}:lock` };
     },
     claim: (sha) => hashTag(`${p}:claim:${sha}`),
+    pairWaits: (sha) => `${hashTag(`${p}:pair:${sha}`)}:since`,
+    deliveryFolder: (sha) => `${hashTag(`${p}:pair:${sha}`)}:delivery`,
     renditionOwners: (sha) => hashTag(`${p}:rend:${sha}`),
     dedup: { prefix: `${p}:dedup`, active: `${p}:dedup:active` },
   };

@@ -7,8 +7,9 @@ import { Lease } from '../../adapters/redis/lease';
 import type { SourceRuntime } from '../runtime';
 import { RunLog } from '../../adapters/redis/runLog';
 import { DropMoves } from '../../adapters/redis/dropMoves';
+import { PairWaits } from '../../adapters/redis/pairWaits';
 import { HotFolderService, WATCH_MAX_TAKES } from './hotFolderService';
-import { loadDropFolder } from './loadDropFolder';
+import { loadFeed } from '../../adapters/feeds/loadFeed';
 import { moveTaken } from './moveTaken';
 import type { HotFolderFiles, HotFolderPorts, HotFolderSettings } from './ports';
 import { observeEntry, scanHotFolder } from './scanFolder';
@@ -31,6 +32,8 @@ export interface HotFolderOptions {
   holdWarnMs?: number;
   /** Most entries this watcher takes at once (each holds a claim and waits for its batch); default WATCH_MAX_TAKES. */
   maxTakes?: number;
+  /** Default PHOTOWIRE_PAIR_WAIT. */
+  pairWaitMs?: number;
 }
 
 /** The hot folders on the local file system. */
@@ -49,7 +52,8 @@ export function localHotFolderFiles(maxFeedBytes: number): HotFolderFiles {
       return st.isFIFO() ? 'a FIFO' : st.isSocket() ? 'a socket' : 'a device';
     },
     realPath: (p) => fs.realpath(p),
-    loadFolder: (dir, opts) => loadDropFolder(dir, maxFeedBytes, opts),
+    // The one folder-feed reader `run` and `ingest` use: a dropped delivery reads the same.
+    loadFolder: (dir, opts) => loadFeed(dir, maxFeedBytes, opts),
     move: moveTaken,
     exists: async (p) => existsSync(p),
     watch: (dir, onChange) => {
@@ -74,6 +78,7 @@ export function hotFolderPorts(rt: SourceRuntime): HotFolderPorts {
     claims: { key, acquire: (file, token, ttlMs) => Lease.acquire(rt.redis, key(file), token, ttlMs) },
     runs: new RunLog(rt.redis, rt.config.prefix),
     moves: new DropMoves(rt.redis, rt.config.prefix),
+    pairs: new PairWaits(rt.redis, rt.config.prefix),
     logger: rt.logger,
     now: () => Date.now(),
     nonce: () => randomBytes(4).toString('hex'),
@@ -92,6 +97,7 @@ export function hotFolderSettings(rt: Pick<SourceRuntime, 'config'>, opts: HotFo
     holdWarnMs: opts.holdWarnMs ?? holdWarnMs(settleMs),
     maxTakes: opts.maxTakes ?? WATCH_MAX_TAKES,
     staleHours: rt.config.staleHours,
+    pairWaitMs: opts.pairWaitMs ?? rt.config.pairWaitMs,
   };
 }
 

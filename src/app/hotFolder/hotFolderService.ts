@@ -7,10 +7,18 @@ import { hasImageExtension } from '../../core/feeds/sniff';
 import { formatDuration } from '../runs/formatRuns';
 import { finishRun, newRun, WATCH_SCHEDULE, type RunRecord } from '../../core/runs/runRecord';
 import { staleness } from '../../core/runs/stale';
-import { planTakes, type PlannedTake } from './planTakes';
+import { pairWaiters, planTakes, type Pairing, type PlannedTake } from './planTakes';
+import { localPicture, markMissingPicture } from '../../core/feeds/folderFeed';
 import type { HotFolderLogger, HotFolderPorts, HotFolderSettings } from './ports';
 import { SCAN_MAX_TOP_LEVEL } from './scanFolder';
-import { emptySettleState, heldMessage, settleStep, type EntryObservation, type HeldEntry, type ReadyReason, type SettleState } from './settle';
+import { emptySettleState, heldMessage, settleStep, type EntryObservation, type HeldEntry, type ReadyEntry, type ReadyReason, type SettleState } from './settle';
+
+interface FileRefs {
+  signature: string;
+  holders: string[];
+  needs: string[][];
+  picture: boolean;
+}
 
 /**
  * Takes in flight per watcher. Each waits for its batch while the workers render, so more would
@@ -69,8 +77,10 @@ export class HotFolderService extends EventEmitter {
   private readonly lastCapLog = new Map<string, number>();
   /** Folders waiting too long for temp-named files inside them: their `waiting` run. */
   private readonly heldRuns = new Map<string, RunRecord>();
-  /** Per hot folder: feed file → (its signature, the top-level entries holding the photos it names). */
-  private readonly refCache = new Map<string, Map<string, { signature: string; holders: string[] }>>();
+  /** Per hot folder: file → (its signature, the top-level entries holding the photos it names, what its items wait for, whether it is a picture). */
+  private readonly refCache = new Map<string, Map<string, FileRefs>>();
+  /** Since when an entry (its path) has waited for its pair: PHOTOWIRE_PAIR_WAIT, read from or written to the pairs port once. */
+  private readonly pairSince = new Map<string, number>();
   private loop: Promise<void> | null = null;
   /** Aborted by stop(): a scan or a load walking a big folder ends at once instead of finishing first. */
   private readonly stopping = new AbortController();
@@ -140,10 +150,11 @@ export class HotFolderService extends EventEmitter {
         const step = settleStep(this.states.get(dir) ?? emptySettleState(), listing, this.ports.now(), this.settleMs);
         this.states.set(dir, step.state);
         await this.reportHeld(dir, step.held);
-        const references = await this.references(dir, listing.candidates);
+        const refs = await this.references(dir, listing.candidates);
         const present = new Set(listing.candidates.map((c) => c.name));
+        const pairing = await this.pairing(dir, step.ready, present, refs);
         let heldBack = 0;
-        for (const planned of planTakes(step.ready, present, references)) {
+        for (const planned of planTakes(step.ready, present, refs.holders, pairing)) {
           const file = path.join(dir, planned.entry.name);
           if (this.inFlight.has(file) || !this.running) continue;
           if (this.inFlight.size >= this.settings.maxTakes) {
@@ -224,38 +235,73 @@ export class HotFolderService extends EventEmitter {
   }
 
   /**
-   * Which photos in the hot folder each feed file names (parsed once per version of the feed).
+   * Which photos in the hot folder each feed file names (parsed once per version of the feed):
+   * its items' pictures and every other picture its XML names (renditions, residrefs), as the
+   * top-level entries holding them; what each item waits for (PHOTOWIRE_PAIR_WAIT: its picture,
+   * or any of the names its XML gives when the item names no file beside it, as Reuters' residrefs);
+   * and which files are pictures without an image extension (Reuters' `..-BASEIMAGE`).
    * A feed that does not parse (yet) names nothing; it is reported when it is taken.
    */
-  private async references(dir: string, candidates: EntryObservation[]): Promise<Map<string, string[]>> {
-    const cache = this.refCache.get(dir) ?? new Map<string, { signature: string; holders: string[] }>();
-    const next = new Map<string, { signature: string; holders: string[] }>();
-    const out = new Map<string, string[]>();
+  private async references(dir: string, candidates: EntryObservation[]): Promise<{ holders: Map<string, string[]>; needs: Map<string, string[][]>; pictures: Set<string> }> {
+    const cache = this.refCache.get(dir) ?? new Map<string, FileRefs>();
+    const next = new Map<string, FileRefs>();
+    const holders = new Map<string, string[]>();
+    const needs = new Map<string, string[][]>();
+    const pictures = new Set<string>();
+    const top = (p: string): string | null => (p.startsWith(dir + path.sep) ? path.relative(dir, p).split(path.sep)[0]! : null);
     for (const c of candidates) {
-      if (c.kind !== 'file' || hasImageExtension(c.name)) continue;
+      if (c.kind !== 'file') continue;
+      if (hasImageExtension(c.name)) {
+        pictures.add(c.name);
+        continue;
+      }
       let hit = cache.get(c.name);
       if (!hit || hit.signature !== c.signature) {
-        let holders: string[] = [];
+        hit = { signature: c.signature, holders: [], needs: [], picture: false };
         try {
           const feed = await this.ports.ingest.load(path.join(dir, c.name));
-          holders = [
-            ...new Set(
-              feed.items
-                .map((i) => i.image)
-                .filter((img): img is string => img !== null && img.startsWith(dir + path.sep))
-                .map((img) => path.relative(dir, img).split(path.sep)[0]),
-            ),
-          ];
+          if (feed.format === 'image') hit.picture = true;
+          else {
+            const named = (feed.names ?? []).map(top).filter((n): n is string => n !== null && n !== c.name);
+            const own = feed.items.map((i) => localPicture(i)).map((p) => (p === null ? null : top(p)));
+            hit.holders = [...new Set([...own.filter((n): n is string => n !== null && n !== c.name), ...named])];
+            hit.needs = feed.items.flatMap((i, k) => (i.error ? [] : own[k] ? [[own[k]!]] : named.length ? [named] : []));
+          }
         } catch {
-          holders = [];
+          // not readable yet: named nothing
         }
-        hit = { signature: c.signature, holders };
       }
       next.set(c.name, hit);
-      if (hit.holders.length) out.set(c.name, hit.holders);
+      if (hit.picture) pictures.add(c.name);
+      if (hit.holders.length) holders.set(c.name, hit.holders);
+      if (hit.needs.length) needs.set(c.name, hit.needs);
     }
     this.refCache.set(dir, next);
-    return out;
+    return { holders, needs, pictures };
+  }
+
+  /**
+   * PHOTOWIRE_PAIR_WAIT (planTakes.ts): which ready entries wait for their pair, and since when.
+   * A lone picture waits only in a folder known to receive deliveries (one whose XML named
+   * pictures; kept in Redis), so a folder of plain photos is taken as soon as they settle.
+   */
+  private async pairing(dir: string, ready: ReadyEntry[], present: Set<string>, refs: { holders: Map<string, string[]>; needs: Map<string, string[][]>; pictures: Set<string> }): Promise<Pairing | undefined> {
+    const waitMs = this.settings.pairWaitMs;
+    if (waitMs <= 0) return undefined;
+    const base = { waitMs, needs: refs.needs, isPicture: (n: string) => refs.pictures.has(n), picturesWait: refs.needs.size > 0 || (await this.ports.pairs.isDelivery(dir)) };
+    const now = this.ports.now();
+    const since = new Map<string, number>();
+    for (const name of pairWaiters(ready, present, refs.holders, base)) {
+      const file = path.join(dir, name);
+      let at = this.pairSince.get(file);
+      if (at === undefined) {
+        at = await this.ports.pairs.since(dir, name, now);
+        this.pairSince.set(file, at);
+        this.ports.logger.info({ hotFolder: dir, file: name, waitMs, waitedMs: now - at }, `hot folder: ${name} waits for its ${refs.needs.has(name) ? 'picture' : 'item'} (at most ${formatDuration(waitMs)})`);
+      }
+      since.set(name, at);
+    }
+    return { ...base, now, since };
   }
 
   /**
@@ -291,6 +337,28 @@ export class HotFolderService extends EventEmitter {
       if (name !== feed && ref.holders.includes(holder) && (await this.ports.files.exists(path.join(dir, name)))) return true;
     }
     return false;
+  }
+
+  /**
+   * A feed file taken on its own: an item whose picture is not in the hot folder keeps its
+   * metadata and fails PICTURE_MISSING (after PHOTOWIRE_PAIR_WAIT when `waited`), the same record
+   * a delivery folder read whole gives (src/core/feeds/folderFeed.ts).
+   */
+  private async withMissingPictures(feed: LoadedFeed, waited: boolean): Promise<LoadedFeed> {
+    const absent = new Set<string>();
+    for (const i of feed.items) {
+      const pic = localPicture(i);
+      if (pic !== null && !i.error && !(await this.ports.files.exists(pic))) absent.add(pic);
+    }
+    if (absent.size === 0) return feed;
+    const why = waited ? `did not arrive in the hot folder within PHOTOWIRE_PAIR_WAIT (${formatDuration(this.settings.pairWaitMs)})` : 'is not in the hot folder';
+    return { ...feed, items: feed.items.map((i) => markMissingPicture(i, (p) => !absent.has(p), why)) };
+  }
+
+  /** Taken entries no longer wait for their pair. */
+  private async pairDone(dir: string, names: string[]): Promise<void> {
+    for (const n of names) this.pairSince.delete(path.join(dir, n));
+    if (this.settings.pairWaitMs > 0) await this.ports.pairs.clear(dir, names);
   }
 
   private date(): Date {
@@ -332,8 +400,12 @@ export class HotFolderService extends EventEmitter {
       } catch (err) {
         if (!isInputError(err)) throw err;
         await this.refuseEntry(dir, ready, err, log);
+        await this.pairDone(dir, [entry.name]);
         return;
       }
+      if (entry.kind === 'file') feed = await this.withMissingPictures(feed, ready.unpaired === true);
+      // A delivery (XML naming its pictures): from now on a picture dropped first waits for its item.
+      if (this.settings.pairWaitMs > 0 && companions.length > 0) await this.ports.pairs.markDelivery(dir, this.ports.now());
       let run!: RunRecord;
       let again = false;
       const { summary } = await this.ports.ingest.take(feed, {
@@ -370,6 +442,7 @@ export class HotFolderService extends EventEmitter {
       moves.push({ from: file, to: movedTo });
       // With the batch: a retry of a failed item reads it from processed/ (where a corrected file goes), not from the drop path.
       await this.ports.moves.record(feed.batchId, moves);
+      await this.pairDone(dir, [entry.name, ...companions]);
       const counts = { ok: summary?.ok ?? 0, failed: summary?.failed ?? 0, duplicates: summary?.duplicates ?? 0 };
       await this.ports.runs.save(
         again

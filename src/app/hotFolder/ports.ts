@@ -12,7 +12,7 @@ import type { EntryObservation, ScanListing } from './settle';
  * the runtime's ingest service); test/unit/app/hotFolder/ builds the service with fakes.
  */
 
-/** The hot folders on disk (node:fs in production: scanFolder.ts, moveTaken.ts, loadDropFolder.ts). */
+/** The hot folders on disk (node:fs in production: scanFolder.ts, moveTaken.ts, src/adapters/feeds/loadFeed.ts). */
 export interface HotFolderFiles {
   /** What is at `dir`: a folder to watch, nothing, or something else. */
   kindOf(dir: string): Promise<'folder' | 'missing' | 'other'>;
@@ -25,7 +25,7 @@ export interface HotFolderFiles {
   /** What a special entry is, for the message: `a FIFO`, `a socket`, `a device`. */
   specialKind(file: string): Promise<string>;
   realPath(p: string): Promise<string>;
-  /** A folder dropped into a hot folder, read as one feed (loadDropFolder.ts). */
+  /** A folder dropped into a hot folder, read as one feed (loadFeed: the same folder feed as `run`). */
   loadFolder(dir: string, opts: LoadOptions): Promise<LoadedFeed>;
   /** Move an entry to processed/<day>/ or failed/<day>/ (with `.error.json` when `error`); the new path. */
   move(dir: string, name: string, outcome: Outcome, at: Date, error?: { code: string; message: string }): Promise<string>;
@@ -79,6 +79,19 @@ export interface HotFolderMoves {
   record(batchId: string, moves: ReadonlyArray<{ from: string; to: string }>): Promise<boolean>;
 }
 
+/**
+ * PHOTOWIRE_PAIR_WAIT's memory (src/adapters/redis/pairWaits.ts), shared by the watchers of a
+ * folder and kept across restarts: since when an entry has waited for its pair, and whether the
+ * folder receives deliveries (then a picture dropped before its XML waits for it).
+ */
+export interface HotFolderPairs {
+  /** Since when `name` has waited; `now` is recorded when it is the first time. */
+  since(dir: string, name: string, now: number): Promise<number>;
+  clear(dir: string, names: string[]): Promise<void>;
+  markDelivery(dir: string, now: number): Promise<void>;
+  isDelivery(dir: string): Promise<boolean>;
+}
+
 export interface HotFolderLogger extends IngestLogger {
   error(obj: object, msg: string): void;
   child(bindings: object): HotFolderLogger;
@@ -90,6 +103,7 @@ export interface HotFolderPorts {
   claims: HotFolderClaims;
   runs: HotFolderRuns;
   moves: HotFolderMoves;
+  pairs: HotFolderPairs;
   logger: HotFolderLogger;
   /** Wall time (ms): settle decisions, run records, the day folder of a move. */
   now: () => number;
@@ -115,4 +129,6 @@ export interface HotFolderSettings {
   maxTakes: number;
   /** PHOTOWIRE_STALE_HOURS: a hot folder silent this long is reported. */
   staleHours: number;
+  /** PHOTOWIRE_PAIR_WAIT: how long a delivery's XML waits for its picture, and a picture for its XML (0: no wait). */
+  pairWaitMs: number;
 }

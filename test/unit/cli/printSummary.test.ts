@@ -54,6 +54,7 @@ describe('the printed batch summary', () => {
 
   it('lists the items that are not pictures, by kind', () => {
     expect(formatSummary({ ...base, skipped: { text: 1, video: 1 } })).toContain('\n  skipped: 1 text item, 1 video item (not pictures)\n');
+    expect(formatSummary({ ...base, skipped: { text: 1, file: 2 } })).toContain('\n  skipped: 1 text item, 2 files (not pictures)\n');
     expect(formatSummary({ ...base, skipped: { package: 2 } })).toContain('skipped: 2 package items');
     expect(formatSummary(base)).not.toContain('skipped');
   });

@@ -38,7 +38,7 @@ describe('the error table', () => {
     expect(Object.keys(ERROR_CODES)).toEqual([
       'FEED_UNREADABLE', 'FEED_UNKNOWN_FORMAT', 'FEED_MALFORMED', 'FEED_TOO_LARGE', 'FEED_LINE_TOO_LONG', 'XML_ENTITY_REFUSED', 'ITEM_DUPLICATE_ID', 'ITEM_INVALID',
       'PATH_OUTSIDE_FEED', 'IMAGE_NOT_FOUND', 'IMAGE_UNSUPPORTED', 'IMAGE_CORRUPT', 'IMAGE_TOO_LARGE', 'STORAGE_FAILED', 'WORKER_LOST',
-      'FETCH_REFUSED', 'FETCH_FAILED', 'INTERNAL',
+      'FETCH_REFUSED', 'FETCH_FAILED', 'INTERNAL', 'PICTURE_MISSING', 'FEED_EMPTY',
     ]);
     for (const [code, message] of Object.entries(ERROR_CODES)) expect(ERRORS[code as PhotowireCode].message).toBe(message);
     expect(ERROR_CODES.IMAGE_CORRUPT).toBe('the image could not be decoded');

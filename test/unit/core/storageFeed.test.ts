@@ -51,7 +51,7 @@ describe('feeds in storage (desk uploads)', () => {
     expect(a).toMatch(/^[0-9a-f]{16}$/);
     expect(uploadIdOf([{ name: 'a.jpg', sha256: 'a'.repeat(64) }, { name: 'b.jpg', sha256: 'b'.repeat(64) }])).toBe(a);
     expect(uploadIdOf([{ name: 'a.jpg', sha256: 'a'.repeat(64) }, { name: 'b.jpg', sha256: 'c'.repeat(64) }])).not.toBe(a);
-    expect(uploadFeedRefs(a, ['b.jpg', 'wire.ndjson', 'a.jpg'])).toEqual([`storage:uploads/${a}/wire.ndjson`]);
+    expect(uploadFeedRefs(a, ['b.jpg', 'wire.ndjson', 'a.jpg'])).toEqual([`storage:uploads/${a}/`]);
     expect(uploadFeedRefs(a, ['a.jpg'])).toEqual([`storage:uploads/${a}/a.jpg`]);
     expect(uploadFeedRefs(a, ['b.jpg', 'a.jpg'])).toEqual([`storage:uploads/${a}/`]);
     expect(uniqueName('a.jpg', new Set(['a.jpg', 'a (2).jpg']))).toBe('a (3).jpg');

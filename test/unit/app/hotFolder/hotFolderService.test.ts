@@ -63,6 +63,9 @@ class Fakes {
   /** enqueue's `created` for a batch id (default true). */
   created = new Map<string, boolean>();
   nonces = 0;
+  /** The pairs port's store (Redis in production), shared by every service built on these fakes: a restart keeps it. */
+  readonly pairWaits = new Map<string, number>();
+  readonly deliveryFolders = new Set<string>();
 
   put(name: string, e: Partial<Entry> = {}): void {
     this.entries.set(name, { kind: 'file', signature: '10:1', ino: this.entries.size + 1, incomplete: false, ...e });
@@ -162,6 +165,20 @@ class Fakes {
           return true;
         },
       },
+      pairs: {
+        since: async (dir, name, now) => {
+          const k = `${dir}\0${name}`;
+          if (!this.pairWaits.has(k)) this.pairWaits.set(k, now);
+          return this.pairWaits.get(k)!;
+        },
+        clear: async (dir, names) => {
+          for (const n of names) this.pairWaits.delete(`${dir}\0${n}`);
+        },
+        markDelivery: async (dir) => {
+          this.deliveryFolders.add(dir);
+        },
+        isDelivery: async (dir) => this.deliveryFolders.has(dir),
+      },
       logger: logger({}),
       now: () => this.t,
       nonce: () => `n${++this.nonces}`,
@@ -172,7 +189,7 @@ class Fakes {
 const SETTLE = 1000;
 
 function settings(over: Partial<HotFolderSettings> = {}): HotFolderSettings {
-  return { dirs: [DIR], settleMs: SETTLE, scanMs: 3_600_000, claimTtlMs: 30_000, fsWatch: false, owner: 'test', holdWarnMs: 5 * SETTLE, maxTakes: 16, staleHours: 24, ...over };
+  return { dirs: [DIR], settleMs: SETTLE, scanMs: 3_600_000, claimTtlMs: 30_000, fsWatch: false, owner: 'test', holdWarnMs: 5 * SETTLE, maxTakes: 16, staleHours: 24, pairWaitMs: 0, ...over };
 }
 
 const services: HotFolderService[] = [];
@@ -439,5 +456,115 @@ describe('HotFolderService (fake ports)', () => {
       expect(f.claimEvents).toEqual([abandon ? 'expire photo.jpg' : 'release photo.jpg']);
       expect(f.runs.get('drop-b-photo.jpg')?.state).toBe('running');
     }
+  });
+});
+
+/**
+ * PHOTOWIRE_PAIR_WAIT: an agency's XML item and its picture reach a hot folder in either order,
+ * minutes apart; each waits (bounded) for the other, and the wait is measured from when it began,
+ * across a restart (the pairs port is Redis in production: src/adapters/redis/pairWaits.ts).
+ */
+describe('HotFolderService: a delivery pair arriving in either order', () => {
+  const WAIT = 120_000;
+  const xmlFeed = (name: string, picture: string): LoadedFeed =>
+    ({
+      batchId: `b-${name}`,
+      feedPath: `${DIR}/${name}`,
+      root: DIR,
+      format: 'newsml-g2',
+      items: [{ source: { file: `${DIR}/${name}`, position: 0, format: 'newsml-g2' }, agencyId: 'urn:x:1', captionRaw: 'Florian David Fitz', iptc: { caption: 'Florian David Fitz' }, image: `${DIR}/${picture}` }],
+      article: null,
+      warnings: [],
+    }) as LoadedFeed;
+
+  it('XML first: the item waits for its picture and takes it when it has settled, one batch', async () => {
+    const f = new Fakes();
+    f.put('item.xml');
+    f.feeds.set(`${DIR}/item.xml`, xmlFeed('item.xml', 'photo.jpg'));
+    const { scan } = await started(f, { pairWaitMs: WAIT });
+    f.t += SETTLE;
+    await scan();
+    expect(f.taken).toEqual([]);
+    expect(f.logs.map((l) => l.msg)).toContain('hot folder: item.xml waits for its picture (at most 2 min 0 s)');
+    f.t += 60_000;
+    f.put('photo.jpg');
+    await scan();
+    expect(f.taken).toEqual([]); // the picture has not settled yet
+    f.t += SETTLE;
+    await scan();
+    expect(f.taken.map((x) => [x.batchId, x.items.map((i) => i.error ?? null)])).toEqual([['b-item.xml', [null]]]);
+    expect(f.moves.map((m) => m.name)).toEqual(['photo.jpg', 'item.xml']);
+    expect(f.deliveryFolders.has(DIR)).toBe(true);
+    expect(f.pairWaits.size).toBe(0);
+  });
+
+  it('picture first, in a folder that receives deliveries: the picture waits for its item and is never a bare record', async () => {
+    const f = new Fakes();
+    f.deliveryFolders.add(DIR);
+    f.put('photo.jpg');
+    f.feeds.set(`${DIR}/photo.jpg`, feedOf(`${DIR}/photo.jpg`));
+    const { scan } = await started(f, { pairWaitMs: WAIT });
+    f.t += SETTLE;
+    await scan();
+    f.t += 90_000;
+    await scan();
+    expect(f.taken).toEqual([]);
+    f.put('item.xml');
+    f.feeds.set(`${DIR}/item.xml`, xmlFeed('item.xml', 'photo.jpg'));
+    await scan();
+    f.t += SETTLE;
+    await scan();
+    expect(f.taken.map((x) => x.batchId)).toEqual(['b-item.xml']);
+    expect(f.moves.map((m) => m.name)).toEqual(['photo.jpg', 'item.xml']);
+  });
+
+  it('a folder that never received a delivery takes a lone picture as soon as it settles', async () => {
+    const f = new Fakes();
+    f.put('photo.jpg');
+    f.feeds.set(`${DIR}/photo.jpg`, feedOf(`${DIR}/photo.jpg`));
+    const { scan } = await started(f, { pairWaitMs: WAIT });
+    f.t += SETTLE;
+    await scan();
+    expect(f.taken.map((x) => x.batchId)).toEqual(['b-photo.jpg']);
+  });
+
+  it('the wait is bounded: at PHOTOWIRE_PAIR_WAIT the item is taken, its record PICTURE_MISSING with its metadata; a lone picture likewise goes alone', async () => {
+    const f = new Fakes();
+    f.deliveryFolders.add(DIR);
+    f.put('item.xml');
+    f.feeds.set(`${DIR}/item.xml`, xmlFeed('item.xml', 'never.jpg'));
+    f.put('lone.jpg');
+    f.feeds.set(`${DIR}/lone.jpg`, feedOf(`${DIR}/lone.jpg`));
+    const { scan } = await started(f, { pairWaitMs: WAIT });
+    f.t += SETTLE;
+    await scan();
+    f.t += WAIT - 1;
+    await scan();
+    expect(f.taken).toEqual([]);
+    f.t += 1;
+    await scan();
+    expect(f.taken.map((x) => x.batchId).sort()).toEqual(['b-item.xml', 'b-lone.jpg']);
+    const item = f.taken.find((x) => x.batchId === 'b-item.xml')!.items[0]!;
+    expect(item.captionRaw).toBe('Florian David Fitz');
+    expect(item.error).toEqual({ code: 'PICTURE_MISSING', message: `${DIR}/item.xml: item 1 (urn:x:1): its picture ${DIR}/never.jpg did not arrive in the hot folder within PHOTOWIRE_PAIR_WAIT (2 min 0 s)` });
+  });
+
+  it('restart-safe: a watcher started mid-wait goes on from when the wait began, not from its own start', async () => {
+    const f = new Fakes();
+    f.put('item.xml');
+    f.feeds.set(`${DIR}/item.xml`, xmlFeed('item.xml', 'never.jpg'));
+    const first = await started(f, { pairWaitMs: WAIT });
+    f.t += SETTLE;
+    await first.scan();
+    const began = f.t;
+    f.t += 100_000;
+    await first.svc.stop();
+    const second = await started(f, { pairWaitMs: WAIT });
+    f.t += SETTLE; // settles again for the new watcher
+    await second.scan();
+    expect(f.taken).toEqual([]);
+    f.t = began + WAIT;
+    await second.scan();
+    expect(f.taken.map((x) => x.items[0]!.error?.code)).toEqual(['PICTURE_MISSING']);
   });
 });
