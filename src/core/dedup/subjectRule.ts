@@ -149,7 +149,26 @@ function substitution(from: string, to: string): 'spelling' | 'number' | null {
   if (DATE_TOKEN.test(from) || DATE_TOKEN.test(to) || SCORE_TOKEN.test(from) || SCORE_TOKEN.test(to)) return null;
   if (!LETTERS.test(from) || !LETTERS.test(to) || from.length < 4 || to.length < 4) return null;
   const max = Math.min(from.length, to.length) >= 8 ? 2 : 1;
-  return editDistance(from, to, max) <= max ? 'spelling' : null;
+  // The plural fold may have taken an s that the typo moved ("across" / "acrsos" -> "acrso").
+  const d = Math.min(editDistance(from, to, max), editDistance(`${from}s`, to, max), editDistance(from, `${to}s`, max));
+  return d <= max ? 'spelling' : null;
+}
+
+/** How many of the sorted, distinct `a` are not in the sorted, distinct `b`. */
+function outside(a: readonly string[], b: readonly string[]): number {
+  let i = 0;
+  let j = 0;
+  let n = 0;
+  while (i < a.length) {
+    if (j >= b.length || a[i] < b[j]) {
+      n++;
+      i++;
+    } else if (a[i] === b[j]) {
+      i++;
+      j++;
+    } else j++;
+  }
+  return n;
 }
 
 /** The rule: whether two heads are one subject, and the edits between them. */
@@ -158,6 +177,10 @@ export function compareSubjects(a: SubjectKey, b: SubjectKey): SubjectMatch {
   if (a.content.length === 0 || b.content.length === 0) {
     const same = a.tokens.join(' ') === b.tokens.join(' ');
     return same ? { same, cost: 0, edits: [] } : { same, cost: 0, edits: [], reason: 'no subject words' };
+  }
+  // Necessary condition, cheap: at most MAX_SUBSTITUTIONS content words of either are not in the other.
+  if (outside(a.content, b.content) > MAX_SUBSTITUTIONS || outside(b.content, a.content) > MAX_SUBSTITUTIONS) {
+    return { same: false, cost: 0, edits: [], reason: 'more than two subject words differ' };
   }
   const ops = myers(a.tokens, b.tokens);
   const edits: SubjectEdit[] = [];
