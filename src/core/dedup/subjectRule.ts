@@ -1,7 +1,6 @@
 import { hash } from 'node:crypto';
 import { findDates } from '../captions/readDate';
 import { captionParts, partsOfNormalized, type CaptionParts } from './captionParts';
-import { hashString32 } from './hash32';
 import { captionWords, tokensFromWords } from './normalize';
 import { myers } from './wordDiff';
 
@@ -25,16 +24,19 @@ import { myers } from './wordDiff';
  * another moment (first/second, before/after, another date or time) or another score.
  */
 
-/** Part of the parameters' fingerprint (the index refuses another): bump on any change to the rule. */
+/** Part of the parameters' fingerprint (the index refuses another): bump on any change to the rule or the normalisation. */
 export const SUBJECT_RULE_VERSION = 1;
-/** Most typo or number substitutions between two heads of one cluster. The index's prefix length is this + 1. */
+/** Most typo or number substitutions between two heads of one cluster. The index's keys (segmentKeys) assume 2. */
 export const MAX_SUBSTITUTIONS = 2;
 /** Most function-word tokens added or dropped between two heads of one cluster. */
 export const MAX_FUNCTION_EDITS = 3;
-/** Index keys per canonical head: any two heads the rule joins share one (prefix filtering). */
-export const PREFIX_KEYS = MAX_SUBSTITUTIONS + 1;
 /** Most head tokens compared (a feed-controlled size): a head longer than this is cut. */
 export const MAX_HEAD_TOKENS = 160;
+
+/** What the index stores with its data: a start with another fingerprint needs `clusters rebuild`. */
+export function subjectRuleFingerprint(): string {
+  return JSON.stringify({ rule: SUBJECT_RULE_VERSION, maxSubstitutions: MAX_SUBSTITUTIONS, maxFunctionEdits: MAX_FUNCTION_EDITS, maxHeadTokens: MAX_HEAD_TOKENS, keys: 'quarters-v1' });
+}
 
 /**
  * Words whose addition or removal never makes another picture: articles, the prepositions and
@@ -54,7 +56,7 @@ export interface SubjectKey {
   tokens: string[];
   /** Distinct content tokens (not function words), sorted. */
   content: string[];
-  /** Up to PREFIX_KEYS content tokens, smallest 32-bit hash first: the index's buckets. */
+  /** The index's bucket keys (segmentKeys): any two heads the rule joins share one. */
   keys: string[];
   /** 16 hex digits of the tokens' SHA-256: the id a cluster started by this head gets. */
   id: string;
@@ -101,11 +103,28 @@ export function comparisonTokens(text: string): string[] {
 export function subjectKeyOfParts(parts: CaptionParts): SubjectKey | null {
   const tokens = headTokens(parts);
   if (tokens.length === 0) return null;
-  const content = [...new Set(tokens.filter((t) => !FUNCTION_WORDS.has(t)))].sort();
-  const ranked = content.map((t) => ({ t, h: hashString32(t) })).sort((a, b) => a.h - b.h || (a.t < b.t ? -1 : 1));
-  // A head of function words only ("In the") is keyed by its whole text.
-  const keys = ranked.length > 0 ? ranked.slice(0, PREFIX_KEYS).map((r) => r.t) : [`=${tokens.join(' ')}`];
-  return { tokens, content, keys, id: hash('sha256', `s${SUBJECT_RULE_VERSION}\u0000${tokens.join(' ')}`, 'hex').slice(0, 16) };
+  const sequence = tokens.filter((t) => !FUNCTION_WORDS.has(t));
+  const content = [...new Set(sequence)].sort();
+  return { tokens, content, keys: segmentKeys(tokens, sequence), id: hash('sha256', `s${SUBJECT_RULE_VERSION}\u0000${tokens.join(' ')}`, 'hex').slice(0, 16) };
+}
+
+/**
+ * The index's keys of a head, such that two heads the rule joins always share one (the index is
+ * exact, docs/DEDUP.md): the rule allows only function-word edits and at most MAX_SUBSTITUTIONS
+ * (2) one-for-one word substitutions, so the two heads' content-word sequences have the same length
+ * L and differ in at most 2 positions. Cut into 4 quarters, at least 2 quarters are the same, so
+ * one of the 6 pairs of quarters is a shared key (with L); with L = 2 or 3 the rule allows at most
+ * L - 1 substitutions and one of the single words is shared; L = 1 allows none. A head of function
+ * words only is keyed by its whole text (the rule joins it only to the same text).
+ */
+export function segmentKeys(tokens: readonly string[], sequence: readonly string[]): string[] {
+  const L = sequence.length;
+  if (L === 0) return [`=${tokens.join(' ')}`];
+  if (L < 4) return sequence.map((t, i) => `${L}|${i}|${t}`);
+  const q = [0, 1, 2, 3].map((k) => sequence.slice(Math.floor((L * k) / 4), Math.floor((L * (k + 1)) / 4)).join(' '));
+  const keys: string[] = [];
+  for (let i = 0; i < 4; i++) for (let j = i + 1; j < 4; j++) keys.push(`${L}|${i}${j}|${q[i]}|${q[j]}`);
+  return keys;
 }
 
 /** The key of a caption as received (or cleaned), or null when its head has no words. */
