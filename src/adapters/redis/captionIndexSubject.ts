@@ -3,12 +3,12 @@ import type { Redis } from 'ioredis';
 import { PhotowireError } from '../../core/errors';
 import { hashString32 } from '../../core/dedup/hash32';
 import { memberRef, readCaption, type ReadCaption, type SubjectRef } from '../../core/dedup/subjectClusterer';
-import { compareSubjects, pickSubjectCluster, subjectRuleFingerprint, type SubjectMatch } from '../../core/dedup/subjectRule';
+import { compareSubjects, pickSubjectCluster, subjectKeyOfTokens, subjectRuleFingerprint, type SubjectKey, type SubjectMatch } from '../../core/dedup/subjectRule';
 import { clusterIndexKeys, type ClusterIndexKeys } from './keys';
 
 const ITEM_SHARD_BITS = 16;
 const BUCKET_SHARD_BITS = 14;
-/** Canonical captions kept parsed in memory (a bounded cache; each ~2 KB parsed). */
+/** Canonical heads kept in memory (a bounded cache). */
 const CACHE_MAX = 20_000;
 
 export interface SubjectIndexOptions {
@@ -21,7 +21,16 @@ export interface SubjectIndexOptions {
 interface StoredCluster {
   id: string;
   canonicalId: string;
-  read: ReadCaption;
+  caption: string;
+  /** The canonical head's key, rebuilt from the stored tokens (no caption parsing per candidate). */
+  key: SubjectKey;
+  /** The canonical caption read, only when a member joins (for its diff and why). */
+  read?: ReadCaption;
+}
+
+function readOf(c: StoredCluster): ReadCaption {
+  c.read ??= readCaption(c.caption)!;
+  return c.read;
 }
 
 /** 12 hex digits of a segment key, and its bucket shard. */
@@ -37,7 +46,7 @@ function knownRef(local: ReadonlyMap<string, StoredCluster>, stored: string, rea
   const c = local.get(id);
   if (c === undefined) return { id, canonicalId: '', similarity: Number(similarity), exact: exact === '1' };
   if (exact === '1' || read === null) return { id, canonicalId: c.canonicalId, similarity: Number(similarity), exact: exact === '1' };
-  return memberRef(id, c.canonicalId, c.read, read, compareSubjects(c.read.key, read.key));
+  return memberRef(id, c.canonicalId, readOf(c), read, compareSubjects(c.key, read.key));
 }
 
 const itemShard = (itemId: string) => hashString32(itemId) & ((1 << ITEM_SHARD_BITS) - 1);
@@ -165,21 +174,21 @@ return redis.call('PEXPIRE', KEYS[1], ARGV[2])`;
       const scored: Array<{ clusterId: string; c: StoredCluster; match: SubjectMatch }> = [];
       for (const id of candidates) {
         const c = local.get(id);
-        if (c !== undefined) scored.push({ clusterId: id, c, match: compareSubjects(c.read.key, read.key) });
+        if (c !== undefined) scored.push({ clusterId: id, c, match: compareSubjects(c.key, read.key) });
       }
       const best = pickSubjectCluster(scored);
       let ref: SubjectRef;
       if (best !== null) {
-        ref = memberRef(best.c.id, best.c.canonicalId, best.c.read, read, best.match);
+        ref = memberRef(best.c.id, best.c.canonicalId, readOf(best.c), read, best.match);
         writes.rpush(this.keys.members(best.c.id), itemId);
       } else {
         // The head's id is taken only after a 64-bit clash (the same head would have joined it).
         const id = local.has(read.key.id) ? `${read.key.id.slice(0, 15)}x` : read.key.id;
-        const c: StoredCluster = { id, canonicalId: itemId, read };
+        const c: StoredCluster = { id, canonicalId: itemId, caption: items[i].caption, key: read.key, read };
         local.set(id, c);
         this.remember(c);
         // The caption as given: read again, it gives this very head (normalising twice might not).
-        writes.set(this.keys.cluster(id), JSON.stringify([itemId, items[i].caption]));
+        writes.set(this.keys.cluster(id), JSON.stringify([itemId, items[i].caption, read.key.tokens.join(' ')]));
         for (const f of fields[i]) {
           const k = `${f.shard}:${f.field}`;
           const ids = [...(buckets.get(k) ?? []), id];
@@ -222,10 +231,10 @@ return redis.call('PEXPIRE', KEYS[1], ARGV[2])`;
     missing.forEach((id, i) => {
       const h = heads[i];
       if (h === null) return;
-      const [canonicalId, caption] = JSON.parse(h) as [string, string];
-      const read = readCaption(caption);
-      if (read === null) return;
-      const c = { id, canonicalId, read };
+      const [canonicalId, caption, tokens] = JSON.parse(h) as [string, string, string];
+      const key = subjectKeyOfTokens(tokens.split(' '));
+      if (key === null) return;
+      const c: StoredCluster = { id, canonicalId, caption, key };
       local.set(id, c);
       this.remember(c);
     });

@@ -152,7 +152,7 @@ export interface ClusterIndexKeys {
   meta: string;
   /** String: the batch lock (SET NX PX, renewed while a batch is assigned). */
   lock: string;
-  /** String: JSON [canonical item id, canonical caption] of a cluster. */
+  /** String: JSON [canonical item id, canonical caption as given, its head tokens] of a cluster. */
   cluster: (id: string) => string;
   /** List: member item ids after the canonical, in joining order. */
   members: (id: string) => string;

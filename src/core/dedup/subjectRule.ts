@@ -101,7 +101,11 @@ export function comparisonTokens(text: string): string[] {
 }
 
 export function subjectKeyOfParts(parts: CaptionParts): SubjectKey | null {
-  const tokens = headTokens(parts);
+  return subjectKeyOfTokens(headTokens(parts));
+}
+
+/** The key of a head's comparison tokens (what the index stores with each canonical caption). */
+export function subjectKeyOfTokens(tokens: string[]): SubjectKey | null {
   if (tokens.length === 0) return null;
   const sequence = tokens.filter((t) => !FUNCTION_WORDS.has(t));
   const content = [...new Set(sequence)].sort();
