@@ -146,6 +146,38 @@ export interface DedupKeys {
   active: string;
 }
 
+/** The caption-cluster index (issue 27, captionIndexSubject.ts): every key under one base, one hash tag. */
+export interface ClusterIndexKeys {
+  /** The base every key below starts with: `<p>:clusters:{c}:`. */
+  base: string;
+  /** String: the fingerprint of the rule and parameters the index was built with. */
+  meta: string;
+  /** String: the batch lock (SET NX PX, renewed while a batch is assigned). */
+  lock: string;
+  /** String: JSON [canonical item id, canonical caption as given, its head tokens] of a cluster. */
+  cluster: (id: string) => string;
+  /** List: member item ids after the canonical, in joining order. */
+  members: (id: string) => string;
+  /** Hash (one of 2^16 shards): item id -> `<cluster id>|<exact 0/1>|<similarity>`. */
+  items: (shard: number) => string;
+  /** Hash (one of 2^14 shards): 12-hex segment key -> concatenated 16-hex cluster ids. */
+  bucket: (shard: number) => string;
+}
+
+/** Keys of the caption-cluster index under a prefix. */
+export function clusterIndexKeys(prefix: string): ClusterIndexKeys {
+  const base = `${prefix}:clusters:{c}:`;
+  return {
+    base,
+    meta: `${base}meta`,
+    lock: `${base}lock`,
+    cluster: (id) => `${base}c:${id}`,
+    members: (id) => `${base}m:${id}`,
+    items: (shard) => `${base}i:${shard}`,
+    bucket: (shard) => `${base}b:${shard}`,
+  };
+}
+
 export interface RedisKeys {
   /** PHOTOWIRE_PREFIX as given. */
   prefix: string;
