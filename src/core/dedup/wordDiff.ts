@@ -83,7 +83,7 @@ export function wordDiff(canonical: string, member: string): WordDiff {
  * its 2d + 1 live diagonals kept for the walk back: O(D^2) memory instead of O((N + M) D), which
  * was most of the diff's time and garbage in the index's profile (docs/DEDUP.md).
  */
-function myers(x: readonly string[], y: readonly string[]): Array<'=' | '-' | '+'> {
+export function myers(x: readonly string[], y: readonly string[]): Array<'=' | '-' | '+'> {
   const n = x.length;
   const m = y.length;
   if (n === 0) return Array<'+'>(m).fill('+');
