@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { readSeedCaptions } from '../../../bench/dedup/seedCaptions';
 import { captionStoryEvidence } from '../../../src/app/stories/storyEvidence';
+import { SubjectClusterer } from '../../../src/core/dedup/subjectClusterer';
 import { referenceStories, storyEvidence, storyLink, STORY_MAX_WORDS, type StoryEvidence } from '../../../src/core/dedup/story';
 
 const seed = readSeedCaptions();
@@ -89,6 +90,33 @@ describe('stories of real agency galleries (Reuters, fixtures/stories)', () => {
     const b = storyEvidence({ slug: 'Soccer Football - Premier League - Fulham v Chelsea - Craven Cottage, London, Britain - March 4, 2023', subject: 'Arsenal fans inside the stadium before the match', background: '' })!;
     expect(storyLink(a, b, 'b')).toBeNull();
     expect(storyLink(a, { ...a }, 'a2')).toMatchObject({ kind: 'slug' });
+  });
+});
+
+describe('stories hold caption clusters (the cluster rule of src/core/dedup/subjectClusterer.ts)', () => {
+  /** Each story's clusters under the cluster rule's oracle, and whether any cluster spans two stories. */
+  function clustersByStory(items: Array<{ id: string; caption: string }>) {
+    const { stories } = referenceStories(items.map((it) => ({ id: it.id, evidence: captionStoryEvidence(it.caption) })));
+    const clusterer = new SubjectClusterer();
+    const clusterOf = new Map(items.map((it) => [it.id, clusterer.assign(it.id, it.caption)?.id ?? null]));
+    const storyOf = new Map(stories.flatMap((g, i) => g.map((id) => [id, i] as const)));
+    const spanning = [...clusterer.partition().values()].filter((members) => new Set(members.map((m) => storyOf.get(m))).size > 1);
+    return { stories, clusters: (story: string[]) => new Set(story.map((id) => clusterOf.get(id))), spanning };
+  }
+
+  it('puts several clusters in the football story: a goal, a coach, fans, a huddle are different pictures of one match', () => {
+    const { stories, clusters, spanning } = clustersByStory(reuters.map((p, i) => ({ id: String(i), caption: p.caption })));
+    const match = stories.find((g) => reuters[Number(g[0])].caption.startsWith('Soccer Football - '))!;
+    expect(match).toHaveLength(16);
+    expect(clusters(match).size).toBeGreaterThanOrEqual(10);
+    expect(spanning).toEqual([]);
+  });
+
+  it('puts the seed story 01-11 over its clusters: the masked supporters, the police, the media, the file photo', () => {
+    const { stories, clusters, spanning } = clustersByStory(seed.map((s) => ({ id: s.n, caption: s.raw })));
+    const story = stories.find((g) => g.includes('01'))!;
+    expect(clusters(story).size).toBeGreaterThanOrEqual(3);
+    expect(spanning).toEqual([]);
   });
 });
 
