@@ -38,7 +38,7 @@ export interface StoryPartsInput {
 
 /**
  * Jaccard of content words at or above which two same-day captions are one story. Measured
- * (docs/DEDUP.md, "Stories"): the paraphrased members of the seed's 01-11 link at 0.33-0.39 (06 to
+ * (docs/STORIES.md): the paraphrased members of the seed's 01-11 link at 0.34-0.38 (06 to
  * 01, 04 to 06, 04 to 08); two Reuters drought stories of one day (Rio Negro at Manaus, a Tapajos
  * affluent at Santarem) score at most 0.29 against each other.
  */
