@@ -7,6 +7,7 @@ import { BatchView } from './ui/batchView.js';
 import { renderDetails } from './ui/details.js';
 import { h } from './ui/dom.js';
 import { renderKills } from './ui/killsView.js';
+import { renderStory } from './ui/storyView.js';
 
 const $ = (sel) => document.querySelector(sel);
 const dialogs = { login: $('#login'), import: $('#import'), details: $('#details') };
@@ -123,6 +124,7 @@ const ui = {
     dialogs.details.showModal();
   },
   cluster: (id) => api.get(`/api/clusters/${encodeURIComponent(id)}`),
+  closeDetails: () => dialogs.details.close(),
   retry: (record) => retry(`/api/items/${encodeURIComponent(record.id)}/retry`, `Retry of ${record.id}`),
   retryAll: (batch) => retry(`/api/batches/${encodeURIComponent(batch.id)}/retry`, 'Retry of the failed items'),
   /** The next page of the selected batch, when the grid's end scrolls into view. */
@@ -316,12 +318,30 @@ async function loadKills(all = state.killsAll ?? false) {
   }
 }
 
+// ---- a story (issue 27): story -> clusters -> versions ------------------------------------------
+async function loadStory(storyId) {
+  const seq = ++state.loadSeq;
+  const current = () => seq === state.loadSeq && location.hash === `#/story/${encodeURIComponent(storyId)}`;
+  try {
+    const story = await api.get(`/api/stories/${encodeURIComponent(storyId)}`);
+    if (current()) renderStory($('#main'), story, ui);
+  } catch (err) {
+    if (current() && err.status !== 401) $('#main').replaceChildren(h('div', { class: 'empty-state' }, h('p', { text: `Could not load the story: ${err.message}` })));
+  }
+}
+
 function route() {
   // The Kills view (issue 16): every copy of each kill of the last days and where it is stored.
   if (location.hash === '#/kills') {
     state.selectedId = null;
     list.render({ batches: state.batches, runs: state.runs, selectedId: null });
     return void loadKills();
+  }
+  const story = /^#\/story\/([0-9a-f]{16})$/.exec(location.hash);
+  if (story) {
+    state.selectedId = null;
+    list.render({ batches: state.batches, runs: state.runs, selectedId: null });
+    return void loadStory(story[1]);
   }
   const m = /^#\/batch\/(.+)$/.exec(location.hash);
   const id = m ? decodeURIComponent(m[1]) : null;

@@ -4,6 +4,8 @@ import type { Logger } from '../logger';
 import { CatalogStore } from '../adapters/redis/catalogStore';
 import { CaptionIndex } from '../adapters/redis/captionIndex';
 import { PhotoVersions } from '../adapters/redis/photoVersions';
+import { redisKeys } from '../adapters/redis/keys';
+import { StoryStore } from '../adapters/redis/storyStore';
 import { StorageBatchExports, type BatchExportStore } from '../adapters/storage/batchExports';
 import { DataDir } from '../adapters/storage/dataDir';
 import { createStorage } from '../adapters/storage/openStorage';
@@ -30,6 +32,8 @@ export interface PipelineContext {
   exports: BatchExportStore;
   catalog: CatalogStore;
   captions: CaptionIndex;
+  /** Stories (issue 27): captions sharing an assignment's background or slug, above the caption clusters. */
+  stories: StoryStore;
   photos: PhotoVersions;
   rules: CreditRules;
   boilerplate: BoilerplateRules;
@@ -50,6 +54,7 @@ export function createPipelineContext(config: Config, redis: Redis, logger: Logg
     exports: new StorageBatchExports(storage),
     catalog: new CatalogStore(redis, config.prefix),
     captions: new CaptionIndex(redis, { prefix: `${config.prefix}:dedup`, threshold: config.dedupThreshold }),
+    stories: new StoryStore(redis, redisKeys(config.prefix).story),
     photos: new PhotoVersions(redis, config.prefix),
     rules: loadCreditRules(config.creditRulesPath),
     boilerplate: loadBoilerplateRules(config.boilerplateRulesPath),

@@ -21,7 +21,8 @@ export function formatClusters(clusters: ClusterView[], minSize: number): string
   for (const c of clusters) {
     const caption = c.canonicalCaption.length > 160 ? `${c.canonicalCaption.slice(0, 157)}...` : c.canonicalCaption;
     // Captions, credits and the words of a diff are the feeds' text: escaped, so none can move the cursor or start a line.
-    out += printable`cluster ${c.id}  ${c.size} caption(s)  canonical ${c.canonicalId}\n  "${caption}"\n`;
+    const story = c.story ? `  story ${c.story.id} (${c.story.size} caption${c.story.size === 1 ? '' : 's'})` : '';
+    out += printable`cluster ${c.id}  ${c.size} caption(s)  canonical ${c.canonicalId}` + story + printable`\n  "${caption}"\n`;
     for (const m of c.members) {
       const credit = m.credit ? printable`  [${m.credit}]` : '';
       const kind = m.itemId === c.canonicalId ? 'canonical' : m.exact ? 'exact' : `similarity ${m.similarity.toFixed(2)}`;

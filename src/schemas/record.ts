@@ -41,6 +41,32 @@ export const clusterRefSchema = z.object({
 });
 export type ClusterRef = z.infer<typeof clusterRefSchema>;
 
+/** Why a member is in its story (src/core/dedup/story.ts StoryVia): the slug, or the words it shares with `with` (same day). */
+export const storyViaSchema = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('slug'), with: z.string(), text: z.string() }),
+  z.object({
+    kind: z.literal('words'),
+    with: z.string(),
+    similarity: z.number().min(0).max(1),
+    /** Shared content words, at most 12, in this caption's order; `more` were left out. */
+    shared: z.array(z.string()),
+    more: z.number().int().nonnegative(),
+  }),
+]);
+
+/**
+ * The story a caption belongs to (issue 27): captions sharing an assignment's background or slug.
+ * `size` is the story's size when the record was written; the API serves it (and `id`, after two
+ * stories were merged by a caption that links both) as they are when read.
+ */
+export const storyRefSchema = z.object({
+  id: z.string(),
+  size: z.number().int().positive(),
+  /** Null for the member that founded the story. */
+  via: storyViaSchema.nullable(),
+});
+export type StoryRefRecord = z.infer<typeof storyRefSchema>;
+
 export const recordErrorSchema = z.object({ code: z.string(), message: z.string() });
 export type RecordError = z.infer<typeof recordErrorSchema>;
 
@@ -86,6 +112,8 @@ export const catalogRecordSchema = z.object({
     .nullable(),
   renditions: z.array(renditionSchema),
   cluster: clusterRefSchema.nullable(),
+  /** Null when the caption has neither background nor slug to link on; absent on records written before stories. */
+  story: storyRefSchema.nullable().optional(),
   /** The photo across resends: same pixels or same agency id means a new version, not a new photo. */
   photo: z
     .object({

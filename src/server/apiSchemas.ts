@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { availabilitySchema } from '../core/records/availability';
 import { noticeRefSchema } from '../schemas/notice';
-import { catalogRecordSchema as storedRecordSchema } from '../schemas/record';
+import { catalogRecordSchema as storedRecordSchema, storyViaSchema } from '../schemas/record';
 
 /** A record as the API returns it: the stored record, its kill status merged, and whether it may be published now (issue 16). */
 const catalogRecordSchema = storedRecordSchema
@@ -127,6 +127,7 @@ export const recordQuerySchema = z.object({
   offset: z.coerce.number().int().min(0).default(0),
   limit: z.coerce.number().int().min(1).max(1000).default(100),
   cluster: z.string().max(64).optional().describe('only members of this caption cluster'),
+  story: z.string().regex(/^[0-9a-f]{16}$/, 'a story id: 16 hex digits').optional().describe("only members of this story (captions sharing an assignment's background or slug, issue 27)"),
   agency: z.string().max(200).optional().describe('normalized agency, case-insensitive, e.g. AFP'),
   creator: z.string().max(200).optional().describe("words of a normalized creator's name, case- and accent-insensitive (an index: whole words)"),
   lowConfidence: flag.describe('only items whose credit was normalized with low confidence'),
@@ -171,6 +172,63 @@ export const clusterSchema = z
     membersShown: z.number().int().nonnegative().describe('members listed; the rest are counted in size only'),
   })
   .meta({ id: 'Cluster' });
+
+const clusterMemberSchema = z.object({
+  itemId: z.string(),
+  similarity: z.number().min(0).max(1),
+  exact: z.boolean(),
+});
+
+export const clusterListQuerySchema = z.object({
+  story: z.string().regex(/^[0-9a-f]{16}$/, 'a story id: 16 hex digits').optional().describe('only the clusters of this story'),
+  batch: z.string().max(200).optional().describe('only clusters with members in this batch'),
+  minSize: z.coerce.number().int().min(1).max(1_000_000).optional().describe('only clusters of at least this many captions (default 2, or 1 with story)'),
+  limit: z.coerce.number().int().min(1).max(500).default(100),
+});
+export type ClusterListQuery = z.infer<typeof clusterListQuerySchema>;
+
+const storyOfClusterSchema = z.object({ id: z.string(), size: z.number().int().positive() }).nullable();
+
+export const clusterListSchema = z
+  .object({
+    total: z.number().int().nonnegative().describe('clusters matching'),
+    clusters: z.array(
+      z.object({
+        id: z.string(),
+        canonicalId: z.string(),
+        canonicalCaption: z.string(),
+        size: z.number().int().positive(),
+        members: z.array(clusterMemberSchema.extend({ credit: z.string().nullable() })),
+        story: storyOfClusterSchema.describe("the story of the cluster's canonical caption, as it is now"),
+      }),
+    ),
+  })
+  .meta({ id: 'ClusterList' });
+
+export const storySchema = z
+  .object({
+    id: z.string(),
+    size: z.number().int().positive(),
+    membersShown: z.number().int().nonnegative().describe('members read (join order); the rest are counted in size only'),
+    clusters: z
+      .array(
+        z.object({
+          id: z.string().nullable().describe('null: members whose caption is in no cluster'),
+          canonicalId: z.string().nullable(),
+          canonicalCaption: z.string().nullable(),
+          size: z.number().int().nonnegative().describe("the cluster's size over every batch"),
+          members: z.array(
+            z.object({
+              itemId: z.string(),
+              via: storyViaSchema.nullable().describe('why it is in the story: the slug or the background words it shares with another member'),
+              record: catalogRecordSchema.nullable(),
+            }),
+          ),
+        }),
+      )
+      .describe("the story's clusters, biggest first; each cluster's members of this story are its versions"),
+  })
+  .meta({ id: 'Story' });
 
 export const feedPathBodySchema = z
   .object({ path: z.string().min(1).max(4096).describe('a feed file or folder under one of PHOTOWIRE_FEED_ROOTS') })

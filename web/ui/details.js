@@ -40,6 +40,15 @@ export function renderDetails(title, body, record, ui) {
       })
       .catch(() => {});
   }
+  // The story above the cluster (issue 27): its size, and a link to story -> clusters -> versions.
+  const storyLine = record.story
+    ? h(
+        'p',
+        { class: 'muted story-line' },
+        `In a story of ${record.story.size} caption${record.story.size === 1 ? '' : 's'}. `,
+        h('a', { href: `#/story/${encodeURIComponent(record.story.id)}`, text: 'Show the story', on: { click: () => ui.closeDetails?.() } }),
+      )
+    : null;
   const loc = record.location;
   setChildren(
     body,
@@ -85,6 +94,7 @@ export function renderDetails(title, body, record, ui) {
         ['Id', record.id],
       ]),
       record.cluster ? clusterLine : null,
+      storyLine,
     ),
   );
 }

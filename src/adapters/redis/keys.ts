@@ -25,6 +25,8 @@
  *   dedup index (v2)                    {v2t<threshold>} inside     the caption scripts (captionIndex*.ts);
  *                                       `<p>:dedup:`                the pointer `<p>:dedup:active` is one
  *                                                                   key, read and set alone
+ *   stories: items, parents, sizes,     {<p>:story}                 the story store's steps (storyStore.ts),
+ *     members, buckets, rule                                        which run under the caption index's batch lock
  *   BullMQ queues                       prefix `{<p>}`              BullMQ's own scripts: a flow's parent and
  *                                                                   children are in one slot
  *
@@ -178,6 +180,24 @@ export function clusterIndexKeys(prefix: string): ClusterIndexKeys {
   };
 }
 
+/** The story store's keys (src/adapters/redis/storyStore.ts), all in the `{<p>:story}` slot. */
+export interface StoryKeys {
+  /** Hash: itemId -> JSON of the member (story id at join, evidence, why it joined). */
+  items: string;
+  /** Hash: story id -> the story it was merged into (a union-find parent; roots have none). */
+  parent: string;
+  /** Hash: root story id -> members. */
+  sizes: string;
+  /** Zset: a root story's item ids, scored by join order. */
+  members(storyId: string): string;
+  /** List: the most recent item ids of one candidate bucket (a slug, or a MinHash band of the background words). */
+  bucket(band: string): string;
+  /** String: the join counter (member scores). */
+  seq: string;
+  /** String: the rule the stored stories were built with (STORY_RULE_VERSION). */
+  rule: string;
+}
+
 export interface RedisKeys {
   /** PHOTOWIRE_PREFIX as given. */
   prefix: string;
@@ -210,6 +230,7 @@ export interface RedisKeys {
   /** Hash: item id -> what decides whether the rendition set of these bytes may be cached and served (src/adapters/redis/renditionOwners.ts). */
   renditionOwners(sha256: string): string;
   dedup: DedupKeys;
+  story: StoryKeys;
 }
 
 /** `{inner}`: a Redis Cluster hash tag. The inner text must not hold braces itself. */
@@ -235,6 +256,7 @@ export function redisKeys(prefix: string): RedisKeys {
   const photo = hashTag(`${p}:photo`);
   const runs = hashTag(`${p}:runs`);
   const sources = hashTag(`${p}:sources`);
+  const story = hashTag(`${p}:story`);
   const batch = (batchId: string): BatchKeys => {
     const tag = hashTag(`${p}:batch:${batchId}`);
     return {
@@ -304,6 +326,15 @@ export function redisKeys(prefix: string): RedisKeys {
     deliveryFolder: (sha) => `${hashTag(`${p}:pair:${sha}`)}:delivery`,
     renditionOwners: (sha) => hashTag(`${p}:rend:${sha}`),
     dedup: { prefix: `${p}:dedup`, active: `${p}:dedup:active` },
+    story: {
+      items: `${story}:items`,
+      parent: `${story}:parent`,
+      sizes: `${story}:sizes`,
+      members: (id) => `${story}:m:${id}`,
+      bucket: (band) => `${story}:b:${band}`,
+      seq: `${story}:seq`,
+      rule: `${story}:rule`,
+    },
   };
 }
 

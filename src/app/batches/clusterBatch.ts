@@ -2,12 +2,16 @@ import type { CatalogStore } from '../../adapters/redis/catalogStore';
 import type { CaptionIndex } from '../../adapters/redis/captionIndex';
 import type { KillStore } from '../../adapters/redis/killStore';
 import type { PhotoVersions } from '../../adapters/redis/photoVersions';
-import type { CatalogRecord, ClusterRef } from '../../schemas/record';
+import type { StoryStore } from '../../adapters/redis/storyStore';
+import { captionStoryEvidence } from '../stories/storyEvidence';
+import type { CatalogRecord, ClusterRef, StoryRefRecord as StoryRef } from '../../schemas/record';
 
 /** What clustering a batch reads and writes: the batch's records, the caption index, photo versions, the kill store. */
 export interface ClusterPorts {
   catalog: Pick<CatalogStore, 'rawRecords' | 'replaceRecords'>;
   captions: Pick<CaptionIndex, 'withBatchLock' | 'assignMany'>;
+  /** Run inside the caption index's batch lock (the store relies on it: one assigner at a time). */
+  stories: Pick<StoryStore, 'assignMany'>;
   photos: Pick<PhotoVersions, 'isProbableResend'>;
   kills: Pick<KillStore, 'registerMany'>;
 }
@@ -22,7 +26,7 @@ function clusterable(r: CatalogRecord): boolean {
   return r.error === null && r.caption.trim() !== '';
 }
 
-function sameRef(a: ClusterRef | null, b: ClusterRef | null): boolean {
+function sameRef(a: ClusterRef | StoryRef | null | undefined, b: ClusterRef | StoryRef | null): boolean {
   return JSON.stringify(a) === JSON.stringify(b);
 }
 
@@ -30,7 +34,7 @@ function sameRef(a: ClusterRef | null, b: ClusterRef | null): boolean {
  * The batch's caption clusters, decided in feed (index) order (issue 12): item workers store their
  * records with `cluster: null`, and the finalize job, which BullMQ runs once after every item,
  * calls `assignMany` over the batch's captions in index order and patches each record's `cluster`
- * (with its diff) and `probableResend` (which needs the canonical item), one atomic replace per
+ * (with its diff), `story` (issue 27) and `probableResend` (which needs the canonical item), one atomic replace per
  * chunk of 500. So a batch gets the same partition with 1 worker or 8, in any arrival order.
  *
  * Across batches: the whole assignment runs under the index's batch lock, so two batches never
@@ -68,6 +72,8 @@ async function clusterChunk(ctx: ClusterPorts, batchId: string, indexes: number[
     if (clusterable(record)) rows.push({ index: indexes[i], before: text, record });
   });
   const refs = await ctx.captions.assignMany(rows.map((r) => ({ itemId: r.record.id, caption: r.record.caption })));
+  // Stories after clusters, in the same order and under the same lock (issue 27).
+  const stories = await ctx.stories.assignMany(rows.map((r) => ({ itemId: r.record.id, evidence: captionStoryEvidence(r.record.caption) })));
   const patches: Array<{ row: (typeof rows)[number]; next: CatalogRecord }> = [];
   for (let i = 0; i < rows.length; i++) {
     const { record } = rows[i];
@@ -76,8 +82,9 @@ async function clusterChunk(ctx: ClusterPorts, batchId: string, indexes: number[
     if (cluster && cluster.canonicalId !== record.id && record.photo && record.image) {
       probableResend = await ctx.photos.isProbableResend(record.photo, record.image.phash, cluster.canonicalId);
     }
-    if (sameRef(record.cluster, cluster) && record.probableResend === probableResend) continue;
-    patches.push({ row: rows[i], next: { ...record, cluster, probableResend } });
+    const story = stories[i];
+    if (sameRef(record.cluster, cluster) && sameRef(record.story, story) && record.probableResend === probableResend) continue;
+    patches.push({ row: rows[i], next: { ...record, cluster, story, probableResend } });
   }
   // The kill store indexes a record by its cluster and the item it resends (killStore.recordGroups):
   // registered again now that they are known, taking the status a killed canonical gives it. Sent

@@ -39,6 +39,7 @@ export function finalizePorts(ctx: PipelineContext, chunkSize?: number): Finaliz
   return {
     catalog: ctx.catalog,
     captions: ctx.captions,
+    stories: ctx.stories,
     photos: ctx.photos,
     kills: killStoreOf(ctx),
     exports: ctx.exports,

@@ -7,18 +7,24 @@ import { Runtime } from '../../app/runtime';
 import { UsageError } from '../usageError';
 import { formatClusters } from '../clustersText';
 
+const STORY_ID = /^[0-9a-f]{16}$/;
+
 /**
  * Clusters with their size, canonical caption (once) and members, each with its credit line and
  * its words that differ from the canonical caption. Clusters of 2+ by default (issue 17);
- * `--min-size 1` shows singletons; `--batch` keeps the clusters touching a batch.
+ * `--min-size 1` shows singletons; `--batch` keeps the clusters touching a batch, `--story` those of
+ * one story (issue 27; every size unless --min-size says otherwise).
  */
-export async function clustersCommand(opts: { batch?: string; minSize?: number; json?: boolean }): Promise<number> {
+export async function clustersCommand(opts: { batch?: string; story?: string; minSize?: number; json?: boolean }): Promise<number> {
+  if (opts.story !== undefined && !STORY_ID.test(opts.story)) throw new UsageError(printable`--story ${opts.story}: a story id is 16 hex digits (photowire clusters shows each cluster's story)`);
   const rt = await Runtime.open({ allowPrivateRedis: false, defaultLogLevel: 'warn' });
   try {
-    const minSize = opts.minSize ?? 2;
-    const clusters = await listClusterView(rt.ctx, { batch: opts.batch, minSize });
+    // With --story, singletons are clusters of the story too: all of them by default.
+    const minSize = opts.minSize ?? (opts.story ? 1 : 2);
+    const clusters = await listClusterView(rt.ctx, { batch: opts.batch, story: opts.story, minSize });
     if (!clusters) {
-      process.stderr.write(printable`no batch ${opts.batch} (photowire status lists recent batches)\n`);
+      const noBatch = opts.batch !== undefined && !(await rt.ctx.catalog.getBatch(opts.batch));
+      process.stderr.write(noBatch ? printable`no batch ${opts.batch} (photowire status lists recent batches)\n` : printable`no story ${opts.story}\n`);
       return 1;
     }
     process.stdout.write(opts.json ? JSON.stringify(clusters, null, 2) + '\n' : formatClusters(clusters, minSize));

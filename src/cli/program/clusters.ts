@@ -9,6 +9,7 @@ export function registerClusterCommands(program: Command): void {
     .command('clusters')
     .description('near-duplicate caption clusters, with size, canonical caption and members')
     .option('--batch <id>', 'only clusters with members in this batch')
+    .option('--story <id>', 'only the clusters of this story (captions sharing an assignment background or slug); every size unless --min-size')
     .option('--min-size <n>', 'only clusters with at least n members', positiveInt)
     .option('--json', 'print JSON on stdout')
     .action(action((opts) => clustersCommand(opts)));

@@ -1,6 +1,9 @@
 import { z } from 'zod';
 import type { PipelineContext } from '../../app/pipelineContext';
-import { clusterSchema } from '../apiSchemas';
+import { clusterListQuerySchema, clusterListSchema, clusterSchema, storySchema } from '../apiSchemas';
+import { listClusterView } from '../../app/clusters/listClusterView';
+import { storyDetail } from '../storyDetail';
+import { currentStories } from '../storyRefs';
 import { notFound } from '../httpError';
 import { responses, type ZodApp } from '../zodApi';
 import { presentRecords } from '../../app/presentRecords';
@@ -23,7 +26,7 @@ export function clusterRoutes(app: ZodApp, ctx: PipelineContext, opts: { maxMemb
       const shown = cluster.members.slice(0, opts.maxMembers);
       // The shown members' records only, by batch index (never a whole batch), kills merged (issue 16).
       const found = [...(await recordsOfItems(ctx.catalog, shown.map((m) => m.itemId))).values()];
-      const records = new Map((await presentRecords(ctx, found)).map((r) => [r.id, r]));
+      const records = new Map((await currentStories(ctx, await presentRecords(ctx, found))).map((r) => [r.id, r]));
       return {
         id: cluster.id,
         canonicalId: cluster.canonicalId,
@@ -33,5 +36,46 @@ export function clusterRoutes(app: ZodApp, ctx: PipelineContext, opts: { maxMemb
         members: shown.map((m) => ({ ...m, record: records.get(m.itemId) ?? null })),
       };
     },
+  );
+
+  app.get(
+    '/api/clusters',
+    {
+      schema: {
+        tags: ['clusters'],
+        summary: "Caption clusters, biggest first: those of one story (story), of one batch (batch), or of at least minSize captions; each with its members' credits and its story",
+        querystring: clusterListQuerySchema,
+        response: responses({ 200: [clusterListSchema, 'the clusters'] }, { 400: 'a bad query', 404: 'no such batch or story' }),
+      },
+    },
+    async ({ query }) => {
+      const minSize = query.minSize ?? (query.story ? 1 : 2);
+      const list = await listClusterView(ctx, { batch: query.batch, story: query.story, minSize });
+      if (!list) throw notFound(query.story ? `no story ${query.story}${query.batch ? ` or no batch ${query.batch}` : ''}` : `no batch ${query.batch}`);
+      return {
+        total: list.length,
+        clusters: list.slice(0, query.limit).map((c) => ({
+          id: c.id,
+          canonicalId: c.canonicalId,
+          canonicalCaption: c.canonicalCaption,
+          size: c.size,
+          members: c.members.slice(0, opts.maxMembers).map((m) => ({ itemId: m.itemId, similarity: m.similarity, exact: m.exact, credit: m.credit })),
+          story: c.story,
+        })),
+      };
+    },
+  );
+
+  app.get(
+    '/api/stories/:storyId',
+    {
+      schema: {
+        tags: ['clusters'],
+        summary: 'A story (captions sharing an assignment background or slug): its clusters, each with its members (versions) and why each is in the story',
+        params: z.object({ storyId: z.string().regex(/^[0-9a-f]{16}$/, 'a story id: 16 hex digits') }),
+        response: responses({ 200: [storySchema, 'the story'] }, { 400: 'not a story id', 404: 'no such story' }),
+      },
+    },
+    async ({ params: { storyId } }) => await storyDetail(ctx, storyId, opts.maxMembers),
   );
 }
