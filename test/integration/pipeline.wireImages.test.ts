@@ -24,11 +24,11 @@ describe('photowire run on the real agency JPEGs (wire-images fixtures)', () => 
   });
   afterAll(async () => p.close());
 
-  it('gives one record per image file and says the README was skipped', async () => {
+  it('gives one record per image file and says the README was skipped (neither a picture nor a feed)', async () => {
     expect(records.map((r) => path.basename(r.source.file))).toEqual(files);
     expect(records.filter((r) => r.error)).toEqual([]);
     const ledger = await p.rt.ctx.catalog.getBatch(batchId);
-    expect(ledger!.warnings.join('\n')).toMatch(/README\.md: skipped, not an image/);
+    expect(ledger!.warnings.join('\n')).toMatch(/README\.md: skipped, not a picture or a feed photowire reads/);
   });
 
   it('carries the IPTC/XMP fields exactly as exiftool reads them', () => {
