@@ -118,6 +118,7 @@ describe('the desk refuses every spelling of every protected route without the t
       batchId: o.batchId!,
       itemId: failed.id,
       clusterId: records.find((r) => r.cluster)!.cluster!.id,
+      storyId: records.find((r) => r.story)!.story!.id,
       a: rendition[1],
       b: rendition[2],
       sha256: rendition[3],
