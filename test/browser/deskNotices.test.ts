@@ -117,7 +117,7 @@ suite(HAS_CHROMIUM ? 'the desk shows what a person must notice' : `the desk noti
   it('shows restrictions on the card and a tiny photo at its own size', async () => {
     await openBatch(nightOne);
     const tiny = card(`${nightOne}-0002`);
-    await expectText(tiny, /Netherlands OUT/);
+    await expectText(tiny, /OUT: Netherlands/);
     await expectText(tiny, /Mandatory credit/);
     const img = tiny.locator('img.thumb');
     await waitForImageWidth(page, `article[data-item-id="${nightOne}-0002"] img.thumb`, { minWidth: 1 });
