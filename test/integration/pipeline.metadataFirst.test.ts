@@ -45,8 +45,8 @@ describe('embedded metadata read before decoding (real Redis, real image bytes)'
 
     const metadataOnly = byName['b-metadata-only.jpg'];
     expect(metadataOnly.error).not.toBeNull();
-    // MWG: the EXIF ImageDescription and Artist come before the IIM caption and by-line
-    expect(metadataOnly.iptc).toMatchObject({ caption: 'Well it is a smiley that happens to be green', byline: ['No one'], copyright: '© 2004 Nobody', city: 'Seattle' });
+    // The agency's IIM caption and by-line come before the EXIF ImageDescription and Artist (EXIF only fills: docs/METADATA.md)
+    expect(metadataOnly.iptc).toMatchObject({ caption: 'Smiley green faced dude (iptc caption)', byline: ['Its me'], copyright: '© 2004 Nobody', city: 'Seattle' });
 
     const tiff = byName['c-big-endian.tif'];
     expect(tiff.error).toBeNull();
