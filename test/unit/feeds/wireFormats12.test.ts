@@ -67,15 +67,9 @@ describe('NewsML 1.2 (EFE multimedia item)', () => {
     }
   });
 
-  it("AFP's photo item: refused as sent (its DOCTYPE has an internal subset); without the DOCTYPE, the Caption and Preview components make one record", () => {
-    const afp = bytes(WIRE, 'afp-newsml12-photo-2001.xml');
+  it("AFP's photo item as sent (its DOCTYPE only names the NITF module, never read): the Caption and Preview components make one record", () => {
     const file = path.join(WIRE, 'afp-newsml12-photo-2001.xml');
-    expect(() => parseFeedBytes(afp, file)).toThrow(expect.objectContaining({ code: 'XML_ENTITY_REFUSED' }));
-    // The DOCTYPE (lines 2-3) blanked, line numbers kept.
-    const text = afp.toString('latin1');
-    const doctype = text.slice(text.indexOf('<!DOCTYPE'), text.indexOf(']>') + 2);
-    const withoutDoctype = Buffer.from(text.replace(doctype, doctype.replace(/[^\n]/g, '')), 'latin1');
-    const { items } = parseFeedBytes(withoutDoctype, file);
+    const { items } = parseFeedBytes(bytes(WIRE, 'afp-newsml12-photo-2001.xml'), file);
     expect(items).toHaveLength(1);
     expect(items[0]).toMatchObject({
       agencyId: 'urn:NewsML:afp.com:20010705:010705102423.s27th00q:1',
@@ -99,6 +93,15 @@ describe('NewsML 1.2 (EFE multimedia item)', () => {
   it('a text-only NewsML 1.2 item is a skipped text item, not FEED_UNKNOWN_FORMAT', () => {
     const afp = parseFeedBytes(bytes(WIRE, 'afp-newsml12-text-mislabelled.xml'), path.join(WIRE, 'afp.xml'));
     expect(afp).toMatchObject({ format: 'newsml-1.2', items: [], skipped: { text: 1 } });
+    // Kyodo's, with the same external NITF module in its DOCTYPE: read, not refused
+    const kyodo = parseFeedBytes(bytes(WIRE, 'kyodo-newsml12-text.xml'), path.join(WIRE, 'kyodo-newsml12-text.xml'));
+    expect(kyodo).toMatchObject({ format: 'newsml-1.2', items: [], skipped: { text: 1 } });
+  });
+
+  it('a NewsML 1.2 DOCTYPE that declares anything but external modules is still refused', () => {
+    const afp = bytes(WIRE, 'afp-newsml12-photo-2001.xml').toString('latin1');
+    const bomb = afp.replace('%nitf; ]>', '%nitf; <!ENTITY lol "lol"> ]>');
+    expect(() => parseFeedBytes(Buffer.from(bomb, 'latin1'), 'afp.xml')).toThrow(expect.objectContaining({ code: 'XML_ENTITY_REFUSED' }));
   });
 });
 

@@ -8,15 +8,19 @@ import { localName, type XmlElement, type XmlNode } from './xmlTree';
  *
  * Before fast-xml-parser sees the text, a guard walks every markup declaration and every
  * `&...;` reference: a DOCTYPE with an internal subset (where entities, parameter entities and
- * billion-laughs bombs live) or any ENTITY declaration is refused with XML_ENTITY_REFUSED; a
+ * billion-laughs bombs live) or any ENTITY declaration is refused with XML_ENTITY_REFUSED, except
+ * a subset that only names external DTD modules (see endOfDoctype); a
  * reference to a name outside the fixed table in `xmlEntities.ts` is refused the same way
  * (it could only be resolved through a DTD photowire will not read). A DOCTYPE that merely
  * names an external DTD (`<!DOCTYPE nitf PUBLIC "..." "nitf.dtd">`, common in NITF) is allowed
  * and ignored. The parser then runs with entity processing off and references are decoded here.
  */
 export function parseXmlSafely(text: string, file: string): XmlElement {
-  const xml = normalizeNewlines(text);
-  guardMarkup(xml, file);
+  const checked = normalizeNewlines(text);
+  // The DOCTYPE, once checked, says nothing photowire uses: blanked (newlines kept, so line
+  // numbers hold), fast-xml-parser never sees it (its DTD reader rejects a `%` module reference).
+  const doctype = guardMarkup(checked, file);
+  const xml = doctype ? checked.slice(0, doctype.start) + checked.slice(doctype.start, doctype.end).replace(/[^\n]/g, ' ') + checked.slice(doctype.end) : checked;
 
   const verdict = XMLValidator.validate(xml, { allowBooleanAttributes: false });
   if (verdict !== true) {
@@ -117,7 +121,7 @@ const MARKUP_OR_REFERENCE = /[<&]/g;
  * Walk the document as a lexer would (comments, CDATA and processing instructions skipped)
  * and refuse anything that could make an XML processor expand or fetch content.
  */
-function guardMarkup(xml: string, file: string): void {
+function guardMarkup(xml: string, file: string): { start: number; end: number } | null {
   const refuse = (offset: number, why: string): never => {
     throw new InputError(
       'XML_ENTITY_REFUSED',
@@ -134,7 +138,7 @@ function guardMarkup(xml: string, file: string): void {
   };
 
   let rootSeen = false;
-  let doctypeSeen = false;
+  let doctype: { start: number; end: number } | null = null;
   MARKUP_OR_REFERENCE.lastIndex = 0;
   for (let match = MARKUP_OR_REFERENCE.exec(xml); match; match = MARKUP_OR_REFERENCE.exec(xml)) {
     const at = match.index;
@@ -163,8 +167,8 @@ function guardMarkup(xml: string, file: string): void {
       if (upper === 'DOCTYPE') {
         next = endOfDoctype(xml, at, refuse, malformed);
         if (rootSeen) malformed(at, 'DOCTYPE after the root element');
-        if (doctypeSeen) malformed(at, 'more than one DOCTYPE');
-        doctypeSeen = true;
+        if (doctype) malformed(at, 'more than one DOCTYPE');
+        doctype = { start: at, end: next };
       } else if (upper === 'ENTITY') {
         refuse(at, 'ENTITY declaration');
       } else {
@@ -175,11 +179,17 @@ function guardMarkup(xml: string, file: string): void {
     }
     MARKUP_OR_REFERENCE.lastIndex = next;
   }
+  return doctype;
 }
 
 /**
- * Offset just past a DOCTYPE that has no internal subset. Quoted system/public literals are
- * skipped whole: they may contain `[` or `>` as plain characters.
+ * Offset just past a DOCTYPE. Quoted system/public literals are skipped whole: they may contain
+ * `[` or `>` as plain characters. An internal subset is allowed only when all it does is point at
+ * external DTD modules, as AFP's and Kyodo's NewsML 1.2 do
+ * (`[<!ENTITY % nitf SYSTEM "nitf-3-0.dtd"> %nitf;]`): a non-validating processor need not read
+ * external parameter entities (XML 1.0 §5.1), and photowire never reads any, so the subset
+ * declares nothing photowire would use. Anything else in it (a general entity, a parameter entity
+ * with a value, where billion-laughs bombs live, element or attribute declarations) is refused.
  */
 function endOfDoctype(
   xml: string,
@@ -194,12 +204,63 @@ function endOfDoctype(
       if (close === -1) break;
       i = close;
     } else if (c === '[') {
-      const subset = xml.slice(i, i + 4096);
-      const what = /<!ENTITY/i.test(subset) ? 'DOCTYPE declaring entities' : 'DOCTYPE with an internal DTD subset';
-      refuse(start, what);
+      i = endOfExternalOnlySubset(xml, start, i + 1, refuse, malformed);
+      while (i < xml.length && /\s/.test(xml[i])) i++;
+      if (xml[i] !== '>') return malformed(i, 'the DOCTYPE does not close after its internal subset');
+      return i + 1;
     } else if (c === '>') {
       return i + 1;
     }
   }
   return malformed(start, 'the DOCTYPE is never closed');
+}
+
+/** The longest internal subset read, and the most external modules it may name (AFP and Kyodo name one). */
+const MAX_SUBSET_CHARS = 4096;
+const MAX_EXTERNAL_MODULES = 8;
+const EXTERNAL_PARAMETER_ENTITY = /<!ENTITY\s+%\s+([A-Za-z_:][A-Za-z0-9._:-]*)\s+(?:SYSTEM\s+("[^"]*"|'[^']*')|PUBLIC\s+("[^"]*"|'[^']*')\s+("[^"]*"|'[^']*'))\s*>/y;
+const PARAMETER_REFERENCE = /%([A-Za-z_:][A-Za-z0-9._:-]*);/y;
+
+/** Offset of the `]` closing an internal subset that only declares and references external parameter entities. */
+function endOfExternalOnlySubset(
+  xml: string,
+  doctypeAt: number,
+  from: number,
+  refuse: (offset: number, why: string) => never,
+  malformed: (offset: number, why: string) => never,
+): number {
+  const declared = new Set<string>();
+  const limit = Math.min(xml.length, from + MAX_SUBSET_CHARS);
+  let i = from;
+  while (i < limit) {
+    const c = xml[i];
+    if (c === ' ' || c === '\t' || c === '\n') {
+      i++;
+    } else if (c === ']') {
+      return i + 1;
+    } else if (xml.startsWith('<!--', i)) {
+      const end = xml.indexOf('-->', i + 4);
+      if (end === -1) return malformed(i, 'a comment in the DOCTYPE is never closed');
+      i = end + 3;
+    } else if (xml.startsWith('<!ENTITY', i)) {
+      EXTERNAL_PARAMETER_ENTITY.lastIndex = i;
+      const decl = EXTERNAL_PARAMETER_ENTITY.exec(xml);
+      if (!decl) {
+        const general = !/^<!ENTITY\s+%/.test(xml.slice(i, i + 64));
+        return refuse(i, general ? 'DOCTYPE declaring entities' : 'DOCTYPE declaring a parameter entity with a value');
+      }
+      declared.add(decl[1]);
+      if (declared.size > MAX_EXTERNAL_MODULES) return refuse(i, `DOCTYPE naming more than ${MAX_EXTERNAL_MODULES} external DTD modules`);
+      i += decl[0].length;
+    } else if (c === '%') {
+      PARAMETER_REFERENCE.lastIndex = i;
+      const ref = PARAMETER_REFERENCE.exec(xml);
+      if (!ref) return malformed(i, "'%' in the DOCTYPE that is not a parameter-entity reference");
+      if (!declared.has(ref[1])) return refuse(i, `reference to the undeclared parameter entity %${ref[1]};`);
+      i += ref[0].length;
+    } else {
+      return refuse(i, 'DOCTYPE with an internal DTD subset');
+    }
+  }
+  return limit < xml.length ? refuse(doctypeAt, `DOCTYPE with an internal subset longer than ${MAX_SUBSET_CHARS} characters`) : malformed(doctypeAt, 'the DOCTYPE is never closed');
 }

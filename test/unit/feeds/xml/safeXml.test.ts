@@ -1,5 +1,7 @@
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { InputError } from '../../../../src/core/errors';
 import { parseXmlSafely } from '../../../../src/core/feeds/xml/safeXml';
 import { attr, childElements, firstChild, rawText, text } from '../../../../src/core/feeds/xml/xmlTree';
@@ -64,6 +66,31 @@ describe('parseXmlSafely on well-formed XML', () => {
     expect(JSON.stringify(root)).not.toContain(PASSWD_LINE);
   });
 
+  it('accepts a subset that only names external DTD modules (AFP and Kyodo NewsML 1.2), and never fetches them', async () => {
+    // A live server on loopback: a parser that fetched the module would show up in its log.
+    const requests: string[] = [];
+    const server = createServer((req, res) => {
+      requests.push(req.url ?? '');
+      res.end('<!ENTITY xxe "stolen">');
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const { port } = server.address() as AddressInfo;
+      const root = parseXmlSafely(
+        `<?xml version="1.0"?>\n<!DOCTYPE NewsML PUBLIC "urn:newsml:iptc.org:20001006:NewsMLv1.0:1" "http://127.0.0.1:${port}/NewsML.dtd" [\n\t<!ENTITY % nitf SYSTEM "http://127.0.0.1:${port}/nitf.dtd">\n\t<!-- the NITF module -->\n\t%nitf;\n]>\n<NewsML><p>ok &amp; fine</p></NewsML>`,
+        'afp.xml',
+      );
+      expect(text(firstChild(root, 'p'))).toBe('ok & fine');
+      expect(root.line).toBe(7); // line numbers hold across the blanked DOCTYPE
+      // and an entity only that module would declare is still refused
+      const err = refusal(() => parseXmlSafely(`<!DOCTYPE d [<!ENTITY % p SYSTEM "http://127.0.0.1:${port}/evil.dtd"> %p;]><d>&xxe;</d>`, 'afp.xml'));
+      expect(err.code).toBe('XML_ENTITY_REFUSED');
+      expect(requests).toEqual([]);
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
+  });
+
   it('does not follow XInclude: the include stays an empty element', () => {
     const root = parseXmlSafely(
       '<doc xmlns:xi="http://www.w3.org/2001/XInclude"><xi:include href="file:///etc/passwd" parse="text"/></doc>',
@@ -98,7 +125,7 @@ describe('parseXmlSafely refuses entity declarations (malicious corpus)', () => 
     const err = refusal(() => parseXmlSafely(fixture('xxe.xml'), 'drop/xxe.xml'));
     expect(err.code).toBe('XML_ENTITY_REFUSED');
     expect(err.message).toContain('drop/xxe.xml');
-    expect(err.message).toMatch(/line 7/);
+    expect(err.message).toMatch(/line 8/); // the ENTITY declaration's line
     expect(err.message).not.toContain(PASSWD_LINE);
   });
 
@@ -113,7 +140,12 @@ describe('parseXmlSafely refuses entity declarations (malicious corpus)', () => 
   const hostile: Array<[string, string]> = [
     ['external entity over http', '<!DOCTYPE d [<!ENTITY e SYSTEM "http://127.0.0.1:9/steal">]><d>&e;</d>'],
     ['external entity in an attribute', '<!DOCTYPE d [<!ENTITY e SYSTEM "file:///etc/passwd">]><d a="&e;"/>'],
-    ['parameter entity pulling an external DTD', '<!DOCTYPE d [<!ENTITY % p SYSTEM "http://127.0.0.1:9/evil.dtd"> %p;]><d/>'],
+    ['parameter entity with a value (a module written inline)', `<!DOCTYPE d [<!ENTITY % p "<!ENTITY e 'x'>"> %p;]><d>&e;</d>`],
+    ['reference to an undeclared parameter entity', '<!DOCTYPE d [<!ENTITY % p SYSTEM "x.dtd"> %q;]><d/>'],
+    ['general entity after an external module', '<!DOCTYPE d [<!ENTITY % p SYSTEM "x.dtd"> %p; <!ENTITY e SYSTEM "file:///etc/passwd">]><d>&e;</d>'],
+    ['entity the external module would declare', '<!DOCTYPE d [<!ENTITY % p SYSTEM "http://127.0.0.1:9/evil.dtd"> %p;]><d>&xxe;</d>'],
+    ['too many external modules', `<!DOCTYPE d [${Array.from({ length: 9 }, (_, i) => `<!ENTITY % m${i} SYSTEM "m${i}.dtd"> %m${i};`).join('')}]><d/>`],
+    ['an internal subset longer than 4,096 characters', `<!DOCTYPE d [<!ENTITY % p SYSTEM "x.dtd"> <!-- ${'x'.repeat(5000)} --> %p;]><d/>`],
     ['quadratic blow-up', `<!DOCTYPE d [<!ENTITY a "${'a'.repeat(50000)}">]><d>${'&a;'.repeat(5000)}</d>`],
     ['internal subset without entities', '<!DOCTYPE d [<!ELEMENT d (#PCDATA)>]><d/>'],
     ['lower-case doctype keyword', '<!doctype d [<!ENTITY e "x">]><d>&e;</d>'],
