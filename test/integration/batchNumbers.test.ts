@@ -4,13 +4,11 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { formatSummary } from '../../src/cli/printSummary';
 import { waitForBatches } from '../../src/cli/waitForBatches';
 import { retryItems } from '../../src/queues/retryItems';
-import { batchDetailSchema } from '../../src/server/apiSchemas';
 import type { BatchSummary } from '../../src/app/batches/summarizeBatch';
 import { runCli } from '../helpers/cli';
 import { tinyJpeg } from '../helpers/corpus';
-import { startDesk, type Desk } from '../helpers/deskServer';
-import { assertBuilt } from '../helpers/processes';
-import { REPO_ROOT, makeTmpDir, pipelineEnv, removeDir } from '../helpers/testEnv';
+import { useDeskBatches } from '../helpers/deskBatches';
+import { REPO_ROOT } from '../helpers/testEnv';
 import { scaledMs } from '../helpers/deadline';
 
 /**
@@ -23,22 +21,8 @@ jest.setTimeout(scaledMs(120_000));
 const FIXTURES = path.join(REPO_ROOT, 'test/fixtures/feeds');
 
 describe('honest batch numbers (issue 17, issue 11)', () => {
-  let desk: Desk;
-  const dir = makeTmpDir('batch-numbers');
-  // The CLI sees the desk's Redis and storage (the test matrix's mode, test/helpers/testEnv.ts).
-  const env = () => pipelineEnv(desk.p.config.prefix, desk.p.config.dataDir);
-  const summaryOf = async (batchId: string): Promise<BatchSummary> =>
-    JSON.parse((await desk.p.readStored(`batches/${batchId}/summary.json`)).toString('utf8')) as BatchSummary;
-  const detailOf = async (batchId: string) => batchDetailSchema.parse(await (await desk.fetch(`/api/batches/${batchId}`)).json());
-
-  beforeAll(async () => {
-    assertBuilt();
-    desk = await startDesk();
-  });
-  afterAll(async () => {
-    await desk?.close();
-    removeDir(dir);
-  });
+  const h = useDeskBatches('batch-numbers');
+  const { dir, env, summaryOf, detailOf } = h;
 
   it('a NewsML-G2 text and video item are counted as skipped, by kind: summary.json, status, the printed summary and the API', async () => {
     const feedDir = path.join(dir, 'g2');
@@ -46,7 +30,7 @@ describe('honest batch numbers (issue 17, issue 11)', () => {
     const feed = path.join(feedDir, 'newsml-g2-text-video-picture.xml');
     copyFileSync(path.join(FIXTURES, 'newsml-g2-text-video-picture.xml'), feed);
     writeFileSync(path.join(feedDir, 'photo.jpg'), await tinyJpeg(320, 213));
-    const [o] = await desk.p.ingest([feed]);
+    const [o] = await h.desk.p.ingest([feed]);
     const s = await summaryOf(o.batchId!);
     expect(s).toMatchObject({ items: 1, ok: 1, photos: 1, skipped: { text: 1, video: 1 } });
     // Before: the kinds reached the warnings only; the ledger, summary.json and the API had no `skipped`.
@@ -64,7 +48,7 @@ describe('honest batch numbers (issue 17, issue 11)', () => {
     mkdirSync(feedDir, { recursive: true });
     writeFileSync(path.join(feedDir, 'a-good.jpg'), await tinyJpeg(320, 213));
     writeFileSync(path.join(feedDir, 'b-empty.jpg'), Buffer.alloc(0));
-    const [o] = await desk.p.ingest([feedDir]);
+    const [o] = await h.desk.p.ingest([feedDir]);
     const batchId = o.batchId!;
     const brokenId = `${batchId}-0002`;
     const first = await summaryOf(batchId);
@@ -74,11 +58,11 @@ describe('honest batch numbers (issue 17, issue 11)', () => {
     const pause = 2500;
     for (let round = 0; round < 2; round++) {
       await sleep(pause);
-      expect((await retryItems(desk.p.rt, brokenId))!.retried).toEqual([brokenId]);
-      await waitForBatches(desk.p.rt, [batchId], { progress: false, timeoutMs: 60_000 });
+      expect((await retryItems(h.desk.p.rt, brokenId))!.retried).toEqual([brokenId]);
+      await waitForBatches(h.desk.p.rt, [batchId], { progress: false, timeoutMs: 60_000 });
     }
     // Each round is one attempt (an empty file is bad input, not retried by BullMQ): 3 in all.
-    const [f] = await desk.p.rt.ctx.catalog.getFailed(batchId);
+    const [f] = await h.desk.p.rt.ctx.catalog.getFailed(batchId);
     // Before: the last round's attempts only (1), with no word of the retries.
     expect(f).toMatchObject({ itemId: brokenId, code: 'IMAGE_CORRUPT', attempts: 3, retries: 2 });
     const failed = await runCli(['failed', '--batch', batchId], env());
@@ -116,8 +100,8 @@ describe('honest batch numbers (issue 17, issue 11)', () => {
         .map((x) => JSON.stringify(x))
         .join('\n') + '\n',
     );
-    await desk.p.ingest([early]);
-    const [o] = await desk.p.ingest([late]);
+    await h.desk.p.ingest([early]);
+    const [o] = await h.desk.p.ingest([late]);
     const s = await summaryOf(o.batchId!);
     // Before: duplicates 2 (NWP-2, whose cluster's canonical item is in the earlier batch, counted too).
     expect(s).toMatchObject({ items: 3, ok: 3, clusters: 2, duplicates: 1, identical: 1, joinedEarlier: 1 });

@@ -2,12 +2,9 @@ import { writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import type { BatchSummary } from '../../src/app/batches/summarizeBatch';
 import { formatSummary } from '../../src/cli/printSummary';
-import { batchDetailSchema } from '../../src/server/apiSchemas';
 import { runCli } from '../helpers/cli';
 import { scaledMs } from '../helpers/deadline';
-import { startDesk, type Desk } from '../helpers/deskServer';
-import { assertBuilt } from '../helpers/processes';
-import { makeTmpDir, pipelineEnv, removeDir } from '../helpers/testEnv';
+import { useDeskBatches } from '../helpers/deskBatches';
 
 /**
  * The words of a batch summary against what the desk's cards say, on real Redis, real workers,
@@ -34,21 +31,8 @@ function ndjson(file: string, items: Array<{ id: string; caption: string }>): st
 }
 
 describe('summary words', () => {
-  let desk: Desk;
-  const dir = makeTmpDir('summary-words');
-  const env = () => pipelineEnv(desk.p.config.prefix, desk.p.config.dataDir);
-  const summaryOf = async (batchId: string): Promise<BatchSummary> =>
-    JSON.parse((await desk.p.readStored(`batches/${batchId}/summary.json`)).toString('utf8')) as BatchSummary;
-  const detailOf = async (batchId: string) => batchDetailSchema.parse(await (await desk.fetch(`/api/batches/${batchId}`)).json());
-
-  beforeAll(async () => {
-    assertBuilt();
-    desk = await startDesk();
-  });
-  afterAll(async () => {
-    await desk?.close();
-    removeDir(dir);
-  });
+  const h = useDeskBatches('summary-words');
+  const { dir, env, summaryOf, detailOf } = h;
 
   it('a caption sent twice word for word is an identical duplicate, one with a word changed a near-duplicate: summary.json, status, the API', async () => {
     const feed = ndjson(path.join(dir, 'twice.ndjson'), [
@@ -57,9 +41,9 @@ describe('summary words', () => {
       { id: 'NWP-13', caption: CAPTIONS.covers },
       { id: 'NWP-14', caption: CAPTIONS.coversWet },
     ]);
-    const [o] = await desk.p.ingest([feed]);
+    const [o] = await h.desk.p.ingest([feed]);
     const batchId = o.batchId!;
-    const records = await desk.p.rt.ctx.catalog.getRecords(batchId);
+    const records = await h.desk.p.rt.ctx.catalog.getRecords(batchId);
     // What the cards are drawn from: NWP-12 is exact, NWP-14 similar, both in clusters of this batch.
     expect(records.map((r) => [r.cluster!.canonicalId === r.id, r.cluster!.exact])).toEqual([
       [true, true],
