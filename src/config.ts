@@ -24,6 +24,23 @@ export function parseInterval(v: string): number | null {
   const n = ms(t as StringValue);
   return typeof n === 'number' && Number.isFinite(n) && n >= 0 ? Math.round(n) : null;
 }
+/**
+ * A duration in an environment variable (`ms` syntax or milliseconds), `fallback` when unset;
+ * a value that does not parse, or that `invalid` rejects, fails with `message`.
+ */
+function durationFromEnv(fallback: string, invalid: (ms: number) => boolean, message: string) {
+  return z
+    .string()
+    .optional()
+    .transform((v, c) => {
+      const ms = parseInterval(v ?? fallback);
+      if (ms === null || invalid(ms)) {
+        c.addIssue({ code: 'custom', message });
+        return z.NEVER;
+      }
+      return ms;
+    });
+}
 /** Unset stays undefined (the property is always there, its value may be undefined). */
 const unset = <T>(v: T | undefined): T | undefined => v;
 
@@ -162,17 +179,7 @@ export const configSchema = z.object({
    */
   pairWaitMs: fromEnv(
     'PHOTOWIRE_PAIR_WAIT',
-    z
-      .string()
-      .optional()
-      .transform((v, c) => {
-        const wait = parseInterval(v ?? '2m');
-        if (wait === null || wait > 86_400_000) {
-          c.addIssue({ code: 'custom', message: 'a duration of at most 1d such as 2m or 90s (ms syntax), or 0 for no wait' });
-          return z.NEVER;
-        }
-        return wait;
-      }),
+    durationFromEnv('2m', (wait) => wait > 86_400_000, 'a duration of at most 1d such as 2m or 90s (ms syntax), or 0 for no wait'),
   ),
   /** PHOTOWIRE_STALE_HOURS: a source with nothing new for longer is reported stale. */
   staleHours: fromEnv('PHOTOWIRE_STALE_HOURS', z.coerce.number().gt(0).lte(24 * 365).default(24)),
@@ -194,17 +201,7 @@ export const configSchema = z.object({
   /** PHOTOWIRE_RETENTION_EVERY: how often the worker process runs the retention pass (a BullMQ job scheduler), `ms` syntax (`1d`, `6h`, `90s`) or milliseconds; 0 turns the scheduled pass off. */
   retentionEveryMs: fromEnv(
     'PHOTOWIRE_RETENTION_EVERY',
-    z
-      .string()
-      .optional()
-      .transform((v, c) => {
-        const every = parseInterval(v ?? '1d');
-        if (every === null || (every > 0 && every < 1000)) {
-          c.addIssue({ code: 'custom', message: 'an interval of at least 1s such as 1d, 6h or 90s (ms syntax), or 0 for off' });
-          return z.NEVER;
-        }
-        return every;
-      }),
+    durationFromEnv('1d', (every) => every > 0 && every < 1000, 'an interval of at least 1s such as 1d, 6h or 90s (ms syntax), or 0 for off'),
   ),
   /** PHOTOWIRE_DEDUP_RETENTION_DAYS: caption clusters not seen for longer leave the caption index (a later resend starts a new cluster). */
   dedupRetentionDays: fromEnv('PHOTOWIRE_DEDUP_RETENTION_DAYS', z.coerce.number().gt(0).lte(36_500).default(90)),

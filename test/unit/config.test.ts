@@ -43,6 +43,18 @@ describe('config from the environment', () => {
     expect(() => loadConfig({ PHOTOWIRE_LEDGER_LOST_MS: '-1' })).toThrow(ConfigError);
   });
 
+  it('reads durations in ms syntax or milliseconds, each within its bounds', () => {
+    expect(loadConfig({}).pairWaitMs).toBe(120_000);
+    expect(loadConfig({ PHOTOWIRE_PAIR_WAIT: '90s' }).pairWaitMs).toBe(90_000);
+    expect(loadConfig({ PHOTOWIRE_PAIR_WAIT: '0' }).pairWaitMs).toBe(0);
+    expect(() => loadConfig({ PHOTOWIRE_PAIR_WAIT: '2d' })).toThrow(/PHOTOWIRE_PAIR_WAIT="2d".*at most 1d/);
+    expect(() => loadConfig({ PHOTOWIRE_PAIR_WAIT: 'soon' })).toThrow(/PHOTOWIRE_PAIR_WAIT="soon"/);
+    expect(loadConfig({}).retentionEveryMs).toBe(86_400_000);
+    expect(loadConfig({ PHOTOWIRE_RETENTION_EVERY: '6h' }).retentionEveryMs).toBe(21_600_000);
+    expect(loadConfig({ PHOTOWIRE_RETENTION_EVERY: '0' }).retentionEveryMs).toBe(0);
+    expect(() => loadConfig({ PHOTOWIRE_RETENTION_EVERY: '500ms' })).toThrow(/PHOTOWIRE_RETENTION_EVERY="500ms".*at least 1s/);
+  });
+
   it('reads every property from one variable of its own, each with a row in the README configuration table', () => {
     const documented = readmeConfigVars();
     expect(documented.size).toBeGreaterThan(20); // the table was found and parsed
