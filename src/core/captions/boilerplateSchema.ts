@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ruleName, ruleTemplate } from '../ruleText';
 
 /**
  * The shape of the wire-boilerplate rules (boilerplate-rules.json and an operator's file). A rule
@@ -9,23 +10,9 @@ import { z } from 'zod';
 /** What may stand inside a phrase besides literal text: a quoted string, a run of upper-case words. */
 export const PHRASE_PLACEHOLDERS = ['quoted', 'caps'] as const;
 
-const slug = z.string().regex(/^[a-z][a-z0-9-]{0,39}$/, 'lower-case letters, digits and "-", starting with a letter (e.g. "file-marker")');
+const slug = ruleName('file-marker');
 
-const phrase = z
-  .string()
-  .min(1, 'must not be empty')
-  .max(80, 'a phrase has at most 80 characters')
-  .superRefine((s, ctx) => {
-    if (s !== s.trim() || / {2}/.test(s)) ctx.addIssue({ code: 'custom', message: 'no leading, trailing or double spaces' });
-    for (const m of s.matchAll(/\{([^{}]*)\}/g)) {
-      if (!(PHRASE_PLACEHOLDERS as readonly string[]).includes(m[1])) {
-        ctx.addIssue({ code: 'custom', message: `unknown placeholder {${m[1]}} (known: {quoted} {caps})` });
-      }
-    }
-    const literal = s.replace(/\{[^{}]*\}/g, '');
-    if (/[{}]/.test(literal)) ctx.addIssue({ code: 'custom', message: 'unbalanced { or }' });
-    if (!/[A-Za-z]/.test(literal.charAt(0))) ctx.addIssue({ code: 'custom', message: 'a phrase starts with a letter' });
-  });
+const phrase = ruleTemplate('phrase', PHRASE_PLACEHOLDERS).refine((s) => /[A-Za-z]/.test(s.replace(/\{[^{}]*\}/g, '').charAt(0)), 'a phrase starts with a letter');
 
 export const markerExampleSchema = z.strictObject({
   /** A received caption the rule applies to. */

@@ -1,9 +1,10 @@
 import { z } from 'zod';
+import { ruleName, ruleTemplate } from '../ruleText';
 
 /**
  * The shape of the camera- and software-default rules (default-texts.json and an operator's
- * file, PHOTOWIRE_DEFAULT_TEXT_RULES). A rule names whole texts, never regular expressions: the
- * code turns each into an anchored pattern with bounded repetition only (defaultTexts.ts).
+ * file, PHOTOWIRE_DEFAULT_TEXT_RULES). A rule names whole texts (core/ruleText.ts), which
+ * defaultTexts.ts turns into anchored patterns.
  */
 
 /** The fields a default text is dropped from. */
@@ -13,21 +14,8 @@ export type DefaultTextField = (typeof DEFAULT_TEXT_FIELDS)[number];
 /** What may stand in a text besides literal characters: one word, one to four words, a run of digits. */
 export const TEXT_PLACEHOLDERS = ['word', 'words', 'digits'] as const;
 
-const slug = z.string().regex(/^[a-z][a-z0-9-]{0,39}$/, 'lower-case letters, digits and "-", starting with a letter (e.g. "olympus")');
-
-const text = z
-  .string()
-  .min(1, 'must not be empty')
-  .max(80, 'a text has at most 80 characters')
-  .superRefine((s, ctx) => {
-    if (s !== s.trim() || / {2}/.test(s)) ctx.addIssue({ code: 'custom', message: 'no leading, trailing or double spaces' });
-    for (const m of s.matchAll(/\{([^{}]*)\}/g)) {
-      if (!(TEXT_PLACEHOLDERS as readonly string[]).includes(m[1])) {
-        ctx.addIssue({ code: 'custom', message: `unknown placeholder {${m[1]}} (known: {word} {words} {digits})` });
-      }
-    }
-    if (/[{}]/.test(s.replace(/\{[a-z]+\}/g, ''))) ctx.addIssue({ code: 'custom', message: 'unbalanced { or }' });
-  });
+const slug = ruleName('olympus');
+const text = ruleTemplate('text', TEXT_PLACEHOLDERS);
 
 export const defaultTextRuleSchema = z.strictObject({
   /** Unique name; an operator rule with a shipped rule's name replaces it. */
