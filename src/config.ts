@@ -46,7 +46,7 @@ const unset = <T>(v: T | undefined): T | undefined => v;
 
 /**
  * The configuration, each variable written once: its env name, validation, default, transform and
- * meaning. Its output is the config (`Config`); README "Configuration" has a row for each variable
+ * meaning. Its output is the config (`Config`); docs/CONFIGURATION.md has a row for each variable
  * (test/unit/config.test.ts checks it).
  */
 /** A comma-separated list of host names in an environment variable: trimmed, lower case, empty entries dropped. */
@@ -89,7 +89,7 @@ export const configSchema = z.object({
     'PHOTOWIRE_PREFIX',
     z.string().regex(/^[A-Za-z0-9_.-]+$/, 'letters, digits, dot, dash and underscore only').default('photowire'),
   ),
-  /** PHOTOWIRE_CONCURRENCY: items in flight per worker process. One image in flight per core keeps both cores busy without oversubscribing libvips (see README "Performance"). */
+  /** PHOTOWIRE_CONCURRENCY: items in flight per worker process. One image in flight per core keeps both cores busy without oversubscribing libvips (see docs/HOW-IT-WORKS.md, "Performance"). */
   concurrency: fromEnv('PHOTOWIRE_CONCURRENCY', intFromEnv(1, 256).default(Math.max(2, os.cpus().length))),
   /**
    * PHOTOWIRE_CHUNK_SIZE: caption-only items (no photo) go as one job per chunk of batch indexes of
@@ -103,9 +103,9 @@ export const configSchema = z.object({
   maxFileBytes: fromEnv('PHOTOWIRE_MAX_FILE_MB', intFromEnv(1, 10_000).default(200).transform((mb) => mb * MB)),
   /** PHOTOWIRE_MAX_FEED_MB: size cap per feed file (manifest, XML, text), in bytes. */
   maxFeedBytes: fromEnv('PHOTOWIRE_MAX_FEED_MB', intFromEnv(1, 10_000).default(64).transform((mb) => mb * MB)),
-  /** PHOTOWIRE_DEDUP_THRESHOLD: caption similarity needed to join a cluster; unset: see README "Clusters". */
+  /** PHOTOWIRE_DEDUP_THRESHOLD: caption similarity needed to join a cluster; unset: see docs/DEDUP.md. */
   dedupThreshold: fromEnv('PHOTOWIRE_DEDUP_THRESHOLD', z.coerce.number().gt(0).lte(1).optional().transform(unset)),
-  /** PHOTOWIRE_CREDIT_RULES: an operator's credit rules file (README "Credits"). */
+  /** PHOTOWIRE_CREDIT_RULES: an operator's credit rules file (docs/CREDITS.md). */
   creditRulesPath: fromEnv('PHOTOWIRE_CREDIT_RULES', z.string().min(1).optional().transform(unset)),
   /** PHOTOWIRE_BOILERPLATE_RULES: wire-boilerplate rules added to the shipped ones (src/core/captions/BOILERPLATE.md). */
   boilerplateRulesPath: fromEnv('PHOTOWIRE_BOILERPLATE_RULES', z.string().min(1).optional().transform(unset)),
@@ -168,7 +168,7 @@ export const configSchema = z.object({
   storageProxy: fromEnv('PHOTOWIRE_STORAGE_PROXY', z.enum(['0', '1'], '0 or 1').default('0').transform((v) => v === '1')),
   /** PHOTOWIRE_BOARD_WRITE: the queue board's destructive actions (pause, empty, clean, retry, remove); off by default. */
   boardWrite: fromEnv('PHOTOWIRE_BOARD_WRITE', z.enum(['0', '1'], '0 or 1').default('0').transform((v) => v === '1')),
-  /** PHOTOWIRE_SETTLE_MS: a dropped file is taken once its size and mtime have not changed for this long (README "Sources"). */
+  /** PHOTOWIRE_SETTLE_MS: a dropped file is taken once its size and mtime have not changed for this long (docs/SOURCES.md). */
   settleMs: fromEnv('PHOTOWIRE_SETTLE_MS', intFromEnv(0, 86_400_000).default(5000)),
   /** PHOTOWIRE_SCAN_MS: how often hot folders are scanned. */
   scanMs: fromEnv('PHOTOWIRE_SCAN_MS', intFromEnv(100, 3_600_000).default(2000)),

@@ -2,7 +2,7 @@
  * Every error code photowire uses, each with its message, whether the fault is transient
  * (retryable), the CLI's exit code and the API's HTTP status: one table (fastify's
  * `createError` registry is the model), read by `PhotowireError`, `exitCodeOf`, `httpStatusOf`
- * and `isRetryable`. Codes are documented in the README; never rename one, only add.
+ * and `isRetryable`. Codes are documented in docs/ERRORS.md; never rename one, only add.
  *
  * Exit codes: 0 ok, 1 an item or feed failed (or a bug), 2 configuration, Redis, rules files or usage.
  */
@@ -86,7 +86,7 @@ const PROGRAM_ERRORS = {
 /** The one table: every code, its message, retryable, exit code and HTTP status. */
 export const ERRORS: { readonly [K in PhotowireCode]: ErrorSpec } = { ...ITEM_ERRORS, ...PROGRAM_ERRORS };
 
-/** A code an item or feed fails with (records, summaries, the README's table). */
+/** A code an item or feed fails with (records, summaries, docs/ERRORS.md's table). */
 export type ErrorCode = keyof typeof ITEM_ERRORS;
 /** Any code of the table. */
 export type PhotowireCode = keyof typeof ITEM_ERRORS | keyof typeof PROGRAM_ERRORS;
@@ -208,7 +208,7 @@ export function retryCanHelp(code: string): boolean {
 /**
  * Codes of warnings: the item is stored and the batch goes on, but something it carried was cut or
  * skipped. A warning's text starts with its code (or carries it as `code`) and names the file. Listed
- * in the README ("Warning codes"); never rename one, only add.
+ * in docs/RECORDS.md ("Warning codes"); never rename one, only add.
  */
 export const WARNING_CODES = {
   METADATA_SKIPPED: "a photo's embedded metadata is over a budget (inflated bytes, text chunks, XMP size): the excess is skipped, the photo kept",

@@ -12,7 +12,7 @@ export const creditFlagsSchema = z.object({
 });
 export type CreditFlags = z.infer<typeof creditFlagsSchema>;
 
-/** The structured credit of one item (see README "Credits"). `raw` is never altered. */
+/** The structured credit of one item (see docs/CREDITS.md). `raw` is never altered. */
 export const creditSchema = z.object({
   raw: z.object({
     captionTail: z.string().nullable(),

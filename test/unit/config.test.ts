@@ -2,10 +2,9 @@ import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { CONFIG_ENV, ConfigError, loadConfig } from '../../src/config';
 
-/** The variables the README's "Configuration" table names in its first column (a row may name several). */
-function readmeConfigVars(): Set<string> {
-  const readme = readFileSync(path.join(__dirname, '../../README.md'), 'utf8');
-  const section = readme.split(/^## Configuration\s*$/m)[1]?.split(/^## /m)[0] ?? '';
+/** The variables docs/CONFIGURATION.md's table names in its first column (a row may name several). */
+function documentedConfigVars(): Set<string> {
+  const section = readFileSync(path.join(__dirname, '../../docs/CONFIGURATION.md'), 'utf8');
   const vars = new Set<string>();
   for (const line of section.split('\n')) {
     const first = /^\|([^|]*)\|/.exec(line)?.[1] ?? '';
@@ -55,8 +54,8 @@ describe('config from the environment', () => {
     expect(() => loadConfig({ PHOTOWIRE_RETENTION_EVERY: '500ms' })).toThrow(/PHOTOWIRE_RETENTION_EVERY="500ms".*at least 1s/);
   });
 
-  it('reads every property from one variable of its own, each with a row in the README configuration table', () => {
-    const documented = readmeConfigVars();
+  it('reads every property from one variable of its own, each with a row in docs/CONFIGURATION.md', () => {
+    const documented = documentedConfigVars();
     expect(documented.size).toBeGreaterThan(20); // the table was found and parsed
     const props = Object.keys(loadConfig({})).sort();
     expect(Object.keys(CONFIG_ENV).sort()).toEqual(props);

@@ -31,7 +31,7 @@ export interface BatchSummary {
   processingMs: number | null;
   /** finishedAt - createdAt: includes the time between a batch's end and a late retry. Null until done. */
   elapsedMs: number | null;
-  /** The elapsed time, as before processingMs existed (kept for compatibility; README "Batch summary"). */
+  /** The elapsed time, as before processingMs existed (kept for compatibility; docs/COMMANDS.md, what a batch summary counts). */
   durationMs: number | null;
   createdAt: string;
   finishedAt: string | null;

@@ -1,7 +1,7 @@
 /**
  * Naming conventions of a drop folder. Senders write under a temporary name and rename when
  * done (FTP/SFTP clients, rsync, browsers), or write the file and then an empty `<name>.done`
- * marker. Both are documented in the README ("Sources").
+ * marker. Both are documented in docs/SOURCES.md.
  */
 import { isTempName } from '../../core/feeds/tempNames';
 

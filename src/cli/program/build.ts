@@ -17,7 +17,7 @@ function packageVersion(): string {
 
 /**
  * The photowire command line as commander knows it, not yet parsed: main.ts runs it, and
- * test/unit/cli/readmeCommands.test.ts checks the README's command table against its commands
+ * test/unit/cli/commandsDoc.test.ts checks docs/COMMANDS.md's command table against its commands
  * and options.
  */
 export function buildProgram(): Command {

@@ -6,7 +6,7 @@ import { schedulerCommand } from '../commands/scheduler';
 import { scheduleAddCommand, scheduleListCommand, scheduleRemoveCommand, scheduleRunCommand } from '../commands/schedule';
 import { runsCommand } from '../commands/runs';
 
-/** Sources: hot folders, scheduled imports, HTTP feeds (README "Sources"), and their runs. */
+/** Sources: hot folders, scheduled imports, HTTP feeds (docs/SOURCES.md), and their runs. */
 export function registerSourceCommands(program: Command): void {
   program
     .command('watch')

@@ -8,7 +8,7 @@ import { FIELD_CAPS, MAX_BYLINES, capText, type CappedField } from '../records/f
  * in Redis, a 120 MB records.ndjson line and a 125 MB API page of one record. Every text field is
  * cut to its cap where the feed is read, with a FIELD_CAPPED warning naming the file, the line or
  * item, the field, its length and the cap; the feed file itself is kept as it came. The caption and
- * credit caps are the parsers' (src/core/records/fieldCaps.ts); README "Input limits".
+ * credit caps are the parsers' (src/core/records/fieldCaps.ts); docs/RECORDS.md "Input limits".
  */
 export const STORED_CAPS = {
   /** Any other text field (city, country, writer, object name, ids...). */

@@ -1,7 +1,7 @@
 /**
  * Names a sender writes under while a file is still arriving: FTP/SFTP clients, rsync and browsers
  * rename to the final name when done. Such a file is never an item, wherever it is found (a hot
- * folder, a folder feed, a scheduled folder): it is half a photo. README "Hot folders".
+ * folder, a folder feed, a scheduled folder): it is half a photo. docs/SOURCES.md "Hot folders".
  */
 
 // .part (curl, lftp, many FTP servers), .filepart (WinSCP), .partial, .crdownload (browsers), .tmp.

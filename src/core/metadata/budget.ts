@@ -7,7 +7,7 @@ import type { WarningCode } from '../errors';
  * memory (2 MB of `<rdf:li>` items: 1 s and 124 MB RSS; 4 MB: 2.2 s and 167 MB). Real packets are
  * a few KB, Photoshop's with history and extended XMP some hundred KB. Over a budget the photo is
  * kept and what is left of its metadata is skipped, with a METADATA_SKIPPED warning naming the
- * block (the pipeline adds the file). README "Input limits".
+ * block (the pipeline adds the file). docs/RECORDS.md "Input limits".
  */
 export const METADATA_LIMITS = {
   /** Bytes all compressed text chunks of one file may inflate to, together. */

@@ -9,7 +9,7 @@ import type { IptcFields } from '../../schemas/feedItem';
  * past IIM's: Caption-Abstract is 2,000 bytes in IIM, yet Getty and AP captions with editors'
  * notes run to 4,000 characters in XMP; Credit and Source are 32 bytes in IIM, yet XMP credit
  * lines such as "Mandatory Credit: Photo by X/NurPhoto/Shutterstock (16507315bs)" reach 200.
- * Documented in the README ("Field caps").
+ * Documented in docs/RECORDS.md ("Field caps").
  */
 export const FIELD_CAPS = {
   caption: 10_000, // IIM 2:120: 2,000 bytes

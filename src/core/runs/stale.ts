@@ -46,7 +46,7 @@ export function staleness(s: SourceStatus, now: number, staleHours: number): Sta
 /**
  * How late a schedule's next run may be before `photowire runs` says OVERDUE: a busy scheduler, a
  * long run before it, or a restart delay a run by a minute or two without anything being wrong.
- * README "Scheduled imports".
+ * docs/SOURCES.md "Scheduled imports".
  */
 export const OVERDUE_GRACE_MS = 5 * 60_000;
 

@@ -34,7 +34,7 @@ describe('the error table', () => {
     expect(s.httpStatus).toBeLessThanOrEqual(599);
   });
 
-  it('keeps the item codes and their messages (README: never rename one)', () => {
+  it('keeps the item codes and their messages (docs/ERRORS.md: never rename one)', () => {
     expect(Object.keys(ERROR_CODES)).toEqual([
       'FEED_UNREADABLE', 'FEED_UNKNOWN_FORMAT', 'FEED_MALFORMED', 'FEED_TOO_LARGE', 'FEED_LINE_TOO_LONG', 'XML_ENTITY_REFUSED', 'ITEM_DUPLICATE_ID', 'ITEM_INVALID',
       'PATH_OUTSIDE_FEED', 'IMAGE_NOT_FOUND', 'IMAGE_UNSUPPORTED', 'IMAGE_CORRUPT', 'IMAGE_TOO_LARGE', 'STORAGE_FAILED', 'WORKER_LOST',
@@ -146,9 +146,8 @@ describe('statuses come from the table', () => {
     }
   });
 
-  it("the README's error-code table shows each item code's retryable, exit code and HTTP status as the table has them", () => {
-    const readme = readFileSync(path.join(ROOT, 'README.md'), 'utf8');
-    const section = readme.slice(readme.indexOf('## Error codes'), readme.indexOf('\n## ', readme.indexOf('## Error codes') + 5));
+  it("docs/ERRORS.md's table shows each item code's retryable, exit code and HTTP status as the table has them", () => {
+    const section = readFileSync(path.join(ROOT, 'docs/ERRORS.md'), 'utf8');
     const rows = new Map(
       [...section.matchAll(/^\| `([A-Z_]+)` \|(.*)\|$/gm)].map((m) => {
         const cells = m[2].split('|').map((c) => c.trim());

@@ -4,16 +4,16 @@ import type { Command } from 'commander';
 import { buildProgram } from '../../../src/cli/program/build';
 
 /**
- * The README's command table against commander's own list: every command (and subcommand) has a
+ * docs/COMMANDS.md's command table against commander's own list: every command (and subcommand) has a
  * row whose first cell names it and exactly its options, and every row is a real command. A new
  * command or option without its row fails here (the table had lost `clusters rebuild`,
  * `retention` and `credits --boilerplate`).
  */
-const README = readFileSync(path.join(__dirname, '../../../README.md'), 'utf8');
+const COMMANDS_DOC = readFileSync(path.join(__dirname, '../../../docs/COMMANDS.md'), 'utf8');
 
 /** Rows of the table under "| command | what it does |": command path -> long options in its first cell. */
 function readmeTable(): Map<string, string[]> {
-  const lines = README.split('\n');
+  const lines = COMMANDS_DOC.split('\n');
   const start = lines.findIndex((l) => /^\| command \| what it does \|/.test(l));
   expect(start).toBeGreaterThan(0);
   const rows = new Map<string, string[]>();
@@ -48,7 +48,7 @@ function programCommands(): Map<string, string[]> {
   return out;
 }
 
-describe("the README's command table is commander's", () => {
+describe("docs/COMMANDS.md's command table is commander's", () => {
   const readme = readmeTable();
   const program = programCommands();
 
