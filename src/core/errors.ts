@@ -8,14 +8,17 @@
  */
 export interface ErrorSpec {
   readonly message: string;
+  /** What a user reads in docs/ERRORS.md (markdown, links relative to docs/), when it says more than the message. */
+  readonly doc?: string;
   /** A transient fault (network, 5xx, timeouts, storage): another attempt may succeed. */
   readonly retryable: boolean;
   readonly exitCode: 1 | 2;
   readonly httpStatus: number;
 }
 
-const spec = (message: string, httpStatus: number, opts: { retryable?: boolean; exitCode?: 1 | 2 } = {}): ErrorSpec => ({
+const spec = (message: string, httpStatus: number, opts: { retryable?: boolean; exitCode?: 1 | 2; doc?: string } = {}): ErrorSpec => ({
   message,
+  ...(opts.doc ? { doc: opts.doc } : {}),
   retryable: opts.retryable ?? false,
   exitCode: opts.exitCode ?? 1,
   httpStatus,
@@ -26,25 +29,25 @@ const setup = { exitCode: 2 } as const;
 /** Codes an item or a feed fails with: shown in `status`, `failed`, `export` and run summaries. */
 const ITEM_ERRORS = {
   FEED_UNREADABLE: spec('the feed file could not be read', 404),
-  FEED_UNKNOWN_FORMAT: spec('the feed is not a format photowire reads', 415),
-  FEED_MALFORMED: spec('the feed (or one of its lines) could not be parsed', 422),
-  FEED_TOO_LARGE: spec('the feed file is over the size cap', 413),
-  FEED_LINE_TOO_LONG: spec('a line (or CSV record) of the feed is over the per-line cap: it is not parsed', 413),
-  XML_ENTITY_REFUSED: spec('the XML declares a DOCTYPE or entities, which are never expanded', 422),
-  ITEM_DUPLICATE_ID: spec('another item of the same feed has this id', 422),
-  ITEM_INVALID: spec('the item does not match the item schema', 422),
-  PATH_OUTSIDE_FEED: spec("the item's image path leaves the feed's folder", 422),
-  IMAGE_NOT_FOUND: spec('the image file named by the item does not exist', 422),
-  IMAGE_UNSUPPORTED: spec('the file is not an image format photowire reads', 415),
-  IMAGE_CORRUPT: spec('the image could not be decoded', 422),
-  IMAGE_TOO_LARGE: spec('the image is over the pixel or file-size cap', 413),
-  STORAGE_FAILED: spec('the data directory could not be written', 503, transient),
-  WORKER_LOST: spec('the worker processing the item died or stopped answering, three times (killed, out of memory, a crash in the image decoder)', 500),
-  FETCH_REFUSED: spec('the URL is not http(s) or its host is not in PHOTOWIRE_FETCH_ALLOW', 403),
-  FETCH_FAILED: spec('the URL could not be downloaded (timeout, HTTP error or too large), after retries', 502, transient),
-  INTERNAL: spec('an unexpected error (a bug): see the logs', 500, transient),
-  PICTURE_MISSING: spec("the picture a delivery's item names is not in its folder (a hot folder waits PHOTOWIRE_PAIR_WAIT for it first)", 422),
-  FEED_EMPTY: spec('the folder holds no picture and no feed photowire reads: every file was skipped', 422),
+  FEED_UNKNOWN_FORMAT: spec('the feed is not a format photowire reads', 415, { doc: "the feed is not a format photowire reads (the message says what is expected)" }),
+  FEED_MALFORMED: spec('the feed (or one of its lines) could not be parsed', 422, { doc: "the feed or one of its lines could not be parsed (bad JSON, invalid UTF-8, malformed XML)" }),
+  FEED_TOO_LARGE: spec('the feed file is over the size cap', 413, { doc: "the feed file is over `PHOTOWIRE_MAX_FEED_MB`, or a folder holds more than 250,000 files and folders or nests deeper than 32 levels" }),
+  FEED_LINE_TOO_LONG: spec('a line (or CSV record) of the feed is over the per-line cap: it is not parsed', 413, { doc: "an NDJSON line or CSV record is over 4 MB (see [Input limits](RECORDS.md#input-limits)); the line is not read, the other items go on" }),
+  XML_ENTITY_REFUSED: spec('the XML declares entities (or a DOCTYPE that does more than name external DTDs), which are never expanded', 422, { doc: 'the XML declares entities, or a DOCTYPE whose internal subset does more than name external DTD modules ([WIRE-FORMATS.md](WIRE-FORMATS.md)): nothing is expanded or fetched' }),
+  ITEM_DUPLICATE_ID: spec('another item of the same feed has this id', 422, { doc: "another item of the same feed already has this id" }),
+  ITEM_INVALID: spec('the item does not match the item schema', 422, { doc: "the item does not match the item schema" }),
+  PATH_OUTSIDE_FEED: spec("the item's image path leaves the feed's folder", 422, { doc: "the image path leaves the feed's folder (`..`, an absolute path, a symlink), or a symlink was dropped into a hot folder" }),
+  IMAGE_NOT_FOUND: spec('the image file named by the item does not exist', 422, { doc: "the image named by the item does not exist" }),
+  IMAGE_UNSUPPORTED: spec('the file is not an image format photowire reads', 415, { doc: "the file is not an image format photowire reads (an HTML error page or text saved as `.jpg`, SVG, PDF...)" }),
+  IMAGE_CORRUPT: spec('the image could not be decoded', 422, { doc: "the image could not be decoded (empty, truncated: the message says \"cut short\", damaged)" }),
+  IMAGE_TOO_LARGE: spec('the image is over the pixel or file-size cap', 413, { doc: "over `PHOTOWIRE_MAX_PIXELS` (checked from the header, before decoding) or `PHOTOWIRE_MAX_FILE_MB`" }),
+  STORAGE_FAILED: spec('the data directory could not be written', 503, { ...transient, doc: "the data directory could not be written: full, read-only (retried; `photowire retry` once fixed)" }),
+  WORKER_LOST: spec('the worker processing the item died or stopped answering, three times (killed, out of memory, a crash in the image decoder)', 500, { doc: "the worker processing the item died or stopped answering three times (killed, out of memory, a crash in the image decoder), or the item's job was gone when its batch closed (the item queue emptied, Redis lost its data); `photowire retry` runs it again" }),
+  FETCH_REFUSED: spec('the URL is not http(s) or its host is not in PHOTOWIRE_FETCH_ALLOW', 403, { doc: "the URL is not http(s) or its host is not in `PHOTOWIRE_FETCH_ALLOW`" }),
+  FETCH_FAILED: spec('the URL could not be downloaded (timeout, HTTP error or too large), after retries', 502, { ...transient, doc: "the URL could not be downloaded: HTTP error, or timeouts/network errors after the retries" }),
+  INTERNAL: spec('an unexpected error (a bug): see the logs', 500, { ...transient, doc: "an unexpected error after the last attempt: see the logs" }),
+  PICTURE_MISSING: spec("the picture a delivery's item names is not in its folder (a hot folder waits PHOTOWIRE_PAIR_WAIT for it first)", 422, { doc: "a delivery's item (NewsML-G2, NITF, manifest) names a picture that is not in its folder; in a hot folder, not even after `PHOTOWIRE_PAIR_WAIT` (the record keeps the item's metadata)" }),
+  FEED_EMPTY: spec('the folder holds no picture and no feed photowire reads: every file was skipped', 422, { doc: "a folder feed holds no picture and no feed photowire reads: every file was skipped (each is named in the message)" }),
 } as const satisfies Record<string, ErrorSpec>;
 
 /** Codes of the program itself: configuration, services, rules files, usage, the API. */
@@ -52,7 +55,7 @@ const PROGRAM_ERRORS = {
   CONFIG_INVALID: spec('the configuration (environment variables) is invalid', 500, setup),
   STORAGE_CONFIG: spec('the storage named by PHOTOWIRE_STORAGE cannot be used (bucket, credentials, endpoint or folder)', 503, setup),
   REDIS_UNAVAILABLE: spec('no Redis answers (or it refused the credentials)', 503, { ...setup, ...transient }),
-  REDIS_OUT_OF_MEMORY: spec("Redis is out of memory (maxmemory reached with noeviction) and refuses writes; nothing stored is lost", 503, { ...setup, ...transient }),
+  REDIS_OUT_OF_MEMORY: spec("Redis is out of memory (maxmemory reached with noeviction) and refuses writes; nothing stored is lost", 503, { ...setup, ...transient, doc: "Redis reached `maxmemory` with `noeviction` and refuses writes (\"OOM command not allowed when used memory > 'maxmemory'\"): `run`, `ingest` and `retry` (and their waits, also with workers in other processes) stop with this one line; nothing stored is lost and queued items stay queued: raise `maxmemory` or free memory, then `photowire retry <batch> --wait` with a worker running" }),
   LEDGER_LOST: spec("a wait gave up: a batch's ledger, or Redis, was gone for longer than PHOTOWIRE_LEDGER_LOST_MS", 503, setup),
   USAGE: spec('the command was called wrongly (a missing argument, a bad option, a port in use)', 400, setup),
   CREDIT_RULES_UNREADABLE: spec('the credit rules file could not be read', 500, setup),
@@ -76,8 +79,8 @@ const PROGRAM_ERRORS = {
   HOST_NOT_ALLOWED: spec('the Host header names none of the addresses this server answers to (PHOTOWIRE_ALLOWED_HOSTS)', 421),
   TOO_MANY_OPEN: spec('this client already has as many uploads or event streams open as it may', 429),
   NOT_FOUND: spec('no such resource', 404),
-  RENDITION_GONE: spec("the photo was killed or withdrawn: its renditions are served only to the desk's Details view", 410),
-  BATCH_ARCHIVED: spec('the batch is archived (removed from Redis by retention, read from its export in storage): it is read-only', 409),
+  RENDITION_GONE: spec("the photo was killed or withdrawn: its renditions are served only to the desk's Details view", 410, { doc: "a rendition (thumbnail, preview) of a killed or withdrawn photo: answered 410 with `Cache-Control: private, no-store` to anything but the desk's Details view (see [docs/RIGHTS.md](RIGHTS.md#in-the-pipeline))" }),
+  BATCH_ARCHIVED: spec('the batch is archived (removed from Redis by retention, read from its export in storage): it is read-only', 409, { doc: "the batch is archived (removed from Redis by retention, read from its export in storage): read-only, so `retry` (CLI and API) and `failed --batch` refuse it; `status` and `export` still read it" }),
   UPLOAD_TOO_LARGE: spec('the upload is over its size or file-count cap', 413),
   RATE_LIMITED: spec('too many requests', 429),
   KILL_TARGET_AMBIGUOUS: spec('the bare agency id was seen from more than one provider: name the agency (--agency) whose photo is meant', 409, setup),
