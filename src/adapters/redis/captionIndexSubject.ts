@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import * as os from 'node:os';
 import type { Redis } from 'ioredis';
 import { PhotowireError } from '../../core/errors';
@@ -137,6 +138,8 @@ export class SubjectIndex {
   private readonly clock: () => number;
   private opened: Promise<void> | null = null;
   private readonly cache = new Map<string, StoredCluster>();
+  /** The `generation` the cache was filled under. */
+  private cacheGeneration: string | null = null;
 
   constructor(
     private readonly redis: Redis,
@@ -245,9 +248,16 @@ return redis.call('PEXPIRE', KEYS[1], ARGV[2])`;
         p.hget(this.keys.bucket(f.shard), f.field);
       }
     }
+    p.get(this.keys.generation);
     const res = await p.exec();
     if (res === null) throw new Error('caption-cluster index: pipeline aborted');
     for (const [err] of res) if (err) throw err;
+    // Another process removed clusters (retention, a rebuild): an id may now name another canonical.
+    const generation = res[res.length - 1][1] as string | null;
+    if (generation !== this.cacheGeneration) {
+      this.cache.clear();
+      this.cacheGeneration = generation;
+    }
     const known = items.map((_it, i) => res[i][1] as string | null);
     const buckets = new Map<string, string[]>();
     bucketReads.forEach((k, j) => {
@@ -448,6 +458,7 @@ return redis.call('PEXPIRE', KEYS[1], ARGV[2])`;
         shard = end;
       }
       report.done = shard >= SEEN_SHARDS;
+      if (report.clustersRemoved > 0) await this.newGeneration();
       if (report.done) await this.redis.del(this.keys.expiry);
       else await this.redis.set(this.keys.expiry, String(shard));
       return report;
@@ -505,12 +516,18 @@ return redis.call('PEXPIRE', KEYS[1], ARGV[2])`;
     return this.holdLock(owner, async () => {
       await this.deleteKeys((k) => k !== this.keys.lock);
       await this.redis.set(this.keys.rebuilding, `${owner} ${os.hostname()} ${process.pid} since ${new Date(this.clock()).toISOString()}`);
+      await this.newGeneration();
       const out = await fill((items, outcomes) => this.assignOpen(items, outcomes));
       await this.redis.set(this.keys.meta, this.fingerprint);
       await this.redis.del(this.keys.rebuilding);
       this.opened = null;
       return out;
     }, { waitMs: 10 * 60_000 });
+  }
+
+  /** Tells every process's cache that clusters were removed (a random token: a count would start again after a rebuild). */
+  private async newGeneration(): Promise<void> {
+    await this.redis.set(this.keys.generation, randomBytes(8).toString('hex'));
   }
 
   private async load(ids: string[]): Promise<Map<string, StoredCluster>> {

@@ -171,6 +171,8 @@ export interface ClusterIndexKeys {
   seen: (shard: number) => string;
   /** String: the retention walk's next last-seen shard. */
   expiry: string;
+  /** String: a random token set whenever clusters are removed (retention, rebuild): processes drop their cached canonicals when it changes. */
+  generation: string;
   /** String: JSON [canonical item id, canonical caption as given, its head tokens] of a cluster. */
   cluster: (id: string) => string;
   /** List: member item ids after the canonical, in joining order. */
@@ -198,6 +200,7 @@ export function clusterIndexKeys(prefix: string): ClusterIndexKeys {
     sizes: `${base}sizes`,
     seen: (shard) => `${base}s:${shard.toString(16)}`,
     expiry: `${base}expiry`,
+    generation: `${base}generation`,
     cluster: (id) => `${base}c:${id}`,
     members: (id) => `${base}m:${id}`,
     items: (shard) => `${base}i:${shard}`,
