@@ -3,6 +3,7 @@ import type { CatalogRecord } from '../../schemas/record';
 import { SubjectIndex, type AssignOutcomes } from './captionIndexSubject';
 import type { CatalogStore } from './catalogStore';
 import { redisKeys } from './keys';
+import { deleteMatching } from './scan';
 
 /** Records read and assigned per call (what the finalize job sends), and patched per atomic replace. */
 const CHUNK = 500;
@@ -86,7 +87,8 @@ export async function rebuildCaptionIndex(opts: RebuildOptions): Promise<Rebuild
       }
     }
   });
-  result.oldKeysDeleted = await deleteOldIndex(opts.redis, keys.dedup.prefix);
+  // Every key of the old threshold index: its bases and its pointer (the prefix has no glob characters: redisKeys checks it).
+  result.oldKeysDeleted = await deleteMatching(opts.redis, `${keys.dedup.prefix}*`);
   return result;
 }
 
@@ -122,16 +124,4 @@ async function rebuildChunk(
   });
   if (!(await catalog.replaceRecords(batchId, changes))) return null;
   return changes.length;
-}
-
-/** Every key of the old threshold index (its bases and its pointer), by SCAN + UNLINK. */
-async function deleteOldIndex(redis: Redis, prefix: string): Promise<number> {
-  let n = 0;
-  let cursor = '0';
-  do {
-    const [next, found] = await redis.scan(cursor, 'MATCH', `${prefix.replace(/[*?[\]\\]/g, '\\$&')}*`, 'COUNT', 1000);
-    cursor = next;
-    if (found.length > 0) n += await redis.unlink(...found);
-  } while (cursor !== '0');
-  return n;
 }

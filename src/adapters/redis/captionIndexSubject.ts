@@ -6,6 +6,12 @@ import { hashString32 } from '../../core/dedup/hash32';
 import { memberRef, readCaption, type ReadCaption, type SubjectRef } from '../../core/dedup/subjectClusterer';
 import { compareSubjects, pickSubjectCluster, subjectKeyOfTokens, subjectRuleFingerprint, type SubjectKey, type SubjectMatch } from '../../core/dedup/subjectRule';
 import { clusterIndexKeys, dedupKeys, type ClusterIndexKeys } from './keys';
+import { deleteMatching, scanKeys } from './scan';
+import { luaFile, runScript } from './scripts';
+
+/** The batch lock is a lease: renewed and released only by its holder (lua/lease/*.lua). */
+const RENEW = luaFile('pwRenewLease', 'lease/renew');
+const RELEASE = luaFile('pwReleaseLease', 'lease/release');
 
 const ITEM_SHARD_BITS = 16;
 const BUCKET_SHARD_BITS = 14;
@@ -165,7 +171,8 @@ export class SubjectIndex {
    */
   open(): Promise<void> {
     this.opened ??= (async () => {
-      const [stored, rebuilding, legacy] = await this.redis.mget(this.keys.meta, this.keys.rebuilding, this.legacyPointer);
+      // Two reads: the old pointer is in another Redis Cluster slot than the index's keys.
+      const [[stored, rebuilding], legacy] = await Promise.all([this.redis.mget(this.keys.meta, this.keys.rebuilding), this.redis.get(this.legacyPointer)]);
       if (rebuilding !== null) {
         throw new PhotowireError(
           'CONFIG_INVALID',
@@ -203,21 +210,17 @@ export class SubjectIndex {
     const ttlMs = opts.ttlMs ?? 30_000;
     const deadline = Date.now() + (opts.waitMs ?? 10 * 60_000);
     const token = `${owner} ${os.hostname()} ${process.pid} ${Date.now()} ${Math.random().toString(36).slice(2)}`;
-    // KEYS[1] lock; ARGV[1] token, ARGV[2] ttl ms ('' to release). Only the holder renews or releases.
-    const own = `if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end
-if ARGV[2] == '' then return redis.call('DEL', KEYS[1]) end
-return redis.call('PEXPIRE', KEYS[1], ARGV[2])`;
     while ((await this.redis.set(this.keys.lock, token, 'PX', ttlMs, 'NX')) !== 'OK') {
       if (Date.now() > deadline) throw new Error(`caption-cluster index: ${owner} waited for the batch lock held by "${await this.redis.get(this.keys.lock)}"`);
       await new Promise((r) => setTimeout(r, 20));
     }
-    const timer = setInterval(() => void this.redis.eval(own, 1, this.keys.lock, token, String(ttlMs)).catch(() => undefined), Math.max(50, Math.floor(ttlMs / 3)));
+    const timer = setInterval(() => void runScript(this.redis, RENEW, [this.keys.lock], [token, ttlMs]).catch(() => undefined), Math.max(50, Math.floor(ttlMs / 3)));
     timer.unref?.();
     try {
       return await fn();
     } finally {
       clearInterval(timer);
-      await this.redis.eval(own, 1, this.keys.lock, token, '');
+      await runScript(this.redis, RELEASE, [this.keys.lock], [token]);
     }
   }
 
@@ -391,15 +394,8 @@ return redis.call('PEXPIRE', KEYS[1], ARGV[2])`;
   }
 
   private async scanClusterIds(): Promise<string[]> {
-    const ids: string[] = [];
     const prefix = this.keys.cluster('');
-    let cursor = '0';
-    do {
-      const [next, keys] = await this.redis.scan(cursor, 'MATCH', `${globEscape(prefix)}*`, 'COUNT', 1000);
-      cursor = next;
-      for (const k of keys) ids.push(k.slice(prefix.length));
-    } while (cursor !== '0');
-    return ids;
+    return (await scanKeys(this.redis, `${globEscape(prefix)}*`)).map((k) => k.slice(prefix.length));
   }
 
   /**
@@ -559,14 +555,7 @@ return redis.call('PEXPIRE', KEYS[1], ARGV[2])`;
   }
 
   private async deleteKeys(keep: (key: string) => boolean): Promise<number> {
-    let n = 0;
-    let cursor = '0';
-    do {
-      const [next, keys] = await this.redis.scan(cursor, 'MATCH', `${globEscape(this.keys.base)}*`, 'COUNT', 1000);
-      cursor = next;
-      const gone = keys.filter(keep);
-      if (gone.length > 0) n += await this.redis.unlink(...gone);
-    } while (cursor !== '0');
+    const n = await deleteMatching(this.redis, `${globEscape(this.keys.base)}*`, keep);
     this.cache.clear();
     this.opened = null;
     return n;
