@@ -12,6 +12,7 @@ import { luaFile, runScript } from './scripts';
 /** The batch lock is a lease: renewed and released only by its holder (lua/lease/*.lua). */
 const RENEW = luaFile('pwRenewLease', 'lease/renew');
 const RELEASE = luaFile('pwReleaseLease', 'lease/release');
+const APPEND_BUCKETS = luaFile('pwClusterAppendBuckets', 'clusters/appendBuckets');
 
 const ITEM_SHARD_BITS = 16;
 const BUCKET_SHARD_BITS = 14;
@@ -274,7 +275,8 @@ export class SubjectIndex {
     const local = await this.load([...wanted]);
 
     const writes = this.redis.pipeline();
-    const bucketWrites = new Map<string, { shard: number; field: string; ids: string[] }>();
+    /** The ids each bucket field gets in this call (appended in Redis: the stored value is never sent back). */
+    const bucketWrites = new Map<string, { shard: number; field: string; added: string[] }>();
     const touched = new Set<string>();
     const out: Array<SubjectRef | null> = [];
     for (let i = 0; i < items.length; i++) {
@@ -313,9 +315,13 @@ export class SubjectIndex {
         writes.set(this.keys.cluster(id), JSON.stringify([itemId, items[i].caption, read.key.tokens.join(' ')]));
         for (const f of fields[i]) {
           const k = `${f.shard}:${f.field}`;
-          const ids = [...(buckets.get(k) ?? []), id];
-          buckets.set(k, ids);
-          bucketWrites.set(k, { shard: f.shard, field: f.field, ids });
+          // In place: the later captions of this call see the new cluster as a candidate.
+          const ids = buckets.get(k);
+          if (ids === undefined) buckets.set(k, [id]);
+          else ids.push(id);
+          const w = bucketWrites.get(k);
+          if (w === undefined) bucketWrites.set(k, { shard: f.shard, field: f.field, added: [id] });
+          else w.added.push(id);
         }
         ref = { id, canonicalId: itemId, similarity: 1, exact: true };
         if (outcomes) outcomes.created++;
@@ -327,7 +333,23 @@ export class SubjectIndex {
       out.push(ref);
       for (let j = i + 1; j < items.length; j++) if (items[j].itemId === itemId) known[j] = `${ref.id}|${ref.exact ? 1 : 0}|${ref.similarity}`;
     }
-    for (const w of bucketWrites.values()) writes.hset(this.keys.bucket(w.shard), w.field, w.ids.join(''));
+    // Buckets first: a bucket naming a cluster whose `c:` a crash left unwritten is skipped by load(),
+    // a cluster written but in no bucket would never be found again.
+    if (bucketWrites.size > 0) {
+      const keyAt = new Map<number, number>();
+      const keys: string[] = [];
+      const args: Array<string | number> = [];
+      for (const w of bucketWrites.values()) {
+        let at = keyAt.get(w.shard);
+        if (at === undefined) {
+          keys.push(this.keys.bucket(w.shard));
+          at = keys.length;
+          keyAt.set(w.shard, at);
+        }
+        args.push(at, w.field, w.added.join(''));
+      }
+      await runScript(this.redis, APPEND_BUCKETS, keys, args);
+    }
     const at = lastSeenNow(this.clock());
     for (const id of touched) writes.zadd(this.keys.seen(seenShard(id)), at, id);
     const wres = await writes.exec();
