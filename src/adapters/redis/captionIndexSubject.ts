@@ -291,14 +291,23 @@ export class SubjectIndex {
         out.push(null);
         continue;
       }
-      const candidates = new Set<string>();
-      for (const f of fields[i]) for (const id of buckets.get(`${f.shard}:${f.field}`) ?? []) candidates.add(id);
-      const scored: Array<{ clusterId: string; c: StoredCluster; match: SubjectMatch }> = [];
-      for (const id of candidates) {
-        const c = local.get(id);
-        if (c !== undefined) scored.push({ clusterId: id, c, match: compareSubjects(c.key, read.key) });
+      // The same head as a canonical (a resend whose subject is unchanged): the only cluster at cost 0
+      // (a caption with that head always joined it), so the brute force's choice without scoring every
+      // candidate of the buckets, which grow with the index (docs/DEDUP.md "Measured").
+      const same = local.get(read.key.id);
+      const sameMatch = same === undefined ? null : compareSubjects(same.key, read.key);
+      let best: { c: StoredCluster; match: SubjectMatch } | null = null;
+      if (same !== undefined && sameMatch !== null && sameMatch.same && sameMatch.cost === 0) best = { c: same, match: sameMatch };
+      else {
+        const candidates = new Set<string>();
+        for (const f of fields[i]) for (const id of buckets.get(`${f.shard}:${f.field}`) ?? []) candidates.add(id);
+        const scored: Array<{ clusterId: string; c: StoredCluster; match: SubjectMatch }> = [];
+        for (const id of candidates) {
+          const c = local.get(id);
+          if (c !== undefined) scored.push({ clusterId: id, c, match: compareSubjects(c.key, read.key) });
+        }
+        best = pickSubjectCluster(scored);
       }
-      const best = pickSubjectCluster(scored);
       let ref: SubjectRef;
       if (best !== null) {
         ref = memberRef(best.c.id, best.c.canonicalId, readOf(best.c), read, best.match);
