@@ -51,7 +51,9 @@ describe('kills reach every copy; embargoes end on their own', () => {
     copyFileSync(path.join(a, 'LON805.jpg'), path.join(b, 'resend.jpg'));
     exif(path.join(b, 'resend.jpg'), '-IPTC:OriginalTransmissionReference=LON806', ...caption(`RESENDING to fix the date. ${CAPTION} (AP Photo/Kensington Palace)`));
     copyFileSync(path.join(WIRE_IMAGES, 'Bush-dog.jpg'), path.join(b, 'lookalike.jpg'));
-    exif(path.join(b, 'lookalike.jpg'), '-IPTC:OriginalTransmissionReference=LON900', ...caption(`${CAPTION.replace('London', 'Windsor')} (AP Photo/Kensington Palace)`));
+    // Another photo under the same caption with a name's typo fixed: the same subject (one caption
+    // cluster), so a person reviews it. Another place ("in Windsor") would be another subject.
+    exif(path.join(b, 'lookalike.jpg'), '-IPTC:OriginalTransmissionReference=LON900', ...caption(`${CAPTION.replace('Charlotte', 'Charlote')} (AP Photo/Kensington Palace)`));
     copyFileSync(path.join(WIRE_IMAGES, 'cech.jpg'), path.join(b, 'unrelated.jpg'));
     batchB = await ingest(b);
   }, 120_000);
