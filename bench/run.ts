@@ -35,7 +35,7 @@ function usage(): string {
 const SHARED_FLAGS = new Set(['--quick']);
 
 function runOne(name: string, args: string[]): number {
-  // dedup: the caption clusters of issue 27 (dedup/clusters.ts); the old index's bench is dedup/run.js.
+  // dedup: the caption clusters (dedup/clusters.ts: the subject rule's index, brute force and labelled set).
   const script = path.join(__dirname, name, name === 'dedup' ? 'clusters.js' : 'run.js');
   if (!fs.existsSync(script)) {
     process.stderr.write(`bench ${name}: ${script} is not built; run \`npx tsc -p tsconfig.bench.json\` first\n`);

@@ -103,8 +103,6 @@ export const configSchema = z.object({
   maxFileBytes: fromEnv('PHOTOWIRE_MAX_FILE_MB', intFromEnv(1, 10_000).default(200).transform((mb) => mb * MB)),
   /** PHOTOWIRE_MAX_FEED_MB: size cap per feed file (manifest, XML, text), in bytes. */
   maxFeedBytes: fromEnv('PHOTOWIRE_MAX_FEED_MB', intFromEnv(1, 10_000).default(64).transform((mb) => mb * MB)),
-  /** PHOTOWIRE_DEDUP_THRESHOLD: caption similarity needed to join a cluster; unset: see docs/DEDUP.md. */
-  dedupThreshold: fromEnv('PHOTOWIRE_DEDUP_THRESHOLD', z.coerce.number().gt(0).lte(1).optional().transform(unset)),
   /** PHOTOWIRE_CREDIT_RULES: an operator's credit rules file (docs/CREDITS.md). */
   creditRulesPath: fromEnv('PHOTOWIRE_CREDIT_RULES', z.string().min(1).optional().transform(unset)),
   /** PHOTOWIRE_BOILERPLATE_RULES: wire-boilerplate rules added to the shipped ones (src/core/captions/BOILERPLATE.md). */

@@ -2,7 +2,7 @@ import type { Redis } from 'ioredis';
 import type { Config } from '../config';
 import type { Logger } from '../logger';
 import { CatalogStore } from '../adapters/redis/catalogStore';
-import { CaptionIndex } from '../adapters/redis/captionIndex';
+import { SubjectIndex } from '../adapters/redis/captionIndexSubject';
 import { PhotoVersions } from '../adapters/redis/photoVersions';
 import { redisKeys } from '../adapters/redis/keys';
 import { StoryStore } from '../adapters/redis/storyStore';
@@ -31,8 +31,9 @@ export interface PipelineContext {
   /** Batch exports (records.ndjson, summary.json) in that storage, at `batches/<id>/` (src/core/storageKeys.ts). */
   exports: BatchExportStore;
   catalog: CatalogStore;
-  captions: CaptionIndex;
-  /** Stories (issue 27): captions sharing an assignment's background or slug, above the caption clusters. */
+  /** Caption clusters: one subject about one picture, however resent (docs/DEDUP.md). */
+  captions: SubjectIndex;
+  /** Stories: captions sharing an assignment's background or slug, above the caption clusters. */
   stories: StoryStore;
   photos: PhotoVersions;
   rules: CreditRules;
@@ -53,7 +54,7 @@ export function createPipelineContext(config: Config, redis: Redis, logger: Logg
     storage,
     exports: new StorageBatchExports(storage),
     catalog: new CatalogStore(redis, config.prefix),
-    captions: new CaptionIndex(redis, { prefix: `${config.prefix}:dedup`, threshold: config.dedupThreshold }),
+    captions: new SubjectIndex(redis, { prefix: config.prefix }),
     stories: new StoryStore(redis, redisKeys(config.prefix).story),
     photos: new PhotoVersions(redis, config.prefix),
     rules: loadCreditRules(config.creditRulesPath),

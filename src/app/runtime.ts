@@ -43,7 +43,12 @@ export class Runtime {
     readonly ctx: PipelineContext,
   ) {}
 
-  static async open(opts: { allowPrivateRedis: boolean; config?: Config; defaultLogLevel?: string }): Promise<Runtime> {
+  /**
+   * checkClusterIndex (default true): open the caption-cluster index now, so a Redis that holds an
+   * index of other parameters, or only the old threshold index, stops every command at start with
+   * the CONFIG_INVALID that names `photowire clusters rebuild` (the one command that skips it).
+   */
+  static async open(opts: { allowPrivateRedis: boolean; config?: Config; defaultLogLevel?: string; checkClusterIndex?: boolean }): Promise<Runtime> {
     const config = opts.config ?? loadConfig();
     const logger = createLogger(config.logLevel ?? opts.defaultLogLevel ?? 'info');
     const handle = await ensureRedisFromConfig(config, { allowPrivate: opts.allowPrivateRedis });
@@ -57,6 +62,7 @@ export class Runtime {
       // local folder is made as it is written: its faults (full, not writable) are the items'
       // STORAGE_FAILED, retried and recovered by `photowire retry` (faults.storage.test.ts).
       if (ctx.storage.kind !== 'local') await ctx.storage.open();
+      if (opts.checkClusterIndex !== false) await ctx.captions.open();
       return new Runtime(config, logger, handle, redis, ctx);
     } catch (err) {
       await ctx?.storage.close().catch(() => undefined);

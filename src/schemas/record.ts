@@ -25,11 +25,27 @@ export const captionPartSchema = z.object({
 /** A member's word-level differences from its cluster's canonical caption (src/core/dedup/wordDiff.ts). */
 export const clusterDiffSchema = z.object({
   /** Runs in canonical order: at word `at` of the canonical (split on spaces), `deleted` became `inserted`. */
-  edits: z.array(z.object({ at: z.number().int().nonnegative(), deleted: z.string(), inserted: z.string() })),
+  /** At most 16 runs of at most 240 characters each (wordDiff.ts MAX_EDITS, MAX_RUN_CHARS). */
+  edits: z.array(z.object({ at: z.number().int().nonnegative(), deleted: z.string().max(240), inserted: z.string().max(240) })).max(16),
   /** Runs left out to keep the record small. */
   more: z.number().int().nonnegative(),
 });
 export type ClusterDiff = z.infer<typeof clusterDiffSchema>;
+
+/**
+ * Why a member is in its caption cluster (src/core/dedup/subjectClusterer.ts ClusterWhy): the parts
+ * found to be the same subject, its background against the canonical's, and the edits the rule
+ * allowed. Capped like the diff: at most 5 edits (the rule allows no more), words of at most 80
+ * characters (MAX_WHY_EDITS, MAX_WHY_WORD_CHARS).
+ */
+export const clusterWhySchema = z.object({
+  matched: z.array(z.enum(['slug', 'dateline', 'subject'])).min(1).max(2),
+  background: z.enum(['same', 'appended', 'dropped', 'changed', 'none']),
+  edits: z
+    .array(z.object({ kind: z.enum(['function-word', 'spelling', 'number']), from: z.string().max(80), to: z.string().max(80) }))
+    .max(5),
+});
+export type ClusterWhySchema = z.infer<typeof clusterWhySchema>;
 
 export const clusterRefSchema = z.object({
   id: z.string(),
@@ -38,6 +54,8 @@ export const clusterRefSchema = z.object({
   exact: z.boolean(),
   /** Against the canonical caption; absent for exact duplicates and the canonical itself. */
   diff: clusterDiffSchema.optional(),
+  /** Why this member joined (absent for exact duplicates, the canonical itself and records clustered before it existed). */
+  why: clusterWhySchema.optional(),
 });
 export type ClusterRef = z.infer<typeof clusterRefSchema>;
 

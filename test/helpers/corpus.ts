@@ -136,9 +136,9 @@ export async function writeManifestCorpus(dir: string, outsideDir: string): Prom
     big: ('A very long caption for stress. ' + 'Words repeat without end in this caption. ').repeat(Math.ceil(1_048_576 / 74)).slice(0, 1_048_576),
     arabic:
       'متظاهرون يتجمعون في ساحة التحرير في القاهرة يوم الجمعة للمطالبة بإصلاحات سياسية واقتصادية، بينما تنتشر قوات الأمن في الشوارع المحيطة بالساحة وتغلق الطرق المؤدية إلى مباني الحكومة والبرلمان في وسط المدينة',
-    // The same caption with one word added at the end: a desk would call it the same caption.
+    // The same caption resent with a typo (تحرير spelt تحريز): the same subject about the same picture.
     arabicNear:
-      'متظاهرون يتجمعون في ساحة التحرير في القاهرة يوم الجمعة للمطالبة بإصلاحات سياسية واقتصادية، بينما تنتشر قوات الأمن في الشوارع المحيطة بالساحة وتغلق الطرق المؤدية إلى مباني الحكومة والبرلمان في وسط المدينة أمس',
+      'متظاهرون يتجمعون في ساحة التحريز في القاهرة يوم الجمعة للمطالبة بإصلاحات سياسية واقتصادية، بينما تنتشر قوات الأمن في الشوارع المحيطة بالساحة وتغلق الطرق المؤدية إلى مباني الحكومة والبرلمان في وسط المدينة',
     hebrewEmoji: 'אוהדים חוגגים ברחובות תל אביב אחרי הניצחון 🎉🇮🇱⚽ ליל שבת',
     emojiOnly: '📸🔥🔥',
   };

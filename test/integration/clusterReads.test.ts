@@ -3,7 +3,7 @@ import '../helpers/deskServer';
 import { createHash } from 'node:crypto';
 import Fastify from 'fastify';
 import { Redis } from 'ioredis';
-import { CaptionIndex } from '../../src/adapters/redis/captionIndex';
+import { SubjectIndex } from '../../src/adapters/redis/captionIndexSubject';
 import { CatalogStore } from '../../src/adapters/redis/catalogStore';
 import { loadConfig } from '../../src/config';
 import { retryItems } from '../../src/queues/retryItems';
@@ -15,7 +15,7 @@ import { deletePrefix, REDIS_URL, uniquePrefix } from '../helpers/testEnv';
 import { record } from '../unit/web/records';
 
 /**
- * Issue 14: the cluster endpoint and a retry of a large batch read the records they show or
+ * The cluster endpoint and a retry of a large batch read the records they show or
  * retry, never the whole batch. Caption-only records are written straight through the store (as
  * catalogPages.test.ts does), their captions assigned in a real caption index; records read are
  * counted by a wrapper around the Redis client the catalog uses (every value a read command
@@ -50,13 +50,13 @@ function counting(redis: Redis): { client: Redis; read: () => number; reset: () 
   return { client, read: () => read, reset: () => (read = 0) };
 }
 
-describe('cluster and retry reads of a 5,000-item batch (issue 14)', () => {
+describe('cluster and retry reads of a 5,000-item batch', () => {
   const prefix = uniquePrefix('clreads');
   const redis = new Redis(REDIS_URL);
   const counted = counting(redis);
   const catalog = new CatalogStore(counted.client, prefix);
   const config = { ...loadConfig({ ...process.env, PHOTOWIRE_PREFIX: prefix }), prefix };
-  const captions = new CaptionIndex(redis, { prefix: `${prefix}:dedup`, threshold: config.dedupThreshold });
+  const captions = new SubjectIndex(redis, { prefix });
   const ctx = { catalog, captions, redis, config } as unknown as PipelineContext;
   const app = Fastify();
   const id = (i: number) => `${BATCH}-${String(i + 1).padStart(5, '0')}`;

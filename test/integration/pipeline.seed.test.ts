@@ -53,7 +53,25 @@ describe('photowire run on the seed gallery (real Redis)', () => {
     expect(records[3].cluster!.id).not.toBe(a.cluster!.id);
   });
 
-  it('keeps on each member the words that differ from its canonical caption (cluster.diff)', () => {
+  it('clusters one subject about one picture: {01,03,07}+{02,11}, {04,05}, {08,09}, 10 alone, 08 apart from 01; 01-11 one story', async () => {
+    const clusterOf = (n: number) => records[n - 1].cluster!.id;
+    const groupOf = (n: number) => [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11].filter((m) => clusterOf(m) === clusterOf(n));
+    expect(groupOf(1)).toEqual([1, 2, 3, 7, 11]);
+    expect(groupOf(4)).toEqual([4, 5]);
+    expect(groupOf(8)).toEqual([8, 9]);
+    expect(groupOf(10)).toEqual([10]);
+    // The police (08) on the masked supporter's (01) background: another picture, another cluster.
+    expect(clusterOf(8)).not.toBe(clusterOf(1));
+    // One story as it is now (a record keeps the story id it joined; stories merged since resolve to one).
+    const storyIds = records.slice(0, 11).map((r) => r.story!.id);
+    const now = await p.rt.ctx.stories.resolve(storyIds);
+    expect(new Set(storyIds.map((id) => now.get(id)?.id)).size).toBe(1);
+    expect(now.get(storyIds[0])?.size).toBe(11);
+  });
+
+  it('keeps on each member the words that differ from its canonical caption (cluster.diff) and why it joined (cluster.why)', () => {
+    expect(records[10].cluster!.why).toEqual({ matched: ['subject'], background: 'same', edits: [{ kind: 'function-word', from: 'a', to: '' }] });
+    expect(records[2].cluster!.why).toBeUndefined(); // 03: word for word 01
     expect(records[0].cluster!.diff).toBeUndefined();
     expect(records[2].cluster!.diff).toBeUndefined(); // 03: word for word 01
     expect(records[10].cluster).toMatchObject({ canonicalId: records[0].id, exact: false });

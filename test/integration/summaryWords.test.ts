@@ -19,7 +19,8 @@ jest.setTimeout(scaledMs(120_000));
 const CAPTIONS = {
   umbrellas: "Spectators shelter under umbrellas as rain delays the men's singles final on Centre Court at Wimbledon in London, Sunday, July 8, 2012. (Photo: Jane Halloran/Northwind Press)",
   covers: 'Ground staff pull the covers over the grass of Court 1 during a shower at the All England Club, Saturday, July 7, 2012. (Photo: Jane Halloran/Northwind Press)',
-  coversWet: 'Ground staff pull the covers over the wet grass of Court 1 during a shower at the All England Club, Saturday, July 7, 2012. (Photo: Jane Halloran/Northwind Press)',
+  // The same picture resent with a typo: one subject, a near-duplicate (a word added to the subject would be another subject).
+  coversTypo: 'Ground staff pull the covers over the grass of Court 1 during a showr at the All England Club, Saturday, July 7, 2012. (Photo: Jane Halloran/Northwind Press)',
   ferry: 'Passengers board the first ferry of the winter timetable at Kelmouth harbour before dawn, Tuesday, Nov. 3, 2026. (Photo: Tom Reyes/Northwind Press)',
   scoreboard: 'A technician replaces a broken panel of the electronic scoreboard at Harbourton stadium ahead of the cup final, Friday. (Photo: Ana Brandt/Northwind Press)',
   market: 'Stallholders set out pumpkins and squashes at the Saturday market in Valmont, eastern France, October 31, 2026. (Photo: Luc Moreau/Northwind Press)',
@@ -34,12 +35,12 @@ describe('summary words', () => {
   const h = useDeskBatches('summary-words');
   const { dir, env, summaryOf, detailOf } = h;
 
-  it('a caption sent twice word for word is an identical duplicate, one with a word changed a near-duplicate: summary.json, status, the API', async () => {
+  it('a caption sent twice word for word is an identical duplicate, one with a typo a near-duplicate: summary.json, status, the API', async () => {
     const feed = ndjson(path.join(dir, 'twice.ndjson'), [
       { id: 'NWP-11', caption: CAPTIONS.umbrellas },
       { id: 'NWP-12', caption: CAPTIONS.umbrellas },
       { id: 'NWP-13', caption: CAPTIONS.covers },
-      { id: 'NWP-14', caption: CAPTIONS.coversWet },
+      { id: 'NWP-14', caption: CAPTIONS.coversTypo },
     ]);
     const [o] = await h.desk.p.ingest([feed]);
     const batchId = o.batchId!;

@@ -25,13 +25,13 @@ describe('config from the environment', () => {
   it('names every bad variable at once', () => {
     let err: unknown;
     try {
-      loadConfig({ REDIS_URL: 'localhost:6379', PHOTOWIRE_CONCURRENCY: 'lots', PHOTOWIRE_DEDUP_THRESHOLD: '1.5', LOG_LEVEL: 'loud' });
+      loadConfig({ REDIS_URL: 'localhost:6379', PHOTOWIRE_CONCURRENCY: 'lots', PHOTOWIRE_DEDUP_RETENTION_DAYS: '0', LOG_LEVEL: 'loud' });
     } catch (e) {
       err = e;
     }
     expect(err).toBeInstanceOf(ConfigError);
     const problems = (err as ConfigError).problems.join('\n');
-    for (const v of ['REDIS_URL', 'PHOTOWIRE_CONCURRENCY', 'PHOTOWIRE_DEDUP_THRESHOLD', 'LOG_LEVEL']) expect(problems).toContain(v);
+    for (const v of ['REDIS_URL', 'PHOTOWIRE_CONCURRENCY', 'PHOTOWIRE_DEDUP_RETENTION_DAYS', 'LOG_LEVEL']) expect(problems).toContain(v);
   });
 
   it('reads PHOTOWIRE_LEDGER_LOST_MS with the rest, and names a bad value at start, not when a wait begins', () => {
@@ -74,7 +74,7 @@ describe('config from the environment', () => {
       PHOTOWIRE_FETCH_ALLOW: ' Feeds.Example.com, *.cdn.test:8443 ,',
       PHOTOWIRE_BOARD_WRITE: '1',
       PHOTOWIRE_SCHEDULES: 'schedules.json',
-      PHOTOWIRE_DEDUP_THRESHOLD: '0.8',
+      PHOTOWIRE_DEDUP_RETENTION_DAYS: '30',
       LOG_LEVEL: 'warn',
     });
     expect([c.maxFileBytes, c.maxFeedBytes, c.uploadMaxBytes]).toEqual([3 * 1024 * 1024, 2 * 1024 * 1024, 1024 * 1024]);
@@ -82,12 +82,12 @@ describe('config from the environment', () => {
     expect(c.fetchAllow).toEqual(['feeds.example.com', '*.cdn.test:8443']);
     expect(c.boardWrite).toBe(true);
     expect(c.schedulesPath).toBe(path.resolve('schedules.json'));
-    expect(c.dedupThreshold).toBe(0.8);
+    expect(c.dedupRetentionDays).toBe(30);
     expect(c.logLevel).toBe('warn');
 
     const d = loadConfig({ PHOTOWIRE_FEED_ROOTS: '', PHOTOWIRE_BOARD_WRITE: '' });
     expect([d.maxFileBytes, d.maxFeedBytes, d.uploadMaxBytes]).toEqual([200 * 1024 * 1024, 64 * 1024 * 1024, 512 * 1024 * 1024]);
-    expect([d.feedRoots, d.fetchAllow, d.boardWrite, d.schedulesPath, d.dedupThreshold]).toEqual([[], [], false, undefined, undefined]);
+    expect([d.feedRoots, d.fetchAllow, d.boardWrite, d.schedulesPath, d.dedupRetentionDays]).toEqual([[], [], false, undefined, 90]);
     expect(d.dataDir).toBe(path.resolve('./data'));
     // Unset optional properties are there, undefined (not missing keys).
     expect(Object.keys(d)).toEqual(expect.arrayContaining(['redisUrl', 'apiToken', 'testPauseAt', 'killWebhook']));

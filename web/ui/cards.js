@@ -152,7 +152,7 @@ function similarityBadge(record, lead) {
 const DIFF_CONTEXT = 3;
 
 /**
- * A member's caption as its differences from the canonical caption (issue 12): `cluster.diff`'s
+ * A member's caption as its differences from the canonical caption: `cluster.diff`'s
  * runs over the canonical's words, deleted words in <del>, inserted in <ins>, a few unchanged words
  * around each. Null when the record has no diff (canonical, identical, or a record from before).
  */
@@ -189,6 +189,23 @@ export function captionDiff(record, lead) {
   return h('p', { class: 'caption caption-diff', 'aria-label': `Differences from the canonical caption: ${diff.edits.map((e) => `${e.deleted ? `"${e.deleted}"` : 'nothing'} became ${e.inserted ? `"${e.inserted}"` : 'nothing'}`).join('; ')}` }, parts);
 }
 
+const MATCHED = { slug: 'slug', dateline: 'dateline', subject: 'subject' };
+const BACKGROUND = { same: 'same background', appended: 'background added to', dropped: 'background cut', changed: 'background reworded', none: 'no background' };
+const EDIT = { 'function-word': 'word', spelling: 'spelling', number: 'number' };
+
+/**
+ * Why a member is in its cluster (`cluster.why`), one short line: the parts that matched, the
+ * background against the canonical's, each edit the rule allowed ("spelling Ecudorian → Ecuadorian").
+ * Null for the canonical, an identical caption, or a record clustered before `why` existed.
+ */
+export function whyLine(record, lead) {
+  const why = record.cluster?.why;
+  if (!why || record === lead) return null;
+  const matched = `same ${why.matched.map((m) => MATCHED[m] ?? m).join(' + ')}`;
+  const edits = why.edits.map((e) => `${EDIT[e.kind] ?? e.kind} ${e.from ? `“${e.from}”` : '∅'} → ${e.to ? `“${e.to}”` : '∅'}`);
+  return h('p', { class: 'cluster-why muted', dataset: { matched: why.matched.join(' ') }, text: [matched, BACKGROUND[why.background] ?? why.background, ...edits].join(' · ') });
+}
+
 function memberCard(record, lead, ui) {
   const low = record.credit.confidence === 'low';
   const photo = media(record, ui, { alt: `Photo ${itemNumber(record)}` });
@@ -206,6 +223,7 @@ function memberCard(record, lead, ui) {
       record === lead || (record.headline ?? '') === (lead.headline ?? '') ? null : headlineLine(record),
       // An identical caption was shown once above; a differing one shows what differs (cluster.diff).
       sameCaption ? null : (captionDiff(record, lead) ?? h('p', { class: 'caption', text: record.caption })),
+      whyLine(record, lead),
       creditBlock(record),
       noticeBadges(record, ui),
       h('div', { class: 'card-foot' }, h('span', { class: 'num', text: itemNumber(record) }), similarityBadge(record, lead), h('span', { class: 'spacer' }), detailsButton(record, ui)),

@@ -2,6 +2,7 @@
 
 import { creditLine, errorLabel, feedName, itemNumber, rawCreditParts, renditionUrl } from '../lib/format.js';
 import { h, setChildren } from './dom.js';
+import { whyLine } from './cards.js';
 
 function facts(rows) {
   const kept = rows.filter(([, v]) => v !== null && v !== undefined && v !== '' && !(Array.isArray(v) && v.length === 0));
@@ -40,7 +41,7 @@ export function renderDetails(title, body, record, ui) {
       })
       .catch(() => {});
   }
-  // The story above the cluster (issue 27): its size, and a link to story -> clusters -> versions.
+  // The story above the cluster: its size, and a link to story -> clusters -> versions.
   const storyLine = record.story
     ? h(
         'p',
@@ -94,6 +95,7 @@ export function renderDetails(title, body, record, ui) {
         ['Id', record.id],
       ]),
       record.cluster ? clusterLine : null,
+      whyLine(record, null),
       storyLine,
     ),
   );

@@ -1,9 +1,10 @@
-// The story view (issue 27): one story -> its caption clusters -> each cluster's versions.
+// The story view: one story -> its caption clusters -> each cluster's versions.
 // A story is the captions of one assignment (a shared slug, or the same day's shared words); a
 // cluster is one picture's caption however it was resent; its members are the versions.
 
 import { creditLine, feedName, itemNumber, plural } from '../lib/format.js';
 import { h } from './dom.js';
+import { captionDiff, whyLine } from './cards.js';
 
 /** Why a member is in the story, in a desk editor's words. */
 export function viaLabel(via) {
@@ -13,8 +14,11 @@ export function viaLabel(via) {
   return `${Math.round(via.similarity * 100)}% of its words shared: ${words}`;
 }
 
-function version(member, ui) {
+/** One version of a cluster: its item, credit and why it is in the story; a member of the cluster also its word diff and why it joined. */
+function version(member, lead, ui) {
   const r = member.record;
+  // The canonical record may be outside this story (or gone): the diff then shows its runs only.
+  const canonical = lead ?? { id: null, caption: '' };
   return h(
     'li',
     { class: 'story-version', dataset: { itemId: member.itemId } },
@@ -25,6 +29,8 @@ function version(member, ui) {
       r ? h('span', { class: 'muted', text: creditLine(r) }) : h('span', { class: 'muted', text: 'record no longer in the catalog' }),
       r ? h('button', { class: 'btn btn-quiet', type: 'button', text: 'Details', on: { click: () => ui.open(r) } }) : null,
     ),
+    r ? captionDiff(r, canonical) : null,
+    r ? whyLine(r, canonical) : null,
     h('p', { class: 'story-via', text: viaLabel(member.via) }),
   );
 }
@@ -54,7 +60,7 @@ export function renderStory(main, story, ui) {
               h('h2', { text: `Cluster ${i + 1} · ${plural(c.members.length, 'version')}${c.size > c.members.length ? ` here, ${c.size} in all` : ''}` }),
               h('p', { class: 'caption', text: caption || '(no caption)' }),
             ),
-            h('ol', { class: 'story-versions', 'aria-label': `Versions of cluster ${i + 1}` }, c.members.map((m) => version(m, ui))),
+            h('ol', { class: 'story-versions', 'aria-label': `Versions of cluster ${i + 1}` }, c.members.map((m) => version(m, c.members.find((x) => x.itemId === c.canonicalId)?.record ?? null, ui))),
           );
         }),
       ),

@@ -1,21 +1,88 @@
+import { randomBytes } from 'node:crypto';
 import * as os from 'node:os';
 import type { Redis } from 'ioredis';
 import { PhotowireError } from '../../core/errors';
 import { hashString32 } from '../../core/dedup/hash32';
 import { memberRef, readCaption, type ReadCaption, type SubjectRef } from '../../core/dedup/subjectClusterer';
 import { compareSubjects, pickSubjectCluster, subjectKeyOfTokens, subjectRuleFingerprint, type SubjectKey, type SubjectMatch } from '../../core/dedup/subjectRule';
-import { clusterIndexKeys, type ClusterIndexKeys } from './keys';
+import { clusterIndexKeys, dedupKeys, type ClusterIndexKeys } from './keys';
+import { deleteMatching, scanKeys } from './scan';
+import { luaFile, runScript } from './scripts';
+
+/** The batch lock is a lease: renewed and released only by its holder (lua/lease/*.lua). */
+const RENEW = luaFile('pwRenewLease', 'lease/renew');
+const RELEASE = luaFile('pwReleaseLease', 'lease/release');
+const APPEND_BUCKETS = luaFile('pwClusterAppendBuckets', 'clusters/appendBuckets');
 
 const ITEM_SHARD_BITS = 16;
 const BUCKET_SHARD_BITS = 14;
+/** Last-seen shards (`s:<hex>`), by a cluster id's first 3 hex digits. */
+const SEEN_SHARD_BITS = 12;
+const SEEN_SHARDS = 1 << SEEN_SHARD_BITS;
 /** Canonical heads kept in memory (a bounded cache). */
 const CACHE_MAX = 20_000;
+/** Clusters read per round trip by listClusters, memberships removed per pipeline by expiry. */
+const READ_CHUNK = 500;
+/** Last-seen shards read per round trip by the retention walk. */
+const EXPIRY_SHARDS_PER_READ = 256;
+
+const CLUSTER_ID = /^[0-9a-f]{15}[0-9a-fx]$/;
+
+/**
+ * Last-seen times are whole hours: a cluster joined again within the hour keeps its score (a ZADD
+ * that changes nothing), and retention counts days (PHOTOWIRE_DEDUP_RETENTION_DAYS), so a cluster
+ * may expire up to an hour early.
+ */
+export const LAST_SEEN_STEP_SECONDS = 3600;
+
+/** The last-seen time recorded for a caption decided at nowMs (seconds, whole hours). */
+export function lastSeenNow(nowMs: number): number {
+  const s = Math.floor(nowMs / 1000);
+  return s - (s % LAST_SEEN_STEP_SECONDS);
+}
 
 export interface SubjectIndexOptions {
   /** PHOTOWIRE_PREFIX. */
   prefix: string;
   /** The fingerprint this build writes and expects (tests pass another to play an older build). */
   fingerprint?: string;
+  /** Milliseconds since the epoch, for the clusters' last-seen times (default Date.now; tests pass a fake clock). */
+  clock?: () => number;
+}
+
+export interface ClusterMember {
+  itemId: string;
+  similarity: number;
+  exact: boolean;
+}
+
+export interface ClusterInfo {
+  id: string;
+  canonicalId: string;
+  canonicalCaption: string;
+  size: number;
+  /** The canonical item first, then the others in the order they joined. */
+  members: ClusterMember[];
+}
+
+/** What SubjectIndex.expireIdle() did (or, with dryRun, would do). */
+export interface CaptionExpiryReport {
+  /** Clusters last seen before this were idle. */
+  cutoff: string;
+  dryRun: boolean;
+  /** Clusters removed (with dryRun: idle clusters counted, nothing removed). */
+  clustersRemoved: number;
+  bucketEntriesRemoved: number;
+  membershipsRemoved: number;
+  /** True when every last-seen shard was walked (the cursor is back at the start). */
+  done: boolean;
+}
+
+/** What assignMany did: clusters created, captions joined, items already known. */
+export interface AssignOutcomes {
+  created: number;
+  joined: number;
+  known: number;
 }
 
 interface StoredCluster {
@@ -40,6 +107,8 @@ function bucketField(key: string): { shard: number; field: string } {
   return { shard: a & ((1 << BUCKET_SHARD_BITS) - 1), field: `${a.toString(16).padStart(8, '0')}${(b >>> 16).toString(16).padStart(4, '0')}` };
 }
 
+const seenShard = (clusterId: string) => parseInt(clusterId.slice(0, 3), 16) & (SEEN_SHARDS - 1);
+
 /** A known item's reference, its diff and why recomputed against the canonical caption. */
 function knownRef(local: ReadonlyMap<string, StoredCluster>, stored: string, read: ReadCaption | null): SubjectRef {
   const [id, exact, similarity] = stored.split('|');
@@ -52,69 +121,107 @@ function knownRef(local: ReadonlyMap<string, StoredCluster>, stored: string, rea
 const itemShard = (itemId: string) => hashString32(itemId) & ((1 << ITEM_SHARD_BITS) - 1);
 
 /**
- * The caption-cluster index in Redis (issue 27): the rule of src/core/dedup/subjectRule.ts, exact
- * against the brute force (SubjectClusterer) at the rule's only setting. Each cluster's canonical
- * caption is stored once (`c:<id>`) and listed in the buckets of its head's segment keys
- * (subjectRule.segmentKeys: any two heads the rule joins share one), never dropped from a bucket,
- * so every cluster the rule would join is a candidate; each candidate is verified with the rule
- * itself and the best one joined (fewest changed tokens, ties to the smaller id). Members never
- * extend a cluster, so a late caption never chains two clusters.
+ * The caption-cluster index in Redis: the rule of src/core/dedup/subjectRule.ts, exact against the
+ * brute force (SubjectClusterer) at the rule's only setting. Each cluster's canonical caption is
+ * stored once (`c:<id>`) and listed in the buckets of its head's segment keys
+ * (subjectRule.segmentKeys: any two heads the rule joins share one), dropped from a bucket only when
+ * retention removes the cluster, so every cluster the rule would join is a candidate; each
+ * candidate is verified with the rule itself and the best one joined (fewest changed tokens, ties
+ * to the smaller id). Members never extend a cluster, so a late caption never chains two clusters.
  *
  * Decisions run in Node under the index's batch lock (the finalize job holds it for its batch), one
  * pipelined read of memberships and buckets per call, one of the new candidates' canonical
- * captions, and one pipelined write. The fingerprint of the rule is stored at `meta`: an index
- * built with another rule or other parameters is refused at open (`clusters rebuild`).
+ * captions, and one pipelined write. Retention and `clusters rebuild` hold the same lock, so every
+ * read-modify-write of a bucket runs alone (no Lua needed).
+ *
+ * The fingerprint of the rule is stored at `meta`: an index built with another rule or other
+ * parameters is refused at open (`clusters rebuild`), and so is a Redis that still holds only the
+ * old threshold index (`<p>:dedup:*`).
  */
 export class SubjectIndex {
   readonly keys: ClusterIndexKeys;
+  private readonly legacyPointer: string;
   private readonly fingerprint: string;
+  private readonly clock: () => number;
   private opened: Promise<void> | null = null;
   private readonly cache = new Map<string, StoredCluster>();
+  /** The `generation` the cache was filled under. */
+  private cacheGeneration: string | null = null;
 
   constructor(
     private readonly redis: Redis,
     opts: SubjectIndexOptions,
   ) {
     this.keys = clusterIndexKeys(opts.prefix);
+    this.legacyPointer = dedupKeys(opts.prefix).active;
     this.fingerprint = opts.fingerprint ?? subjectRuleFingerprint();
+    this.clock = opts.clock ?? Date.now;
   }
 
-  /** Checks (or, for a new index, writes) the fingerprint; an index of other parameters is refused. */
+  /**
+   * Checks (or, for a new index, writes) the fingerprint. Refused (CONFIG_INVALID, naming
+   * `photowire clusters rebuild`): an index of other parameters, an index a rebuild is filling or
+   * left half filled, and a Redis that holds the old threshold index but no index of this rule.
+   *
+   * The old index is refused, not rebuilt here: a rebuild reads every record of the catalog and
+   * rewrites the cluster of each one (minutes on a large catalog, measured at thousands of
+   * captions a second in docs/DEDUP.md), every worker and `photowire serve` open the index at
+   * start (they would race to do it, or all wait for one), and an operator should choose when the
+   * desk's clusters change. Starting empty beside it instead would give every new caption a new
+   * cluster while the stored records still name the old ones.
+   */
   open(): Promise<void> {
     this.opened ??= (async () => {
-      await this.redis.set(this.keys.meta, this.fingerprint, 'NX');
-      const stored = await this.redis.get(this.keys.meta);
-      if (stored !== this.fingerprint) {
-        this.opened = null;
+      // Two reads: the old pointer is in another Redis Cluster slot than the index's keys.
+      const [[stored, rebuilding], legacy] = await Promise.all([this.redis.mget(this.keys.meta, this.keys.rebuilding), this.redis.get(this.legacyPointer)]);
+      if (rebuilding !== null) {
         throw new PhotowireError(
           'CONFIG_INVALID',
-          `the caption-cluster index at ${this.keys.base} was built with other parameters (${stored ?? 'none'}; this build uses ${this.fingerprint}): run \`photowire clusters rebuild\``,
+          `the caption-cluster index at ${this.keys.base} is being rebuilt, or a rebuild stopped before its end (${rebuilding}): wait for it, or run \`photowire clusters rebuild\` again`,
         );
       }
-    })();
+      if (stored === null && legacy !== null) {
+        throw new PhotowireError(
+          'CONFIG_INVALID',
+          `this Redis holds the old threshold caption index (${this.legacyPointer} names ${legacy}) and no caption-cluster index: run \`photowire clusters rebuild\` to build ${this.keys.base} from the catalog (it deletes the old index)`,
+        );
+      }
+      if (stored === null) await this.redis.set(this.keys.meta, this.fingerprint, 'NX');
+      const now = stored ?? (await this.redis.get(this.keys.meta));
+      if (now !== this.fingerprint) {
+        throw new PhotowireError(
+          'CONFIG_INVALID',
+          `the caption-cluster index at ${this.keys.base} was built with other parameters (${now ?? 'none'}; this build uses ${this.fingerprint}): run \`photowire clusters rebuild\``,
+        );
+      }
+    })().catch((err: unknown) => {
+      this.opened = null;
+      throw err;
+    });
     return this.opened;
   }
 
   /** Runs fn holding the index's batch lock, renewed while it runs. */
   async withBatchLock<T>(owner: string, fn: () => Promise<T>, opts: { ttlMs?: number; waitMs?: number } = {}): Promise<T> {
+    await this.open();
+    return this.holdLock(owner, fn, opts);
+  }
+
+  private async holdLock<T>(owner: string, fn: () => Promise<T>, opts: { ttlMs?: number; waitMs?: number }): Promise<T> {
     const ttlMs = opts.ttlMs ?? 30_000;
     const deadline = Date.now() + (opts.waitMs ?? 10 * 60_000);
-    await this.open();
     const token = `${owner} ${os.hostname()} ${process.pid} ${Date.now()} ${Math.random().toString(36).slice(2)}`;
-    const own = `if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end
-if ARGV[2] == '' then return redis.call('DEL', KEYS[1]) end
-return redis.call('PEXPIRE', KEYS[1], ARGV[2])`;
     while ((await this.redis.set(this.keys.lock, token, 'PX', ttlMs, 'NX')) !== 'OK') {
       if (Date.now() > deadline) throw new Error(`caption-cluster index: ${owner} waited for the batch lock held by "${await this.redis.get(this.keys.lock)}"`);
       await new Promise((r) => setTimeout(r, 20));
     }
-    const timer = setInterval(() => void this.redis.eval(own, 1, this.keys.lock, token, String(ttlMs)).catch(() => undefined), Math.max(50, Math.floor(ttlMs / 3)));
+    const timer = setInterval(() => void runScript(this.redis, RENEW, [this.keys.lock], [token, ttlMs]).catch(() => undefined), Math.max(50, Math.floor(ttlMs / 3)));
     timer.unref?.();
     try {
       return await fn();
     } finally {
       clearInterval(timer);
-      await this.redis.eval(own, 1, this.keys.lock, token, '');
+      await runScript(this.redis, RELEASE, [this.keys.lock], [token]);
     }
   }
 
@@ -123,8 +230,13 @@ return redis.call('PEXPIRE', KEYS[1], ARGV[2])`;
    * assign). Idempotent per item id: a known item gets its first answer again (its diff and why
    * recomputed against the canonical), a caption with no subject words gets null.
    */
-  async assignMany(items: ReadonlyArray<{ itemId: string; caption: string }>): Promise<Array<SubjectRef | null>> {
+  async assignMany(items: ReadonlyArray<{ itemId: string; caption: string }>, outcomes?: AssignOutcomes): Promise<Array<SubjectRef | null>> {
     await this.open();
+    return this.assignOpen(items, outcomes);
+  }
+
+  private async assignOpen(items: ReadonlyArray<{ itemId: string; caption: string }>, outcomes?: AssignOutcomes): Promise<Array<SubjectRef | null>> {
+    if (items.length === 0) return [];
     const reads = items.map((it) => readCaption(it.caption));
     const fields = reads.map((r) => (r === null ? [] : r.key.keys.map(bucketField)));
     const p = this.redis.pipeline();
@@ -140,9 +252,16 @@ return redis.call('PEXPIRE', KEYS[1], ARGV[2])`;
         p.hget(this.keys.bucket(f.shard), f.field);
       }
     }
+    p.get(this.keys.generation);
     const res = await p.exec();
     if (res === null) throw new Error('caption-cluster index: pipeline aborted');
     for (const [err] of res) if (err) throw err;
+    // Another process removed clusters (retention, a rebuild): an id may now name another canonical.
+    const generation = res[res.length - 1][1] as string | null;
+    if (generation !== this.cacheGeneration) {
+      this.cache.clear();
+      this.cacheGeneration = generation;
+    }
     const known = items.map((_it, i) => res[i][1] as string | null);
     const buckets = new Map<string, string[]>();
     bucketReads.forEach((k, j) => {
@@ -156,12 +275,15 @@ return redis.call('PEXPIRE', KEYS[1], ARGV[2])`;
     const local = await this.load([...wanted]);
 
     const writes = this.redis.pipeline();
-    const bucketWrites = new Map<string, { shard: number; field: string; ids: string[] }>();
+    /** The ids each bucket field gets in this call (appended in Redis: the stored value is never sent back). */
+    const bucketWrites = new Map<string, { shard: number; field: string; added: string[] }>();
+    const touched = new Set<string>();
     const out: Array<SubjectRef | null> = [];
     for (let i = 0; i < items.length; i++) {
       const read = reads[i];
       const { itemId } = items[i];
       if (known[i] !== null) {
+        if (outcomes) outcomes.known++;
         out.push(knownRef(local, known[i]!, read));
         continue;
       }
@@ -169,18 +291,29 @@ return redis.call('PEXPIRE', KEYS[1], ARGV[2])`;
         out.push(null);
         continue;
       }
-      const candidates = new Set<string>();
-      for (const f of fields[i]) for (const id of buckets.get(`${f.shard}:${f.field}`) ?? []) candidates.add(id);
-      const scored: Array<{ clusterId: string; c: StoredCluster; match: SubjectMatch }> = [];
-      for (const id of candidates) {
-        const c = local.get(id);
-        if (c !== undefined) scored.push({ clusterId: id, c, match: compareSubjects(c.key, read.key) });
+      // The same head as a canonical (a resend whose subject is unchanged): the only cluster at cost 0
+      // (a caption with that head always joined it), so the brute force's choice without scoring every
+      // candidate of the buckets, which grow with the index (docs/DEDUP.md "Measured").
+      const same = local.get(read.key.id);
+      const sameMatch = same === undefined ? null : compareSubjects(same.key, read.key);
+      let best: { c: StoredCluster; match: SubjectMatch } | null = null;
+      if (same !== undefined && sameMatch !== null && sameMatch.same && sameMatch.cost === 0) best = { c: same, match: sameMatch };
+      else {
+        const candidates = new Set<string>();
+        for (const f of fields[i]) for (const id of buckets.get(`${f.shard}:${f.field}`) ?? []) candidates.add(id);
+        const scored: Array<{ clusterId: string; c: StoredCluster; match: SubjectMatch }> = [];
+        for (const id of candidates) {
+          const c = local.get(id);
+          if (c !== undefined) scored.push({ clusterId: id, c, match: compareSubjects(c.key, read.key) });
+        }
+        best = pickSubjectCluster(scored);
       }
-      const best = pickSubjectCluster(scored);
       let ref: SubjectRef;
       if (best !== null) {
         ref = memberRef(best.c.id, best.c.canonicalId, readOf(best.c), read, best.match);
         writes.rpush(this.keys.members(best.c.id), itemId);
+        writes.zincrby(this.keys.sizes, 1, best.c.id);
+        if (outcomes) outcomes.joined++;
       } else {
         // The head's id is taken only after a 64-bit clash (the same head would have joined it).
         const id = local.has(read.key.id) ? `${read.key.id.slice(0, 15)}x` : read.key.id;
@@ -191,31 +324,237 @@ return redis.call('PEXPIRE', KEYS[1], ARGV[2])`;
         writes.set(this.keys.cluster(id), JSON.stringify([itemId, items[i].caption, read.key.tokens.join(' ')]));
         for (const f of fields[i]) {
           const k = `${f.shard}:${f.field}`;
-          const ids = [...(buckets.get(k) ?? []), id];
-          buckets.set(k, ids);
-          bucketWrites.set(k, { shard: f.shard, field: f.field, ids });
+          // In place: the later captions of this call see the new cluster as a candidate.
+          const ids = buckets.get(k);
+          if (ids === undefined) buckets.set(k, [id]);
+          else ids.push(id);
+          const w = bucketWrites.get(k);
+          if (w === undefined) bucketWrites.set(k, { shard: f.shard, field: f.field, added: [id] });
+          else w.added.push(id);
         }
         ref = { id, canonicalId: itemId, similarity: 1, exact: true };
+        if (outcomes) outcomes.created++;
       }
+      touched.add(ref.id);
       writes.hset(this.keys.items(itemShard(itemId)), itemId, `${ref.id}|${ref.exact ? 1 : 0}|${ref.similarity}`);
       // A later item of this call with the same id is known now.
       known[i] = null;
       out.push(ref);
       for (let j = i + 1; j < items.length; j++) if (items[j].itemId === itemId) known[j] = `${ref.id}|${ref.exact ? 1 : 0}|${ref.similarity}`;
     }
-    for (const w of bucketWrites.values()) writes.hset(this.keys.bucket(w.shard), w.field, w.ids.join(''));
+    // Buckets first: a bucket naming a cluster whose `c:` a crash left unwritten is skipped by load(),
+    // a cluster written but in no bucket would never be found again.
+    if (bucketWrites.size > 0) {
+      const keyAt = new Map<number, number>();
+      const keys: string[] = [];
+      const args: Array<string | number> = [];
+      for (const w of bucketWrites.values()) {
+        let at = keyAt.get(w.shard);
+        if (at === undefined) {
+          keys.push(this.keys.bucket(w.shard));
+          at = keys.length;
+          keyAt.set(w.shard, at);
+        }
+        args.push(at, w.field, w.added.join(''));
+      }
+      await runScript(this.redis, APPEND_BUCKETS, keys, args);
+    }
+    const at = lastSeenNow(this.clock());
+    for (const id of touched) writes.zadd(this.keys.seen(seenShard(id)), at, id);
     const wres = await writes.exec();
     if (wres !== null) for (const [err] of wres) if (err) throw err;
     return out;
   }
 
-  /** The members of a cluster (canonical first), or null. */
-  async getCluster(id: string): Promise<{ id: string; canonicalId: string; canonicalCaption: string; members: string[] } | null> {
+  /** A cluster with its canonical caption and members (the canonical first), or null. */
+  async getCluster(id: string): Promise<ClusterInfo | null> {
+    if (!CLUSTER_ID.test(id)) return null;
     await this.open();
-    const [head, members] = await Promise.all([this.redis.get(this.keys.cluster(id)), this.redis.lrange(this.keys.members(id), 0, -1)]);
+    const [head, rest] = await Promise.all([this.redis.get(this.keys.cluster(id)), this.redis.lrange(this.keys.members(id), 0, -1)]);
     if (head === null) return null;
     const [canonicalId, caption] = JSON.parse(head) as [string, string];
-    return { id, canonicalId, canonicalCaption: caption, members: [canonicalId, ...members] };
+    const members: ClusterMember[] = [{ itemId: canonicalId, similarity: 1, exact: true }];
+    if (rest.length > 0) {
+      const p = this.redis.pipeline();
+      for (const itemId of rest) p.hget(this.keys.items(itemShard(itemId)), itemId);
+      const res = (await p.exec()) ?? [];
+      rest.forEach((itemId, i) => {
+        const [err, value] = res[i] as [Error | null, string | null];
+        if (err) throw err;
+        const [, exact, similarity] = (value ?? `${id}|0|0`).split('|');
+        members.push({ itemId, similarity: Number(similarity), exact: exact === '1' });
+      });
+    }
+    return { id, canonicalId, canonicalCaption: caption, size: members.length, members };
+  }
+
+  /**
+   * Clusters, largest first (then by id). With itemIds: the clusters those items belong to (whole
+   * clusters, members from other batches included). Without: clusters of at least minSize (default
+   * 1); minSize >= 2 reads the size index (`sizes`), minSize 1 scans every cluster key, which is
+   * slow on a large index: pass limit.
+   */
+  async listClusters(opts: { minSize?: number; itemIds?: string[]; limit?: number } = {}): Promise<ClusterInfo[]> {
+    const minSize = opts.minSize ?? 1;
+    await this.open();
+    let ids: string[];
+    if (opts.itemIds) ids = await this.clusterIdsOf(opts.itemIds);
+    else if (minSize >= 2) ids = await this.redis.zrangebyscore(this.keys.sizes, minSize - 1, '+inf');
+    else ids = await this.scanClusterIds();
+    const out: ClusterInfo[] = [];
+    for (let i = 0; i < ids.length; i += READ_CHUNK) {
+      const infos = await Promise.all(ids.slice(i, i + READ_CHUNK).map((id) => this.getCluster(id)));
+      for (const c of infos) if (c !== null && c.size >= minSize) out.push(c);
+    }
+    out.sort((a, b) => b.size - a.size || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+    return opts.limit !== undefined ? out.slice(0, opts.limit) : out;
+  }
+
+  /** The distinct clusters of these items (items not in the index are left out). */
+  private async clusterIdsOf(itemIds: readonly string[]): Promise<string[]> {
+    const ids = new Set<string>();
+    for (let i = 0; i < itemIds.length; i += READ_CHUNK) {
+      const p = this.redis.pipeline();
+      for (const itemId of itemIds.slice(i, i + READ_CHUNK)) p.hget(this.keys.items(itemShard(itemId)), itemId);
+      for (const [err, v] of (await p.exec()) ?? []) {
+        if (err) throw err;
+        if (typeof v === 'string') ids.add(v.split('|')[0]);
+      }
+    }
+    return [...ids];
+  }
+
+  private async scanClusterIds(): Promise<string[]> {
+    const prefix = this.keys.cluster('');
+    return (await scanKeys(this.redis, `${globEscape(prefix)}*`)).map((k) => k.slice(prefix.length));
+  }
+
+  /**
+   * Retention (PHOTOWIRE_DEDUP_RETENTION_DAYS): removes the clusters not seen (created or joined)
+   * within `retentionDays` of `now`: each one's canonical `c:`, member list, size and last-seen
+   * entries, its id from the buckets of its head's segment keys (computed again from the stored
+   * head tokens) and its members' memberships. A later resend of such a caption starts a new
+   * cluster. Runs under the batch lock, so no assignment sees half a cluster. Resumable: at most
+   * `maxClusters` (default 10,000) per call, the walk over the 2^12 last-seen shards keeps its
+   * place at `expiry` (`done` says it reached the end). Idempotent: what is removed is gone.
+   */
+  async expireIdle(opts: { now?: Date; retentionDays: number; dryRun?: boolean; maxClusters?: number }): Promise<CaptionExpiryReport> {
+    if (!(opts.retentionDays > 0)) throw new RangeError(`dedup retention days must be > 0, got ${opts.retentionDays}`);
+    const nowMs = opts.now ? opts.now.getTime() : this.clock();
+    const cutoff = Math.floor(nowMs / 1000) - Math.round(opts.retentionDays * 86_400);
+    const dryRun = opts.dryRun ?? false;
+    const maxClusters = opts.maxClusters ?? 10_000;
+    const report: CaptionExpiryReport = { cutoff: new Date(cutoff * 1000).toISOString(), dryRun, clustersRemoved: 0, bucketEntriesRemoved: 0, membershipsRemoved: 0, done: false };
+    if (dryRun) {
+      await this.open();
+      for (let k = 0; k < SEEN_SHARDS; k += EXPIRY_SHARDS_PER_READ) {
+        const p = this.redis.pipeline();
+        for (let j = k; j < Math.min(SEEN_SHARDS, k + EXPIRY_SHARDS_PER_READ); j++) p.zcount(this.keys.seen(j), '-inf', `(${cutoff}`);
+        for (const [err, n] of (await p.exec()) ?? []) {
+          if (err) throw err;
+          report.clustersRemoved += n as number;
+        }
+      }
+      report.done = true;
+      return report;
+    }
+    return this.withBatchLock('retention', async () => {
+      let shard = Number((await this.redis.get(this.keys.expiry)) ?? 0);
+      if (!(Number.isInteger(shard) && shard >= 0 && shard < SEEN_SHARDS)) shard = 0;
+      walk: while (shard < SEEN_SHARDS) {
+        const end = Math.min(SEEN_SHARDS, shard + EXPIRY_SHARDS_PER_READ);
+        const p = this.redis.pipeline();
+        for (let j = shard; j < end; j++) p.zrangebyscore(this.keys.seen(j), '-inf', `(${cutoff}`, 'LIMIT', 0, maxClusters - report.clustersRemoved);
+        const replies = (await p.exec()) ?? [];
+        for (let j = shard; j < end; j++) {
+          const [err, ids] = replies[j - shard] as [Error | null, string[]];
+          if (err) throw err;
+          for (const id of ids) {
+            if (report.clustersRemoved >= maxClusters) break;
+            const r = await this.removeCluster(id, this.keys.seen(j));
+            report.clustersRemoved++;
+            report.bucketEntriesRemoved += r.entries;
+            report.membershipsRemoved += r.memberships;
+          }
+          // Budget spent: the next call starts again at this shard (what is removed is gone).
+          if (report.clustersRemoved >= maxClusters) {
+            shard = j;
+            break walk;
+          }
+        }
+        shard = end;
+      }
+      report.done = shard >= SEEN_SHARDS;
+      if (report.clustersRemoved > 0) await this.newGeneration();
+      if (report.done) await this.redis.del(this.keys.expiry);
+      else await this.redis.set(this.keys.expiry, String(shard));
+      return report;
+    });
+  }
+
+  /** One cluster out of the index (under the batch lock). */
+  private async removeCluster(id: string, seenKey: string): Promise<{ entries: number; memberships: number }> {
+    const out = { entries: 0, memberships: 0 };
+    const [head, members] = await Promise.all([this.redis.get(this.keys.cluster(id)), this.redis.lrange(this.keys.members(id), 0, -1)]);
+    const items = [...members];
+    if (head !== null) {
+      const [canonicalId, , tokens] = JSON.parse(head) as [string, string, string];
+      items.unshift(canonicalId);
+      const key = subjectKeyOfTokens(tokens.split(' '));
+      const fields = key === null ? [] : key.keys.map(bucketField);
+      const p = this.redis.pipeline();
+      for (const f of fields) p.hget(this.keys.bucket(f.shard), f.field);
+      const res = (await p.exec()) ?? [];
+      const w = this.redis.pipeline();
+      fields.forEach((f, i) => {
+        const [err, v] = res[i] as [Error | null, string | null];
+        if (err) throw err;
+        if (v === null) return;
+        const ids = v.match(/.{16}/g) ?? [];
+        const left = ids.filter((x) => x !== id);
+        if (left.length === ids.length) return;
+        out.entries += ids.length - left.length;
+        if (left.length === 0) w.hdel(this.keys.bucket(f.shard), f.field);
+        else w.hset(this.keys.bucket(f.shard), f.field, left.join(''));
+      });
+      await execAll(w);
+    }
+    for (let i = 0; i < items.length; i += READ_CHUNK) {
+      const w = this.redis.pipeline();
+      for (const itemId of items.slice(i, i + READ_CHUNK)) w.hdel(this.keys.items(itemShard(itemId)), itemId);
+      for (const n of await execAll(w)) out.memberships += n as number;
+    }
+    const w = this.redis.pipeline();
+    w.unlink(this.keys.cluster(id), this.keys.members(id));
+    w.zrem(this.keys.sizes, id);
+    w.zrem(seenKey, id);
+    await execAll(w);
+    this.cache.delete(id);
+    return out;
+  }
+
+  /**
+   * `photowire clusters rebuild`'s fill, under the batch lock: deletes every key of the index but
+   * the lock, marks it `rebuilding` (every other process refuses it meanwhile), lets `fill` assign
+   * the catalog's captions, then writes the fingerprint and clears the mark. A rebuild that stops
+   * half way leaves the mark: the index stays refused until a rebuild runs to its end.
+   */
+  async rebuild<T>(owner: string, fill: (assign: (items: ReadonlyArray<{ itemId: string; caption: string }>, outcomes?: AssignOutcomes) => Promise<Array<SubjectRef | null>>) => Promise<T>): Promise<T> {
+    return this.holdLock(owner, async () => {
+      await this.deleteKeys((k) => k !== this.keys.lock);
+      await this.redis.set(this.keys.rebuilding, `${owner} ${os.hostname()} ${process.pid} since ${new Date(this.clock()).toISOString()}`);
+      await this.newGeneration();
+      const out = await fill((items, outcomes) => this.assignOpen(items, outcomes));
+      await this.redis.set(this.keys.meta, this.fingerprint);
+      await this.redis.del(this.keys.rebuilding);
+      this.opened = null;
+      return out;
+    }, { waitMs: 10 * 60_000 });
+  }
+
+  /** Tells every process's cache that clusters were removed (a random token: a count would start again after a rebuild). */
+  private async newGeneration(): Promise<void> {
+    await this.redis.set(this.keys.generation, randomBytes(8).toString('hex'));
   }
 
   private async load(ids: string[]): Promise<Map<string, StoredCluster>> {
@@ -246,17 +585,30 @@ return redis.call('PEXPIRE', KEYS[1], ARGV[2])`;
     this.cache.set(c.id, c);
   }
 
-  /** Deletes every key of the index (tests, benchmarks, a rebuild from scratch). */
-  async deleteAll(): Promise<number> {
-    let n = 0;
-    let cursor = '0';
-    do {
-      const [next, keys] = await this.redis.scan(cursor, 'MATCH', `${this.keys.base}*`, 'COUNT', 1000);
-      cursor = next;
-      if (keys.length > 0) n += await this.redis.unlink(...keys);
-    } while (cursor !== '0');
+  private async deleteKeys(keep: (key: string) => boolean): Promise<number> {
+    const n = await deleteMatching(this.redis, `${globEscape(this.keys.base)}*`, keep);
     this.cache.clear();
     this.opened = null;
     return n;
   }
+
+  /** Deletes every key of the index (tests, benchmarks). */
+  deleteAll(): Promise<number> {
+    return this.deleteKeys(() => true);
+  }
+}
+
+/** A key prefix as a SCAN pattern: glob characters matched literally. */
+function globEscape(s: string): string {
+  return s.replace(/[*?[\]\\]/g, '\\$&');
+}
+
+async function execAll(p: ReturnType<Redis['pipeline']>): Promise<unknown[]> {
+  if (p.length === 0) return [];
+  const res = await p.exec();
+  if (res === null) throw new Error('caption-cluster index: pipeline aborted');
+  return res.map(([err, v]) => {
+    if (err) throw err;
+    return v;
+  });
 }

@@ -22,9 +22,11 @@
  *   a hot folder's pair waits, and      {<p>:pair:<sha256>}         alone (HSETNX/HGET/HDEL; SET/EXISTS)
  *     whether it receives deliveries
  *   the records of a rendition set      {<p>:rend:<sha256>}         REMEMBER_OWNER (one key)
- *   dedup index (v2)                    {v2t<threshold>} inside     the caption scripts (captionIndex*.ts);
- *                                       `<p>:dedup:`                the pointer `<p>:dedup:active` is one
- *                                                                   key, read and set alone
+ *   caption clusters: meta, lock,       {<p>:clusters}              the caption-cluster index's pipelines
+ *     canonicals, members, items,                                   (captionIndexSubject.ts), which run
+ *     buckets, sizes, last seen                                     under its batch lock
+ *   the old threshold index's keys      `<p>:dedup:*`               only looked for (the start check) and
+ *                                                                   deleted by `photowire clusters rebuild`
  *   stories: items, parents, sizes,     {<p>:story}                 the story store's steps (storyStore.ts),
  *     members, buckets, rule                                        which run under the caption index's batch lock
  *   BullMQ queues                       prefix `{<p>}`              BullMQ's own scripts: a flow's parent and
@@ -141,21 +143,36 @@ export interface ScheduleKeys {
   lock: string;
 }
 
+/**
+ * The old threshold caption index (layout v2, removed): never written any more. Its pointer tells
+ * a Redis that still holds it (the new index refuses to start empty beside it), and
+ * `photowire clusters rebuild` deletes every key under `prefix`.
+ */
 export interface DedupKeys {
-  /** The prefix the caption index builds its bases under: `<p>:dedup` (captionIndex.ts `indexBase`). */
+  /** What every key of the old index started with: `<p>:dedup:`. */
   prefix: string;
-  /** String: the key base the active index is served from (`<p>:dedup:active`). */
+  /** String: the old index's pointer to its active base (`<p>:dedup:active`). */
   active: string;
 }
 
-/** The caption-cluster index (issue 27, captionIndexSubject.ts): every key under one base, one hash tag. */
+/** The caption-cluster index (captionIndexSubject.ts): every key under one base, one hash tag. */
 export interface ClusterIndexKeys {
-  /** The base every key below starts with: `<p>:clusters:{c}:`. */
+  /** The base every key below starts with: `{<p>:clusters}:`. */
   base: string;
   /** String: the fingerprint of the rule and parameters the index was built with. */
   meta: string;
+  /** String: set while `clusters rebuild` fills the index (the index is refused until it is done). */
+  rebuilding: string;
   /** String: the batch lock (SET NX PX, renewed while a batch is assigned). */
   lock: string;
+  /** Zset: cluster id -> members after the canonical (clusters of 2+ only). */
+  sizes: string;
+  /** Zset (one of 2^12 shards, by the id's first 3 hex digits): cluster id -> last seen, whole hours in seconds. */
+  seen: (shard: number) => string;
+  /** String: the retention walk's next last-seen shard. */
+  expiry: string;
+  /** String: a random token set whenever clusters are removed (retention, rebuild): processes drop their cached canonicals when it changes. */
+  generation: string;
   /** String: JSON [canonical item id, canonical caption as given, its head tokens] of a cluster. */
   cluster: (id: string) => string;
   /** List: member item ids after the canonical, in joining order. */
@@ -166,13 +183,24 @@ export interface ClusterIndexKeys {
   bucket: (shard: number) => string;
 }
 
+/** Keys of the old threshold index under a prefix (what the start check and the rebuild look for). */
+export function dedupKeys(prefix: string): DedupKeys {
+  return { prefix: `${prefix}:dedup:`, active: `${prefix}:dedup:active` };
+}
+
 /** Keys of the caption-cluster index under a prefix. */
 export function clusterIndexKeys(prefix: string): ClusterIndexKeys {
-  const base = `${prefix}:clusters:{c}:`;
+  // The prefix in the tag, like every other group: two deployments on one Redis Cluster use two slots.
+  const base = `${hashTag(`${prefix}:clusters`)}:`;
   return {
     base,
     meta: `${base}meta`,
+    rebuilding: `${base}rebuilding`,
     lock: `${base}lock`,
+    sizes: `${base}sizes`,
+    seen: (shard) => `${base}s:${shard.toString(16)}`,
+    expiry: `${base}expiry`,
+    generation: `${base}generation`,
     cluster: (id) => `${base}c:${id}`,
     members: (id) => `${base}m:${id}`,
     items: (shard) => `${base}i:${shard}`,
@@ -230,6 +258,7 @@ export interface RedisKeys {
   /** Hash: item id -> what decides whether the rendition set of these bytes may be cached and served (src/adapters/redis/renditionOwners.ts). */
   renditionOwners(sha256: string): string;
   dedup: DedupKeys;
+  clusters: ClusterIndexKeys;
   story: StoryKeys;
 }
 
@@ -325,7 +354,8 @@ export function redisKeys(prefix: string): RedisKeys {
     pairWaits: (sha) => `${hashTag(`${p}:pair:${sha}`)}:since`,
     deliveryFolder: (sha) => `${hashTag(`${p}:pair:${sha}`)}:delivery`,
     renditionOwners: (sha) => hashTag(`${p}:rend:${sha}`),
-    dedup: { prefix: `${p}:dedup`, active: `${p}:dedup:active` },
+    dedup: dedupKeys(p),
+    clusters: clusterIndexKeys(p),
     story: {
       items: `${story}:items`,
       parent: `${story}:parent`,

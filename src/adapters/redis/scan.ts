@@ -24,19 +24,22 @@ export async function scanKeys(redis: Redis | Cluster, pattern: string, count = 
  */
 export async function deletePrefixKeys(redis: Redis | Cluster, prefix: string): Promise<number> {
   let n = 0;
-  for (const pattern of prefixPatterns(prefix)) {
-    const keys = await scanKeys(redis, pattern);
-    const groups = redis instanceof Cluster ? groupBySlot(keys) : [keys];
-    for (const group of groups) {
-      for (let i = 0; i < group.length; i += 500) {
-        const pipe = redis.pipeline();
-        for (const k of group.slice(i, i + 500)) pipe.unlink(k);
-        await pipe.exec();
-      }
-    }
-    n += keys.length;
-  }
+  for (const pattern of prefixPatterns(prefix)) n += await deleteMatching(redis, pattern);
   return n;
+}
+
+/** Delete every key matching `pattern` (and kept by `keep`), as deletePrefixKeys does; returns how many. */
+export async function deleteMatching(redis: Redis | Cluster, pattern: string, keep: (key: string) => boolean = () => true): Promise<number> {
+  const keys = (await scanKeys(redis, pattern)).filter(keep);
+  const groups = redis instanceof Cluster ? groupBySlot(keys) : [keys];
+  for (const group of groups) {
+    for (let i = 0; i < group.length; i += 500) {
+      const pipe = redis.pipeline();
+      for (const k of group.slice(i, i + 500)) pipe.unlink(k);
+      await pipe.exec();
+    }
+  }
+  return keys.length;
 }
 
 function groupBySlot(keys: string[]): string[][] {

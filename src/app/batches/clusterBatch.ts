@@ -1,5 +1,5 @@
 import type { CatalogStore } from '../../adapters/redis/catalogStore';
-import type { CaptionIndex } from '../../adapters/redis/captionIndex';
+import type { SubjectIndex } from '../../adapters/redis/captionIndexSubject';
 import type { KillStore } from '../../adapters/redis/killStore';
 import type { PhotoVersions } from '../../adapters/redis/photoVersions';
 import type { StoryStore } from '../../adapters/redis/storyStore';
@@ -9,7 +9,7 @@ import type { CatalogRecord, ClusterRef, StoryRefRecord as StoryRef } from '../.
 /** What clustering a batch reads and writes: the batch's records, the caption index, photo versions, the kill store. */
 export interface ClusterPorts {
   catalog: Pick<CatalogStore, 'rawRecords' | 'replaceRecords'>;
-  captions: Pick<CaptionIndex, 'withBatchLock' | 'assignMany'>;
+  captions: Pick<SubjectIndex, 'withBatchLock' | 'assignMany'>;
   /** Run inside the caption index's batch lock (the store relies on it: one assigner at a time). */
   stories: Pick<StoryStore, 'assignMany'>;
   photos: Pick<PhotoVersions, 'isProbableResend'>;
@@ -31,10 +31,11 @@ function sameRef(a: ClusterRef | StoryRef | null | undefined, b: ClusterRef | St
 }
 
 /**
- * The batch's caption clusters, decided in feed (index) order (issue 12): item workers store their
+ * The batch's caption clusters (SubjectIndex: one subject about one picture), decided in feed
+ * (index) order: item workers store their
  * records with `cluster: null`, and the finalize job, which BullMQ runs once after every item,
  * calls `assignMany` over the batch's captions in index order and patches each record's `cluster`
- * (with its diff), `story` (issue 27) and `probableResend` (which needs the canonical item), one atomic replace per
+ * (with its diff and `why`), `story` and `probableResend` (which needs the canonical item), one atomic replace per
  * chunk of 500. So a batch gets the same partition with 1 worker or 8, in any arrival order.
  *
  * Across batches: the whole assignment runs under the index's batch lock, so two batches never
@@ -72,7 +73,7 @@ async function clusterChunk(ctx: ClusterPorts, batchId: string, indexes: number[
     if (clusterable(record)) rows.push({ index: indexes[i], before: text, record });
   });
   const refs = await ctx.captions.assignMany(rows.map((r) => ({ itemId: r.record.id, caption: r.record.caption })));
-  // Stories after clusters, in the same order and under the same lock (issue 27).
+  // Stories after clusters, in the same order and under the same lock.
   const stories = await ctx.stories.assignMany(rows.map((r) => ({ itemId: r.record.id, evidence: captionStoryEvidence(r.record.caption) })));
   const patches: Array<{ row: (typeof rows)[number]; next: CatalogRecord }> = [];
   for (let i = 0; i < rows.length; i++) {

@@ -1,4 +1,3 @@
-import { activePointerKey } from '../../adapters/redis/captionIndex';
 import { itemIdFor } from '../../core/ids';
 import { recordsOfItems } from '../clusterMembers';
 import type { PipelineContext } from '../pipelineContext';
@@ -7,9 +6,9 @@ type Listed = Awaited<ReturnType<PipelineContext['captions']['listClusters']>>[n
 type Member = Listed['members'][number];
 type StoredRecord = NonNullable<Awaited<ReturnType<typeof recordsOfItems>> extends Map<string, infer R> ? R : never>;
 
-/** A cluster as `photowire clusters` shows it: each member with its credit line and its diff, and the story it is in. */
+/** A cluster as `photowire clusters` shows it: each member with its credit line, its diff and why it joined, and the story it is in. */
 export type ClusterView = Omit<Listed, 'members'> & {
-  members: Array<Member & { credit: string | null; diff?: NonNullable<StoredRecord['cluster']>['diff'] }>;
+  members: Array<Member & { credit: string | null; diff?: NonNullable<StoredRecord['cluster']>['diff']; why?: NonNullable<StoredRecord['cluster']>['why'] }>;
   /** The story of the cluster's canonical caption (or, without one, its first member with a story), as it is now; null when none has one. */
   story: { id: string; size: number } | null;
 };
@@ -20,8 +19,8 @@ export const STORY_MEMBERS_READ = 10_000;
 /**
  * Clusters of at least `minSize` captions, biggest first, touching one batch when `batch` is given
  * (its item ids come from the ledger: ids are made from batch and position, so its records are not
- * read, issue 14), touching one story's members when `story` is given (issue 27); members carry
- * their credit line and cluster.diff, read from the members' records only, and each cluster its
+ * read), touching one story's members when `story` is given; members carry
+ * their credit line, cluster.diff and cluster.why, read from the members' records only, and each cluster its
  * story. `null` when the batch or the story is unknown.
  */
 export async function listClusterView(
@@ -36,7 +35,7 @@ export async function listClusterView(
     itemIds = Array.from({ length: ledger.expected }, (_, i) => itemIdFor(batchId, i));
   }
   if (opts.story) {
-    // The clusters of a story: those touching its members (issue 27).
+    // The clusters of a story: those touching its members.
     const story = await ctx.stories.getStory(opts.story, STORY_MEMBERS_READ);
     if (!story) return null;
     const inStory = story.members.map((m) => m.itemId);
@@ -47,6 +46,16 @@ export async function listClusterView(
   }
   const clusters = (await ctx.captions.listClusters({ minSize: opts.minSize, itemIds })).filter((c) => c.size >= opts.minSize);
   clusters.sort((a, b) => b.size - a.size || a.canonicalId.localeCompare(b.canonicalId));
+  return viewOf(ctx, clusters);
+}
+
+/** One cluster as `photowire clusters show` prints it (every member, its credit, diff and why), or null. */
+export async function showClusterView(ctx: Pick<PipelineContext, 'catalog' | 'captions' | 'stories'>, clusterId: string): Promise<ClusterView | null> {
+  const c = await ctx.captions.getCluster(clusterId);
+  return c === null ? null : (await viewOf(ctx, [c]))[0];
+}
+
+async function viewOf(ctx: Pick<PipelineContext, 'catalog' | 'captions' | 'stories'>, clusters: Listed[]): Promise<ClusterView[]> {
   const records = await recordsOfItems(ctx.catalog, clusters.flatMap((c) => c.members.map((m) => m.itemId)));
   const storyOf = (c: Listed): string | null => {
     const canonical = records.get(c.canonicalId)?.story;
@@ -64,10 +73,7 @@ export async function listClusterView(
     story: storyIds[i] === null ? null : (current.get(storyIds[i]!) ?? null),
     members: c.members.map((m) => {
       const r = records.get(m.itemId);
-      return { ...m, credit: r?.credit.line ?? null, ...(r?.cluster?.diff ? { diff: r.cluster.diff } : {}) };
+      return { ...m, credit: r?.credit.line ?? null, ...(r?.cluster?.diff ? { diff: r.cluster.diff } : {}), ...(r?.cluster?.why ? { why: r.cluster.why } : {}) };
     }),
   }));
 }
-
-/** The key that names the active caption index (printed by `clusters rebuild`). */
-export const activeIndexKey = (prefix: string): string => activePointerKey(`${prefix}:dedup`);

@@ -1,4 +1,4 @@
-import type { CaptionExpiryReport } from '../../adapters/redis/captionIndex';
+import type { CaptionExpiryReport } from '../../adapters/redis/captionIndexSubject';
 import {
   decideBatch,
   emptyReport,
@@ -69,7 +69,7 @@ export interface RetentionLogger {
 
 /**
  * The caption index's own retention (PHOTOWIRE_DEDUP_RETENTION_DAYS): clusters not seen within the
- * window leave it. `CaptionIndex.expireIdle()` (src/adapters/redis/captionIndex.ts) is one.
+ * window leave it. `SubjectIndex.expireIdle()` (src/adapters/redis/captionIndexSubject.ts) is one.
  */
 export interface CaptionIndexExpiryPort {
   expireIdle(opts: { now: Date; retentionDays: number; dryRun?: boolean }): Promise<CaptionExpiryReport>;

@@ -25,7 +25,7 @@ export function retentionPorts(rt: RetentionRuntime): { ports: RetentionPorts; c
   const jobs = new RetentionJobs(rt.redis, rt.config.prefix);
   const archive = new BatchArchive(rt.ctx.exports);
   return {
-    ports: { catalog: store, runs: store, jobs, exports: archive, logger: rt.logger },
+    ports: { catalog: store, runs: store, jobs, exports: archive, logger: rt.logger, captionIndex: rt.ctx.captions },
     close: () => jobs.close(),
   };
 }
@@ -34,7 +34,7 @@ export function retentionPorts(rt: RetentionRuntime): { ports: RetentionPorts; c
 export async function retentionOnRuntime(rt: RetentionRuntime, opts: Partial<RetentionOptions> = {}): Promise<RetentionReport> {
   const { ports, close } = retentionPorts(rt);
   try {
-    return await runRetentionPass(ports, { now: new Date(), retentionDays: rt.config.retentionDays, ...opts });
+    return await runRetentionPass(ports, { now: new Date(), retentionDays: rt.config.retentionDays, dedupRetentionDays: rt.config.dedupRetentionDays, ...opts });
   } finally {
     await close();
   }
@@ -80,6 +80,7 @@ export function retentionService(rt: RetentionRuntime): RetentionService {
     memory: redisMemory(rt.redis),
     logger: rt.logger,
     retentionDays: rt.config.retentionDays,
+    dedupRetentionDays: rt.config.dedupRetentionDays,
   });
 }
 

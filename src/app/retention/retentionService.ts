@@ -21,6 +21,8 @@ export interface RetentionServicePorts {
   memory: RedisMemoryPort;
   logger: { info(obj: object, msg: string): void; warn(obj: object, msg: string): void };
   retentionDays: number;
+  /** PHOTOWIRE_DEDUP_RETENTION_DAYS: with the pass's captionIndex port, idle caption clusters leave the index. */
+  dedupRetentionDays?: number;
   now?: () => Date;
   sleep?: (ms: number) => Promise<void>;
 }
@@ -71,7 +73,7 @@ export class RetentionService {
     const before = passOpts.dryRun ? null : await this.deps.memory.usedBytes().catch(() => null);
     const { ports, close } = this.deps.openPass();
     try {
-      const report = await runRetentionPass(ports, { now: now ?? clock(), retentionDays: this.deps.retentionDays, ...passOpts });
+      const report = await runRetentionPass(ports, { now: now ?? clock(), retentionDays: this.deps.retentionDays, dedupRetentionDays: this.deps.dedupRetentionDays, ...passOpts });
       const after = before === null ? null : await this.deps.memory.usedBytes().catch(() => null);
       const bytesFreed = before !== null && after !== null ? Math.max(0, before - after) : null;
       const durationMs = Date.now() - started;

@@ -3,7 +3,19 @@ import { captionParts, type CaptionParts } from './captionParts';
 import { backgroundRelation, compareSubjects, pickSubjectCluster, subjectKeyOfParts, type SubjectEdit, type SubjectKey, type SubjectMatch } from './subjectRule';
 import { wordDiff, type WordDiff } from './wordDiff';
 
-/** Why a member joined its cluster (issue 27): which parts matched, how, and the word diff. */
+/**
+ * Most edits a `why` holds: the rule allows at most 3 function-word edits and 2 substitutions
+ * (subjectRule.ts), so a joined member never has more; the cap keeps the record's bound explicit.
+ */
+export const MAX_WHY_EDITS = 5;
+/** Most characters of one edit's from/to: a caption "word" is feed text of any length. */
+export const MAX_WHY_WORD_CHARS = 80;
+
+function clipWord(s: string): string {
+  return s.length <= MAX_WHY_WORD_CHARS ? s : `${s.slice(0, MAX_WHY_WORD_CHARS - 1)}…`;
+}
+
+/** Why a member joined its cluster: which parts matched, how, and the word diff. */
 export interface ClusterWhy {
   /** The parts compared and found the same subject: 'slug' or 'dateline' when the caption has one, then 'subject'. */
   matched: Array<'slug' | 'dateline' | 'subject'>;
@@ -56,7 +68,10 @@ export function memberRef(clusterId: string, canonicalId: string, canonical: Rea
     why: {
       matched,
       background: backgroundRelation(canonical.parts, member.parts),
-      edits: match.edits.filter((e): e is ClusterWhy['edits'][number] => e.kind !== 'content'),
+      edits: match.edits
+        .filter((e): e is ClusterWhy['edits'][number] => e.kind !== 'content')
+        .slice(0, MAX_WHY_EDITS)
+        .map((e) => ({ kind: e.kind, from: clipWord(e.from), to: clipWord(e.to) })),
     },
   };
 }

@@ -1,6 +1,6 @@
 import { escapeTerminal, escapeTerminalLines, printable } from '../../../src/core/terminalText';
 import { formatSummary } from '../../../src/cli/printSummary';
-import { formatClusters } from '../../../src/cli/clustersText';
+import { formatCluster, formatClusters } from '../../../src/cli/clustersText';
 import { formatRuns } from '../../../src/app/runs/formatRuns';
 import { formatScheduleList } from '../../../src/app/schedules/formatSchedules';
 import { creditTableRow } from '../../../src/cli/creditsCommand';
@@ -91,7 +91,7 @@ describe("the CLI's text formatters escape what came from a feed", () => {
     expect(out).toContain(`photo\\n${forged}.jpg: no such file`);
   });
 
-  it('clusters: caption, credit and diff words', () => {
+  it('clusters: caption, credit, diff words and why (list and show)', () => {
     const view = [
       {
         id: 'c1',
@@ -100,14 +100,24 @@ describe("the CLI's text formatters escape what came from a feed", () => {
         canonicalCaption: `Crowd ${ATTACK}`,
         members: [
           { itemId: 'i1', exact: true, similarity: 1, credit: `AP\x1b[31m`, diff: null },
-          { itemId: 'i2', exact: false, similarity: 0.9, credit: null, diff: { edits: [{ at: 1, deleted: 'a\u202e', inserted: `b\n${forged}` }], more: 0 } },
+          {
+            itemId: 'i2',
+            exact: false,
+            similarity: 0.9,
+            credit: null,
+            diff: { edits: [{ at: 1, deleted: 'a\u202e', inserted: `b\n${forged}` }], more: 0 },
+            why: { matched: ['subject'], background: 'appended', edits: [{ kind: 'spelling', from: `ecudorian\n${forged}`, to: `ecuadorian${ATTACK}` }] },
+          },
         ],
       },
     ] as unknown as ClusterView[];
     const out = formatClusters(view, 2);
+    expect(formatCluster(view[0])).toBe(out);
     expect(out).not.toMatch(RAW);
     expect(out.split('\n').some((l) => l.startsWith('INFO'))).toBe(false);
     expect(out).toContain('\\x1b]0;pwned\\x07');
+    // why, on the member's next line: the part matched, the background, the edit with its words escaped.
+    expect(out).toContain(`      why: subject matched, background appended, spelling "ecudorian\\n${forged}" -> "ecuadorian\\x1b]0;pwned`);
   });
 
   it('runs, schedules and the credits table', () => {

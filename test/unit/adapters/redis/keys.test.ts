@@ -40,8 +40,13 @@ describe('key registry (src/adapters/redis/keys.ts)', () => {
     // ScheduleStore.commit's MULTI, reset's DEL, the run lease
     const s = k.schedule('afp-hourly');
     sameSlot([s.cursor, s.pending, s.lock]);
+    // The caption-cluster index's pipelines: every key of the index in one slot, its own per prefix
+    const cl = k.clusters;
+    sameSlot([cl.meta, cl.rebuilding, cl.lock, cl.sizes, cl.seen(0), cl.seen(4095), cl.expiry, cl.generation, cl.cluster('0123456789abcdef'), cl.members('0123456789abcdef'), cl.items(0), cl.items(65535), cl.bucket(0), cl.bucket(16383)]);
+    expect(hashTagOf(cl.meta)).toBe('photowire:clusters');
+    expect(hashTagOf(redisKeys('other').clusters.meta)).toBe('other:clusters');
     // every key carries a tag
-    for (const key of [k.batches, k.layout, kk.items, ph.items, k.runs.all, k.sources.all, s.lock, k.claim('c'.repeat(64))]) expect(hashTagOf(key)).not.toBeNull();
+    for (const key of [k.batches, k.layout, kk.items, ph.items, k.runs.all, k.sources.all, s.lock, k.claim('c'.repeat(64)), cl.lock]) expect(hashTagOf(key)).not.toBeNull();
   });
 
   it("BullMQ's keys of every queue share the {prefix} slot (a flow's parent and children)", () => {
@@ -52,11 +57,11 @@ describe('key registry (src/adapters/redis/keys.ts)', () => {
     sameSlot(keys);
   });
 
-  it('keeps the dedup index v2 names; every layout of a prefix is matched by its SCAN patterns', () => {
-    expect(k.dedup).toEqual({ prefix: 'photowire:dedup', active: 'photowire:dedup:active' });
+  it('names the old threshold index (what the start check and the rebuild look for); every layout of a prefix is matched by its SCAN patterns', () => {
+    expect(k.dedup).toEqual({ prefix: 'photowire:dedup:', active: 'photowire:dedup:active' });
     const glob = (pattern: string) => new RegExp(`^${pattern.replace(/[.*+?^${}()|[\]\\]/g, (c) => (c === '*' ? '.*' : `\\${c}`))}$`);
     const pats = prefixPatterns('photowire').map(glob);
-    for (const key of [k.batch('x').records, k.kill.items, k.layout, k.runs.all, 'photowire:dedup:{v2t0.5}:sizes', 'photowire:batch:x']) expect(pats.some((r) => r.test(key))).toBe(true);
+    for (const key of [k.batch('x').records, k.kill.items, k.layout, k.runs.all, k.clusters.meta, k.clusters.bucket(1), 'photowire:dedup:{v2t0.5}:sizes', 'photowire:batch:x']) expect(pats.some((r) => r.test(key))).toBe(true);
     expect(prefixPatterns('photowire').map(glob).some((r) => r.test('{photowire2:kill}:items'))).toBe(false);
   });
 
