@@ -72,19 +72,24 @@ describe('a kill reaching 20,000 records', () => {
     // SLOWLOG is Redis's wall clock: on a shared two-core box it also counts time the OS gave another
     // process (a lone HGET was once logged at 22 ms). A slice that is really slow is slow every time,
     // so a kill outside the bound is measured again (another kill of the same 20,000: the same work).
+    // Each retry is a kill of its own marking REF1 again: the latest one is what a later arrival meets.
     const worst = [first.worst];
-    for (let attempt = 2; worst[worst.length - 1] >= MAX_COMMAND_US && attempt <= 4; attempt++) worst.push((await measured(`scale-kill-${attempt}`)).worst);
+    let latest = 'scale-kill-1';
+    for (let attempt = 2; worst[worst.length - 1] >= MAX_COMMAND_US && attempt <= 4; attempt++) {
+      latest = `scale-kill-${attempt}`;
+      worst.push((await measured(latest)).worst);
+    }
     if (worst[worst.length - 1] >= MAX_COMMAND_US) process.stderr.write(`slowest kill-store command of each try (µs): ${worst.join(', ')}; last: ${JSON.stringify(first.ours.map(([, , us, args]) => [us, args.slice(0, 3)]))}\n`);
     expect(worst[worst.length - 1]).toBeLessThan(MAX_COMMAND_US);
 
-    // a later arrival of the reference is killed on arrival (by the first kill that marked it), and counted
-    expect(await store.register(record(N))).toMatchObject({ status: 'killed', killId: 'scale-kill-1' });
-    expect((await store.getEvent('scale-kill-1'))!.itemCount).toBe(N + 1);
+    // a later arrival of the reference is killed on arrival (by the latest kill that marked it), and counted
+    expect(await store.register(record(N))).toMatchObject({ status: 'killed', killId: latest });
+    expect((await store.getEvent(latest))!.itemCount).toBe(N + 1);
   });
 
   it('a kill of one member of the big cluster lists its neighbours once, capped, for review', async () => {
     const event = await store.apply({
-      id: 'scale-kill-2',
+      id: 'scale-withdraw-1',
       kind: 'withdraw',
       targets: [record(5).id],
       groups: [`i:${record(5).id}`],
