@@ -56,3 +56,11 @@ export function runCliOnTty(args: string[], env: Record<string, string | undefin
     });
   });
 }
+
+/**
+ * stderr without the AWS SDK's own Node-version warning, which the SDK prints once per process on
+ * Node 20 (the README recommends 24 LTS); what is left is what photowire printed.
+ */
+export function withoutNodeVersionWarning(stderr: string): string {
+  return stderr.replace(/\(node:\d+\) Warning: NodeVersionSupportWarning:[\s\S]*?\(Use `node --trace-warnings \.\.\.` to show where the warning was created\)\n/, '');
+}

@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import * as path from 'node:path';
-import { runCli } from '../helpers/cli';
+import { runCli, withoutNodeVersionWarning } from '../helpers/cli';
 import { REPO_ROOT, SEED_GALLERY, deletePrefix, makeTmpDir, pipelineEnv, removeDir, uniquePrefix } from '../helpers/testEnv';
 
 describe('photowire clusters prints what each member changed (cluster.diff) and why it joined (cluster.why)', () => {
@@ -46,7 +46,9 @@ describe('photowire clusters prints what each member changed (cluster.diff) and 
     const shownJson = JSON.parse((await runCli(['clusters', 'show', clusterId, '--json'], env)).stdout) as { members: Array<{ itemId: string }> };
     expect(shownJson.members.map((m) => m.itemId.slice(-2))).toEqual(['01', '02', '03', '07', '11']);
     const missing = await runCli(['clusters', 'show', '0123456789abcdef'], env);
-    expect([missing.code, missing.stderr]).toEqual([1, 'no cluster 0123456789abcdef\n']);
+    expect(missing.code).toBe(1);
+    // photowire's one line (on Node 20 with S3 storage the AWS SDK prints its own Node-version warning first)
+    expect(withoutNodeVersionWarning(missing.stderr)).toBe('no cluster 0123456789abcdef\n');
     const bad = await runCli(['clusters', 'show', 'nope\x1b[2J'], env);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain('nope\\x1b[2J: a cluster id is 16 hex digits');
