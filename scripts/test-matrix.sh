@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The test matrix (issue 13): the pipeline's integration tests (jest.matrix.config.js) once more
+# The test matrix: the pipeline's integration tests (jest.matrix.config.js) once more
 # against a three-master Redis Cluster and against a Ceph RGW bucket, through the one switch in
 # test/helpers/testEnv.ts. test/globalSetup.ts starts the services from scripts/services/ (unless
 # REDIS_CLUSTER_NODES / S3_ENDPOINT with the AWS keys name running ones) and stops them after.

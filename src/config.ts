@@ -93,7 +93,7 @@ export const configSchema = z.object({
   concurrency: fromEnv('PHOTOWIRE_CONCURRENCY', intFromEnv(1, 256).default(Math.max(2, os.cpus().length))),
   /**
    * PHOTOWIRE_CHUNK_SIZE: caption-only items (no photo) go as one job per chunk of batch indexes of
-   * this size (issue 14: one BullMQ job per item cost more than the item); 1 gives one job per item,
+   * this size (one BullMQ job per item cost more than the item); 1 gives one job per item,
    * as photos always have (src/core/itemChunks.ts).
    */
   chunkSize: fromEnv('PHOTOWIRE_CHUNK_SIZE', intFromEnv(1, 1000).default(100)),

@@ -19,7 +19,7 @@ const state = {
   selectedId: null,
   detail: null,
   records: [],
-  /** The offset of the selected batch's next page of records, null when all are loaded (issue 14). */
+  /** The offset of the selected batch's next page of records, null when all are loaded. */
   nextOffset: null,
   /** itemId -> failure (code, retrying, retryable) of the selected batch. */
   failureIndex: new Map(),
@@ -214,7 +214,7 @@ async function connect() {
 }
 
 // ---- the selected batch -------------------------------------------------------------------------
-// A large batch is loaded progressively (issue 14): its first page at once, the next ones as the
+// A large batch is loaded progressively: its first page at once, the next ones as the
 // grid's end scrolls into view (BatchView's sentinel); a reload reads again as many as are shown.
 const PAGE_SIZE = 200;
 function renderBatch() {
@@ -318,7 +318,7 @@ async function loadKills(all = state.killsAll ?? false) {
   }
 }
 
-// ---- a story (issue 27): story -> clusters -> versions ------------------------------------------
+// ---- a story: story -> clusters -> versions ------------------------------------------
 async function loadStory(storyId) {
   const seq = ++state.loadSeq;
   const current = () => seq === state.loadSeq && location.hash === `#/story/${encodeURIComponent(storyId)}`;
@@ -331,7 +331,7 @@ async function loadStory(storyId) {
 }
 
 function route() {
-  // The Kills view (issue 16): every copy of each kill of the last days and where it is stored.
+  // The Kills view: every copy of each kill of the last days and where it is stored.
   if (location.hash === '#/kills') {
     state.selectedId = null;
     list.render({ batches: state.batches, runs: state.runs, selectedId: null });

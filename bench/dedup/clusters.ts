@@ -1,5 +1,5 @@
 /**
- * `npm run bench:dedup` (issue 27): the caption-cluster rule and its Redis index.
+ * `npm run bench:dedup`: the caption-cluster rule and its Redis index.
  *
  *   node dist-bench/bench/dedup/clusters.js [--n 1000000] [--chunk 500] [--skip-quality] [--skip-scale]
  *

@@ -1,5 +1,5 @@
 /**
- * The labelled set for caption clusters (issue 12): real captions of this repository (the seed
+ * The labelled set for caption clusters: real captions of this repository (the seed
  * gallery, the real-wire and wire-image fixtures, the feed fixtures: bench/dedup/realCaptions.json),
  * each resent with the edits wires make (bench/dedup/wireEdits.ts), plus negatives: captions of
  * different stories written in one house template (same agency, same city and date, different

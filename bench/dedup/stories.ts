@@ -1,5 +1,5 @@
 /**
- * The story store (issue 27) measured: throughput and Redis memory per caption, and the store's
+ * The story store measured: throughput and Redis memory per caption, and the store's
  * partition against the brute-force oracle (`referenceStories`) on the first --check captions.
  *
  *   npx tsc -p tsconfig.bench.json && node dist-bench/bench/dedup/stories.js --n 20000 --check 3000

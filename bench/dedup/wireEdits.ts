@@ -1,5 +1,5 @@
 /**
- * The edits wires actually send when they resend a caption (issue 12), applied to a real caption.
+ * The edits wires actually send when they resend a caption, applied to a real caption.
  * Each edit takes the caption's cleaned body (what the caption cleaner keeps) and returns a new
  * raw caption: body edited, then any wire prefix/suffix, then a credit tail. Deterministic given
  * the random source (bench/dedup/generateCaptions.ts prng). Returns null when an edit does not

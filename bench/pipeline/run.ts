@@ -11,7 +11,7 @@
  * --storage s3 (or local,s3) runs every photo round twice, on the same photos in the same run: with
  * the local data directory, and with PHOTOWIRE_STORAGE=s3://... on a Ceph RGW that
  * scripts/services/ceph-rgw.sh starts (or the one S3_ENDPOINT + AWS_ACCESS_KEY_ID/SECRET name),
- * a fresh bucket prefix per run, emptied after it; one table shows both and their ratio (issue 13).
+ * a fresh bucket prefix per run, emptied after it; one table shows both and their ratio.
  *
  * Needs `npm run build` (it runs bin/photowire.js; it warns when src/ is newer than dist/) and a Redis: REDIS_URL or --redis, else the
  * CLI's own private redis-server. Writes bench/results/pipeline-<timestamp>.json.
@@ -371,7 +371,7 @@ async function photosAt(concurrency: number, args: Args, set: PhotoSet, feed: st
   log(`  (the CPU column's ratio is stage CPU / end-to-end CPU per photo: the throughput ratio when all cores are busy)`);
   log(`  overhead share (everything but the rendition stage): ${((1 - ratioWall) * 100).toFixed(1)}% of wall time, ${((1 - ratioCpu) * 100).toFixed(1)}% of CPU; target <= 15%: ${ratioWall >= 0.85 ? 'met' : 'NOT met'} by wall time, ${ratioCpu >= 0.85 ? 'met' : 'NOT met'} by CPU`);
   if (s3Ratio) {
-    log(`  S3 throughput / local (issue 13, target >= 90%): ${pct(s3Ratio.wall)} by wall time (${s3Ratio.wall >= 0.9 ? 'met' : 'NOT met'}), ${pct(s3Ratio.steady)} steady (${s3Ratio.steady >= 0.9 ? 'met' : 'NOT met'}), ${pct(s3Ratio.cpu)} by photowire's CPU per photo`);
+    log(`  S3 throughput / local (target >= 90%): ${pct(s3Ratio.wall)} by wall time (${s3Ratio.wall >= 0.9 ? 'met' : 'NOT met'}), ${pct(s3Ratio.steady)} steady (${s3Ratio.steady >= 0.9 ? 'met' : 'NOT met'}), ${pct(s3Ratio.cpu)} by photowire's CPU per photo`);
     if (s3Lane!.serverCpuMsPerPhoto !== undefined) {
       const all = s3Lane!.e2eCpuMsPerPhoto + s3Lane!.serverCpuMsPerPhoto;
       log(`  the S3 server on the same cores: ${fixed(s3Lane!.serverCpuMsPerPhoto, 0)} CPU ms/photo (radosgw + OSD + monitor); photowire + server ${fixed(all, 0)} ms/photo against local's ${fixed(summary.e2eCpuMsPerPhoto, 0)}`);

@@ -1,5 +1,5 @@
 /**
- * The S3 lane of the pipeline bench (issue 13): a Ceph RADOS Gateway started by the project's own
+ * The S3 lane of the pipeline bench: a Ceph RADOS Gateway started by the project's own
  * scripts/services/ceph-rgw.sh (or the one S3_ENDPOINT + AWS keys name), one bucket for the
  * bench, and a fresh key prefix per run, emptied after it (the RGW's OSD keeps objects in memory).
  */

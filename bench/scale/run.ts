@@ -1,5 +1,5 @@
 /**
- * Scale bench (issue 14, "Measured"): a year of nights in one Redis. At each catalog size it
+ * Scale bench ("Measured"): a year of nights in one Redis. At each catalog size it
  * reports Redis memory per item (used_memory delta, MEMORY USAGE by key family), HTTP latency of
  * the desk's reads against a real `photowire serve`, and peak RSS; end-to-end ingest throughput of
  * caption-only items with 1, 2 and 4 `photowire worker` processes fed by `photowire ingest --wait`.

@@ -7,7 +7,7 @@ export interface RecordsAtPort {
 }
 
 /**
- * The records of these items (cluster members, from any batch), by item id (issue 14): each
+ * The records of these items (cluster members, from any batch), by item id: each
  * item id names its batch and batch index (`itemIdFor`), so each batch is read once, at those
  * indexes only (one HMGET), never as a whole. Items without a record (in flight, or an id that
  * names none) are left out.

@@ -22,7 +22,7 @@ export interface PipelineContext {
   logger: Logger;
   data: DataDir;
   /**
-   * Where the item stage stores originals, renditions and manifests (issue 13): the local folder
+   * Where the item stage stores originals, renditions and manifests: the local folder
    * PHOTOWIRE_DATA_DIR by default, or what PHOTOWIRE_STORAGE names (a folder, `s3://bucket/prefix`
    * with S3_ENDPOINT...). Created without I/O; checked on first use, or at start by `storage.open()`
    * (a missing bucket or refused credentials: StorageConfigError, exit 2). Close it with the context.

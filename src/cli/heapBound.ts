@@ -2,7 +2,7 @@ import { getHeapStatistics, setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 
 /**
- * Keeps a long streaming loop's JavaScript heap near `limitMb` (issue 14, export).
+ * Keeps a long streaming loop's JavaScript heap near `limitMb` (export).
  *
  * Why: `export` of a 100,000-item batch holds about 37 MB live (the CLI's modules and one page),
  * yet V8, left alone, lets the old generation fill with dead pages up to ~160 MB before its next

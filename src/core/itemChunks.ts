@@ -1,5 +1,5 @@
 /**
- * Which items of a batch go as one job each and which in chunks (issue 14): an item with a photo
+ * Which items of a batch go as one job each and which in chunks: an item with a photo
  * (a file or a URL) is one job, as it always was (libvips, its own retries); items without one,
  * caption-only, go as one job per chunk of batch indexes [k*size, (k+1)*size), holding the
  * caption-only items of that range. A chunk is named by its range alone, so the job that carried

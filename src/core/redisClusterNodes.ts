@@ -1,5 +1,5 @@
 /**
- * REDIS_CLUSTER_NODES (issue 13): the seed nodes of a Redis Cluster, `host:port,host:port,...`.
+ * REDIS_CLUSTER_NODES: the seed nodes of a Redis Cluster, `host:port,host:port,...`.
  * An entry may also be a URL (`redis://user:password@host:port`, `rediss://...` for TLS), as
  * REDIS_URL is: credentials and TLS are those of the URL entries, which must agree; entries without
  * a scheme take them from the others. Pure: no I/O.

@@ -165,7 +165,7 @@ function claimKey(prefix: string, batchId: string, f: FailedItem): string {
 
 /**
  * The feed's items by batch index, for failed items whose job is gone; only items that are still
- * the same item. Reads the records of the failed items only (`indexes`), never the whole batch (issue 14).
+ * the same item. Reads the records of the failed items only (`indexes`), never the whole batch.
  */
 async function reloadFeedItems(rt: RetryDeps, batchId: string, feedPath: string, indexes: number[]): Promise<Map<number, ItemJob>> {
   const byIndex = new Map<number, ItemJob>();

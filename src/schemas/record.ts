@@ -73,7 +73,7 @@ export const storyViaSchema = z.discriminatedUnion('kind', [
 ]);
 
 /**
- * The story a caption belongs to (issue 27): captions sharing an assignment's background or slug.
+ * The story a caption belongs to: captions sharing an assignment's background or slug.
  * `size` is the story's size when the record was written; the API serves it (and `id`, after two
  * stories were merged by a caption that links both) as they are when read.
  */

@@ -3,7 +3,7 @@ import { availabilitySchema } from '../core/records/availability';
 import { noticeRefSchema } from '../schemas/notice';
 import { catalogRecordSchema as storedRecordSchema, storyViaSchema } from '../schemas/record';
 
-/** A record as the API returns it: the stored record, its kill status merged, and whether it may be published now (issue 16). */
+/** A record as the API returns it: the stored record, its kill status merged, and whether it may be published now. */
 const catalogRecordSchema = storedRecordSchema
   .extend({
     availability: availabilitySchema.optional(),
@@ -127,7 +127,7 @@ export const recordQuerySchema = z.object({
   offset: z.coerce.number().int().min(0).default(0),
   limit: z.coerce.number().int().min(1).max(1000).default(100),
   cluster: z.string().max(64).optional().describe('only members of this caption cluster'),
-  story: z.string().regex(/^[0-9a-f]{16}$/, 'a story id: 16 hex digits').optional().describe("only members of this story (captions sharing an assignment's background or slug, issue 27)"),
+  story: z.string().regex(/^[0-9a-f]{16}$/, 'a story id: 16 hex digits').optional().describe("only members of this story (captions sharing an assignment's background or slug)"),
   agency: z.string().max(200).optional().describe('normalized agency, case-insensitive, e.g. AFP'),
   creator: z.string().max(200).optional().describe("words of a normalized creator's name, case- and accent-insensitive (an index: whole words)"),
   lowConfidence: flag.describe('only items whose credit was normalized with low confidence'),
@@ -257,7 +257,7 @@ export const retryOutcomeSchema = z
 
 export const healthSchema = z.object({ ok: z.literal(true), redis: z.string() });
 
-// Kills, withdrawals and corrections (issue 16, docs/RIGHTS.md).
+// Kills, withdrawals and corrections (docs/RIGHTS.md).
 const killCopySchema = z.object({
   itemId: z.string(),
   batchId: z.string().nullable(),

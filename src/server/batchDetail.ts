@@ -16,7 +16,7 @@ const PHOTO_CHECKS = 200;
 
 /**
  * `GET /api/batches/:batchId`: the batch's overview, warnings, article and failed items, each with
- * whether a retry is under way and whether a retry can help. An archived batch (issue 14) answers
+ * whether a retry is under way and whether a retry can help. An archived batch answers
  * read-only from its summary.json: nothing retrying, nothing retryable (a retry is 409 BATCH_ARCHIVED).
  */
 export async function batchDetail(

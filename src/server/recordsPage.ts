@@ -12,14 +12,14 @@ import { itemIndexOf } from '../core/ids';
 
 /**
  * `GET /api/batches/:batchId/records`: one page of a batch's records in feed order. Only the page is
- * read (index filters, or a bounded scan for q; src/server/recordQuery.ts, issue 14); an archived
+ * read (index filters, or a bounded scan for q; src/server/recordQuery.ts); an archived
  * batch's page is read from records.ndjson in storage as it streams by. Kill status and embargo
- * state are merged at read time (issue 16, src/app/presentRecords.ts).
+ * state are merged at read time (src/app/presentRecords.ts).
  */
 export async function recordsPage(deps: { ctx: PipelineContext; overviews: BatchOverviews }, batchId: string, query: RecordQuery) {
   const { ctx, overviews } = deps;
   const page = { batchId, offset: query.offset, limit: query.limit };
-  // A story filter (issue 27) is the story's members (its first STORY_MEMBERS_READ) in this batch.
+  // A story filter is the story's members (its first STORY_MEMBERS_READ) in this batch.
   let storyMembers: Set<string> | null = null;
   if (query.story) {
     const story = await ctx.stories.getStory(query.story, STORY_MEMBERS_READ);

@@ -39,7 +39,7 @@ export type RenditionAnswer =
   | { kind: 'redirect'; location: string };
 
 /**
- * Where the desk finds a rendition (issue 13), through the storage port that PHOTOWIRE_STORAGE
+ * Where the desk finds a rendition, through the storage port that PHOTOWIRE_STORAGE
  * names. Only the exact shape `ab/cd/<sha256>/<thumb.webp|preview.jpg>` is served; anything else
  * is null (the route's 404).
  * - local folder: streamed, and the real path must stay inside the folder (a symlink planted

@@ -6,7 +6,7 @@ import { currentStories } from './storyRefs';
 
 /**
  * `GET /api/stories/:storyId`: the story as the desk shows it, story -> clusters -> versions
- * (issue 27). Its first `maxMembers` members (join order) are read, their records by batch index,
+ *. Its first `maxMembers` members (join order) are read, their records by batch index,
  * and grouped by caption cluster (each record's `cluster.id`), biggest cluster first; each
  * member says why it is in the story. A cluster's `size` counts its members in every story
  * (a resend whose background was dropped is in the cluster but in no story).

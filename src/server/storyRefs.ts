@@ -2,7 +2,7 @@ import type { PipelineContext } from '../app/pipelineContext';
 import type { CatalogRecord } from '../schemas/record';
 
 /**
- * Records as served: `story` as it is now (issue 27). A record keeps the story id and size of
+ * Records as served: `story` as it is now. A record keeps the story id and size of
  * when its batch was clustered; a later caption may have joined it (size) or linked it to another
  * story (the two merge, and the id is the merged one's). One lookup per distinct story.
  */

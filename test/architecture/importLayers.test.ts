@@ -3,7 +3,7 @@ import * as path from 'node:path';
 import * as ts from 'typescript';
 
 /**
- * Layers import downwards only (issue 15, docs/ARCHITECTURE.md):
+ * Layers import downwards only (docs/ARCHITECTURE.md):
  *
  *   entry points  workers/, cli/, server/, sources/           (never import each other; workers/ is the
  *                                                               worker process; the job handlers it runs

@@ -8,7 +8,7 @@ import { WIRE_IMAGES, makeTmpDir, removeDir } from '../helpers/testEnv';
 import { presentRecords } from '../../src/app/presentRecords';
 
 /**
- * A correction on the desk (issue 16): an AP-style photo and its corrected version (same
+ * A correction on the desk: an AP-style photo and its corrected version (same
  * transmission reference, "CORRECTS ..." in 2:40) in one hot-folder batch. The corrected one is
  * shown first, the older one is marked SUPERSEDED with a link that takes the focus to the newer.
  * The two items run in parallel, so the correction may be stored before the photo it corrects.

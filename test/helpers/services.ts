@@ -4,7 +4,7 @@ import * as path from 'node:path';
 import { REPO_ROOT } from './testEnv';
 
 /**
- * The services the "many machines" tests need (issue 13), from the project's own scripts
+ * The services the "many machines" tests need, from the project's own scripts
  * (scripts/services/): a Ceph RADOS Gateway (a real S3 server) and a three-master Redis Cluster.
  *
  * Once per test file: `const rgw = cephRgw();` at the top, then `beforeAll(rgw.start)`,

@@ -17,7 +17,7 @@ export const WIRE_IMAGES = path.join(SHARED_DIR, 'fixtures/wire-images');
 export const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 
 /**
- * The test matrix's one switch (issue 13; `npm run test:cluster`, `npm run test:s3`,
+ * The test matrix's one switch (`npm run test:cluster`, `npm run test:s3`,
  * scripts/test-matrix.sh): PHOTOWIRE_TEST_REDIS=cluster runs the pipeline tests against the
  * Redis Cluster that REDIS_CLUSTER_NODES names, PHOTOWIRE_TEST_STORAGE=s3 against the S3 bucket
  * that PHOTOWIRE_TEST_S3_BUCKET (with S3_ENDPOINT and the AWS keys) names. test/globalSetup.ts

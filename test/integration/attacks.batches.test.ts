@@ -45,7 +45,7 @@ function writeManifest(dir: string, name: string, n: number, tag: string): strin
   return file;
 }
 
-describe('records are keyed by their batch index, not their place in the feed (issue 11)', () => {
+describe('records are keyed by their batch index, not their place in the feed', () => {
   let p: TestPipeline;
   const dir = makeTmpDir('g2-text-first');
   afterAll(async () => {
@@ -114,7 +114,7 @@ describe('createBatch is one step that repairs a partial ledger (attack 5)', () 
   });
 });
 
-describe('the finalizer checks records.ndjson against the ledger (issue 11)', () => {
+describe('the finalizer checks records.ndjson against the ledger', () => {
   let p: TestPipeline;
   const dir = makeTmpDir('finalize-check');
   afterAll(async () => {

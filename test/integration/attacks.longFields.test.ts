@@ -11,7 +11,7 @@ import { scaledMs } from '../helpers/deadline';
  */
 jest.setTimeout(scaledMs(120_000));
 
-describe('long non-ASCII metadata does not freeze a worker (issue 18, attack 4)', () => {
+describe('long non-ASCII metadata does not freeze a worker (attack 4)', () => {
   let p: TestPipeline;
   const dir = makeTmpDir('long-fields');
   afterAll(async () => {

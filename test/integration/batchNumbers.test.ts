@@ -20,7 +20,7 @@ jest.setTimeout(scaledMs(120_000));
 
 const FIXTURES = path.join(REPO_ROOT, 'test/fixtures/feeds');
 
-describe('honest batch numbers (issue 17, issue 11)', () => {
+describe('honest batch numbers', () => {
   const h = useDeskBatches('batch-numbers');
   const { dir, env, summaryOf, detailOf } = h;
 

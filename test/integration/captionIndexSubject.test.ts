@@ -41,7 +41,7 @@ async function assignAll(ix: SubjectIndex, items: ReadonlyArray<{ id: string; ca
 
 const set = buildClusterSet();
 
-describe('the caption-cluster index in Redis (issue 27)', () => {
+describe('the caption-cluster index in Redis', () => {
   it('gives exactly the brute force answers on the labelled set (cluster, canonical, similarity, why), in three orders, one partition', async () => {
     const partitions: Array<Map<string, string>> = [];
     for (const order of threeOrders(set)) {

@@ -66,7 +66,7 @@ function counting(redis: Redis): { client: Redis; read: () => number; reset: () 
   return { client, read: () => read, reset: () => (read = 0) };
 }
 
-describe('catalog pages of a 20,000-item batch (issue 14)', () => {
+describe('catalog pages of a 20,000-item batch', () => {
   const prefix = uniquePrefix('pages');
   const redis = createRedis(testRedisUrl());
   const counted = counting(redis);

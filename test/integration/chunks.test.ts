@@ -13,7 +13,7 @@ import { deletePrefix, makeTmpDir, pipelineEnv, removeDir, uniquePrefix } from '
 import { scaledMs } from '../helpers/deadline';
 
 /**
- * Caption-only items in chunks (issue 14: one job per range of batch indexes, its records stored in
+ * Caption-only items in chunks (one job per range of batch indexes, its records stored in
  * one MARK_ITEMS step), with real worker processes: the records are those one job per item gives,
  * a chunk killed mid-way and run again neither doubles nor loses a record, a bad line fails alone,
  * and a chunk whose workers keep dying ends as WORKER_LOST items that `retry` runs again one by one.

@@ -10,7 +10,7 @@ import { syntheticPhoto } from '../../src/sample/syntheticPhoto';
 import { BROKEN_NAME, DESK_PHOTOS, repairPhoto, writeDeskPhotoFeed } from '../browser/deskFixture';
 
 /**
- * The pipeline through a three-master Redis Cluster (issue 13; scripts/services/redis-cluster.sh):
+ * The pipeline through a three-master Redis Cluster (scripts/services/redis-cluster.sh):
  * ingest a feed of real wire fixtures (test/fixtures/real-wire/images) and the desk's photos, retry
  * a failed item, caption clusters, photo versions (a resend), a kill, the desk API reading the
  * batch: the same results as the same steps on the single Redis.

@@ -10,7 +10,7 @@ import { REDIS_URL, WIRE_IMAGES, deletePrefix, makeTmpDir, removeDir, uniquePref
 import { scaledMs } from '../helpers/deadline';
 
 /**
- * Batch exports and the storage check at start on S3 (issue 13), against a real Ceph RGW:
+ * Batch exports and the storage check at start on S3, against a real Ceph RGW:
  * - finalize writes records.ndjson and summary.json to the bucket at batches/<id>/ (nothing in
  *   the local data directory), summary.json last; a second finalize rewrites the same two objects;
  *   `status` names the bucket's object, not a local path;

@@ -8,7 +8,7 @@ import { manualKill } from '../../src/app/kills';
 import { scaledMs } from '../helpers/deadline';
 
 /**
- * A photo that fails to render still says what a desk may do with it (issue 16): its record keeps
+ * A photo that fails to render still says what a desk may do with it: its record keeps
  * the rights, the embargo and the status read from its metadata. The photos are shared wire images
  * with restrictions and an embargo written by exiftool, then cut in half so they cannot be decoded.
  */

@@ -33,7 +33,7 @@ describe('image URLs that hang, reset, stop halfway, or fail once', () => {
     PHOTOWIRE_DATA_DIR: dataDir,
     PHOTOWIRE_FETCH_ALLOW: '127.0.0.1',
     PHOTOWIRE_FETCH_TIMEOUT_MS: '500',
-    // An image download is tried once per attempt of its item job; BullMQ retries the job (issue 15).
+    // An image download is tried once per attempt of its item job; BullMQ retries the job.
     PHOTOWIRE_ATTEMPTS: '3',
   };
   const hits = new Map<string, number>();

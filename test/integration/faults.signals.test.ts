@@ -31,7 +31,7 @@ describe('SIGTERM to worker and run', () => {
   async function setup() {
     const prefix = uniquePrefix('sig');
     const dir = path.join(root, String(++n));
-    // Caption-only items go in chunks (issue 14): chunks of 2 items, so some are in flight and some wait.
+    // Caption-only items go in chunks: chunks of 2 items, so some are in flight and some wait.
     const env = { REDIS_URL, PHOTOWIRE_PREFIX: prefix, PHOTOWIRE_DATA_DIR: path.join(dir, 'data'), PHOTOWIRE_LOCK_MS: '2000', PHOTOWIRE_CHUNK_SIZE: String(CHUNK) };
     const rt = await Runtime.open({ allowPrivateRedis: false, config: loadConfig({ ...env, LOG_LEVEL: 'silent' }) });
     const queue = new Queue(QUEUES.item, { connection: rt.redis, prefix: queuePrefix(prefix) });

@@ -7,7 +7,7 @@ import { presentRecords, type PresentedRecord } from '../../src/app/presentRecor
 import { killStoreOf } from '../../src/app/kills/itemKills';
 
 /**
- * Kills, withdrawals and embargoes through the real pipeline (issue 16): agency-style items in
+ * Kills, withdrawals and embargoes through the real pipeline: agency-style items in
  * test/fixtures/kills, JPEGs made from the shared wire images with exiftool and ImageMagick.
  */
 const FIX = path.join(REPO_ROOT, 'test/fixtures/kills');

@@ -16,7 +16,7 @@ import { deletePrefix, makeTmpDir, redisEnv, removeDir, testRedisUrl, uniquePref
 import { scaledMs } from '../helpers/deadline';
 
 /**
- * Several machines (issue 13), tested on one: two `photowire worker` processes, each with its own
+ * Several machines, tested on one: two `photowire worker` processes, each with its own
  * scratch PHOTOWIRE_DATA_DIR, sharing nothing but Redis (a key prefix of their own) and one Ceph
  * RGW bucket (PHOTOWIRE_STORAGE=s3://...). The photos come from an "agency" on 127.0.0.1 (the
  * manifest names them by URL), so no worker reads a file another process wrote. A third process

@@ -9,7 +9,7 @@ import { WIRE_IMAGES, makeTmpDir, removeDir } from '../helpers/testEnv';
 import { scaledMs } from '../helpers/deadline';
 
 /**
- * The item stage on S3 (issue 13): with PHOTOWIRE_STORAGE=s3://bucket/prefix every original,
+ * The item stage on S3: with PHOTOWIRE_STORAGE=s3://bucket/prefix every original,
  * rendition and manifest goes to the bucket (a real Ceph RGW), content-addressed: a feed of real
  * wire JPEGs, one of them twice under another name, gives one copy of each set; every record
  * names keys that exist, with their sizes; nothing is rendered into the local data directory.

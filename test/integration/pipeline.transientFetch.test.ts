@@ -14,7 +14,7 @@ import { WIRE_IMAGES } from '../helpers/testEnv';
 import { scaledMs } from '../helpers/deadline';
 
 /**
- * An image host that is down for a moment (issue 15): the photo's download fails twice (a 503,
+ * An image host that is down for a moment: the photo's download fails twice (a 503,
  * then a reset connection), then the host answers. The download is tried once per attempt of the
  * item's job and the job is retried by BullMQ's attempts/backoff, not by a loop inside the fetch:
  * the item ends as a photo after three requests and three attempts. A 404 is not retried.

@@ -6,7 +6,7 @@ import { ERRORS } from '../../src/core/errors';
 import { deletePrefix, makeTmpDir, pipelineEnv, removeDir, uniquePrefix } from '../helpers/testEnv';
 
 /**
- * Archived batches on the CLI (issue 14): a real batch (one failed item), `failed` says when it
+ * Archived batches on the CLI: a real batch (one failed item), `failed` says when it
  * expires, a real retention pass (`photowire retention --now` past the window) archives it, then
  * export/status/retry/failed read it from storage or refuse with BATCH_ARCHIVED.
  */

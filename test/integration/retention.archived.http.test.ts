@@ -4,7 +4,7 @@ import { archiveBatch } from '../helpers/archive';
 import { startDesk, type Desk } from '../helpers/deskServer';
 import { makeTmpDir, removeDir } from '../helpers/testEnv';
 
-/** Archived batches over HTTP (issue 14): after a real retention pass the desk API reads them from storage, read-only. */
+/** Archived batches over HTTP: after a real retention pass the desk API reads them from storage, read-only. */
 describe('archived batches on the desk API', () => {
   const dir = makeTmpDir('retention-archived');
   let desk: Desk;

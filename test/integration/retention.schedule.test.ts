@@ -20,7 +20,7 @@ function writeManifest(dir: string, name: string, n: number, tag: string): strin
 }
 
 /**
- * The scheduled retention job (issue 14): a real BullMQ job scheduler on real Redis, every 1.5 s,
+ * The scheduled retention job: a real BullMQ job scheduler on real Redis, every 1.5 s,
  * run by the retention workers of two worker processes' runtimes; an old batch leaves Redis, its
  * export stays in storage, and the two workers never remove it twice or fail a job.
  */

@@ -43,7 +43,7 @@ async function usedMemory(p: TestPipeline): Promise<number> {
   return Number(/used_memory:(\d+)/.exec(info)![1]);
 }
 
-describe('retention (issue 14): old batches leave Redis, their export stays in storage and serves them archived', () => {
+describe('retention: old batches leave Redis, their export stays in storage and serves them archived', () => {
   let p: TestPipeline;
   const dir = makeTmpDir('retention');
   const now = new Date();

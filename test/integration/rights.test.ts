@@ -5,7 +5,7 @@ import { TestPipeline } from '../helpers/pipeline';
 import { WIRE_IMAGES, makeTmpDir, removeDir } from '../helpers/testEnv';
 import type { CatalogRecord } from '../../src/schemas/record';
 
-/** Rights and release on every record, read from the real agency JPEGs through the pipeline (issue 16). */
+/** Rights and release on every record, read from the real agency JPEGs through the pipeline. */
 describe('rights and release on the records of the wire images', () => {
   let p: TestPipeline;
   let dir: string;

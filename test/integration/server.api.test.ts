@@ -204,7 +204,7 @@ describe('the desk API (real server on 127.0.0.1, real Redis, real workers)', ()
       expect((await photos('failed=true')).records.map((r) => r.error?.code)).toEqual(['IMAGE_CORRUPT']);
       expect((await photos('failed=false')).total).toBe(5);
       expect((await photos('lowConfidence=1')).records.map((r) => r.credit.line)).toEqual(['J. Smith/Daily Bugle Ltd']);
-      // One search (issue 14): q takes the page's syntax (src/core/search/query.ts), agency= the index.
+      // One search: q takes the page's syntax (src/core/search/query.ts), agency= the index.
       expect((await photos('q=lisbon agency:ap')).total).toBe(2);
       expect((await photos('q=lisbon&agency=AP')).total).toBe(2);
       expect((await photos('q=lisbon agency:afp')).total).toBe(0);

@@ -9,7 +9,7 @@ import { cephRgw, type S3Env } from '../helpers/services';
 import { createBucket, dropBucket, s3Storage, uniqueBucket } from '../helpers/s3Bucket';
 
 /**
- * The desk's renditions from S3 storage (issue 13), against a real Ceph RGW: by default a 302 to
+ * The desk's renditions from S3 storage, against a real Ceph RGW: by default a 302 to
  * a short-lived presigned GET that answers with the rendition's bytes, type and immutable caching
  * (the redirect itself cached briefly); with PHOTOWIRE_STORAGE_PROXY=1 the bytes come through the
  * server. An unknown rendition is a 404 either way, and no credential leaves in a header.

@@ -10,7 +10,7 @@ import { createBucket, dropBucket, s3Storage, uniqueBucket } from '../helpers/s3
 import { makeTmpDir, removeDir } from '../helpers/testEnv';
 
 /**
- * One contract, two adapters (issue 13): the local directory in a temp folder, and S3 against a
+ * One contract, two adapters: the local directory in a temp folder, and S3 against a
  * real Ceph RADOS Gateway started by scripts/services/ceph-rgw.sh (or the one S3_ENDPOINT names).
  * Each promise of StoragePort (src/adapters/storage/storagePort.ts) is checked on both.
  */

@@ -10,7 +10,7 @@ import { startFaultyProxy, type FaultyProxy } from '../helpers/faultyProxy';
 import { createBucket, dropBucket, s3Storage, uniqueBucket } from '../helpers/s3Bucket';
 
 /**
- * The S3 adapter's faults against a real Ceph RGW (issue 13): a missing bucket or refused
+ * The S3 adapter's faults against a real Ceph RGW: a missing bucket or refused
  * credentials at open are configuration errors naming bucket and endpoint (never the secret);
  * a 5xx or a timeout is retried with backoff, then surfaces as STORAGE_FAILED with nothing
  * half-written visible, and the same call succeeds once the store is back ("retry recovers it").

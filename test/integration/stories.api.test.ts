@@ -6,7 +6,7 @@ import { SEED_GALLERY, makeTmpDir, removeDir } from '../helpers/testEnv';
 import { waitForBatches } from '../../src/cli/waitForBatches';
 import { clusterListSchema, ingestResponseSchema, recordPageSchema, storySchema } from '../../src/server/apiSchemas';
 
-describe('stories in the desk API (issue 27; real server, workers, Redis)', () => {
+describe('stories in the desk API (real server, workers, Redis)', () => {
   let desk: Desk;
   let root: string;
   let seedBatch: string;

@@ -11,7 +11,7 @@ interface ListedCluster {
   story: { id: string; size: number } | null;
 }
 
-describe('photowire clusters --story (issue 27: the story above the caption clusters)', () => {
+describe('photowire clusters --story (the story above the caption clusters)', () => {
   const prefix = uniquePrefix('stories-cli');
   const dataDir = makeTmpDir('stories-cli-data');
   const feedDir = makeTmpDir('stories-cli-feeds');

@@ -9,7 +9,7 @@ import { deletePrefix, makeTmpDir, redisEnv, removeDir, REPO_ROOT, uniquePrefix 
 import { scaledMs } from '../helpers/deadline';
 
 /**
- * Desk uploads through the storage port (issue 13): the desk (`photowire serve`, its own
+ * Desk uploads through the storage port: the desk (`photowire serve`, its own
  * PHOTOWIRE_DATA_DIR) takes a real multipart POST of real JPEGs (test/fixtures/real-wire/images)
  * and stores them in a Ceph RGW bucket as `uploads/<id>/<name>`; a worker on "another machine"
  * (its own PHOTOWIRE_DATA_DIR, only Redis and the bucket shared) reads them from there. Checked:

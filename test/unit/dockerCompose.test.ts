@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 
 /**
- * docker-compose.yml for several machines (issue 13): every photowire service stores through S3
+ * docker-compose.yml for several machines: every photowire service stores through S3
  * (MinIO, its bucket made by a minio/mc one-shot before they start) and none shares a photowire
  * data volume. Parsed with Python's PyYAML (merge keys resolved), as `docker compose config`
  * would read it; there is no docker on the test machines.

@@ -1,4 +1,4 @@
-// Corrections on the desk (issue 16): the newer version first. Pure.
+// Corrections on the desk: the newer version first. Pure.
 
 /**
  * Records in feed order -> the same records with each correction placed where the first record

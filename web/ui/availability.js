@@ -1,4 +1,4 @@
-// Whether a card's photo may be published now (issue 16): killed struck through in red with the
+// Whether a card's photo may be published now: killed struck through in red with the
 // reason and the notice, embargoed locked with the time left. From record.availability, which the
 // API computes at read time, so an embargo ends on the page without anything being re-ingested.
 

@@ -1,5 +1,5 @@
 // The batch view: head, counts, search and the grid of cards grouped by caption cluster.
-// A large batch comes a page at a time (issue 14): the grid ends with a sentinel that asks for the
+// A large batch comes a page at a time: the grid ends with a sentinel that asks for the
 // next page when it scrolls into view; a search (or the failed / low-confidence filters) is
 // answered by the server, a page at a time too. Counts come from the batch's counters.
 
@@ -314,7 +314,7 @@ function focusSelector(card, active) {
   return `${attr} ${tag}${cls}`;
 }
 
-/** "Archived on 5 March 2024: read from storage, read-only" (issue 14: the retention pass removed it from Redis). */
+/** "Archived on 5 March 2024: read from storage, read-only" (the retention pass removed it from Redis). */
 export function archivedText(archivedAt) {
   const at = archivedAt ? new Date(archivedAt) : null;
   const day = at && !Number.isNaN(at.getTime()) ? ` on ${at.toLocaleDateString('en-GB', { day: 'numeric', month: 'long', year: 'numeric' })}` : '';

@@ -160,7 +160,7 @@ export async function renderRenditions(
   label: string,
   plan: RenditionPlan,
   maxPixels: number,
-  /** Special Instructions and usage terms the preview's IPTC/XMP carry (issue 16). */
+  /** Special Instructions and usage terms the preview's IPTC/XMP carry. */
   previewRights?: PreviewRights,
 ): Promise<RenderResult> {
   let base: RawPixels;

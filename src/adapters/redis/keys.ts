@@ -1,9 +1,9 @@
 /**
- * Every Redis key photowire uses, in one place (issue 15; BullMQ's `QueueKeys` is the model).
+ * Every Redis key photowire uses, in one place (BullMQ's `QueueKeys` is the model).
  * No other file builds a key name: adapters ask `redisKeys(prefix)` and pass what a Lua script
  * touches in its KEYS.
  *
- * Redis Cluster (issue 13): every key carries a hash tag (the first `{...}` in its name decides
+ * Redis Cluster: every key carries a hash tag (the first `{...}` in its name decides
  * its slot), chosen so that the keys one Lua script or one MULTI touches share a slot:
  *
  *   keys                                tag                         touched together by

@@ -36,7 +36,7 @@ export const STORY_BUCKET_CAPACITY = 16;
 const MAX_HOPS = 64;
 
 /**
- * The stories (issue 27), in Redis under `{<p>:story}` (keys.ts `StoryKeys`): every member's
+ * The stories, in Redis under `{<p>:story}` (keys.ts `StoryKeys`): every member's
  * evidence and the link that brought it in, a union-find parent per merged story, each root's
  * size and members, and candidate buckets (core/dedup/story.ts `storyBands`).
  *

@@ -5,7 +5,7 @@ import type { BatchExportStore, ExportFile } from './batchExports';
 export const EXPORT_FILES: readonly ExportFile[] = ['records.ndjson', 'summary.json'];
 
 /**
- * An archived batch read from its export in storage (issue 14, Retention): once the retention pass
+ * An archived batch read from its export in storage (Retention): once the retention pass
  * has removed a batch from Redis, its records.ndjson and summary.json (`batches/<id>/...`, with local
  * storage under PHOTOWIRE_DATA_DIR) are the batch. Read-only; records a page at a time from the
  * ndjson stream, never the whole file in memory.

@@ -5,7 +5,7 @@ import { maskUrlCredentials } from '../../core/secrets';
 import { keyProblem } from '../../core/storageKeys';
 
 /**
- * Where photowire keeps its objects, read from the environment (issue 13):
+ * Where photowire keeps its objects, read from the environment:
  *   PHOTOWIRE_STORAGE  unset: the local folder PHOTOWIRE_DATA_DIR (default ./data); a path: that
  *                      folder; `s3://bucket/prefix`: an S3 bucket, keys under `prefix/`
  *   S3_ENDPOINT        an S3-compatible server (`http://127.0.0.1:9000` for MinIO); unset = AWS S3

@@ -4,7 +4,7 @@ import { PhotowireError } from '../../core/errors';
 import { keyProblem } from '../../core/storageKeys';
 
 /**
- * The storage port (issue 13): where originals, renditions, the rendition manifest, batch exports
+ * The storage port: where originals, renditions, the rendition manifest, batch exports
  * and desk uploads live. Two adapters: the local directory (LocalDirStorage, the default) and
  * S3-compatible object storage (S3Storage). Keys are `/`-separated (src/core/storageKeys.ts).
  *

@@ -89,7 +89,7 @@ async function clusterChunk(ctx: ClusterPorts, batchId: string, indexes: number[
   }
   // The kill store indexes a record by its cluster and the item it resends (killStore.recordGroups):
   // registered again now that they are known, taking the status a killed canonical gives it. Sent
-  // together, one pipeline (issue 14: one round trip per record was most of a caption-only
+  // together, one pipeline (one round trip per record was most of a caption-only
   // finalize); Redis runs the scripts in the same order as one at a time, and no record's step
   // reads another's answer.
   const statuses = await ctx.kills.registerMany(patches.map((p) => p.next));

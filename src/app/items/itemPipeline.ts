@@ -96,7 +96,7 @@ const HTTP_URL = /^https?:\/\//i;
 const round1 = (ms: number): number => Math.round(ms * 10) / 10;
 
 /**
- * The item stage as an application service (issue 15): caption, credit, rights, image, photo
+ * The item stage as an application service: caption, credit, rights, image, photo
  * version, record, kills, for one item job. It never touches BullMQ: every read and write goes
  * through the ports it is given (src/app/items/ports.ts), and the worker (src/app/jobs/itemWorker.ts)
  * only validates the payload, calls `handle` and turns a non-retryable error into BullMQ's
@@ -137,7 +137,7 @@ export class ItemPipeline {
   }
 
   /**
-   * One attempt of a chunk's job (issue 14): the caption-only items of a range of batch indexes,
+   * One attempt of a chunk's job: the caption-only items of a range of batch indexes,
    * each through the same stage as an item job, their records stored in one atomic step
    * (`markItems`) after their kill registrations were sent together (`settleMany`). Items already
    * recorded (the chunk run before: a retry, a worker killed after storing) are skipped, so a
@@ -212,7 +212,7 @@ export class ItemPipeline {
     const text = itemText(item, iptc, { file: item.source.file, itemId: job.itemId }, settings);
     for (const w of text.warnings) logger.warn({ file: w.file, itemId: w.item, field: w.field, length: w.length, cap: w.cap, code: w.code }, w.message);
     const { captionRaw, cleaned, credit } = text;
-    // Rights, embargo and notices (issue 16)
+    // Rights, embargo and notices
     const rr = itemRights(settings.rightsRules, { item, iptc, raw: img?.raw, captionRaw, cleaned, credit });
     clock.lap('captionCredit');
     // The normalized credit is known before rendering, so it is what the renditions carry.

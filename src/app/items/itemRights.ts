@@ -16,7 +16,7 @@ export interface RightsParts {
 
 /**
  * Rights, embargo/expiry and any kill or correction notice of one item, from every text it
- * carries: the feed's wire fields, the photo's IIM and XMP, the caption's notes (issue 16).
+ * carries: the feed's wire fields, the photo's IIM and XMP, the caption's notes.
  */
 export function itemRights(rules: RightsRules, p: RightsParts): ItemRights {
   return readItemRights(

@@ -5,7 +5,7 @@ import { JOBS, QUEUES, RETENTION_SCHEDULER, queuePrefix, retentionJobOptions } f
 import { RETENTION_LOCK_MS } from '../retention/retentionRuntime';
 
 /**
- * The retention job (issue 14): a BullMQ job scheduler on its own queue (`photowire-retention`)
+ * The retention job: a BullMQ job scheduler on its own queue (`photowire-retention`)
  * adds one job every PHOTOWIRE_RETENTION_EVERY; this thin worker hands it to the retention service
  * (src/app/retention/retentionService.ts), which does the pass, its lock and its log.
  */

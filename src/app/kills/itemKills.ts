@@ -93,7 +93,7 @@ function appliesNotice(notice: Notice | null): boolean {
 }
 
 /**
- * `settleKills` of a chunk's records (issue 14): those that carry no notice to apply are indexed
+ * `settleKills` of a chunk's records: those that carry no notice to apply are indexed
  * in one pipeline (KillStore.registerMany, one round trip for the chunk); the few that do are
  * settled one by one after them. Records in the order given.
  */

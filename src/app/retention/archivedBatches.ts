@@ -31,7 +31,7 @@ export interface ArchivedPage {
 }
 
 /**
- * Archived batches (issue 14, Retention): a batch the retention pass removed from Redis is its
+ * Archived batches (Retention): a batch the retention pass removed from Redis is its
  * export in storage, records.ndjson and summary.json, read here, read-only. A batch whose ledger is
  * gone and whose export is in storage counts as archived even without the archived index's entry
  * (a Redis lost or flushed): storage is the archive.

@@ -15,7 +15,7 @@ import {
 export type { ArchivedEntry, RetentionCursor };
 
 /**
- * One retention pass (issue 14): batches finished more than PHOTOWIRE_RETENTION_DAYS ago leave
+ * One retention pass: batches finished more than PHOTOWIRE_RETENTION_DAYS ago leave
  * Redis (records, ledger, indexes, facets, counters, member lists, their BullMQ jobs), their export
  * staying in storage; run rows older than the window go too. A batch whose export is missing is
  * kept and named in the report and the log.

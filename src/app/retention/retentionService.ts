@@ -43,7 +43,7 @@ export interface RunOptions extends Partial<Omit<RetentionOptions, 'now'>> {
 }
 
 /**
- * The retention pass as a service (issue 14), for the scheduled job (src/app/jobs/retentionWorker.ts,
+ * The retention pass as a service, for the scheduled job (src/app/jobs/retentionWorker.ts,
  * a BullMQ job scheduler every PHOTOWIRE_RETENTION_EVERY) and `photowire retention` alike; it never
  * touches BullMQ itself.
  *

@@ -42,7 +42,7 @@ const tooLarge = (maxBytes: number, what: string) =>
   new PhotowireError('UPLOAD_TOO_LARGE', `${what} is over ${Math.round(maxBytes / 1048576)} MB (PHOTOWIRE_UPLOAD_MAX_MB)`);
 
 /**
- * Store a desk upload in photowire's storage (issue 13): every file is streamed to the scratch
+ * Store a desk upload in photowire's storage: every file is streamed to the scratch
  * folder while hashed and counted (capped in total bytes and in files), then, once the upload's
  * id (a digest of its names and contents) is known, created as `uploads/<id>/<name>` with
  * put-if-absent. The same upload twice is the same objects and, ingested, the same batch; a worker

@@ -19,8 +19,8 @@ export interface ExportOptions {
 /**
  * The batch's records as NDJSON on stdout, in feed order (failed items included, with `error`),
  * each with its kill status and `availability` at this moment. Killed and withdrawn records are
- * left out, embargoed ones too unless `--include-embargoed` (issue 16); stderr says how many.
- * An archived batch (issue 14, removed from Redis by retention) streams from its records.ndjson
+ * left out, embargoed ones too unless `--include-embargoed`; stderr says how many.
+ * An archived batch (removed from Redis by retention) streams from its records.ndjson
  * in storage, read-only, and stderr says so. `--json`: one JSON document (ExportOptions.json).
  */
 export async function exportCommand(batchId: string, opts: ExportOptions = {}): Promise<number> {
@@ -30,7 +30,7 @@ export async function exportCommand(batchId: string, opts: ExportOptions = {}): 
     let archivedFrom: string | null = null;
     const ledger = await rt.ctx.catalog.getBatch(batchId);
     if (ledger) {
-      // A page of 500 at a time (issue 14): a 100,000-item batch is never held whole.
+      // A page of 500 at a time: a 100,000-item batch is never held whole.
       pages = rt.ctx.catalog.recordPages(batchId, ledger.expected);
     } else {
       const archive = archivedBatches(rt.ctx);

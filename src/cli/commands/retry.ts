@@ -28,7 +28,7 @@ export async function retryCommand(id: string, opts: RetryOptions): Promise<numb
     if (opts.withWorkers) await rt.startWorkers(opts.concurrency);
     const out = await retryItems(rt, id);
     if (!out) {
-      // An archived batch (issue 14) is read-only: BATCH_ARCHIVED, its exit code from the registry.
+      // An archived batch is read-only: BATCH_ARCHIVED, its exit code from the registry.
       const archived = await archivedBatches(rt.ctx).open(parseItemId(id)?.batchId ?? id);
       if (archived) throw new PhotowireError('BATCH_ARCHIVED', archivedRetryRefusal(archived));
       process.stderr.write(printable`no batch or item ${id} (photowire failed lists failed items)\n`);

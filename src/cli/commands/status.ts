@@ -10,7 +10,7 @@ export async function statusCommand(batchId: string | undefined, opts: { json?: 
     if (!batchId) {
       const ids = await rt.ctx.catalog.listBatches(20);
       const ledgers = (await Promise.all(ids.map((id) => rt.ctx.catalog.getBatch(id)))).filter((l) => l);
-      // Batches retention moved out of Redis (issue 14) are listed after the live ones, newest first.
+      // Batches retention moved out of Redis are listed after the live ones, newest first.
       const archived = (await archivedBatches(rt.ctx).list(20)).map((e) => ({ ...e, state: 'archived' as const }));
       const rows = [...ledgers.map((l) => ({ ...l!, archivedAt: undefined as string | undefined })), ...archived];
       if (opts.json) process.stdout.write(JSON.stringify(rows, null, 2) + '\n');
@@ -23,7 +23,7 @@ export async function statusCommand(batchId: string | undefined, opts: { json?: 
       return 0;
     }
     const [live] = await rt.ingest.summarize([batchId]);
-    // A batch retention removed from Redis (issue 14): its summary.json in storage, read-only.
+    // A batch retention removed from Redis: its summary.json in storage, read-only.
     const archived = live ? null : await archivedBatches(rt.ctx).open(batchId);
     const s = live ?? archived;
     if (!s) {

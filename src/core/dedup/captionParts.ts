@@ -3,7 +3,7 @@ import { findDates } from '../captions/readDate';
 import { decodeReferences } from '../feeds/xml/xmlEntities';
 
 /**
- * A wire caption in the parts a picture desk reads it by (issue 27):
+ * A wire caption in the parts a picture desk reads it by:
  * - `slug`: the agency's structured head, "Soccer Football - Premier League - Arsenal v Chelsea -
  *   Emirates Stadium, London, Britain - March 4, 2024" (Reuters sport), shared by every picture of
  *   one match; null when the caption has none.

@@ -1,5 +1,5 @@
 /**
- * The story level (issue 27): captions that share an assignment's background or slug form one
+ * The story level: captions that share an assignment's background or slug form one
  * story, with its caption clusters inside. A wire caption is a subject sentence, then background
  * shared by the whole assignment, then a credit; `captionParts` (captionParts.ts) splits it, and
  * this file decides, from those parts alone, whether two captions are of one story and why.

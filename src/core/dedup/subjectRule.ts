@@ -5,7 +5,7 @@ import { captionWords, tokensFromWords } from './normalize';
 import { myers } from './wordDiff';
 
 /**
- * The caption-cluster rule (issue 27): two captions are one cluster when they say the same subject
+ * The caption-cluster rule: two captions are one cluster when they say the same subject
  * about the same picture, however resent. What is compared is the caption's head, its slug (or
  * dateline) and subject sentence (captionParts): the background sentences may be appended,
  * dropped or different (a resend that drops the second sentence is the same picture; another

@@ -202,7 +202,7 @@ const RECORD_DELIMITERS = ['\r\n', '\n', '\r'];
  * Lines are counted here from each record's raw text (CRLF, LF or a lone CR is one line):
  * csv-parse's own `info.lines` counts a CRLF inside a quoted field as two lines.
  *
- * Speed (measured when the hand-written tokenizer was replaced, issue 15): a generated manifest of
+ * Speed (measured when the hand-written tokenizer was replaced): a generated manifest of
  * 100,000 rows (24 MB, ten columns, one caption in ten quoted over two lines), whole
  * parseCsvManifest from dist/, best of 5, three alternating rounds on the shared 2-core box (load
  * ~10): hand-written 0.8-1.6 s, csv-parse 7.0.3 2.7-3.3 s, of which csv-parse's own pass is

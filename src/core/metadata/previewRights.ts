@@ -5,7 +5,7 @@ import { NS } from './fieldTables';
 import { insertIptcIntoJpeg, insertXmpIntoJpeg } from './jpegWriter';
 
 /**
- * What a preview carries so that a CMS importing it cannot lose the restrictions (issue 16): the
+ * What a preview carries so that a CMS importing it cannot lose the restrictions: the
  * Special Instructions as the agency wrote them, the usage terms, the credit and copyright.
  */
 export interface PreviewRights {

@@ -4,7 +4,7 @@ import { releaseStateSchema } from '../../schemas/release';
 import type { CatalogRecord } from '../../schemas/record';
 
 /**
- * May the desk publish this record now, and if not why (issue 16)? Computed when a record is read,
+ * May the desk publish this record now, and if not why? Computed when a record is read,
  * never stored: an embargo ends on its own, without re-ingesting anything.
  */
 export const availabilitySchema = z

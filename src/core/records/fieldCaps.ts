@@ -3,7 +3,7 @@ import type { IptcFields } from '../../schemas/feedItem';
 /**
  * Longest text of each metadata field that is parsed and normalized (captions, credits, rights),
  * in characters (UTF-16 code units). Longer values are cut for parsing only, with a warning: the
- * record keeps the value as received in `captionRaw` and `iptc` (issue 18, attack 4).
+ * record keeps the value as received in `captionRaw` and `iptc` (attack 4).
  *
  * IIM's own limits are the guide, with room, because XMP has none and real wire metadata runs
  * past IIM's: Caption-Abstract is 2,000 bytes in IIM, yet Getty and AP captions with editors'

@@ -1,5 +1,5 @@
 /**
- * Retention (issue 14): Redis holds the working set, storage holds the archive. Pure decisions of
+ * Retention: Redis holds the working set, storage holds the archive. Pure decisions of
  * one retention pass; src/app/retention/retentionPass.ts does the I/O over ports.
  *
  * A batch leaves Redis when it finished (state `done`) more than `retentionDays` ago and its export

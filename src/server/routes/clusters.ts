@@ -24,7 +24,7 @@ export function clusterRoutes(app: ZodApp, ctx: PipelineContext, opts: { maxMemb
       const cluster = await ctx.captions.getCluster(clusterId);
       if (!cluster) throw notFound(`no cluster ${clusterId}`);
       const shown = cluster.members.slice(0, opts.maxMembers);
-      // The shown members' records only, by batch index (never a whole batch), kills merged (issue 16).
+      // The shown members' records only, by batch index (never a whole batch), kills merged.
       const found = [...(await recordsOfItems(ctx.catalog, shown.map((m) => m.itemId))).values()];
       const records = new Map((await currentStories(ctx, await presentRecords(ctx, found))).map((r) => [r.id, r]));
       return {

@@ -20,7 +20,7 @@ const lines = block.split('\n').filter((l) => l.startsWith('|'));
 const header = cells(lines[0]);
 const rows = lines.filter((l) => l.startsWith('| `')).map((l) => Object.fromEntries(cells(l).map((c, i) => [header[i], c])) as Record<string, string>);
 
-describe('RULES.md examples (issue 11, credits outside the seed)', () => {
+describe('RULES.md examples (credits outside the seed)', () => {
   it('has examples, with the columns the test reads', () => {
     expect(rows.length).toBeGreaterThanOrEqual(30);
     expect(header).toEqual(['credit', 'by-line', 'creators', 'agency', 'distributor', 'handout', 'line', 'confidence']);

@@ -11,7 +11,7 @@ function cluster(order: typeof set.captions): Map<string, string> {
   return new Map(order.map((x) => [x.id, c.assign(x.id, x.caption)?.id ?? `none:${x.id}`]));
 }
 
-describe('the labelled set of caption clusters (issue 27), brute force', () => {
+describe('the labelled set of caption clusters, brute force', () => {
   const partitions = threeOrders(set).map(cluster);
   const scores = scoreClusterSet(set, partitions[0]);
 

@@ -29,7 +29,7 @@ function bcubed(groups: string[][], label: (id: string) => string): { precision:
   return { precision: p / ids.length, recall: r / ids.length };
 }
 
-describe('stories of the seed gallery (issue 27)', () => {
+describe('stories of the seed gallery', () => {
   it('makes 01-11 one story, and no other caption joins it', () => {
     const stories = seedStories();
     expect(stories.find((g) => g.includes('01'))).toEqual(['01', '02', '03', '04', '05', '06', '07', '08', '09', '10', '11']);

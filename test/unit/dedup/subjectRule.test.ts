@@ -25,7 +25,7 @@ function shuffled(xs: readonly string[], seedNo: number): string[] {
   return out;
 }
 
-describe('the caption-cluster rule on the 2012 seed gallery (issue 27)', () => {
+describe('the caption-cluster rule on the 2012 seed gallery', () => {
   const feedOrder = seed.map((s) => s.n);
 
   it("keeps the issue's groups: {01,03,07} with {02,11} (one supporter or several), {04,05}, {08,09}; nothing else but 34/35 and 36/38", () => {

@@ -2,7 +2,7 @@ import { parseCsvManifest } from '../../../src/core/feeds/csvManifest';
 
 /**
  * Quoting cases hand-made manifests hit, pinned when the hand-written tokenizer was swapped for
- * csv-parse (issue 15): both readers give these results.
+ * csv-parse: both readers give these results.
  */
 const FEED = '/srv/drop/csv/manifest.csv';
 

@@ -7,7 +7,7 @@ import { readIimTime } from '../../../src/core/metadata/dates';
 const GENERATED = path.resolve(__dirname, '../../fixtures/real-wire/generated');
 const REAL_WIRE = path.resolve(__dirname, '../../fixtures/real-wire/images');
 
-describe('containers read by hand (issue 11)', () => {
+describe('containers read by hand', () => {
   it('big-endian TIFF: libvips hands over the IIM word-swapped; both the hand reader and the block reader read it', async () => {
     const bytes = fs.readFileSync(path.join(GENERATED, 'be-iptc.tif'));
     const fromSharp = (await sharp(bytes).metadata()).iptc!;

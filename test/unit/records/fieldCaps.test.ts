@@ -5,7 +5,7 @@ import { FIELD_CAPS, MAX_BYLINES, capFields } from '../../../src/core/records/fi
 
 const where = { file: '/feeds/wire.ndjson', item: 'item-7' };
 
-describe('field caps (issue 18, attack 4)', () => {
+describe('field caps (attack 4)', () => {
   it('leaves real wire metadata alone: no warning, the same strings', () => {
     const iptc = {
       caption: 'LONDON, ENGLAND - MAY 30: Fans wait outside the stadium. (Photo by Leon Neal/Getty Images)',

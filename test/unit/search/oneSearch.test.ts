@@ -4,7 +4,7 @@ import type { CatalogRecord } from '../../../src/schemas/record';
 import { loadWebModule } from '../web/loadWebModule';
 import { record } from '../web/records';
 
-/** One search (issue 14): the page's parser and matcher and the server's pass the same table. */
+/** One search: the page's parser and matcher and the server's pass the same table. */
 const web = loadWebModule<{
   parseQuery(q: string): Array<{ field: string | null; text: string }>;
   recordMatches(r: CatalogRecord, terms: unknown[]): boolean;

@@ -55,7 +55,7 @@ describe('searching a batch', () => {
     expect(parseQuery('   ')).toEqual([]);
   });
 
-  describe('one organisation under every shape (issue 11)', () => {
+  describe('one organisation under every shape', () => {
     // As stored: a record made before rules 2026.12.2 holds the rules id ("GETTY"), a new one the
     // display name and the id; a third names Getty only as the distributor.
     const stored = [

@@ -6,7 +6,7 @@ const list = loadWebModule<{
 
 const at = (ms: number) => new Date(Date.parse('2026-12-01T20:00:00.000Z') + ms).toISOString();
 
-describe("the desk's \"took\" (issue 17)", () => {
+describe("the desk's \"took\"", () => {
   it('is the processing time; the header adds the time since it arrived only when a late retry made it much longer', () => {
     // A 0.1 s batch retried 5 min 42 s later: before, the desk said "took 5 min 42 s".
     const retried = { state: 'done', createdAt: at(0), finishedAt: at(342_000), processingMs: 140, elapsedMs: 342_000 };

@@ -235,7 +235,7 @@ function readPictureItem(newsItem: XmlElement, position: number, feedPath: strin
   const version = attrText(newsItem, 'version');
   if (guid !== undefined) item.agencyId = guid;
   if (version !== undefined) item.agencyVersion = version;
-  const wire = newsmlWireFields(newsItem); // rights, embargo, pubStatus (issue 16)
+  const wire = newsmlWireFields(newsItem); // rights, embargo, pubStatus
   if (wire) item.wire = wire;
   if (resolved.error) item.error = resolved.error;
   return item;

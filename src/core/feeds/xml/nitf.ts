@@ -64,7 +64,7 @@ export function readNitf(xml: string, feedPath: string): WireXmlResult {
       item.agencyId = images.length === 1 ? docId : `${docId}#${attrText(m, 'id') ?? position + 1}`;
     }
     if (version !== undefined) item.agencyVersion = version;
-    if (wire) item.wire = wire; // rights, embargo, management-status (issue 16)
+    if (wire) item.wire = wire; // rights, embargo, management-status
     if (resolved.error) item.error = resolved.error;
     return item;
   });

@@ -7,7 +7,7 @@ import { makeTmpDir, removeDir } from '../../../helpers/testEnv';
 
 const MB = 1 << 20;
 
-/** Folder feeds and single photos as loadFeed reads them (issue 18: attack 2 and the two "Also" items). */
+/** Folder feeds and single photos as loadFeed reads them (attack 2 and the two "Also" items). */
 describe('loadFeed: folders and single photos', () => {
   const dirs: string[] = [];
   const tmp = () => {

@@ -5,7 +5,7 @@ import { listFolder } from '../../../../src/app/schedules/listFolder';
 import { makeTmpDir, removeDir } from '../../../helpers/testEnv';
 import { scaledMs } from '../../../helpers/deadline';
 
-/** Every folder walk is bounded, never follows a symlink, yields to the event loop and stops when asked (issue 18, attack 2). */
+/** Every folder walk is bounded, never follows a symlink, yields to the event loop and stops when asked (attack 2). */
 describe('walkFolder: bounded, symlinks never followed', () => {
   const dirs: string[] = [];
   const tmp = () => {

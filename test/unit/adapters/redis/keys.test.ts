@@ -5,7 +5,7 @@ import { CrossSlotScriptError, luaScript, runScript, sharedHashTag, slotOf } fro
 import { QUEUES, queuePrefix } from '../../../../src/queues/definitions';
 import type { RedisClient } from '../../../../src/adapters/redis/connection';
 
-/** Redis Cluster slots of the key registry (issue 13): what one script or MULTI touches shares a slot. */
+/** Redis Cluster slots of the key registry: what one script or MULTI touches shares a slot. */
 describe('key registry (src/adapters/redis/keys.ts)', () => {
   const k = redisKeys('photowire');
   const batchId = 'afp-2026-11-30-0123456789ab';

@@ -2,7 +2,7 @@ import { ItemPipeline } from '../../../../src/app/items/itemPipeline';
 import type { ItemJob } from '../../../../src/schemas/jobs';
 import { Fakes, job } from './fakes';
 
-/** A chunk of caption-only items through the item pipeline (issue 14), over in-memory fakes of its ports. */
+/** A chunk of caption-only items through the item pipeline, over in-memory fakes of its ports. */
 
 const CAPTIONS = ['Fans cheer in Madrid on Sunday. REUTERS/Susana Vera', 'Rescue workers search the rubble in Izmir. AFP PHOTO / OZAN KOSE', 'The northern lights glow over Lofoten. (AP Photo/Jan Berg)'];
 

@@ -43,7 +43,7 @@ describe('parseNewsmlG2 on the sample picture feed', () => {
           keywords: ['tennis', 'Wimbledon', 'rain'],
         },
         image: path.join(FIXTURES, 'photo.jpg'),
-        // rights, release and status (issue 16, src/core/feeds/xml/wireRights.ts)
+        // rights, release and status (src/core/feeds/xml/wireRights.ts)
         wire: {
           newsml: { guid: 'tag:nwp.example,2012:NWP0042', pubStatus: 'stat:usable', version: '3' },
           sent: '2012-07-08T14:38:00+01:00',

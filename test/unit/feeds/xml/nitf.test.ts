@@ -38,7 +38,7 @@ describe('parseNitf on the sample picture document', () => {
           keywords: ['tennis', 'Wimbledon', 'rain'],
         },
         image: path.join(FIXTURES, 'photo.jpg'),
-        // rights, release and status (issue 16, src/core/feeds/xml/wireRights.ts)
+        // rights, release and status (src/core/feeds/xml/wireRights.ts)
         wire: { nitf: { docId: 'tag:nwp.example,2012:NWP0042' }, sent: '20120708T143210+0100', texts: [{ source: 'nitf:doc.copyright', text: '2012 Northwind Press' }] },
       },
     ]);
