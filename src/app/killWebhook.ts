@@ -1,8 +1,8 @@
-import { Queue, UnrecoverableError } from 'bullmq';
-import type { Redis } from 'ioredis';
+import { UnrecoverableError } from 'bullmq';
 import type { KillEvent } from '../adapters/redis/killStore';
 import type { Config } from '../config';
-import { JOBS, QUEUES, jobIds, killWebhookJobOptions, queuePrefix } from '../queues/definitions';
+import { JOBS, jobIds, killWebhookJobOptions } from '../queues/definitions';
+import type { Queues } from '../queues/queues';
 import { checkFetchAllowed } from '../adapters/http/allowList';
 
 type WebhookConfig = Pick<Config, 'killWebhook' | 'fetchAllow' | 'fetchRetries' | 'fetchTimeoutMs'>;
@@ -25,22 +25,13 @@ export function webhookRefusal(config: WebhookConfig): string | null {
   }
 }
 
-const queues = new WeakMap<Redis, Map<string, Queue>>();
-function queueOf(redis: Redis, prefix: string): Queue {
-  let byPrefix = queues.get(redis);
-  if (!byPrefix) queues.set(redis, (byPrefix = new Map()));
-  let q = byPrefix.get(prefix);
-  if (!q) byPrefix.set(prefix, (q = new Queue(QUEUES.killWebhook, { connection: redis, prefix: queuePrefix(prefix) })));
-  return q;
-}
-
 /**
  * Queue the kill's webhook POST (PHOTOWIRE_KILL_WEBHOOK) as a BullMQ job: durable across restarts,
  * retried PHOTOWIRE_FETCH_RETRIES times with exponential backoff, its id from the kill's, so a notice
  * read twice sends once. A host not in PHOTOWIRE_FETCH_ALLOW is refused here, logged, never queued.
  */
 export async function queueKillWebhook(
-  ctx: { redis: Redis; config: WebhookConfig & Pick<Config, 'prefix'>; logger?: { warn(obj: object, msg: string): void } },
+  ctx: { queues: Queues; config: WebhookConfig; logger?: { warn(obj: object, msg: string): void } },
   event: KillEvent,
 ): Promise<WebhookQueued> {
   if (!ctx.config.killWebhook) return { state: 'off', jobId: null, error: null };
@@ -50,16 +41,8 @@ export async function queueKillWebhook(
     return { state: 'refused', jobId: null, error: refused };
   }
   const jobId = jobIds.killWebhook(event.id);
-  await queueOf(ctx.redis, ctx.config.prefix).add(JOBS.killWebhook, { killId: event.id }, { ...killWebhookJobOptions(ctx.config.fetchRetries + 1), jobId });
+  await ctx.queues.queue('killWebhook').add(JOBS.killWebhook, { killId: event.id }, { ...killWebhookJobOptions(ctx.config.fetchRetries + 1), jobId });
   return { state: 'queued', jobId, error: null };
-}
-
-/** Close the queues this process opened for webhooks (Runtime.close). */
-export async function closeKillWebhookQueues(redis: Redis): Promise<void> {
-  const byPrefix = queues.get(redis);
-  if (!byPrefix) return;
-  queues.delete(redis);
-  await Promise.allSettled([...byPrefix.values()].map((q) => q.close()));
 }
 
 /**

@@ -14,6 +14,7 @@ import type { StoragePort } from '../adapters/storage/storagePort';
 import { loadBoilerplateRules, type BoilerplateRules } from '../core/captions/boilerplate';
 import { loadDefaultTexts, type DefaultTexts } from '../core/metadata/defaultTexts';
 import { loadCreditRules, type CreditRules } from '../core/credits/rules';
+import { Queues } from '../queues/queues';
 
 /** What every worker needs, built once per process from the validated config. */
 export interface PipelineContext {
@@ -36,6 +37,8 @@ export interface PipelineContext {
   /** Stories: captions sharing an assignment's background or slug, above the caption clusters. */
   stories: StoryStore;
   photos: PhotoVersions;
+  /** Every BullMQ queue and the flow producer of this process, opened on first use (the Runtime closes them). */
+  queues: Queues;
   rules: CreditRules;
   boilerplate: BoilerplateRules;
   /** Camera and software defaults dropped from embedded metadata (PHOTOWIRE_DEFAULT_TEXT_RULES over the shipped list). */
@@ -57,6 +60,7 @@ export function createPipelineContext(config: Config, redis: Redis, logger: Logg
     captions: new SubjectIndex(redis, { prefix: config.prefix }),
     stories: new StoryStore(redis, redisKeys(config.prefix).story),
     photos: new PhotoVersions(redis, config.prefix),
+    queues: new Queues(redis, config.prefix),
     rules: loadCreditRules(config.creditRulesPath),
     boilerplate: loadBoilerplateRules(config.boilerplateRulesPath),
     defaultTexts: loadDefaultTexts(config.defaultTextRulesPath),

@@ -1,5 +1,4 @@
-import { FlowProducer, type Worker } from 'bullmq';
-import { queuePrefix } from '../queues/definitions';
+import type { FlowProducer, Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { loadConfig, type Config } from '../config';
 import { createLogger, type Logger } from '../logger';
@@ -11,7 +10,6 @@ import { createBatchWorker } from './jobs/batchWorker';
 import { createRetentionWorker, scheduleRetention } from './jobs/retentionWorker';
 import { retentionService } from './retention/retentionRuntime';
 import { createKillWebhookWorker } from './jobs/killWebhookWorker';
-import { closeKillWebhookQueues } from './killWebhook';
 import { loadAnyFeed } from '../adapters/feeds/loadStorageFeed';
 import { enqueueFeed } from '../queues/enqueueFeed';
 import { summarizeBatch, type BatchSummary } from './batches/summarizeBatch';
@@ -28,7 +26,6 @@ export type SourceRuntime = Pick<Runtime, 'config' | 'logger' | 'redis' | 'ctx' 
 
 /** Everything a command needs, opened once and closed in reverse order. */
 export class Runtime {
-  private flowProducer: FlowProducer | null = null;
   private workers: Worker[] = [];
   private extra: Redis[] = [];
   private ingestService: IngestService<BatchSummary> | null = null;
@@ -73,10 +70,7 @@ export class Runtime {
   }
 
   get flow(): FlowProducer {
-    if (!this.flowProducer) {
-      this.flowProducer = new FlowProducer({ connection: this.redis, prefix: queuePrefix(this.config.prefix) });
-    }
-    return this.flowProducer;
+    return this.ctx.queues.flow;
   }
 
   /** Load, enqueue, wait, summarize (src/app/ingest/ingestService.ts), on this runtime's Redis and queues. */
@@ -111,7 +105,7 @@ export class Runtime {
     const batch = createBatchWorker(this.ctx, conn());
     const webhook = createKillWebhookWorker(this.ctx, conn());
     // The retention pass every PHOTOWIRE_RETENTION_EVERY (0: off, and the scheduler is removed).
-    await scheduleRetention(this.redis, this.config.prefix, this.config.retentionEveryMs);
+    await scheduleRetention(this.ctx.queues, this.config.retentionEveryMs);
     const retention = this.config.retentionEveryMs > 0 ? [createRetentionWorker(retentionService(this), conn(), this.config.prefix)] : [];
     for (const w of [item, batch, webhook, ...retention]) {
       // Errors of the worker itself (lost connection...) are logged; job failures are logged per job.
@@ -162,8 +156,7 @@ export class Runtime {
   /** Finish in-flight jobs (or hand them back) and close every connection. */
   async close(opts: { force?: boolean } = {}): Promise<void> {
     await Promise.allSettled(this.workers.map((w) => w.close(opts.force)));
-    if (this.flowProducer) await this.flowProducer.close().catch(() => undefined);
-    await closeKillWebhookQueues(this.redis);
+    await this.ctx.queues.close();
     for (const c of this.extra) c.disconnect();
     await this.redis.quit().catch(() => this.redis.disconnect());
     await this.ctx.storage.close().catch(() => undefined);

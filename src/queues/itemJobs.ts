@@ -2,6 +2,7 @@ import { Job, type Queue } from 'bullmq';
 import { chunkRangeOf } from '../core/itemChunks';
 import { batchJobSchema, itemChunkJobSchema, itemJobSchema, type ItemJob } from '../schemas/jobs';
 import { jobIds } from './definitions';
+import type { Queues } from './queues';
 
 /** The job that carried an item: its own item job, or the chunk of caption-only items it was in. */
 export interface CarryingJob {
@@ -46,24 +47,19 @@ export async function chunkSizeOf(batchQueue: Queue, batchId: string): Promise<n
  */
 export class CarryingJobs {
   private readonly sizes = new Map<string, Promise<number | null>>();
-  private batchQueue: Queue | null = null;
   constructor(
-    private readonly itemQueue: Queue,
-    private readonly openBatchQueue: () => Queue,
+    private readonly queues: Queues,
     known?: { batchId: string; chunkSize: number | undefined },
   ) {
     if (known?.chunkSize !== undefined) this.sizes.set(known.batchId, Promise.resolve(known.chunkSize));
   }
 
   async find(p: { batchId: string; itemId: string; index: number; expected: number }): Promise<CarryingJob | null> {
-    const own = await findCarryingJob(this.itemQueue, p);
+    const itemQueue = this.queues.queue('item');
+    const own = await findCarryingJob(itemQueue, p);
     if (own) return own;
     let size = this.sizes.get(p.batchId);
-    if (!size) this.sizes.set(p.batchId, (size = chunkSizeOf((this.batchQueue ??= this.openBatchQueue()), p.batchId)));
-    return findCarryingJob(this.itemQueue, { ...p, chunkSize: await size });
-  }
-
-  async close(): Promise<void> {
-    await this.batchQueue?.close();
+    if (!size) this.sizes.set(p.batchId, (size = chunkSizeOf(this.queues.queue('batch'), p.batchId)));
+    return findCarryingJob(itemQueue, { ...p, chunkSize: await size });
   }
 }

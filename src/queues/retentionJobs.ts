@@ -1,9 +1,10 @@
-import { Job, Queue, type ConnectionOptions } from 'bullmq';
-import { QUEUES, jobIds, queuePrefix } from './definitions';
+import { Job, type Queue } from 'bullmq';
+import { jobIds } from './definitions';
+import type { Queues } from './queues';
 import { itemIndexOf } from '../core/ids';
 import { chunkSizeOf } from './itemJobs';
 
-/** Retry rounds' finalize jobs (`batch-<id>-retry-<n>`, retryItems.ts) looked for past the last one found. */
+/** Retry rounds' finalize jobs (`batch-<id>-retry-<n>`, src/app/batches/retryItems.ts) looked for past the last one found. */
 const ROUND_GAP = 3;
 
 /**
@@ -17,10 +18,9 @@ const ROUND_GAP = 3;
 export class RetentionJobs {
   private readonly batchQueue: Queue;
   private readonly itemQueue: Queue;
-  constructor(connection: ConnectionOptions, prefix: string) {
-    const opts = { connection, prefix: queuePrefix(prefix) };
-    this.batchQueue = new Queue(QUEUES.batch, opts);
-    this.itemQueue = new Queue(QUEUES.item, opts);
+  constructor(queues: Queues) {
+    this.batchQueue = queues.queue('batch');
+    this.itemQueue = queues.queue('item');
   }
 
   async removeBatchJobs(batchId: string, itemIds: AsyncIterable<string[]>): Promise<number> {
@@ -53,9 +53,5 @@ export class RetentionJobs {
     const present = ids.filter((_, i) => there[i] !== undefined);
     await Promise.all(present.map((id) => queue.remove(id, { removeChildren: false })));
     return present.length;
-  }
-
-  async close(): Promise<void> {
-    await Promise.all([this.batchQueue.close(), this.itemQueue.close()]);
   }
 }

@@ -1,8 +1,8 @@
-import { Job, type Queue } from 'bullmq';
+import { Job } from 'bullmq';
 import type { PipelineContext } from '../app/pipelineContext';
 import { failuresNow } from '../app/batches/failedNow';
 import { jobIds } from '../queues/definitions';
-import { PENDING_JOB_STATES } from '../queues/retryItems';
+import { PENDING_JOB_STATES } from '../app/batches/retryItems';
 import type { BatchOverviews } from './batchOverview';
 import { notFound } from './httpError';
 
@@ -20,7 +20,7 @@ const PHOTO_CHECKS = 200;
  * read-only from its summary.json: nothing retrying, nothing retryable (a retry is 409 BATCH_ARCHIVED).
  */
 export async function batchDetail(
-  deps: { ctx: PipelineContext; overviews: BatchOverviews; itemQueue: Queue; batchQueue?: Queue },
+  deps: { ctx: PipelineContext; overviews: BatchOverviews },
   batchId: string,
 ) {
   const found = await deps.overviews.get(batchId);
@@ -39,14 +39,13 @@ export async function batchDetail(
   const retrying = new Set<string>();
   if (found.ledger.state !== 'done') {
     for (const f of failures.slice(0, RETRY_LOOKUPS)) {
-      const job = await Job.fromId(deps.itemQueue, jobIds.item(f.itemId));
+      const job = await Job.fromId(deps.ctx.queues.queue('item'), jobIds.item(f.itemId));
       if (job && PENDING_JOB_STATES.has(await job.getState())) retrying.add(f.itemId);
     }
   }
   // Sources where they are now (a hot folder moved the drop to processed/), and a retry offered only where the photo is there to read.
-  const batchQueue = deps.batchQueue;
   const now = await failuresNow(
-    { redis: deps.ctx.redis, prefix: deps.ctx.config.prefix, itemQueue: deps.itemQueue, ...(batchQueue ? { openBatchQueue: () => batchQueue } : {}) },
+    { redis: deps.ctx.redis, prefix: deps.ctx.config.prefix, queues: deps.ctx.queues },
     found.ledger,
     failures,
     { checkPhotos: found.ledger.state === 'done' ? PHOTO_CHECKS : 0 },

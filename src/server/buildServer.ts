@@ -1,12 +1,8 @@
 import * as path from 'node:path';
 import fastifyMultipart from '@fastify/multipart';
 import fastifyStatic from '@fastify/static';
-import { Queue } from 'bullmq';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { Runtime } from '../app/runtime';
-import { openStorage } from '../adapters/storage/openStorage';
-import { parseStorageConfig } from '../adapters/storage/storageConfig';
-import { QUEUES, queuePrefix } from '../queues/definitions';
 import { healthSchema } from './apiSchemas';
 import { collectRoutes } from './access';
 import { BatchOverviews } from './batchOverview';
@@ -68,11 +64,9 @@ export async function buildServer(rt: Runtime, opts: ServerOptions = {}): Promis
     description:
       'Batches, records, clusters, feed submission and retries of photowire. Every /api call needs `Authorization: Bearer <PHOTOWIRE_API_TOKEN>` when the server has a token. Records follow the catalog record schema (src/schemas/record.ts).',
   });
-  const storage = opts.storage ?? (await openStorage(parseStorageConfig({ ...process.env, PHOTOWIRE_DATA_DIR: rt.config.dataDir })));
-  if (!opts.storage) app.addHook('onClose', async () => storage.close());
-  const renditions = new RenditionSource(storage, { proxy: opts.storageProxy ?? rt.config.storageProxy });
-  const queues = [QUEUES.item, QUEUES.batch, QUEUES.schedule].map((name) => new Queue(name, { connection: rt.redis, prefix: queuePrefix(rt.config.prefix) }));
-  app.addHook('onClose', async () => void (await Promise.all(queues.map((q) => q.close()))));
+  // The runtime's storage and queues (one composition root, src/app/runtime.ts): the caller closes them with `rt`.
+  const renditions = new RenditionSource(opts.storage ?? rt.ctx.storage, { proxy: opts.storageProxy ?? rt.config.storageProxy });
+  const queues = (['item', 'batch', 'schedule'] as const).map((name) => rt.ctx.queues.queue(name));
 
   // Errors, headers, the response log, the rate limit and the token, in this order (src/server/guards.ts).
   const hosts = new HostPolicy(opts.allowedHosts ?? rt.config.allowedHosts, () => app.server.address());
@@ -86,7 +80,7 @@ export async function buildServer(rt: Runtime, opts: ServerOptions = {}): Promis
     { schema: { tags: ['server'], summary: 'Liveness: answers when Redis does', response: responses({ 200: [healthSchema, 'ok'] }, {}, { public: true }) } },
     async () => ({ ok: true as const, redis: await rt.redis.ping() }),
   );
-  batchRoutes(api, { ctx: rt.ctx, overviews, itemQueue: queues[0], batchQueue: queues[1] });
+  batchRoutes(api, { ctx: rt.ctx, overviews });
   clusterRoutes(api, rt.ctx, { maxMembers: 200 });
   feedRoutes(api, rt, {
     uploadsPerMinute: Math.max(5, Math.ceil((opts.rateLimit ?? rt.config.apiRateLimit) / 20)),

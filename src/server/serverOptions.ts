@@ -25,8 +25,8 @@ export interface ServerOptions {
   /** The queue board's pause, empty, clean, retry and remove (default PHOTOWIRE_BOARD_WRITE); off, the board only shows. */
   boardWrite?: boolean;
   /**
-   * Where renditions are read (the caller keeps it open and closes it). Default: the storage
-   * PHOTOWIRE_STORAGE names (unset: the data directory), opened here and closed with the server.
+   * Where renditions are read (the caller keeps it open and closes it). Default: the runtime's
+   * storage (PHOTOWIRE_STORAGE, unset: the data directory), closed with the runtime.
    */
   storage?: StoragePort;
   /** With S3 storage, stream renditions through the server instead of redirecting (default PHOTOWIRE_STORAGE_PROXY). */

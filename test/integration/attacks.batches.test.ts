@@ -6,7 +6,7 @@ import { loadFeed } from '../../src/adapters/feeds/loadFeed';
 import { ingestPaths } from '../../src/cli/ingestPaths';
 import { waitForBatches } from '../../src/cli/waitForBatches';
 import { QUEUES, queuePrefix } from '../../src/queues/definitions';
-import { retryItems } from '../../src/queues/retryItems';
+import { retryItems } from '../../src/app/batches/retryItems';
 import type { CatalogRecord } from '../../src/schemas/record';
 import { finalizeBatch } from '../../src/app/jobs/batchWorker';
 import type { BatchSummary } from '../../src/app/batches/summarizeBatch';

@@ -8,7 +8,7 @@ import { createItemWorker } from '../../src/app/jobs/itemWorker';
 import { ingestPaths } from '../../src/cli/ingestPaths';
 import { waitForBatches } from '../../src/cli/waitForBatches';
 import { JOBS, QUEUES, itemJobOptions, jobIds, queuePrefix } from '../../src/queues/definitions';
-import { retryItems } from '../../src/queues/retryItems';
+import { retryItems } from '../../src/app/batches/retryItems';
 import type { CatalogRecord } from '../../src/schemas/record';
 import { tinyJpeg } from '../helpers/corpus';
 import { TestPipeline } from '../helpers/pipeline';

@@ -3,7 +3,7 @@ import * as path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { formatSummary } from '../../src/cli/printSummary';
 import { waitForBatches } from '../../src/cli/waitForBatches';
-import { retryItems } from '../../src/queues/retryItems';
+import { retryItems } from '../../src/app/batches/retryItems';
 import type { BatchSummary } from '../../src/app/batches/summarizeBatch';
 import { runCli } from '../helpers/cli';
 import { tinyJpeg } from '../helpers/corpus';

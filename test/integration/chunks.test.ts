@@ -4,7 +4,7 @@ import * as path from 'node:path';
 import type { Runtime } from '../../src/app/runtime';
 import { ingestPaths } from '../../src/cli/ingestPaths';
 import { QUEUES, jobIds, queuePrefix } from '../../src/queues/definitions';
-import { retryItems } from '../../src/queues/retryItems';
+import { retryItems } from '../../src/app/batches/retryItems';
 import type { CatalogRecord } from '../../src/schemas/record';
 import { expectBatchWhole } from '../helpers/integrity';
 import { openRuntime } from '../helpers/pipeline';

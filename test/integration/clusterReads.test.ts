@@ -1,4 +1,5 @@
 // First: it stands in for content-disposition before the server's modules load (see deskServer.ts).
+import { Queues } from '../../src/queues/queues';
 import '../helpers/deskServer';
 import { createHash } from 'node:crypto';
 import Fastify from 'fastify';
@@ -6,7 +7,7 @@ import { Redis } from 'ioredis';
 import { SubjectIndex } from '../../src/adapters/redis/captionIndexSubject';
 import { CatalogStore } from '../../src/adapters/redis/catalogStore';
 import { loadConfig } from '../../src/config';
-import { retryItems } from '../../src/queues/retryItems';
+import { retryItems } from '../../src/app/batches/retryItems';
 import type { CatalogRecord } from '../../src/schemas/record';
 import { clusterRoutes } from '../../src/server/routes/clusters';
 import { useZodApi } from '../../src/server/zodApi';
@@ -57,7 +58,7 @@ describe('cluster and retry reads of a 5,000-item batch', () => {
   const catalog = new CatalogStore(counted.client, prefix);
   const config = { ...loadConfig({ ...process.env, PHOTOWIRE_PREFIX: prefix }), prefix };
   const captions = new SubjectIndex(redis, { prefix });
-  const ctx = { catalog, captions, redis, config } as unknown as PipelineContext;
+  const ctx = { catalog, captions, redis, config, queues: new Queues(redis, prefix) } as unknown as PipelineContext;
   const app = Fastify();
   const id = (i: number) => `${BATCH}-${String(i + 1).padStart(5, '0')}`;
   // Captions of different groups share no word (hex words of the group's hash): each group is its own cluster.
@@ -89,6 +90,7 @@ describe('cluster and retry reads of a 5,000-item batch', () => {
   }, 180_000);
   afterAll(async () => {
     await app.close();
+    await ctx.queues.close();
     await deletePrefix(prefix);
     redis.disconnect();
   });
@@ -109,7 +111,7 @@ describe('cluster and retry reads of a 5,000-item batch', () => {
     const failed = N / FAILED_EVERY;
     // No jobs are left in the queue (as after the board cleaned them): each item is rebuilt from the
     // feed, which is gone, so each is skipped with why; what the retry read is the point here.
-    const out = await retryItems({ config, ctx, redis, flow: null as never }, BATCH);
+    const out = await retryItems({ config, ctx, redis }, BATCH);
     expect(out!.retried).toEqual([]);
     expect(out!.skipped).toHaveLength(failed);
     expect(out!.skipped[0]).toMatchObject({ itemId: id(FAILED_EVERY - 1), reason: expect.stringContaining('no longer has this item') });

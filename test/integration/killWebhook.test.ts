@@ -1,3 +1,4 @@
+import { Queues } from '../../src/queues/queues';
 import { Job, Queue } from 'bullmq';
 import { execFileSync } from 'node:child_process';
 import { copyFileSync, mkdirSync } from 'node:fs';
@@ -94,7 +95,8 @@ describe('the kill webhook, durably retried', () => {
     const warnings: Array<{ obj: unknown; msg: string }> = [];
     const logger = { warn: (obj: object, msg: string) => void warnings.push({ obj, msg }) };
     const config = { ...p.rt.ctx.config, fetchAllow: ['cms.example.com'], prefix: `${p.config.prefix}-refused` };
-    const out = await queueKillWebhook({ redis: p.rt.redis, config, logger }, kill);
+    const queues = new Queues(p.rt.redis, config.prefix);
+    const out = await queueKillWebhook({ queues, config, logger }, kill).finally(() => queues.close());
     expect(out).toEqual({ state: 'refused', jobId: null, error: expect.stringContaining(`host ${host} is not in PHOTOWIRE_FETCH_ALLOW (allowed: cms.example.com)`) });
     expect(warnings).toEqual([{ obj: expect.objectContaining({ killId: kill.id, code: 'FETCH_REFUSED' }), msg: out.error }]);
     const queue = new Queue(QUEUES.killWebhook, { connection: p.rt.redis, prefix: queuePrefix(config.prefix) });

@@ -5,7 +5,7 @@ import { startDesk, type Desk } from '../helpers/deskServer';
 import { makeTmpDir, removeDir } from '../helpers/testEnv';
 import { waitForBatches } from '../../src/cli/waitForBatches';
 import { jobIds, QUEUES, queuePrefix } from '../../src/queues/definitions';
-import { retryItems } from '../../src/queues/retryItems';
+import { retryItems } from '../../src/app/batches/retryItems';
 import { batchDetailSchema, retryOutcomeSchema } from '../../src/server/apiSchemas';
 import { BROKEN_NAME, repairPhoto, writeDeskPhotoFeed } from '../browser/deskFixture';
 

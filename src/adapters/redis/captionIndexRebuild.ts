@@ -2,7 +2,7 @@ import type { Redis } from 'ioredis';
 import type { CatalogRecord } from '../../schemas/record';
 import { SubjectIndex, type AssignOutcomes } from './captionIndexSubject';
 import type { CatalogStore } from './catalogStore';
-import { redisKeys } from './keys';
+import { keysStartingWith, redisKeys } from './keys';
 import { deleteMatching } from './scan';
 
 /** Records read and assigned per call (what the finalize job sends), and patched per atomic replace. */
@@ -88,7 +88,7 @@ export async function rebuildCaptionIndex(opts: RebuildOptions): Promise<Rebuild
     }
   });
   // Every key of the old threshold index: its bases and its pointer (the prefix has no glob characters: redisKeys checks it).
-  result.oldKeysDeleted = await deleteMatching(opts.redis, `${keys.dedup.prefix}*`);
+  result.oldKeysDeleted = await deleteMatching(opts.redis, keysStartingWith(keys.dedup.prefix));
   return result;
 }
 

@@ -5,7 +5,7 @@ import { PhotowireError } from '../../core/errors';
 import { hashString32 } from '../../core/dedup/hash32';
 import { memberRef, readCaption, type ReadCaption, type SubjectRef } from '../../core/dedup/subjectClusterer';
 import { compareSubjects, pickSubjectCluster, subjectKeyOfTokens, subjectRuleFingerprint, type SubjectKey, type SubjectMatch } from '../../core/dedup/subjectRule';
-import { clusterIndexKeys, dedupKeys, type ClusterIndexKeys } from './keys';
+import { clusterIndexKeys, dedupKeys, keysStartingWith, type ClusterIndexKeys } from './keys';
 import { deleteMatching, scanKeys } from './scan';
 import { luaFile, runScript } from './scripts';
 
@@ -426,7 +426,7 @@ export class SubjectIndex {
 
   private async scanClusterIds(): Promise<string[]> {
     const prefix = this.keys.cluster('');
-    return (await scanKeys(this.redis, `${globEscape(prefix)}*`)).map((k) => k.slice(prefix.length));
+    return (await scanKeys(this.redis, keysStartingWith(prefix))).map((k) => k.slice(prefix.length));
   }
 
   /**
@@ -586,7 +586,7 @@ export class SubjectIndex {
   }
 
   private async deleteKeys(keep: (key: string) => boolean): Promise<number> {
-    const n = await deleteMatching(this.redis, `${globEscape(this.keys.base)}*`, keep);
+    const n = await deleteMatching(this.redis, keysStartingWith(this.keys.base), keep);
     this.cache.clear();
     this.opened = null;
     return n;
@@ -598,10 +598,6 @@ export class SubjectIndex {
   }
 }
 
-/** A key prefix as a SCAN pattern: glob characters matched literally. */
-function globEscape(s: string): string {
-  return s.replace(/[*?[\]\\]/g, '\\$&');
-}
 
 async function execAll(p: ReturnType<Redis['pipeline']>): Promise<unknown[]> {
   if (p.length === 0) return [];

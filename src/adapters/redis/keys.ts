@@ -244,6 +244,8 @@ export interface RedisKeys {
   archivedSummaries: string;
   /** Hash: the retention pass's cursor (batch being removed, last step done). */
   retentionCursor: string;
+  /** String: the retention pass's lease (one pass at a time across processes), beside its cursor. */
+  retentionLock: string;
   kill: KillKeys;
   photo: PhotoKeys;
   runs: RunKeys;
@@ -260,6 +262,14 @@ export interface RedisKeys {
   dedup: DedupKeys;
   clusters: ClusterIndexKeys;
   story: StoryKeys;
+}
+
+/**
+ * SCAN's MATCH pattern for every key that starts with `start` (a key prefix from this file: a
+ * batch's tag, the cluster index's base): glob characters in it matched literally.
+ */
+export function keysStartingWith(start: string): string {
+  return `${start.replace(/[*?[\]\\]/g, '\\$&')}*`;
 }
 
 /** `{inner}`: a Redis Cluster hash tag. The inner text must not hold braces itself. */
@@ -313,6 +323,7 @@ export function redisKeys(prefix: string): RedisKeys {
     archived: `${hashTag(`${p}:catalog`)}:archived`,
     archivedSummaries: `${hashTag(`${p}:catalog`)}:archived:summary`,
     retentionCursor: `${hashTag(`${p}:catalog`)}:retention`,
+    retentionLock: `${hashTag(`${p}:catalog`)}:retention:lock`,
     kill: {
       items: `${kill}:items`,
       groups: `${kill}:groups`,

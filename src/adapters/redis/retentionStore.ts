@@ -1,11 +1,7 @@
 import { Cluster, type Redis } from 'ioredis';
 import type { ArchivedEntry, BatchFacts, RemovalStep, RetentionCursor } from '../../core/retention/plan';
-import { redisKeys, type RedisKeys } from './keys';
+import { keysStartingWith, redisKeys, type RedisKeys } from './keys';
 
-/** SCAN's glob: the characters that would match more than themselves, escaped. */
-function globEscape(s: string): string {
-  return s.replace(/[*?[\]\\]/g, (c) => `\\${c}`);
-}
 
 /**
  * The Redis side of retention (src/app/retention/retentionPass.ts: its catalog and runs ports): a batch's keys are all in its
@@ -75,7 +71,7 @@ export class RetentionStore {
   }
 
   async unlinkBatchKeys(batchId: string): Promise<number> {
-    const pattern = `${globEscape(this.keys.batch(batchId).tag)}*`;
+    const pattern = keysStartingWith(this.keys.batch(batchId).tag);
     const nodes: Redis[] = this.redis instanceof Cluster ? this.redis.nodes('master') : [this.redis];
     let n = 0;
     for (const node of nodes) {

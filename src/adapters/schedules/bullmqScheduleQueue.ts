@@ -1,7 +1,7 @@
-import { Queue } from 'bullmq';
-import type { Redis } from 'ioredis';
+import type { Queue } from 'bullmq';
 import type { ScheduleJob, ScheduleRepeat, StoredSchedule } from '../../schemas/scheduleJob';
-import { JOBS, QUEUES, queuePrefix, scheduleJobOptions } from '../../queues/definitions';
+import { JOBS, scheduleJobOptions } from '../../queues/definitions';
+import type { Queues } from '../../queues/queues';
 
 /**
  * The schedule queue (the ScheduleQueue port of src/app/schedules/ports.ts) on BullMQ job schedulers (queue `photowire-schedule`). The job scheduler
@@ -11,8 +11,8 @@ import { JOBS, QUEUES, queuePrefix, scheduleJobOptions } from '../../queues/defi
 export class BullmqScheduleQueue {
   readonly queue: Queue;
 
-  constructor(redis: Redis, prefix: string) {
-    this.queue = new Queue(QUEUES.schedule, { connection: redis, prefix: queuePrefix(prefix) });
+  constructor(queues: Queues) {
+    this.queue = queues.queue('schedule');
   }
 
   async get(name: string): Promise<StoredSchedule | null> {
@@ -40,10 +40,6 @@ export class BullmqScheduleQueue {
 
   workerCount(): Promise<number> {
     return this.queue.getWorkersCount();
-  }
-
-  close(): Promise<void> {
-    return this.queue.close();
   }
 }
 

@@ -1,13 +1,13 @@
 import { existsSync } from 'node:fs';
 import * as path from 'node:path';
-import type { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { FailedItem } from '../../adapters/redis/catalogStore';
 import { DropMoves } from '../../adapters/redis/dropMoves';
 import { relocateSource } from '../../core/feeds/relocate';
 import { retryCanHelp } from '../../core/errors';
 import { CarryingJobs } from '../../queues/itemJobs';
-import { isFileNow, whereItIsNow } from '../../queues/retryItems';
+import type { Queues } from '../../queues/queues';
+import { isFileNow, whereItIsNow } from './retryItems';
 
 /** A failed item as it stands now: where its file is, and whether a retry can work. */
 export interface FailedNow extends FailedItem {
@@ -26,7 +26,7 @@ export interface FailedNow extends FailedItem {
  * only where one can work (a photo that is gone fails the same way again).
  */
 export async function failuresNow(
-  deps: { redis: Redis; prefix: string; itemQueue?: Queue; openBatchQueue?: () => Queue },
+  deps: { redis: Redis; prefix: string; queues?: Queues },
   ledger: { id: string; feed: string; expected: number },
   failures: FailedItem[],
   opts: { checkPhotos?: number } = {},
@@ -44,23 +44,19 @@ export async function failuresNow(
     };
   });
   const check = Math.min(opts.checkPhotos ?? 0, out.length);
-  if (check === 0 || !deps.itemQueue || !deps.openBatchQueue) return out;
-  const carrying = new CarryingJobs(deps.itemQueue, deps.openBatchQueue);
-  try {
-    for (const f of out.slice(0, check)) {
-      if (!f.retryable) continue;
-      const job = await carrying.find({ batchId: ledger.id, itemId: f.itemId, index: f.index ?? f.position, expected: ledger.expected });
-      if (!job?.data) continue; // the job is gone: the retry reloads the feed, and says so if it cannot
-      const now = await whereItIsNow(moves, ledger.feed, job.data);
-      const photo = now.item.image;
-      if (photo === null || !path.isAbsolute(photo) || isFileNow(photo)) continue;
-      // A server that does not see the feed's folder at all (another machine's disk) cannot tell.
-      if (!existsSync(now.root)) continue;
-      f.retryable = false;
-      f.retryNote = `no photo at ${photo} (where a retry reads it): put the photo there, then retry`;
-    }
-  } finally {
-    await carrying.close();
+  if (check === 0 || !deps.queues) return out;
+  const carrying = new CarryingJobs(deps.queues);
+  for (const f of out.slice(0, check)) {
+    if (!f.retryable) continue;
+    const job = await carrying.find({ batchId: ledger.id, itemId: f.itemId, index: f.index ?? f.position, expected: ledger.expected });
+    if (!job?.data) continue; // the job is gone: the retry reloads the feed, and says so if it cannot
+    const now = await whereItIsNow(moves, ledger.feed, job.data);
+    const photo = now.item.image;
+    if (photo === null || !path.isAbsolute(photo) || isFileNow(photo)) continue;
+    // A server that does not see the feed's folder at all (another machine's disk) cannot tell.
+    if (!existsSync(now.root)) continue;
+    f.retryable = false;
+    f.retryNote = `no photo at ${photo} (where a retry reads it): put the photo there, then retry`;
   }
   return out;
 }

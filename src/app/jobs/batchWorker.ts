@@ -16,21 +16,18 @@ import { summarizeBatch } from '../batches/summarizeBatch';
  * else (a retry round's finalize job, a direct call) the batch's first finalize job's.
  */
 function itemJobLookup(ctx: PipelineContext, chunkSize: number | undefined): ItemJobLookup {
-  const opts = { connection: ctx.redis, prefix: queuePrefix(ctx.config.prefix) };
-  const queue = new Queue(QUEUES.item, opts);
   let jobs: CarryingJobs | null = null;
   return {
     async find(p) {
-      jobs ??= new CarryingJobs(queue, () => new Queue(QUEUES.batch, opts), { batchId: p.batchId, chunkSize });
+      jobs ??= new CarryingJobs(ctx.queues, { batchId: p.batchId, chunkSize });
       const found = await jobs.find(p);
       if (!found) return null;
       const { job } = found;
       const { failedReason, stalledCounter, attemptsMade, attemptsStarted } = job;
       return { data: found.data ?? job.data, state: await job.getState(), failedReason, stalledCounter, attemptsMade, attemptsStarted };
     },
-    close: async () => {
-      await Promise.all([queue.close(), jobs?.close()]);
-    },
+    // The queues are the process's (PipelineContext.queues): nothing of its own to close.
+    close: async () => undefined,
   };
 }
 

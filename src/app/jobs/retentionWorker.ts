@@ -1,7 +1,8 @@
-import { Queue, Worker } from 'bullmq';
+import { Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { RetentionRun, RunOptions } from '../retention/retentionService';
 import { JOBS, QUEUES, RETENTION_SCHEDULER, queuePrefix, retentionJobOptions } from '../../queues/definitions';
+import type { Queues } from '../../queues/queues';
 import { RETENTION_LOCK_MS } from '../retention/retentionRuntime';
 
 /**
@@ -23,15 +24,11 @@ export function createRetentionWorker(service: { run(opts: RunOptions): Promise<
  * interval keep the next run where it was, so restarts never postpone it); `everyMs` 0 removes it.
  * A new scheduler's first run is one interval from now.
  */
-export async function scheduleRetention(connection: Redis, prefix: string, everyMs: number): Promise<void> {
-  const queue = new Queue(QUEUES.retention, { connection, prefix: queuePrefix(prefix) });
-  try {
-    if (everyMs <= 0) {
-      await queue.removeJobScheduler(RETENTION_SCHEDULER);
-      return;
-    }
-    await queue.upsertJobScheduler(RETENTION_SCHEDULER, { every: everyMs, startDate: Date.now() + everyMs }, { name: JOBS.retentionPass, data: {}, opts: retentionJobOptions() });
-  } finally {
-    await queue.close();
+export async function scheduleRetention(queues: Queues, everyMs: number): Promise<void> {
+  const queue = queues.queue('retention');
+  if (everyMs <= 0) {
+    await queue.removeJobScheduler(RETENTION_SCHEDULER);
+    return;
   }
+  await queue.upsertJobScheduler(RETENTION_SCHEDULER, { every: everyMs, startDate: Date.now() + everyMs }, { name: JOBS.retentionPass, data: {}, opts: retentionJobOptions() });
 }

@@ -10,7 +10,7 @@ import type { PipelineContext } from '../pipelineContext';
 import { killStoreOf } from './itemKills';
 import { queueKillWebhook, type WebhookQueued } from '../killWebhook';
 
-type Ctx = Pick<PipelineContext, 'redis' | 'config'> & { logger?: Logger; config: Config };
+type Ctx = Pick<PipelineContext, 'redis' | 'config' | 'queues'> & { logger?: Logger; config: Config };
 
 /** Who is acting, for the audit trail: PHOTOWIRE_OPERATOR, else the login of the process. */
 export function operatorName(): string {

@@ -22,11 +22,12 @@ type RetentionRuntime = Pick<Runtime, 'redis' | 'config' | 'ctx' | 'logger'>;
  */
 export function retentionPorts(rt: RetentionRuntime): { ports: RetentionPorts; close(): Promise<void> } {
   const store = new RetentionStore(rt.redis, rt.config.prefix);
-  const jobs = new RetentionJobs(rt.redis, rt.config.prefix);
+  const jobs = new RetentionJobs(rt.ctx.queues);
   const archive = new BatchArchive(rt.ctx.exports);
   return {
     ports: { catalog: store, runs: store, jobs, exports: archive, logger: rt.logger, captionIndex: rt.ctx.captions },
-    close: () => jobs.close(),
+    // Redis, the queues and storage are the runtime's, closed with it: the pass opens nothing of its own.
+    close: async () => undefined,
   };
 }
 
@@ -45,7 +46,7 @@ export const RETENTION_LOCK_MS = 30_000;
 
 /** The pass's lease: `{<p>:catalog}:retention:lock`, beside its cursor. */
 export function retentionLock(redis: Redis, prefix: string, ttlMs = RETENTION_LOCK_MS): RetentionLockPort {
-  const key = `${redisKeys(prefix).retentionCursor}:lock`;
+  const key = redisKeys(prefix).retentionLock;
   return {
     async acquire() {
       const lease = await Lease.acquire(redis, key, `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`, ttlMs);

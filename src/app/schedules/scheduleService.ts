@@ -151,14 +151,14 @@ export class Schedules extends ScheduleService {
   readonly runner: ScheduleRunner;
 
   constructor(rt: SourceRuntime, opts: { lockTtlMs?: number } = {}) {
-    const bull = new BullmqScheduleQueue(rt.redis as Redis, rt.config.prefix);
+    const bull = new BullmqScheduleQueue(rt.ctx.queues);
     super(schedulePorts(rt, bull));
     this.bull = bull;
     this.runner = new ScheduleRunner(rt, { ...opts, nextRunAt: async (name) => (await bull.get(name))?.next ?? null });
   }
 
   async close(): Promise<void> {
+    // The schedule queue is the runtime's (src/queues/queues.ts), closed with it.
     this.runner.abortAll();
-    await this.bull.close();
   }
 }

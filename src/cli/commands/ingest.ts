@@ -16,27 +16,23 @@ export async function ingestCommand(paths: string[], opts: { wait?: boolean; wai
     const ids = outcomes.filter((o) => o.batchId).map((o) => o.batchId!);
     if (opts.wait && ids.length) {
       // Workers run elsewhere (`photowire worker`): with none, the wait would say "0% 0/2" for ever.
-      const presence = new WorkerPresence(rt.redis, rt.config.prefix);
-      try {
-        const where = `PHOTOWIRE_PREFIX ${rt.config.prefix}`;
-        let waited = false;
-        const found = await awaitWorkers(presence, { getBatch: (id) => rt.ctx.catalog.getBatch(id) }, ids, {
-          wait: !!opts.waitForWorkers,
-          onWaiting: (missing) => {
-            waited = true;
-            process.stderr.write(printable`photowire: no worker is consuming the ${missing.map((q) => QUEUES[q]).join(' and ')} queue (${where}); waiting for one (--wait-for-workers)\n`);
-          },
-        });
-        if (found.state === 'none') {
-          process.stderr.write(
-            printable`photowire: no worker is consuming the ${found.missing.map((q) => QUEUES[q]).join(' and ')} queue (${where}): batch ${ids.join(', ')} stays queued until one starts; run \`photowire worker\` with the same REDIS_URL and PHOTOWIRE_PREFIX, or add --wait-for-workers to wait for it\n`,
-          );
-          return 2;
-        }
-        if (waited) process.stderr.write('photowire: a worker is consuming the queue now\n');
-      } finally {
-        await presence.close();
+      const presence = new WorkerPresence(rt.ctx.queues);
+      const where = `PHOTOWIRE_PREFIX ${rt.config.prefix}`;
+      let waited = false;
+      const found = await awaitWorkers(presence, { getBatch: (id) => rt.ctx.catalog.getBatch(id) }, ids, {
+        wait: !!opts.waitForWorkers,
+        onWaiting: (missing) => {
+          waited = true;
+          process.stderr.write(printable`photowire: no worker is consuming the ${missing.map((q) => QUEUES[q]).join(' and ')} queue (${where}); waiting for one (--wait-for-workers)\n`);
+        },
+      });
+      if (found.state === 'none') {
+        process.stderr.write(
+          printable`photowire: no worker is consuming the ${found.missing.map((q) => QUEUES[q]).join(' and ')} queue (${where}): batch ${ids.join(', ')} stays queued until one starts; run \`photowire worker\` with the same REDIS_URL and PHOTOWIRE_PREFIX, or add --wait-for-workers to wait for it\n`,
+        );
+        return 2;
       }
+      if (waited) process.stderr.write('photowire: a worker is consuming the queue now\n');
     }
     if (opts.wait) {
       // A batch whose ledger vanished is re-created from its feed (same content, same batch id).

@@ -1,4 +1,4 @@
-import { retryItems, type RetryOutcome } from '../../queues/retryItems';
+import { retryItems, type RetryOutcome } from '../../app/batches/retryItems';
 import { printable } from '../../core/terminalText';
 import { formatSummary } from '../printSummary';
 import { Runtime, type BatchSummary } from '../../app/runtime';

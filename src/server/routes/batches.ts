@@ -1,4 +1,3 @@
-import type { Queue } from 'bullmq';
 import { z } from 'zod';
 import type { PipelineContext } from '../../app/pipelineContext';
 import { batchDetailSchema, batchIdParam, batchListQuery, batchListSchema, recordPageSchema, recordQuerySchema } from '../apiSchemas';
@@ -7,7 +6,7 @@ import type { BatchOverviews } from '../batchOverview';
 import { recordsPage } from '../recordsPage';
 import { responses, type ZodApp } from '../zodApi';
 
-export function batchRoutes(app: ZodApp, deps: { ctx: PipelineContext; overviews: BatchOverviews; itemQueue: Queue; batchQueue?: Queue }): void {
+export function batchRoutes(app: ZodApp, deps: { ctx: PipelineContext; overviews: BatchOverviews }): void {
   const { overviews } = deps;
   const params = z.object({ batchId: batchIdParam });
 

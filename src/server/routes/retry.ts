@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { retryItems, type RetryDeps } from '../../queues/retryItems';
+import { retryItems, type RetryDeps } from '../../app/batches/retryItems';
 import { batchIdParam, itemIdParam, retryOutcomeSchema } from '../apiSchemas';
 import { HttpError, notFound } from '../httpError';
 import type { PipelineContext } from '../../app/pipelineContext';
