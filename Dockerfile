@@ -24,5 +24,6 @@ RUN mkdir -p /data /drop /import && chown node:node /data /drop /import
 USER node
 VOLUME ["/data"]
 # docker-compose runs `photowire health` as each service's healthcheck (Redis answers, storage reachable).
-ENTRYPOINT ["node", "/app/bin/photowire.js"]
+# The launcher runs itself (its shebang carries the V8 heap flags, see bin/photowire.js).
+ENTRYPOINT ["/app/bin/photowire.js"]
 CMD ["worker"]

@@ -28,6 +28,7 @@ import { median, runMeasured, type Measured } from '../common/measure';
 import { removeDir, repoRoot, scratchDir } from '../common/paths';
 import { fixed, formatTable, machineInfo, machineLine, writeResults } from '../common/report';
 import { findGnuTime, missingToolLines, type Tool } from '../common/tools';
+import { binArgv } from '../../test/helpers/bin';
 import { captionManifest, photoFeed } from './feeds';
 import { startS3, type S3Service, type StorageLane } from './s3Lane';
 import { STAGES, foldStageLines, type StageBreakdown } from './stages';
@@ -184,7 +185,8 @@ class Cli {
     let m: Measured | null = null;
     const server0 = s3?.serverCpuS() ?? null;
     try {
-      m = await runMeasured(process.execPath, [path.join(repoRoot(), 'bin', 'photowire.js'), 'run', feedPath, '--json'], {
+      const [node, ...argv] = binArgv(path.join(repoRoot(), 'bin', 'photowire.js'));
+      m = await runMeasured(node, [...argv, 'run', feedPath, '--json'], {
         env,
         gnuTime: this.gnuTime.found ? this.gnuTime.path : null,
         onStderrLine: (l) => {

@@ -53,6 +53,7 @@ import { runMeasured } from '../common/measure';
 import { removeDir, repoRoot, scratchDir } from '../common/paths';
 import { fixed, formatTable, machineInfo, machineLine, writeResults } from '../common/report';
 import { findGnuTime } from '../common/tools';
+import { binArgv } from '../../test/helpers/bin';
 
 const NIGHT = 100_000;
 /** PHOTOWIRE_RETENTION_DAYS's default (src/config.ts): the bench's retention pass runs a day past it. */
@@ -171,7 +172,7 @@ function cpuS(pid: number | undefined): number | null {
 /** Start a long-running photowire command and resolve when a stderr/stdout line contains `ready`. */
 function startLong(args: string[], env: NodeJS.ProcessEnv, ready: string, bin = BIN(), onLine?: (line: string) => void): Promise<ChildProcess> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [bin, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [...binArgv(bin).slice(1), ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
     let tail = '';
     let done = false;
     let partial = '';
@@ -337,7 +338,7 @@ async function e2eRun(redisUrl: string, feed: string, items: number, workers: nu
     const cpu0 = procs.map((p) => cpuS(p.pid) ?? 0);
     const redisCpu0 = await redisCpuS(r);
     const gnu = findGnuTime();
-    const m = await runMeasured(process.execPath, [o.build.bin, 'ingest', '--wait', '--json', feed], { env, maxOutputBytes: 4 * 1024 * 1024, gnuTime: gnu.found ? gnu.path : null });
+    const m = await runMeasured(process.execPath, [...binArgv(o.build.bin).slice(1), 'ingest', '--wait', '--json', feed], { env, maxOutputBytes: 4 * 1024 * 1024, gnuTime: gnu.found ? gnu.path : null });
     const rss = procs.map((p) => hwmMb(p.pid) ?? NaN);
     const workerCpu = procs.reduce((a, p, i) => a + ((cpuS(p.pid) ?? NaN) - cpu0[i]), 0);
     const redisCpu = (await redisCpuS(r)) - redisCpu0;
@@ -491,7 +492,7 @@ async function retentionPass(
   }
   const closeMs = performance.now() - t0;
   const now = new Date(Date.now() + (RETENTION_DAYS + 1) * 24 * 3600 * 1000).toISOString();
-  const m = await runMeasured(process.execPath, [BIN(), 'retention', '--json', '--now', now], {
+  const m = await runMeasured(process.execPath, [...binArgv(BIN()).slice(1), 'retention', '--json', '--now', now], {
     env: { ...baseEnv(env.redisUrl, env.prefix, env.dataDir), PHOTOWIRE_RETENTION_DAYS: String(RETENTION_DAYS) },
     gnuTime: env.gnuTime,
     maxOutputBytes: 1 << 20,
@@ -584,7 +585,7 @@ async function main(): Promise<void> {
           const r = new Redis(redisUrl);
           results.e2eMemory = await memoryByFamily(r, res.prefix, [res.batchId]);
           await r.quit();
-          const m = await runMeasured(process.execPath, [BIN(), 'export', res.batchId], {
+          const m = await runMeasured(process.execPath, [...binArgv(BIN()).slice(1), 'export', res.batchId], {
             env: baseEnv(redisUrl, res.prefix, res.dataDir),
             gnuTime: gnu.found ? gnu.path : null,
             maxOutputBytes: 1024,
@@ -658,7 +659,7 @@ async function main(): Promise<void> {
       if (!results.catalogExportRss || results.catalogExportRss.items < bigNight.items) {
         const dir = scratchDir('scale-export');
         try {
-          const m = await runMeasured(process.execPath, [BIN(), 'export', bigNight.id], { env: baseEnv(redisUrl, catalogPrefix, dir), gnuTime: gnu.found ? gnu.path : null, maxOutputBytes: 1024 });
+          const m = await runMeasured(process.execPath, [...binArgv(BIN()).slice(1), 'export', bigNight.id], { env: baseEnv(redisUrl, catalogPrefix, dir), gnuTime: gnu.found ? gnu.path : null, maxOutputBytes: 1024 });
           results.catalogExportRss = { items: bigNight.items, peakRssMb: m.peakRssMb, wallMs: m.wallMs, exitCode: m.exitCode };
           log(`  export of ${bigNight.id} (${bigNight.items} items, written through the store): peak RSS ${fixed(m.peakRssMb, 0)} MB, ${(m.wallMs / 1000).toFixed(1)} s, exit ${m.exitCode}${m.exitCode ? `: ${m.stderr.trim().slice(-300)}` : ''}`);
         } finally {

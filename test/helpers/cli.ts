@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import * as path from 'node:path';
 import { REPO_ROOT } from './testEnv';
 import { scaledMs } from './deadline';
+import { binArgv } from './bin';
 
 export interface CliResult {
   code: number | null;
@@ -11,8 +12,7 @@ export interface CliResult {
 
 /** Run the built CLI (`npm test` builds first) as a user would, with its own environment. */
 export function runCli(args: string[], env: Record<string, string | undefined>, opts: { wrap?: string[]; cwd?: string; timeoutMs?: number } = {}): Promise<CliResult> {
-  const bin = path.join(REPO_ROOT, 'bin/photowire.js');
-  const argv = [...(opts.wrap ?? []), process.execPath, bin, ...args];
+  const argv = [...(opts.wrap ?? []), ...binArgv(), ...args];
   const childEnv: NodeJS.ProcessEnv = { PATH: process.env.PATH, HOME: process.env.HOME, CI: '1' };
   for (const [k, v] of Object.entries(env)) if (v !== undefined) childEnv[k] = v;
   return new Promise((resolve, reject) => {
@@ -38,7 +38,7 @@ export function runCli(args: string[], env: Record<string, string | undefined>, 
  */
 export function runCliOnTty(args: string[], env: Record<string, string | undefined>, opts: { cwd?: string; timeoutMs?: number } = {}): Promise<CliResult> {
   const quote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
-  const cmd = [process.execPath, path.join(REPO_ROOT, 'bin/photowire.js'), ...args].map(quote).join(' ') + ' </dev/null';
+  const cmd = [...binArgv(), ...args].map(quote).join(' ') + ' </dev/null';
   const childEnv: NodeJS.ProcessEnv = { PATH: process.env.PATH, HOME: process.env.HOME, CI: '1', TERM: 'xterm' };
   for (const [k, v] of Object.entries(env)) if (v !== undefined) childEnv[k] = v;
   return new Promise((resolve, reject) => {

@@ -4,14 +4,14 @@ import * as path from 'node:path';
 import { REPO_ROOT } from './testEnv';
 import { freePort, ping } from '../../src/adapters/redis/ensureRedis';
 import { scaledMs } from './deadline';
+import { binArgv } from './bin';
 
 /**
- * Real processes for fault tests: the built CLI (`node bin/photowire.js ...`, so `npm run build`
+ * Real processes for fault tests: the built CLI (`bin/photowire.js ...` with its shebang's Node flags, so `npm run build`
  * first; `npm test` does it) and a private redis-server that can be killed and restarted.
  * Every process is ended by its own pid; nothing is killed by name.
  */
 
-const BIN = path.join(REPO_ROOT, 'bin/photowire.js');
 const PDEATHSIG = process.platform === 'linux' && spawnSync('setpriv', ['--pdeathsig', 'KILL', 'true']).status === 0;
 
 export function assertBuilt(): void {
@@ -58,7 +58,7 @@ export class CliProcess {
     for (const [k, v] of Object.entries(env)) if (v !== undefined) childEnv[k] = v;
     // setpriv makes the kernel kill the child if the test process dies first (a test runner killed by
     // a timeout must not leave workers behind); it execs, so the pid is the CLI's own.
-    const argv = PDEATHSIG ? ['setpriv', '--pdeathsig', 'KILL', process.execPath, BIN, ...args] : [process.execPath, BIN, ...args];
+    const argv = PDEATHSIG ? ['setpriv', '--pdeathsig', 'KILL', ...binArgv(), ...args] : [...binArgv(), ...args];
     const child = spawn(argv[0], argv.slice(1), { cwd: REPO_ROOT, env: childEnv, stdio: ['ignore', 'pipe', 'pipe'] });
     return new CliProcess(child);
   }

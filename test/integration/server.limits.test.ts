@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import { existsSync, readdirSync } from 'node:fs';
 import * as path from 'node:path';
+import { binArgv } from '../helpers/bin';
 import { startDesk, type Desk } from '../helpers/deskServer';
 import { TestPipeline } from '../helpers/pipeline';
 import { REDIS_URL, REPO_ROOT, deletePrefix, makeTmpDir, removeDir, uniquePrefix } from '../helpers/testEnv';
@@ -74,10 +75,10 @@ describe('caps', () => {
 });
 
 describe('photowire serve (the built CLI, as a user runs it)', () => {
-  const cli = path.join(REPO_ROOT, 'bin/photowire.js');
   const built = existsSync(path.join(REPO_ROOT, 'dist/cli/main.js'));
   const run = (args: string[], env: Record<string, string>) => {
-    const child = spawn(process.execPath, [cli, ...args], { env: { ...process.env, LOG_LEVEL: 'info', REDIS_URL, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const [node, ...argv] = binArgv();
+    const child = spawn(node, [...argv, ...args], { env: { ...process.env, LOG_LEVEL: 'info', REDIS_URL, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
     let stderr = '';
     child.stderr.on('data', (d) => (stderr += d));
     const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));

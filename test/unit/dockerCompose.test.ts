@@ -89,7 +89,7 @@ suite('docker-compose.yml', () => {
   });
 
   it('checks each photowire service with `photowire health`', () => {
-    for (const [name, s] of photowire) expect([name, s.healthcheck?.test]).toEqual([name, ['CMD', 'node', '/app/bin/photowire.js', 'health', '--timeout-ms', '5000']]);
+    for (const [name, s] of photowire) expect([name, s.healthcheck?.test]).toEqual([name, ['CMD', '/app/bin/photowire.js', 'health', '--timeout-ms', '5000']]);
   });
 });
 

@@ -1,5 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import * as path from 'node:path';
+import { binArgv } from '../../helpers/bin';
 import { formatWiderScore, readWiderSet, scoreWiderSet } from '../../../bench/credits/wider';
 import { defaultCreditRules } from '../../../src/core/credits/rules';
 import shipped from '../../../src/core/credits/default-rules.json';
@@ -31,8 +32,8 @@ describe('credits-wider.tsv', () => {
 
 describe('photowire credits --json', () => {
   it('prints the bumped rules version in every record', () => {
-    const bin = path.join(__dirname, '../../../bin/photowire.js');
-    const r = spawnSync(process.execPath, [bin, 'credits', '--json'], { input: 'Markus Schreiber/AP/dpa\n', encoding: 'utf8', env: { ...process.env, PHOTOWIRE_CREDIT_RULES: '' } });
+    const [node, ...argv] = binArgv();
+    const r = spawnSync(node, [...argv, 'credits', '--json'], { input: 'Markus Schreiber/AP/dpa\n', encoding: 'utf8', env: { ...process.env, PHOTOWIRE_CREDIT_RULES: '' } });
     expect(r.status).toBe(0);
     const record = JSON.parse(r.stdout.trim().split('\n')[0]) as { rulesVersion: string; agency: string; distributor: string };
     expect(shipped.version).toBe('2026.12.3');
