@@ -14,12 +14,16 @@ import * as path from 'node:path';
 const BENCHES: Record<string, string> = {
   renditions: 'photowire rendition stage vs vipsthumbnail, ImageMagick and Pillow (one core, all cores)',
   pipeline: '`photowire run` end to end vs the rendition stage alone; caption-only items at 1,000 and 10,000',
-  dedup: 'caption clusters: B-cubed per edit and hard-negative kind, index vs brute force, three orders, then throughput and memory at 1M',
+  dedup:
+    'caption clusters: B-cubed per edit and hard-negative kind, index vs brute force, three orders, then throughput and memory at 1M',
   metadata: 'IPTC/XMP reader vs exifr on every image fixture, ExifTool as reference: speed, fields read, charsets',
-  credits: 'credit rules on 175 real credits from outside the big five agencies: creators/agency accuracy and every miss',
+  credits:
+    'credit rules on 175 real credits from outside the big five agencies: creators/agency accuracy and every miss',
   scale: 'a year of nights in one Redis: memory per item, ingest with 1/2/4 workers, HTTP p50/p99 at 10k..1M, peak RSS',
-  delivery: 'a delivery folder of 500 real dpa item/picture pairs read whole: load time, and the cost of reading every rendition an XML names',
-  kills: 'kill store at 100 vs 20,000 records of one caption and reference: register cost, a kill in slices (slowest Redis command), ingest rate as the cluster grows',
+  delivery:
+    'a delivery folder of 500 real dpa item/picture pairs read whole: load time, and the cost of reading every rendition an XML names',
+  kills:
+    'kill store at 100 vs 20,000 records of one caption and reference: register cost, a kill in slices (slowest Redis command), ingest rate as the cluster grows',
 };
 
 function usage(): string {
@@ -42,7 +46,8 @@ function runOne(name: string, args: string[]): number {
     return 2;
   }
   // dedup's runner has no --quick: give it its own small settings instead.
-  const pass = name === 'dedup' && args.includes('--quick') ? [...args.filter((a) => a !== '--quick'), '--n', '30000'] : args;
+  const pass =
+    name === 'dedup' && args.includes('--quick') ? [...args.filter((a) => a !== '--quick'), '--n', '30000'] : args;
   process.stdout.write(`\n=== bench ${name} ${pass.join(' ')}\n`);
   const r = spawnSync(process.execPath, [script, ...pass], { stdio: 'inherit' });
   if (r.error) {
@@ -62,7 +67,9 @@ function main(): number {
   if (name === 'all') {
     const unknown = rest.filter((a) => !SHARED_FLAGS.has(a));
     if (unknown.length) {
-      process.stderr.write(`with all benches only ${[...SHARED_FLAGS].join(', ')} is passed on; name one bench for ${unknown.join(' ')}\n${usage()}\n`);
+      process.stderr.write(
+        `with all benches only ${[...SHARED_FLAGS].join(', ')} is passed on; name one bench for ${unknown.join(' ')}\n${usage()}\n`,
+      );
       return 2;
     }
     const shared = rest;

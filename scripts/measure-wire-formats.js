@@ -5,12 +5,19 @@ const { readFileSync } = require('node:fs');
 const { parseFeedBytes } = require(require('node:path').join(__dirname, '../dist/adapters/feeds/loadFeed'));
 const W = require('node:path').join(__dirname, '../test/fixtures/wire-formats/');
 const efe = readFileSync(W + 'efe-newsml12-photo.xml');
-const efe16 = Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(efe.toString('utf8').replace('encoding="utf-8"', 'encoding="UTF-16"'), 'utf16le')]);
+const efe16 = Buffer.concat([
+  Buffer.from([0xff, 0xfe]),
+  Buffer.from(efe.toString('utf8').replace('encoding="utf-8"', 'encoding="UTF-16"'), 'utf16le'),
+]);
 const efe15 = Buffer.from(efe.toString('utf8').replace('encoding="utf-8"', 'encoding="ISO-8859-15"'), 'latin1');
-const msg = Buffer.concat([readFileSync(W + 'dpa-iptc7901-two-line.txt'), readFileSync(W + 'dpa-iptc7901-four-line.txt')]);
+const msg = Buffer.concat([
+  readFileSync(W + 'dpa-iptc7901-two-line.txt'),
+  readFileSync(W + 'dpa-iptc7901-four-line.txt'),
+]);
 const spool = (n) => Buffer.concat(Array.from({ length: n / 2 }, () => msg));
 const best = (label, bytes, name) => {
-  let min = Infinity, items = 0;
+  let min = Infinity,
+    items = 0;
   for (let i = 0; i < 5; i++) {
     const t = process.hrtime.bigint();
     const r = parseFeedBytes(bytes, name);

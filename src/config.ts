@@ -65,7 +65,14 @@ function hostList(allowed: RegExp, message: string) {
 
 export const configSchema = z.object({
   /** REDIS_URL: Redis to use; unset: 127.0.0.1:6379, else a private redis-server (run only). */
-  redisUrl: fromEnv('REDIS_URL', z.string().regex(/^rediss?:\/\//, 'must start with redis:// or rediss://').optional().transform(unset)),
+  redisUrl: fromEnv(
+    'REDIS_URL',
+    z
+      .string()
+      .regex(/^rediss?:\/\//, 'must start with redis:// or rediss://')
+      .optional()
+      .transform(unset),
+  ),
   /** REDIS_CLUSTER_NODES: a Redis Cluster's nodes, `host:port,...` (entries may be redis(s):// URLs for credentials and TLS), instead of REDIS_URL. */
   redisClusterNodes: fromEnv(
     'REDIS_CLUSTER_NODES',
@@ -83,11 +90,21 @@ export const configSchema = z.object({
       }),
   ),
   /** PHOTOWIRE_DATA_DIR: originals, renditions, batch exports; an absolute path. */
-  dataDir: fromEnv('PHOTOWIRE_DATA_DIR', z.string().min(1).default('./data').transform((d) => path.resolve(d))),
+  dataDir: fromEnv(
+    'PHOTOWIRE_DATA_DIR',
+    z
+      .string()
+      .min(1)
+      .default('./data')
+      .transform((d) => path.resolve(d)),
+  ),
   /** PHOTOWIRE_PREFIX: prefix of every Redis key and queue. */
   prefix: fromEnv(
     'PHOTOWIRE_PREFIX',
-    z.string().regex(/^[A-Za-z0-9_.-]+$/, 'letters, digits, dot, dash and underscore only').default('photowire'),
+    z
+      .string()
+      .regex(/^[A-Za-z0-9_.-]+$/, 'letters, digits, dot, dash and underscore only')
+      .default('photowire'),
   ),
   /** PHOTOWIRE_CONCURRENCY: items in flight per worker process. One image in flight per core keeps both cores busy without oversubscribing libvips (see docs/HOW-IT-WORKS.md, "Performance"). */
   concurrency: fromEnv('PHOTOWIRE_CONCURRENCY', intFromEnv(1, 256).default(Math.max(2, os.cpus().length))),
@@ -100,9 +117,19 @@ export const configSchema = z.object({
   /** PHOTOWIRE_MAX_PIXELS: pixel cap per image. */
   maxPixels: fromEnv('PHOTOWIRE_MAX_PIXELS', intFromEnv(1, 2_000_000_000).default(100_000_000)),
   /** PHOTOWIRE_MAX_FILE_MB: size cap per image file, in bytes. */
-  maxFileBytes: fromEnv('PHOTOWIRE_MAX_FILE_MB', intFromEnv(1, 10_000).default(200).transform((mb) => mb * MB)),
+  maxFileBytes: fromEnv(
+    'PHOTOWIRE_MAX_FILE_MB',
+    intFromEnv(1, 10_000)
+      .default(200)
+      .transform((mb) => mb * MB),
+  ),
   /** PHOTOWIRE_MAX_FEED_MB: size cap per feed file (manifest, XML, text), in bytes. */
-  maxFeedBytes: fromEnv('PHOTOWIRE_MAX_FEED_MB', intFromEnv(1, 10_000).default(64).transform((mb) => mb * MB)),
+  maxFeedBytes: fromEnv(
+    'PHOTOWIRE_MAX_FEED_MB',
+    intFromEnv(1, 10_000)
+      .default(64)
+      .transform((mb) => mb * MB),
+  ),
   /** PHOTOWIRE_CREDIT_RULES: an operator's credit rules file (docs/CREDITS.md). */
   creditRulesPath: fromEnv('PHOTOWIRE_CREDIT_RULES', z.string().min(1).optional().transform(unset)),
   /** PHOTOWIRE_BOILERPLATE_RULES: wire-boilerplate rules added to the shipped ones (src/core/captions/BOILERPLATE.md). */
@@ -114,16 +141,29 @@ export const configSchema = z.object({
   /** PHOTOWIRE_KILL_WEBHOOK: a JSON POST per kill, to a host in PHOTOWIRE_FETCH_ALLOW (docs/RIGHTS.md). */
   killWebhook: fromEnv(
     'PHOTOWIRE_KILL_WEBHOOK',
-    z.url({ protocol: /^https?$/, error: 'an http(s) URL whose host is in PHOTOWIRE_FETCH_ALLOW' }).optional().transform(unset),
+    z
+      .url({ protocol: /^https?$/, error: 'an http(s) URL whose host is in PHOTOWIRE_FETCH_ALLOW' })
+      .optional()
+      .transform(unset),
   ),
   /** PHOTOWIRE_KILL_REF_WINDOW_HOURS: a kill naming a reused transmission reference (NYPS101) reaches records received this near it. */
-  killRefWindowHours: fromEnv('PHOTOWIRE_KILL_REF_WINDOW_HOURS', z.coerce.number().gt(0).lte(24 * 365).default(72)),
+  killRefWindowHours: fromEnv(
+    'PHOTOWIRE_KILL_REF_WINDOW_HOURS',
+    z.coerce
+      .number()
+      .gt(0)
+      .lte(24 * 365)
+      .default(72),
+  ),
   /** PHOTOWIRE_ATTEMPTS: attempts for transient faults. */
   attempts: fromEnv('PHOTOWIRE_ATTEMPTS', intFromEnv(1, 50).default(5)),
   /** LOG_LEVEL: unset, each command picks its own (`run` keeps the terminal for progress and the summary). */
   logLevel: fromEnv(
     'LOG_LEVEL',
-    z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).optional().transform((l): string | undefined => l),
+    z
+      .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
+      .optional()
+      .transform((l): string | undefined => l),
   ),
   /** PHOTOWIRE_API_TOKEN: bearer token of the HTTP API; `serve` refuses a non-loopback address without one. A short token would fall to the brute force a rate limit only slows. */
   apiToken: fromEnv(
@@ -145,7 +185,12 @@ export const configSchema = z.object({
       ),
   ),
   /** PHOTOWIRE_UPLOAD_MAX_MB: most bytes one upload to the API may carry, all its files together. */
-  uploadMaxBytes: fromEnv('PHOTOWIRE_UPLOAD_MAX_MB', intFromEnv(1, 100_000).default(512).transform((mb) => mb * MB)),
+  uploadMaxBytes: fromEnv(
+    'PHOTOWIRE_UPLOAD_MAX_MB',
+    intFromEnv(1, 100_000)
+      .default(512)
+      .transform((mb) => mb * MB),
+  ),
   /** PHOTOWIRE_API_RATE_LIMIT: API requests per minute per client address. */
   apiRateLimit: fromEnv('PHOTOWIRE_API_RATE_LIMIT', intFromEnv(1, 1_000_000).default(600)),
   /**
@@ -153,7 +198,10 @@ export const configSchema = z.object({
    * addresses it is bound to (a proxy's public name); any other Host is refused, so a DNS-rebinding
    * page cannot read the desk through a name of its own.
    */
-  allowedHosts: fromEnv('PHOTOWIRE_ALLOWED_HOSTS', hostList(/^[A-Za-z0-9_.:\[\], -]*$/, 'a comma-separated list of host names (host or host:port)')),
+  allowedHosts: fromEnv(
+    'PHOTOWIRE_ALLOWED_HOSTS',
+    hostList(/^[A-Za-z0-9_.:\[\], -]*$/, 'a comma-separated list of host names (host or host:port)'),
+  ),
   /** PHOTOWIRE_HTTP_REQUEST_TIMEOUT_MS: the desk cuts a request whose headers and body have not all arrived within this (a trickled upload). */
   httpRequestTimeoutMs: fromEnv('PHOTOWIRE_HTTP_REQUEST_TIMEOUT_MS', intFromEnv(500, 86_400_000).default(600_000)),
   /** PHOTOWIRE_HTTP_BODY_IDLE_MS: the desk cuts a request whose body has sent nothing for this long. */
@@ -163,9 +211,21 @@ export const configSchema = z.object({
   /** PHOTOWIRE_EVENT_STREAMS_PER_CLIENT: /api/events streams one client address may hold open at once. */
   eventStreamsPerClient: fromEnv('PHOTOWIRE_EVENT_STREAMS_PER_CLIENT', intFromEnv(1, 10_000).default(8)),
   /** PHOTOWIRE_STORAGE_PROXY: with S3 storage, the desk streams renditions through itself instead of redirecting to a presigned URL. */
-  storageProxy: fromEnv('PHOTOWIRE_STORAGE_PROXY', z.enum(['0', '1'], '0 or 1').default('0').transform((v) => v === '1')),
+  storageProxy: fromEnv(
+    'PHOTOWIRE_STORAGE_PROXY',
+    z
+      .enum(['0', '1'], '0 or 1')
+      .default('0')
+      .transform((v) => v === '1'),
+  ),
   /** PHOTOWIRE_BOARD_WRITE: the queue board's destructive actions (pause, empty, clean, retry, remove); off by default. */
-  boardWrite: fromEnv('PHOTOWIRE_BOARD_WRITE', z.enum(['0', '1'], '0 or 1').default('0').transform((v) => v === '1')),
+  boardWrite: fromEnv(
+    'PHOTOWIRE_BOARD_WRITE',
+    z
+      .enum(['0', '1'], '0 or 1')
+      .default('0')
+      .transform((v) => v === '1'),
+  ),
   /** PHOTOWIRE_SETTLE_MS: a dropped file is taken once its size and mtime have not changed for this long (docs/SOURCES.md). */
   settleMs: fromEnv('PHOTOWIRE_SETTLE_MS', intFromEnv(0, 86_400_000).default(5000)),
   /** PHOTOWIRE_SCAN_MS: how often hot folders are scanned. */
@@ -177,17 +237,35 @@ export const configSchema = z.object({
    */
   pairWaitMs: fromEnv(
     'PHOTOWIRE_PAIR_WAIT',
-    durationFromEnv('2m', (wait) => wait > 86_400_000, 'a duration of at most 1d such as 2m or 90s (ms syntax), or 0 for no wait'),
+    durationFromEnv(
+      '2m',
+      (wait) => wait > 86_400_000,
+      'a duration of at most 1d such as 2m or 90s (ms syntax), or 0 for no wait',
+    ),
   ),
   /** PHOTOWIRE_STALE_HOURS: a source with nothing new for longer is reported stale. */
-  staleHours: fromEnv('PHOTOWIRE_STALE_HOURS', z.coerce.number().gt(0).lte(24 * 365).default(24)),
+  staleHours: fromEnv(
+    'PHOTOWIRE_STALE_HOURS',
+    z.coerce
+      .number()
+      .gt(0)
+      .lte(24 * 365)
+      .default(24),
+  ),
   /** PHOTOWIRE_SCHEDULES: a JSON file of schedules applied when `photowire scheduler` starts; an absolute path. */
   schedulesPath: fromEnv(
     'PHOTOWIRE_SCHEDULES',
-    z.string().min(1).optional().transform((p) => (p ? path.resolve(p) : undefined)),
+    z
+      .string()
+      .min(1)
+      .optional()
+      .transform((p) => (p ? path.resolve(p) : undefined)),
   ),
   /** PHOTOWIRE_FETCH_ALLOW: hosts HTTP feeds and images may be fetched from (lower case); empty refuses every URL. */
-  fetchAllow: fromEnv('PHOTOWIRE_FETCH_ALLOW', hostList(/^[A-Za-z0-9_.*:\[\], -]*$/, 'a comma-separated list of host names (host, host:port or *.domain)')),
+  fetchAllow: fromEnv(
+    'PHOTOWIRE_FETCH_ALLOW',
+    hostList(/^[A-Za-z0-9_.*:\[\], -]*$/, 'a comma-separated list of host names (host, host:port or *.domain)'),
+  ),
   /** PHOTOWIRE_FETCH_TIMEOUT_MS: timeout of one download attempt, body included. */
   fetchTimeoutMs: fromEnv('PHOTOWIRE_FETCH_TIMEOUT_MS', intFromEnv(100, 3_600_000).default(30_000)),
   /** PHOTOWIRE_FETCH_RETRIES: further attempts of a feed's download after a timeout, network error or 408/429/5xx (a photo's download is retried by its item job's PHOTOWIRE_ATTEMPTS). */
@@ -199,7 +277,11 @@ export const configSchema = z.object({
   /** PHOTOWIRE_RETENTION_EVERY: how often the worker process runs the retention pass (a BullMQ job scheduler), `ms` syntax (`1d`, `6h`, `90s`) or milliseconds; 0 turns the scheduled pass off. */
   retentionEveryMs: fromEnv(
     'PHOTOWIRE_RETENTION_EVERY',
-    durationFromEnv('1d', (every) => every > 0 && every < 1000, 'an interval of at least 1s such as 1d, 6h or 90s (ms syntax), or 0 for off'),
+    durationFromEnv(
+      '1d',
+      (every) => every > 0 && every < 1000,
+      'an interval of at least 1s such as 1d, 6h or 90s (ms syntax), or 0 for off',
+    ),
   ),
   /** PHOTOWIRE_DEDUP_RETENTION_DAYS: caption clusters not seen for longer leave the caption index (a later resend starts a new cluster). */
   dedupRetentionDays: fromEnv('PHOTOWIRE_DEDUP_RETENTION_DAYS', z.coerce.number().gt(0).lte(36_500).default(90)),
@@ -208,7 +290,11 @@ export const configSchema = z.object({
   /** PHOTOWIRE_TEST_PAUSE_AT: test-only pause point (see src/app/items/testPause.ts); undefined in production. Never set in production. */
   testPauseAt: fromEnv(
     'PHOTOWIRE_TEST_PAUSE_AT',
-    z.string().regex(/^(render|dedup|chunk)(:\d+)?$/, 'render, dedup or chunk, optionally :<ms> (test-only)').optional().transform(unset),
+    z
+      .string()
+      .regex(/^(render|dedup|chunk)(:\d+)?$/, 'render, dedup or chunk, optionally :<ms> (test-only)')
+      .optional()
+      .transform(unset),
   ),
 });
 

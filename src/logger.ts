@@ -48,10 +48,7 @@ export function loggerOptions(level: string): LoggerOptions {
     hooks: {
       // The message string itself (`logger.info('connecting to redis://:pw@host')`).
       logMethod(args, method) {
-        method.apply(
-          this,
-          args.map((a) => (typeof a === 'string' ? maskSecrets(a) : a)) as Parameters<typeof method>,
-        );
+        method.apply(this, args.map((a) => (typeof a === 'string' ? maskSecrets(a) : a)) as Parameters<typeof method>);
       },
     },
   };

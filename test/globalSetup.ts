@@ -14,7 +14,11 @@ import { ping, startPrivateRedis, type RedisHandle } from '../src/adapters/redis
  * globalTeardown drops the bucket and stops what was started here.
  */
 type Started = { script: string; dir: string }[];
-const state = globalThis as { __photowireRedis?: RedisHandle; __photowireServices?: Started; __photowireBucket?: string };
+const state = globalThis as {
+  __photowireRedis?: RedisHandle;
+  __photowireServices?: Started;
+  __photowireBucket?: string;
+};
 
 function startService(script: string, dirVar: string): Record<string, string> {
   const t0 = Date.now();
@@ -30,7 +34,9 @@ function startService(script: string, dirVar: string): Record<string, string> {
   }
   if (!vars[dirVar]) throw new Error(`${script} start printed no ${dirVar}`);
   (state.__photowireServices ??= []).push({ script, dir: vars[dirVar]! });
-  process.stderr.write(`tests: started ${script} in ${((Date.now() - t0) / 1000).toFixed(1)} s for PHOTOWIRE_TEST_* mode\n`);
+  process.stderr.write(
+    `tests: started ${script} in ${((Date.now() - t0) / 1000).toFixed(1)} s for PHOTOWIRE_TEST_* mode\n`,
+  );
   return vars;
 }
 
@@ -41,7 +47,8 @@ export default async function globalSetup(): Promise<void> {
   if (process.env.PHOTOWIRE_TEST_STORAGE === 's3') {
     if (!process.env.S3_ENDPOINT) {
       const v = startService('ceph-rgw.sh', 'CEPH_RGW_DIR');
-      for (const k of ['S3_ENDPOINT', 'S3_REGION', 'S3_FORCE_PATH_STYLE', 'AWS_ACCESS_KEY_ID', 'AWS_SECRET_ACCESS_KEY']) if (v[k]) process.env[k] = v[k];
+      for (const k of ['S3_ENDPOINT', 'S3_REGION', 'S3_FORCE_PATH_STYLE', 'AWS_ACCESS_KEY_ID', 'AWS_SECRET_ACCESS_KEY'])
+        if (v[k]) process.env[k] = v[k];
     }
     if (!process.env.PHOTOWIRE_TEST_S3_BUCKET) {
       const { createBucket, uniqueBucket } = await import('./helpers/s3Bucket');
@@ -63,7 +70,9 @@ export default async function globalSetup(): Promise<void> {
   // Tests that are about the machine's own Redis on 6379 skip with a message when this is set.
   process.env.PHOTOWIRE_TEST_PRIVATE_REDIS = '1';
   state.__photowireRedis = handle;
-  process.stderr.write(`\ntests: nothing answers on 127.0.0.1:6379; started a private redis-server at ${handle.url} for this run\n`);
+  process.stderr.write(
+    `\ntests: nothing answers on 127.0.0.1:6379; started a private redis-server at ${handle.url} for this run\n`,
+  );
 }
 
 export function s3EnvFromProcess() {

@@ -88,7 +88,10 @@ async function retry(path, label) {
       outcomes.delete(id);
     }
     const skipped = body.skipped.map((s) => `${s.itemId}: ${s.reason}`);
-    announce(`${label}: ${plural(body.retried.length, 'item')} queued again${body.pending.length ? `, ${body.pending.length} already queued` : ''}${skipped.length ? `. Not retried: ${skipped.join('; ')}` : ''}`, skipped.length ? 15000 : 8000);
+    announce(
+      `${label}: ${plural(body.retried.length, 'item')} queued again${body.pending.length ? `, ${body.pending.length} already queued` : ''}${skipped.length ? `. Not retried: ${skipped.join('; ')}` : ''}`,
+      skipped.length ? 15000 : 8000,
+    );
     renderBatch();
     scheduleReload(300);
   } catch (err) {
@@ -131,7 +134,14 @@ const ui = {
   loadMore: () => loadMore(),
   /** A search of the selected batch, answered by the server (one search: src/core/search/query.ts). */
   search: (batchId, { q, show, cursor, offset }) =>
-    api.recordsPage(batchId, { q, cursor, offset, limit: PAGE_SIZE, failed: show === 'failed' ? 'true' : undefined, lowConfidence: show === 'low' ? 'true' : undefined }),
+    api.recordsPage(batchId, {
+      q,
+      cursor,
+      offset,
+      limit: PAGE_SIZE,
+      failed: show === 'failed' ? 'true' : undefined,
+      lowConfidence: show === 'low' ? 'true' : undefined,
+    }),
   toggle: (group) => {
     if (ui.expanded.has(group.key)) ui.expanded.delete(group.key);
     else ui.expanded.add(group.key);
@@ -147,7 +157,13 @@ const view = new BatchView($('#main'), ui);
 function setLive(s) {
   const el = $('#live');
   el.dataset.state = s;
-  el.querySelector('.live-text').textContent = { connecting: 'Connecting…', live: 'Live', polling: 'Updating every few seconds', offline: 'Offline: retrying', signedout: 'Signed out' }[s];
+  el.querySelector('.live-text').textContent = {
+    connecting: 'Connecting…',
+    live: 'Live',
+    polling: 'Updating every few seconds',
+    offline: 'Offline: retrying',
+    signedout: 'Signed out',
+  }[s];
 }
 
 function currentSignature(id) {
@@ -164,7 +180,8 @@ function applyBatches(data) {
     route();
   }
   list.render({ batches: state.batches, runs: state.runs, selectedId: state.selectedId });
-  if (state.selectedId && currentSignature(state.selectedId) !== before) scheduleReload(state.detail?.state === 'done' ? 0 : 1000);
+  if (state.selectedId && currentSignature(state.selectedId) !== before)
+    scheduleReload(state.detail?.state === 'done' ? 0 : 1000);
 }
 
 // At most one reload in flight per interval: a running batch changes every second, and reading
@@ -187,11 +204,15 @@ async function connect() {
   streamAbort = ctrl;
   setLive('connecting');
   try {
-    await api.stream(`/api/events?days=${state.days}`, (msg) => {
-      if (msg.event !== 'batches') return;
-      setLive('live');
-      applyBatches(JSON.parse(msg.data));
-    }, ctrl.signal);
+    await api.stream(
+      `/api/events?days=${state.days}`,
+      (msg) => {
+        if (msg.event !== 'batches') return;
+        setLive('live');
+        applyBatches(JSON.parse(msg.data));
+      },
+      ctrl.signal,
+    );
     if (!ctrl.signal.aborted) throw new Error('the event stream ended');
   } catch (err) {
     if (ctrl.signal.aborted || err.status === 401) return;
@@ -225,7 +246,10 @@ async function loadPages(id, count) {
   const records = [];
   let offset = 0;
   for (;;) {
-    const page = await api.recordsPage(id, { offset, limit: Math.min(1000, Math.max(PAGE_SIZE, count - records.length)) });
+    const page = await api.recordsPage(id, {
+      offset,
+      limit: Math.min(1000, Math.max(PAGE_SIZE, count - records.length)),
+    });
     records.push(...page.records);
     offset = page.nextOffset ?? null;
     if (offset === null || records.length >= count) return { records, nextOffset: offset };
@@ -258,7 +282,10 @@ async function loadBatch(id, { quiet = false } = {}) {
   if (!quiet) $('#main').setAttribute('aria-busy', 'true');
   try {
     const count = id === state.detail?.id ? state.records.length : 0;
-    const [detail, loaded] = await Promise.all([api.get(`/api/batches/${encodeURIComponent(id)}`), loadPages(id, Math.max(PAGE_SIZE, count))]);
+    const [detail, loaded] = await Promise.all([
+      api.get(`/api/batches/${encodeURIComponent(id)}`),
+      loadPages(id, Math.max(PAGE_SIZE, count)),
+    ]);
     if (seq !== state.loadSeq || id !== state.selectedId) return;
     const records = loaded.records;
     // A retry is over when its item is ok again, or has failed again with nothing in flight.
@@ -280,7 +307,16 @@ async function loadBatch(id, { quiet = false } = {}) {
     if (ended.length) {
       const ok = ended.filter((r) => !r.error).length;
       const again = ended.length - ok;
-      announce(`Retry finished: ${plural(ok, 'item')} ok${again ? `, ${again} failed again (${ended.filter((r) => r.error).map((r) => r.error.code).join(', ')})` : ''}`);
+      announce(
+        `Retry finished: ${plural(ok, 'item')} ok${
+          again
+            ? `, ${again} failed again (${ended
+                .filter((r) => r.error)
+                .map((r) => r.error.code)
+                .join(', ')})`
+            : ''
+        }`,
+      );
     }
     state.failureIndex = new Map(detail.failures.map((f) => [f.itemId, f]));
     state.detail = detail;
@@ -289,7 +325,13 @@ async function loadBatch(id, { quiet = false } = {}) {
     renderBatch();
   } catch (err) {
     if (seq !== state.loadSeq || err.status === 401) return;
-    $('#main').replaceChildren(h('div', { class: 'empty-state' }, h('p', { text: err.status === 404 ? `There is no batch ${id}.` : `Could not load the batch: ${err.message}` })));
+    $('#main').replaceChildren(
+      h(
+        'div',
+        { class: 'empty-state' },
+        h('p', { text: err.status === 404 ? `There is no batch ${id}.` : `Could not load the batch: ${err.message}` }),
+      ),
+    );
   } finally {
     if (seq === state.loadSeq) $('#main').removeAttribute('aria-busy');
   }
@@ -297,7 +339,10 @@ async function loadBatch(id, { quiet = false } = {}) {
 
 const killActions = {
   reload: (all) => loadKills(all),
-  more: (killId, after, review) => api.get(`/api/kills/${encodeURIComponent(killId)}/copies?limit=200${after ? `&after=${encodeURIComponent(after)}` : ''}${review ? '&review=1' : ''}`),
+  more: (killId, after, review) =>
+    api.get(
+      `/api/kills/${encodeURIComponent(killId)}/copies?limit=200${after ? `&after=${encodeURIComponent(after)}` : ''}${review ? '&review=1' : ''}`,
+    ),
   lift: async (killId, reason) => {
     await api.post(`/api/kills/${encodeURIComponent(killId)}/lift`, { reason });
     await loadKills(state.killsAll);
@@ -314,7 +359,10 @@ async function loadKills(all = state.killsAll ?? false) {
     const data = await api.get(`/api/kills?since=3d${all ? '&all=1' : ''}`);
     if (current()) renderKills($('#main'), { ...data, all }, killActions);
   } catch (err) {
-    if (current() && err.status !== 401) $('#main').replaceChildren(h('div', { class: 'empty-state' }, h('p', { text: `Could not load the kills: ${err.message}` })));
+    if (current() && err.status !== 401)
+      $('#main').replaceChildren(
+        h('div', { class: 'empty-state' }, h('p', { text: `Could not load the kills: ${err.message}` })),
+      );
   }
 }
 
@@ -326,7 +374,10 @@ async function loadStory(storyId) {
     const story = await api.get(`/api/stories/${encodeURIComponent(storyId)}`);
     if (current()) renderStory($('#main'), story, ui);
   } catch (err) {
-    if (current() && err.status !== 401) $('#main').replaceChildren(h('div', { class: 'empty-state' }, h('p', { text: `Could not load the story: ${err.message}` })));
+    if (current() && err.status !== 401)
+      $('#main').replaceChildren(
+        h('div', { class: 'empty-state' }, h('p', { text: `Could not load the story: ${err.message}` })),
+      );
   }
 }
 
@@ -349,7 +400,10 @@ function route() {
   state.selectedId = id;
   list.render({ batches: state.batches, runs: state.runs, selectedId: id });
   if (id) void loadBatch(id);
-  else $('#main').replaceChildren(h('div', { class: 'empty-state' }, h('p', { text: 'Choose a batch, or import a feed.' })));
+  else
+    $('#main').replaceChildren(
+      h('div', { class: 'empty-state' }, h('p', { text: 'Choose a batch, or import a feed.' })),
+    );
 }
 
 // ---- sign in ----------------------------------------------------------------------------------------
@@ -392,7 +446,13 @@ function showOutcomes(feeds) {
     ...feeds.map((f) =>
       f.error
         ? h('p', { class: 'is-fail' }, `${f.path}: ${f.error.code}: ${f.error.message}`)
-        : h('p', {}, `${f.created ? 'Queued' : 'Already taken'}: `, h('a', { href: `#/batch/${encodeURIComponent(f.batchId)}`, text: f.batchId }), ` (${plural(f.expected, 'item')})`),
+        : h(
+            'p',
+            {},
+            `${f.created ? 'Queued' : 'Already taken'}: `,
+            h('a', { href: `#/batch/${encodeURIComponent(f.batchId)}`, text: f.batchId }),
+            ` (${plural(f.expected, 'item')})`,
+          ),
     ),
   );
   const first = feeds.find((f) => f.batchId);
@@ -428,7 +488,8 @@ $('#import-open').addEventListener('click', () => {
   $('#import-result').replaceChildren();
   dialogs.import.showModal();
 });
-for (const btn of document.querySelectorAll('dialog [data-close]')) btn.addEventListener('click', () => btn.closest('dialog').close());
+for (const btn of document.querySelectorAll('dialog [data-close]'))
+  btn.addEventListener('click', () => btn.closest('dialog').close());
 // A click on the backdrop closes the import and details dialogs.
 for (const d of [dialogs.import, dialogs.details]) d.addEventListener('click', (e) => e.target === d && d.close());
 
@@ -464,7 +525,9 @@ function start() {
   } catch (err) {
     if (err.status !== 401) {
       setLive('offline');
-      $('#main').replaceChildren(h('div', { class: 'empty-state' }, h('p', { text: `The desk's server did not answer: ${err.message}` })));
+      $('#main').replaceChildren(
+        h('div', { class: 'empty-state' }, h('p', { text: `The desk's server did not answer: ${err.message}` })),
+      );
     }
   }
 })();

@@ -40,7 +40,10 @@ export async function ensurePhotos(opts: {
   log?: (msg: string) => void;
 }): Promise<PhotoSet> {
   const { width, height, count, seedBase } = opts;
-  const dir = path.join(benchCacheDir(), `v${INPUT_VERSION}-${opts.tag}-${width}x${height}-q${PHOTO_QUALITY}-s${seedBase}`);
+  const dir = path.join(
+    benchCacheDir(),
+    `v${INPUT_VERSION}-${opts.tag}-${width}x${height}-q${PHOTO_QUALITY}-s${seedBase}`,
+  );
   fs.mkdirSync(dir, { recursive: true });
   const files: string[] = [];
   let made = 0;
@@ -55,7 +58,9 @@ export async function ensurePhotos(opts: {
     made++;
     if (opts.log && (made === 1 || made % 10 === 0)) {
       const each = (performance.now() - t0) / made;
-      opts.log(`  generating ${width}x${height} inputs in ${dir}: ${i + 1}/${count} (${(each / 1000).toFixed(1)} s each, cached for next runs)`);
+      opts.log(
+        `  generating ${width}x${height} inputs in ${dir}: ${i + 1}/${count} (${(each / 1000).toFixed(1)} s each, cached for next runs)`,
+      );
     }
   }
   const meanBytes = files.reduce((n, f) => n + fs.statSync(f).size, 0) / Math.max(1, files.length);
@@ -64,7 +69,8 @@ export async function ensurePhotos(opts: {
 
 /** Round-robin files into `lanes` lists, so each parallel process gets the same share. */
 export function splitIntoLanes<T>(items: readonly T[], lanes: number): T[][] {
-  if (!Number.isInteger(lanes) || lanes < 1) throw new RangeError(`lanes must be a whole number of 1 or more, got ${lanes}`);
+  if (!Number.isInteger(lanes) || lanes < 1)
+    throw new RangeError(`lanes must be a whole number of 1 or more, got ${lanes}`);
   const out: T[][] = Array.from({ length: lanes }, () => []);
   items.forEach((x, i) => out[i % lanes].push(x));
   return out.filter((l) => l.length > 0);

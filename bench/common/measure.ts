@@ -46,7 +46,9 @@ function pollHwm(pid: number, into: { kb: number }): NodeJS.Timeout {
  * (`-f '%U %S %M'`) when present. A non-zero exit is returned, not thrown: the caller names the tool.
  */
 export function runMeasured(cmd: string, args: string[], opts: MeasureOptions = {}): Promise<Measured> {
-  const timeFile = opts.gnuTime ? path.join(os.tmpdir(), `photowire-bench-time-${process.pid}-${Math.random().toString(36).slice(2)}`) : null;
+  const timeFile = opts.gnuTime
+    ? path.join(os.tmpdir(), `photowire-bench-time-${process.pid}-${Math.random().toString(36).slice(2)}`)
+    : null;
   let argv = [cmd, ...args];
   if (opts.gnuTime && timeFile) argv = [opts.gnuTime, '-f', '%U %S %M', '-o', timeFile, ...argv];
   if (opts.cpus && opts.cpus.length) {
@@ -56,7 +58,11 @@ export function runMeasured(cmd: string, args: string[], opts: MeasureOptions = 
   const limit = opts.maxOutputBytes ?? 8 * 1024 * 1024;
   return new Promise((resolve, reject) => {
     const t0 = performance.now();
-    const child = spawn(argv[0], argv.slice(1), { env: opts.env ?? process.env, cwd: opts.cwd, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(argv[0], argv.slice(1), {
+      env: opts.env ?? process.env,
+      cwd: opts.cwd,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     const hwm = { kb: 0 };
     const poller = opts.gnuTime || !child.pid ? null : pollHwm(child.pid, hwm);
     let stdout = '';

@@ -37,7 +37,10 @@ export function machineLine(m: MachineInfo): string {
 export function writeResults(name: string, data: unknown, startedAt: Date): string {
   const dir = path.join(repoRoot(), 'bench', 'results');
   fs.mkdirSync(dir, { recursive: true });
-  const stamp = startedAt.toISOString().replace(/\.\d+Z$/, 'Z').replace(/:/g, '-');
+  const stamp = startedAt
+    .toISOString()
+    .replace(/\.\d+Z$/, 'Z')
+    .replace(/:/g, '-');
   const file = path.join(dir, `${name}-${stamp}.json`);
   fs.writeFileSync(file, `${JSON.stringify(data, null, 2)}\n`);
   return path.relative(process.cwd(), file);
@@ -47,11 +50,20 @@ export type Cell = string | number | null | undefined;
 
 /** A plain-text table: numbers right-aligned, text left-aligned, missing values as '-'. */
 export function formatTable(header: string[], rows: Cell[][]): string {
-  const text = (c: Cell) => (c === null || c === undefined || (typeof c === 'number' && !Number.isFinite(c)) ? '-' : String(c));
+  const text = (c: Cell) =>
+    c === null || c === undefined || (typeof c === 'number' && !Number.isFinite(c)) ? '-' : String(c);
   const cells = rows.map((r) => header.map((_h, i) => text(r[i])));
   const widths = header.map((h, i) => Math.max(h.length, ...cells.map((r) => r[i].length)));
-  const numeric = header.map((_h, i) => rows.every((r) => r[i] === null || r[i] === undefined || typeof r[i] === 'number' || /^[-\d.,x%]+$/.test(String(r[i]))));
-  const line = (r: string[]) => r.map((c, i) => (numeric[i] && i > 0 ? c.padStart(widths[i]) : c.padEnd(widths[i]))).join('  ').trimEnd();
+  const numeric = header.map((_h, i) =>
+    rows.every(
+      (r) => r[i] === null || r[i] === undefined || typeof r[i] === 'number' || /^[-\d.,x%]+$/.test(String(r[i])),
+    ),
+  );
+  const line = (r: string[]) =>
+    r
+      .map((c, i) => (numeric[i] && i > 0 ? c.padStart(widths[i]) : c.padEnd(widths[i])))
+      .join('  ')
+      .trimEnd();
   return [line(header), widths.map((w) => '-'.repeat(w)).join('  '), ...cells.map(line)].join('\n');
 }
 

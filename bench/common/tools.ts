@@ -53,7 +53,14 @@ function isScript(p: string): boolean {
   }
 }
 
-const missing = (name: string, debianPackage: string, note: string): Tool => ({ name, found: false, path: null, version: null, debianPackage, note });
+const missing = (name: string, debianPackage: string, note: string): Tool => ({
+  name,
+  found: false,
+  path: null,
+  version: null,
+  debianPackage,
+  note,
+});
 
 export function findVipsthumbnail(): Tool {
   const [p] = allOnPath('vipsthumbnail');
@@ -77,31 +84,59 @@ export function findImageMagick(): Tool {
   for (const p of [...real, ...candidates.filter((c) => !real.includes(c))]) {
     const out = run(p, ['-version']);
     if (!out || !/ImageMagick/.test(out)) continue;
-    const version = out.split('\n')[0].replace(/^Version:\s*/, '').trim();
-    return { name: 'imagemagick', found: true, path: p, version, debianPackage: 'imagemagick', note: isScript(p) ? 'only a wrapper script was found; its start-up is included' : null };
+    const version = out
+      .split('\n')[0]
+      .replace(/^Version:\s*/, '')
+      .trim();
+    return {
+      name: 'imagemagick',
+      found: true,
+      path: p,
+      version,
+      debianPackage: 'imagemagick',
+      note: isScript(p) ? 'only a wrapper script was found; its start-up is included' : null,
+    };
   }
-  return missing('imagemagick', 'imagemagick', `${candidates.length ? `no ImageMagick among ${candidates.join(', ')}` : 'neither magick nor convert is on PATH'}, its column is skipped`);
+  return missing(
+    'imagemagick',
+    'imagemagick',
+    `${candidates.length ? `no ImageMagick among ${candidates.join(', ')}` : 'neither magick nor convert is on PATH'}, its column is skipped`,
+  );
 }
 
 /** A python3 that can import Pillow with WebP support (the Debian one if the PATH one has no Pillow). */
 export function findPillow(): Tool {
-  const probe = 'import PIL, PIL.features as f; print(PIL.__version__, f.check("webp"), f.version("jpg") or "?", f.check_feature("libjpeg_turbo"))';
+  const probe =
+    'import PIL, PIL.features as f; print(PIL.__version__, f.check("webp"), f.version("jpg") or "?", f.check_feature("libjpeg_turbo"))';
   for (const p of [...allOnPath('python3'), '/usr/bin/python3'].filter((v, i, a) => a.indexOf(v) === i)) {
     if (!fs.existsSync(p)) continue;
     const out = run(p, ['-c', probe])?.trim();
     if (!out) continue;
     const [ver, webp, jpg, turbo] = out.split(' ');
     if (webp !== 'True') continue;
-    return { name: 'pillow', found: true, path: p, version: `Pillow ${ver}, libjpeg ${jpg}${turbo === 'True' ? ' (turbo)' : ''}`, debianPackage: 'python3-pil', note: null };
+    return {
+      name: 'pillow',
+      found: true,
+      path: p,
+      version: `Pillow ${ver}, libjpeg ${jpg}${turbo === 'True' ? ' (turbo)' : ''}`,
+      debianPackage: 'python3-pil',
+      note: null,
+    };
   }
-  return missing('pillow', 'python3-pil', 'no python3 on this machine imports Pillow with WebP support, its column is skipped');
+  return missing(
+    'pillow',
+    'python3-pil',
+    'no python3 on this machine imports Pillow with WebP support, its column is skipped',
+  );
 }
 
 export function findGnuTime(): Tool {
   const p = '/usr/bin/time';
-  if (!fs.existsSync(p)) return missing('time', 'time', '/usr/bin/time is missing: peak RSS is read by polling /proc instead');
+  if (!fs.existsSync(p))
+    return missing('time', 'time', '/usr/bin/time is missing: peak RSS is read by polling /proc instead');
   const v = run(p, ['--version'])?.trim().split('\n')[0] ?? null;
-  if (!v || !/GNU/.test(v)) return missing('time', 'time', `${p} is not GNU time: peak RSS is read by polling /proc instead`);
+  if (!v || !/GNU/.test(v))
+    return missing('time', 'time', `${p} is not GNU time: peak RSS is read by polling /proc instead`);
   return { name: 'time', found: true, path: p, version: v, debianPackage: 'time', note: null };
 }
 
@@ -113,5 +148,7 @@ export function findTaskset(): Tool {
 
 /** One line per missing tool, naming the package to add. */
 export function missingToolLines(tools: Tool[]): string[] {
-  return tools.filter((t) => !t.found).map((t) => `  ${t.name}: ${t.note} (add the Debian package: sudo apt-get install ${t.debianPackage})`);
+  return tools
+    .filter((t) => !t.found)
+    .map((t) => `  ${t.name}: ${t.note} (add the Debian package: sudo apt-get install ${t.debianPackage})`);
 }

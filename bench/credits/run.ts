@@ -21,8 +21,21 @@ function devRows(): WiderRow[] {
     .forEach((l, i) => {
       if (!l.trim() || l.startsWith('#')) return;
       const [credit, creators = '', agency = '', distributor = ''] = l.replace(/\r$/, '').split('\t');
-      const list = (s: string) => s.split(';').map((x) => x.trim()).filter(Boolean);
-      rows.push({ line: i + 1, credit, byline: [], source: null, creators: list(creators), agency: agency.trim() || null, distributor: distributor.trim() || null, origin: 'DEV' });
+      const list = (s: string) =>
+        s
+          .split(';')
+          .map((x) => x.trim())
+          .filter(Boolean);
+      rows.push({
+        line: i + 1,
+        credit,
+        byline: [],
+        source: null,
+        creators: list(creators),
+        agency: agency.trim() || null,
+        distributor: distributor.trim() || null,
+        origin: 'DEV',
+      });
     });
   return rows;
 }

@@ -30,10 +30,25 @@ export function readWiderSet(file = widerSetPath()): WiderRow[] {
     .split('\n')
     .forEach((l, i) => {
       if (!l.trim() || l.startsWith('#')) return;
-      const [credit, byline = '', source = '', creators = '', agency = '', distributor = '', origin = ''] = l.replace(/\r$/, '').split('\t');
-      const list = (s: string) => s.split(';').map((x) => x.trim()).filter(Boolean);
+      const [credit, byline = '', source = '', creators = '', agency = '', distributor = '', origin = ''] = l
+        .replace(/\r$/, '')
+        .split('\t');
+      const list = (s: string) =>
+        s
+          .split(';')
+          .map((x) => x.trim())
+          .filter(Boolean);
       const opt = (s: string) => (s.trim() ? s.trim() : null);
-      rows.push({ line: i + 1, credit, byline: list(byline), source: opt(source), creators: list(creators), agency: opt(agency), distributor: opt(distributor), origin: origin.trim() });
+      rows.push({
+        line: i + 1,
+        credit,
+        byline: list(byline),
+        source: opt(source),
+        creators: list(creators),
+        agency: opt(agency),
+        distributor: opt(distributor),
+        origin: origin.trim(),
+      });
     });
   return rows;
 }
@@ -42,7 +57,12 @@ export function readWiderSet(file = widerSetPath()): WiderRow[] {
 const personKey = (s: string) => s.normalize('NFC').toLowerCase().replace(/,/g, ' ').replace(/\s+/g, ' ').trim();
 
 /** Whether the credit names the expected organisation: by rules id when the rules know it, else by name. */
-function sameOrgAs(rules: CreditRules, expected: string | null, name: string | null, id: string | null | undefined): boolean {
+function sameOrgAs(
+  rules: CreditRules,
+  expected: string | null,
+  name: string | null,
+  id: string | null | undefined,
+): boolean {
   if (expected === null) return name === null;
   if (name === null) return false;
   const known = canonicalOrg(rules, expected);
@@ -75,7 +95,8 @@ export function scoreWiderSet(rules: CreditRules, rows: WiderRow[] = readWiderSe
   const results = rows.map((row) => {
     const { credit } = creditOfLine(row.credit, rules, boilerplate, { byline: row.byline, source: row.source });
     const creatorsOk =
-      credit.creators.length === row.creators.length && credit.creators.every((c, i) => personKey(c) === personKey(row.creators[i]));
+      credit.creators.length === row.creators.length &&
+      credit.creators.every((c, i) => personKey(c) === personKey(row.creators[i]));
     return {
       row,
       credit,

@@ -24,7 +24,11 @@ export interface ClusterSetScores {
   split: string[];
 }
 
-function restricted(items: readonly LabelledCaption[], predicted: ReadonlyMap<string, string>, kind: string): KindScore {
+function restricted(
+  items: readonly LabelledCaption[],
+  predicted: ReadonlyMap<string, string>,
+  kind: string,
+): KindScore {
   const pred = new Map(items.map((c) => [c.id, predicted.get(c.id)!]));
   const ref = new Map(items.map((c) => [c.id, c.picture]));
   const s = scoreClustering(pred, ref);
@@ -37,11 +41,19 @@ export function scoreClusterSet(set: ClusterSet, predicted: ReadonlyMap<string, 
   const overall = scoreClustering(predicted, ref);
   const edits = EDIT_KINDS.map((kind) => {
     const withEdit = new Set(set.captions.filter((c) => c.edit === kind).map((c) => c.original));
-    return restricted(set.captions.filter((c) => (c.edit === null && withEdit.has(c.id)) || c.edit === kind), predicted, kind);
+    return restricted(
+      set.captions.filter((c) => (c.edit === null && withEdit.has(c.id)) || c.edit === kind),
+      predicted,
+      kind,
+    );
   });
   const negatives = NEGATIVE_KINDS.map((kind) => {
     const pics = new Set(set.negatives.filter((n) => n.kind === kind).flatMap((n) => n.pictures));
-    return restricted(set.captions.filter((c) => pics.has(c.picture)), predicted, kind);
+    return restricted(
+      set.captions.filter((c) => pics.has(c.picture)),
+      predicted,
+      kind,
+    );
   });
   const byCluster = new Map<string, LabelledCaption[]>();
   for (const c of set.captions) {
@@ -63,7 +75,7 @@ export function threeOrders(set: ClusterSet): LabelledCaption[][] {
   const a = set.captions;
   const shuffled = [...a];
   let state = 2027;
-  const rnd = () => ((state = (Math.imul(state, 1103515245) + 12345) >>> 0) / 2 ** 32);
+  const rnd = () => (state = (Math.imul(state, 1103515245) + 12345) >>> 0) / 2 ** 32;
   for (let i = shuffled.length - 1; i > 0; i--) {
     const j = Math.floor(rnd() * (i + 1));
     [shuffled[i], shuffled[j]] = [shuffled[j], shuffled[i]];

@@ -64,7 +64,13 @@ function galleriesFile(): string {
  * allows them to join), 04/05 and 08/09 identical, 34/35 singular/plural, 36/38 the same subject
  * (the second sentence reworded). Every other caption is its own picture.
  */
-export const SEED_PICTURES: readonly (readonly string[])[] = [['01', '02', '03', '07', '11'], ['04', '05'], ['08', '09'], ['34', '35'], ['36', '38']];
+export const SEED_PICTURES: readonly (readonly string[])[] = [
+  ['01', '02', '03', '07', '11'],
+  ['04', '05'],
+  ['08', '09'],
+  ['34', '35'],
+  ['36', '38'],
+];
 const SEED_NEGATIVES: Array<{ kind: NegativeKind; pictures: string[] }> = [
   { kind: 'person', pictures: ['seed-01', 'seed-08', 'seed-10'] },
   { kind: 'person', pictures: ['seed-12', 'seed-13', 'seed-14', 'seed-15'] },
@@ -72,8 +78,20 @@ const SEED_NEGATIVES: Array<{ kind: NegativeKind; pictures: string[] }> = [
   { kind: 'person', pictures: ['seed-33', 'seed-34', 'seed-37'] },
 ];
 
-const PREFIXES = ['REFILE - CORRECTING SPELLING OF NAME ', 'REFILE - ADDING PHOTOGRAPHER CREDIT ', 'CORRECTION: ', 'UPDATED CAPTION: ', 'CORRECTED CAPTION - '];
-const CREDITS = [' REUTERS/Toby Melville', ' (AP Photo/Frank Augstein)', ' Photo credit: Yui Mok/PA', ' (Photo by Oli Scarff/Getty Images)', ' AFP PHOTO / LEON NEAL'];
+const PREFIXES = [
+  'REFILE - CORRECTING SPELLING OF NAME ',
+  'REFILE - ADDING PHOTOGRAPHER CREDIT ',
+  'CORRECTION: ',
+  'UPDATED CAPTION: ',
+  'CORRECTED CAPTION - ',
+];
+const CREDITS = [
+  ' REUTERS/Toby Melville',
+  ' (AP Photo/Frank Augstein)',
+  ' Photo credit: Yui Mok/PA',
+  ' (Photo by Oli Scarff/Getty Images)',
+  ' AFP PHOTO / LEON NEAL',
+];
 /** Background sentences a resend may append: real second sentences of the seed gallery. */
 const APPENDED = [
   'The Ecuadorian authorities have accused the Government of threatening to enter its embassy in London to seize Mr Assange, who faces sexual assault charges in Sweden.',
@@ -81,7 +99,20 @@ const APPENDED = [
   'Assange entered the embassy on Monday in an attempt to gain political asylum to prevent him from being extradited to Sweden to face allegations of sex crimes, which he denies.',
 ];
 const DATE_WORDS = /^(?:mon|tues|wednes|thurs|fri|satur|sun)day$|^(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)/i;
-const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
+const MONTHS = [
+  'January',
+  'February',
+  'March',
+  'April',
+  'May',
+  'June',
+  'July',
+  'August',
+  'September',
+  'October',
+  'November',
+  'December',
+];
 
 type Rnd = () => number;
 const pick = <T>(r: Rnd, xs: readonly T[]): T => xs[Math.floor(r() * xs.length)];
@@ -111,8 +142,11 @@ function subjectWord(r: Rnd, body: string, test: (w: string) => boolean): { at: 
 
 function toCp1252Mojibake(s: string): string {
   // UTF-8 bytes shown as cp1252 (the bytes 0x80-0x9f as cp1252's characters).
-  const high = '\u20ac\u0081\u201a\u0192\u201e\u2026\u2020\u2021\u02c6\u2030\u0160\u2039\u0152\u008d\u017d\u008f\u0090\u2018\u2019\u201c\u201d\u2022\u2013\u2014\u02dc\u2122\u0161\u203a\u0153\u009d\u017e\u0178';
-  return [...Buffer.from(s, 'utf8')].map((b) => (b >= 0x80 && b < 0xa0 ? high[b - 0x80] : String.fromCharCode(b))).join('');
+  const high =
+    '\u20ac\u0081\u201a\u0192\u201e\u2026\u2020\u2021\u02c6\u2030\u0160\u2039\u0152\u008d\u017d\u008f\u0090\u2018\u2019\u201c\u201d\u2022\u2013\u2014\u02dc\u2122\u0161\u203a\u0153\u009d\u017e\u0178';
+  return [...Buffer.from(s, 'utf8')]
+    .map((b) => (b >= 0x80 && b < 0xa0 ? high[b - 0x80] : String.fromCharCode(b)))
+    .join('');
 }
 
 function curly(s: string): string {
@@ -149,7 +183,10 @@ export function applyClusterEdit(r: Rnd, kind: EditKind, raw: string): string | 
       return curly(raw);
     }
     case 'html': {
-      const withEntities = raw.replace(/ /g, (sp) => (r() < 0.1 ? '&nbsp;' : sp)).replace(/'/g, '&#39;').replace(/"/g, '&quot;');
+      const withEntities = raw
+        .replace(/ /g, (sp) => (r() < 0.1 ? '&nbsp;' : sp))
+        .replace(/'/g, '&#39;')
+        .replace(/"/g, '&quot;');
       return `<p>${withEntities}</p>`;
     }
     case 'mojibake': {
@@ -162,7 +199,8 @@ export function applyClusterEdit(r: Rnd, kind: EditKind, raw: string): string | 
       const w = subjectWord(r, body, (x) => x.length >= 6 && /^\p{Lu}\p{Ll}+$/u.test(x));
       if (!w) return null;
       const i = 1 + Math.floor(r() * (w.word.length - 2));
-      const wrong = r() < 0.5 ? w.word.slice(0, i) + w.word.slice(i + 1) : w.word.slice(0, i) + w.word[i] + w.word.slice(i);
+      const wrong =
+        r() < 0.5 ? w.word.slice(0, i) + w.word.slice(i + 1) : w.word.slice(0, i) + w.word[i] + w.word.slice(i);
       return body.slice(0, w.at) + wrong + body.slice(w.at + w.word.length) + tail;
     }
     case 'typo': {
@@ -176,7 +214,9 @@ export function applyClusterEdit(r: Rnd, kind: EditKind, raw: string): string | 
     case 'number': {
       const dates = findDates(body);
       // A count or a measure standing alone: not a date's, a score's, an ordinal's or an id's digits.
-      const nums = [...body.matchAll(/(?<=^|[\s(])\d+(?=[\s,.)]|$)/g)].filter((m) => !dates.some((d) => m.index < d.end && d.index < m.index + m[0].length));
+      const nums = [...body.matchAll(/(?<=^|[\s(])\d+(?=[\s,.)]|$)/g)].filter(
+        (m) => !dates.some((d) => m.index < d.end && d.index < m.index + m[0].length),
+      );
       if (nums.length === 0) return null;
       const m = pick(r, nums);
       const n = Number(m[0].replace(/,/g, ''));
@@ -226,7 +266,11 @@ function originals(): { list: Original[]; negatives: ClusterSet['negatives'] } {
     for (const score of ['1-0', '2-1', '3-1']) {
       const picture = `${pic}@${score}`;
       pics.push(picture);
-      list.push({ id: picture, caption: `${src.caption.slice(0, at)} to make it ${score}${src.caption.slice(at)}`, picture });
+      list.push({
+        id: picture,
+        caption: `${src.caption.slice(0, at)} to make it ${score}${src.caption.slice(at)}`,
+        picture,
+      });
     }
     negatives.push({ kind: 'score', pictures: pics });
   }
@@ -237,7 +281,13 @@ function originals(): { list: Original[]; negatives: ClusterSet['negatives'] } {
 export function buildClusterSet(seed = 27): ClusterSet {
   const r = prng(seed);
   const { list, negatives } = originals();
-  const captions: LabelledCaption[] = list.map((o) => ({ id: o.id, caption: o.caption, picture: o.picture, original: o.id, edit: null }));
+  const captions: LabelledCaption[] = list.map((o) => ({
+    id: o.id,
+    caption: o.caption,
+    picture: o.picture,
+    original: o.id,
+    edit: null,
+  }));
   const edits: LabelledCaption[] = [];
   for (const o of list) {
     for (const kind of EDIT_KINDS) {

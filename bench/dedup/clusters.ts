@@ -35,11 +35,18 @@ async function usedMemory(redis: Redis): Promise<number> {
   return m ? Number(m[1]) : NaN;
 }
 
-async function assignAll(ix: SubjectIndex, items: ReadonlyArray<{ id: string; caption: string }>, chunk: number, onChunk?: (done: number) => void) {
+async function assignAll(
+  ix: SubjectIndex,
+  items: ReadonlyArray<{ id: string; caption: string }>,
+  chunk: number,
+  onChunk?: (done: number) => void,
+) {
   const out = new Map<string, string>();
   for (let i = 0; i < items.length; i += chunk) {
     const part = items.slice(i, i + chunk);
-    const refs = await ix.withBatchLock('bench', () => ix.assignMany(part.map((c) => ({ itemId: c.id, caption: c.caption }))));
+    const refs = await ix.withBatchLock('bench', () =>
+      ix.assignMany(part.map((c) => ({ itemId: c.id, caption: c.caption }))),
+    );
     part.forEach((c, j) => out.set(c.id, refs[j]?.id ?? `none:${c.id}`));
     onChunk?.(i + part.length);
   }
@@ -78,14 +85,22 @@ async function quality(redis: Redis) {
     merged: scores.merged,
     split: scores.split,
     indexEqualsBruteForce: sameAsBrute / (set.captions.length * orders.length),
-    threeOrdersOnePartition: samePartition(indexed[0], indexed[1]) && samePartition(indexed[0], indexed[2]) && samePartition(brute[0], brute[1]) && samePartition(brute[0], brute[2]),
+    threeOrdersOnePartition:
+      samePartition(indexed[0], indexed[1]) &&
+      samePartition(indexed[0], indexed[2]) &&
+      samePartition(brute[0], brute[1]) &&
+      samePartition(brute[0], brute[2]),
   };
 }
 
 async function scale(redis: Redis, n: number, chunk: number) {
   const gen = generateCaptions({ seed: 7 });
   const items: Array<{ id: string; caption: string }> = [];
-  for (let i = 0; i < n; i++) items.push({ id: `wire-night-a1b2c3d4e5f6-${String(i).padStart(7, '0')}`, caption: simulateCleaning((gen.next().value as { raw: string }).raw) });
+  for (let i = 0; i < n; i++)
+    items.push({
+      id: `wire-night-a1b2c3d4e5f6-${String(i).padStart(7, '0')}`,
+      caption: simulateCleaning((gen.next().value as { raw: string }).raw),
+    });
   const ix = new SubjectIndex(redis, { prefix: `pwbench:${randomBytes(6).toString('hex')}` });
   try {
     await ix.open();
@@ -109,7 +124,10 @@ async function scale(redis: Redis, n: number, chunk: number) {
       capsPerSec: n / seconds,
       nodeCpuUsPerCaption: (cpu.user + cpu.system) / n,
       bytesPerCaption: (mem1 - mem0) / n,
-      vsBaseline: { throughput: n / seconds / BASELINE.capsPerSec, memory: BASELINE.bytesPerCaption / ((mem1 - mem0) / n) },
+      vsBaseline: {
+        throughput: n / seconds / BASELINE.capsPerSec,
+        memory: BASELINE.bytesPerCaption / ((mem1 - mem0) / n),
+      },
     };
   } finally {
     await ix.deleteAll();
@@ -126,10 +144,21 @@ async function main(): Promise<void> {
   try {
     const q = flag('--skip-quality') ? null : await quality(redis);
     if (q) {
-      console.log(`\nLabelled set: ${q.captions} captions (${q.originals} originals, ${q.negativeSets} hard-negative sets)`);
-      console.log(`brute force B3 P ${q.brute.precision.toFixed(3)} R ${q.brute.recall.toFixed(3)}; index B3 P ${q.index.precision.toFixed(3)} R ${q.index.recall.toFixed(3)}`);
-      console.log(`index = brute force: ${(q.indexEqualsBruteForce * 100).toFixed(1)}% of answers; three orders, one partition: ${q.threeOrdersOnePartition}`);
-      console.log(formatTable(['kind', 'captions', 'B3 precision', 'B3 recall'], [...q.edits, ...q.negatives].map((k) => [k.kind, k.captions, fixed(k.precision, 3), fixed(k.recall, 3)])));
+      console.log(
+        `\nLabelled set: ${q.captions} captions (${q.originals} originals, ${q.negativeSets} hard-negative sets)`,
+      );
+      console.log(
+        `brute force B3 P ${q.brute.precision.toFixed(3)} R ${q.brute.recall.toFixed(3)}; index B3 P ${q.index.precision.toFixed(3)} R ${q.index.recall.toFixed(3)}`,
+      );
+      console.log(
+        `index = brute force: ${(q.indexEqualsBruteForce * 100).toFixed(1)}% of answers; three orders, one partition: ${q.threeOrdersOnePartition}`,
+      );
+      console.log(
+        formatTable(
+          ['kind', 'captions', 'B3 precision', 'B3 recall'],
+          [...q.edits, ...q.negatives].map((k) => [k.kind, k.captions, fixed(k.precision, 3), fixed(k.recall, 3)]),
+        ),
+      );
       if (q.split.length) console.log(`split: ${q.split.join(', ')}`);
       if (q.merged.length) console.log(`merged: ${q.merged.join(', ')}`);
     }
@@ -141,13 +170,22 @@ async function main(): Promise<void> {
           ['measure', 'caption clusters', 'old index (1M)', 'ratio'],
           [
             ['captions/s', Math.round(s.capsPerSec), BASELINE.capsPerSec, fixed(s.vsBaseline.throughput, 2)],
-            ['Redis bytes per caption', Math.round(s.bytesPerCaption), BASELINE.bytesPerCaption, fixed(s.vsBaseline.memory, 2)],
+            [
+              'Redis bytes per caption',
+              Math.round(s.bytesPerCaption),
+              BASELINE.bytesPerCaption,
+              fixed(s.vsBaseline.memory, 2),
+            ],
             ['Node CPU us per caption', fixed(s.nodeCpuUsPerCaption, 1), null, null],
           ],
         ),
       );
     }
-    const file = writeResults('clusters', { machine, args: { n, chunk }, quality: q, scale: s, baseline: BASELINE }, startedAt);
+    const file = writeResults(
+      'clusters',
+      { machine, args: { n, chunk }, quality: q, scale: s, baseline: BASELINE },
+      startedAt,
+    );
     console.log(`\nresults: ${file}`);
   } finally {
     await redis.quit();

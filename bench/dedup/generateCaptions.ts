@@ -27,9 +27,18 @@ export function prng(seed: number): () => number {
   };
 }
 
-export const FIRST = 'Julian Sarah John Maria Ahmed Li Olga Pedro Fatima Kenji Amara Lucas Ingrid Tomasz Aisha Diego Hannah Ravi Chloe Mateo Yusuf Elena Kwame Sofia Arjun Nadia Oliver Mei Samuel Leila Viktor Grace Hugo Zara Ibrahim Anna Carlos Emily Omar Lena Daniel Priya Felix Noor Marco Alice Jamal Ruth Stefan Yara Luis Isabel Tariq Helen Andre Maya Pavel Julia Kofi Eva'.split(' ');
-export const LAST = 'Assange Saunders Pilger Correa Hague Phillips Smith Garcia Okafor Tanaka Novak Rossi Silva Haddad Kowalski Jensen Murphy Nguyen Schmidt Dubois Moreau Costa Ivanova Mensah Khan Patel Larsen Petrov Romero Fischer Yilmaz Hoffmann Brennan Castillo Lindqvist Moretti Adeyemi Sato Kaminski Ortega Bauer Duarte Farouk Horvat Lambert Nakamura Quinn Reyes Suzuki Torres Varga Weber Zhou Abbott Barros Cohen Delgado Eriksen Ferreira'.split(' ');
-export const ROLES = 'WikiLeaks founder|Prime Minister|opposition leader|Foreign Secretary|tennis player|Chelsea striker|chief executive|singer|actor|President|Home Secretary|activist|lawyer|climate campaigner|Olympic champion|Mayor|union leader|former minister|novelist|film director|party leader|Health Secretary|defence lawyer|human rights lawyer|football manager|entrepreneur|journalist|ambassador|bishop|general secretary'.split('|');
+export const FIRST =
+  'Julian Sarah John Maria Ahmed Li Olga Pedro Fatima Kenji Amara Lucas Ingrid Tomasz Aisha Diego Hannah Ravi Chloe Mateo Yusuf Elena Kwame Sofia Arjun Nadia Oliver Mei Samuel Leila Viktor Grace Hugo Zara Ibrahim Anna Carlos Emily Omar Lena Daniel Priya Felix Noor Marco Alice Jamal Ruth Stefan Yara Luis Isabel Tariq Helen Andre Maya Pavel Julia Kofi Eva'.split(
+    ' ',
+  );
+export const LAST =
+  'Assange Saunders Pilger Correa Hague Phillips Smith Garcia Okafor Tanaka Novak Rossi Silva Haddad Kowalski Jensen Murphy Nguyen Schmidt Dubois Moreau Costa Ivanova Mensah Khan Patel Larsen Petrov Romero Fischer Yilmaz Hoffmann Brennan Castillo Lindqvist Moretti Adeyemi Sato Kaminski Ortega Bauer Duarte Farouk Horvat Lambert Nakamura Quinn Reyes Suzuki Torres Varga Weber Zhou Abbott Barros Cohen Delgado Eriksen Ferreira'.split(
+    ' ',
+  );
+export const ROLES =
+  'WikiLeaks founder|Prime Minister|opposition leader|Foreign Secretary|tennis player|Chelsea striker|chief executive|singer|actor|President|Home Secretary|activist|lawyer|climate campaigner|Olympic champion|Mayor|union leader|former minister|novelist|film director|party leader|Health Secretary|defence lawyer|human rights lawyer|football manager|entrepreneur|journalist|ambassador|bishop|general secretary'.split(
+    '|',
+  );
 export const SUBJECTS: Array<[string, string]> = [
   ['A supporter of {who}', 'Supporters of {who}'],
   ['A police officer', 'Police officers'],
@@ -68,12 +77,23 @@ export const VERBS: Array<[string, string]> = [
   ['queues outside', 'queue outside'],
   ['lays flowers outside', 'lay flowers outside'],
 ];
-export const BUILDINGS = 'the Embassy of Ecuador|the Ecuadorian Embassy|the High Court|the Supreme Court|the Houses of Parliament|City Hall|the Royal Courts of Justice|the Old Bailey|Downing Street|the Foreign Office|the central police station|the national stadium|the town hall|the cathedral|the main railway station|the European Parliament|the Ministry of Defence|the presidential palace|the county court|the magistrates court|the national museum|the university campus|the central hospital|the party headquarters|the trade union offices'.split('|');
-export const CITIES = 'London|Paris|Berlin|Madrid|Rome|Lisbon|Dublin|Brussels|Amsterdam|Vienna|Warsaw|Prague|Budapest|Athens|Stockholm|Oslo|Copenhagen|Helsinki|Quito|Lima|Bogota|Caracas|Santiago|Buenos Aires|Sao Paulo|Mexico City|Toronto|Chicago|Boston|Seattle|Sydney|Melbourne|Auckland|Tokyo|Seoul|Manila|Jakarta|Mumbai|Delhi|Karachi|Cairo|Nairobi|Lagos|Accra|Johannesburg|Cape Town|Istanbul|Ankara|Kyiv|Riga|Vilnius|Tallinn|Zagreb|Belgrade|Sofia|Bucharest|Geneva|Zurich|Munich|Hamburg'.split('|');
+export const BUILDINGS =
+  'the Embassy of Ecuador|the Ecuadorian Embassy|the High Court|the Supreme Court|the Houses of Parliament|City Hall|the Royal Courts of Justice|the Old Bailey|Downing Street|the Foreign Office|the central police station|the national stadium|the town hall|the cathedral|the main railway station|the European Parliament|the Ministry of Defence|the presidential palace|the county court|the magistrates court|the national museum|the university campus|the central hospital|the party headquarters|the trade union offices'.split(
+    '|',
+  );
+export const CITIES =
+  'London|Paris|Berlin|Madrid|Rome|Lisbon|Dublin|Brussels|Amsterdam|Vienna|Warsaw|Prague|Budapest|Athens|Stockholm|Oslo|Copenhagen|Helsinki|Quito|Lima|Bogota|Caracas|Santiago|Buenos Aires|Sao Paulo|Mexico City|Toronto|Chicago|Boston|Seattle|Sydney|Melbourne|Auckland|Tokyo|Seoul|Manila|Jakarta|Mumbai|Delhi|Karachi|Cairo|Nairobi|Lagos|Accra|Johannesburg|Cape Town|Istanbul|Ankara|Kyiv|Riga|Vilnius|Tallinn|Zagreb|Belgrade|Sofia|Bucharest|Geneva|Zurich|Munich|Hamburg'.split(
+    '|',
+  );
 const AREAS = 'central|north|south|east|west|downtown|old town|northern|southern|eastern'.split('|');
 export const DAYS = 'Monday Tuesday Wednesday Thursday Friday Saturday Sunday'.split(' ');
-export const MONTHS = 'January February March April May June July August September October November December'.split(' ');
-export const COUNTRIES = 'Sweden|Ecuador|the United States|Britain|France|Germany|Spain|Italy|Brazil|Mexico|Japan|India|Kenya|Nigeria|Australia|Canada|Poland|Ukraine|Turkey|Greece|Norway|Chile|Peru|Egypt|South Africa|Ireland|Portugal|Austria|Belgium|Denmark'.split('|');
+export const MONTHS = 'January February March April May June July August September October November December'.split(
+  ' ',
+);
+export const COUNTRIES =
+  'Sweden|Ecuador|the United States|Britain|France|Germany|Spain|Italy|Brazil|Mexico|Japan|India|Kenya|Nigeria|Australia|Canada|Poland|Ukraine|Turkey|Greece|Norway|Chile|Peru|Egypt|South Africa|Ireland|Portugal|Austria|Belgium|Denmark'.split(
+    '|',
+  );
 // Story sentences: {a|b|c} picks one alternative; {P} the story's person, {ORG}/{PLACE}/{EVENT}
 // story-specific invented names, so two stories share phrasing but rarely whole sentences, as
 // on a real wire (a story's own captions share their background paragraph, handled by families).
@@ -101,7 +121,10 @@ export const STORY: string[] = [
   'The {verdict|ruling|decision} is expected on {D}, and {P} has said {X} will {appeal|resign|respond} if {ORG} {rules|decides|acts} against {X}.',
   '{Supporters|Friends|Colleagues} have raised more than {N},000 {pounds|euros|dollars} {towards the bail of|for the defence of|to support} {P}.',
 ];
-const CRIMES = 'sexual assault|fraud|corruption|espionage|tax evasion|bribery|money laundering|contempt of court|perjury|sedition'.split('|');
+const CRIMES =
+  'sexual assault|fraud|corruption|espionage|tax evasion|bribery|money laundering|contempt of court|perjury|sedition'.split(
+    '|',
+  );
 const ORDINALS = 'second third fourth fifth sixth seventh eighth ninth tenth'.split(' ');
 const TRAILING = [
   'Picture taken {D}.',
@@ -110,9 +133,14 @@ const TRAILING = [
   'More demonstrations are planned for the weekend.',
   'The embassy declined to comment on the case.',
 ];
-const SYLLABLES = 'ka lo ven dar mir tos bel an ri gu sha tem vol nor est ira ul ben co fal dor ish mar pel sol tri vin zan ob quel rod sen tur yal hem dru lis'.split(' ');
-const ORG_KINDS = 'Holdings|Group|Party|Union|Council|Foundation|Ministry|Bank|Alliance|Institute|Trust|Authority'.split('|');
-const EVENT_KINDS = 'energy|border|pension|mining|water|port|rail|housing|tax|data|arms|grain|fishing|climate|doping|media'.split('|');
+const SYLLABLES =
+  'ka lo ven dar mir tos bel an ri gu sha tem vol nor est ira ul ben co fal dor ish mar pel sol tri vin zan ob quel rod sen tur yal hem dru lis'.split(
+    ' ',
+  );
+const ORG_KINDS =
+  'Holdings|Group|Party|Union|Council|Foundation|Ministry|Bank|Alliance|Institute|Trust|Authority'.split('|');
+const EVENT_KINDS =
+  'energy|border|pension|mining|water|port|rail|housing|tax|data|arms|grain|fishing|climate|doping|media'.split('|');
 
 function inventedName(r: () => number): string {
   const n = 2 + Math.floor(r() * 2);
@@ -139,7 +167,8 @@ export function storyCast(r: () => number, who: string): StoryCast {
 const CREDITS = [
   (r: () => number) => `Photo credit: ${pick(r, FIRST)} ${pick(r, LAST)}/PA`,
   (r: () => number) => `(AP Photo/${pick(r, FIRST)} ${pick(r, LAST)}) (credit:AP)`,
-  (r: () => number) => `AFP PHOTO / ${pick(r, FIRST).toUpperCase()} ${pick(r, LAST).toUpperCase()} (Photo credit should read ${pick(r, LAST).toUpperCase()}/AFP/Getty Images) (credit:Getty)`,
+  (r: () => number) =>
+    `AFP PHOTO / ${pick(r, FIRST).toUpperCase()} ${pick(r, LAST).toUpperCase()} (Photo credit should read ${pick(r, LAST).toUpperCase()}/AFP/Getty Images) (credit:Getty)`,
   (r: () => number) => `(Photo by ${pick(r, FIRST)} ${pick(r, LAST)}/Getty Images) (credit:Getty)`,
 ];
 

@@ -13,7 +13,23 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { cleanCaption } from '../../src/core/captions/cleanCaption';
 import { hashString32 } from '../../src/core/dedup/hash32';
-import { BUILDINGS, CITIES, COUNTRIES, DAYS, fill, FIRST, LAST, MONTHS, pick, prng, ROLES, STORY, storyCast, SUBJECTS, VERBS } from './generateCaptions';
+import {
+  BUILDINGS,
+  CITIES,
+  COUNTRIES,
+  DAYS,
+  fill,
+  FIRST,
+  LAST,
+  MONTHS,
+  pick,
+  prng,
+  ROLES,
+  STORY,
+  storyCast,
+  SUBJECTS,
+  VERBS,
+} from './generateCaptions';
 import { repoRoot } from '../common/paths';
 import { readSeedCaptions, seedLabel as seedFamily } from './seedCaptions';
 import { applyEdit, EDIT_KINDS, type EditKind } from './wireEdits';
@@ -53,7 +69,18 @@ const clean = (raw: string) => cleanCaption(raw).caption;
 /** Variants per base caption and edit kind (different random choices each). */
 const PER_KIND = 3;
 
-function houseTemplate(r: () => number, agency: number, city: string, country: string, month: string, day: number, weekday: string, event: string, background: string, name: string): string {
+function houseTemplate(
+  r: () => number,
+  agency: number,
+  city: string,
+  country: string,
+  month: string,
+  day: number,
+  weekday: string,
+  event: string,
+  background: string,
+  name: string,
+): string {
   const y = 2012;
   switch (agency) {
     case 0:
@@ -90,7 +117,10 @@ function negatives(r: () => number, groups: number, perGroup: number): Array<{ i
       const event = `${(plural ? subj[1] : subj[0]).replace('{who}', who)} ${plural ? verb[1] : verb[0]} ${pick(r, BUILDINGS)}`;
       const background = fill(r, pick(r, STORY), who, storyCast(r, who));
       const name = `${pick(r, FIRST)} ${pick(r, LAST)}`;
-      out.push({ id: `neg-${g}-${k}`, raw: houseTemplate(r, agency, city, country, month, day, weekday, event, background, name) });
+      out.push({
+        id: `neg-${g}-${k}`,
+        raw: houseTemplate(r, agency, city, country, month, day, weekday, event, background, name),
+      });
     }
   }
   return out;
@@ -106,8 +136,10 @@ export function buildLabelledSet(seed = 12): LabelledSet {
     ...readRealCaptions().map((c) => ({ id: c.id, family: c.id, raw: c.raw })),
   ];
   const captions: LabelledCaption[] = [];
-  for (const b of bases) captions.push({ id: b.id, family: b.family, kind: 'base', of: null, raw: b.raw, cleaned: clean(b.raw) });
-  for (const n of negatives(r, 60, 4)) captions.push({ id: n.id, family: n.id, kind: 'negative', of: null, raw: n.raw, cleaned: clean(n.raw) });
+  for (const b of bases)
+    captions.push({ id: b.id, family: b.family, kind: 'base', of: null, raw: b.raw, cleaned: clean(b.raw) });
+  for (const n of negatives(r, 60, 4))
+    captions.push({ id: n.id, family: n.id, kind: 'negative', of: null, raw: n.raw, cleaned: clean(n.raw) });
   // Edits arrive after every original, in a shuffled order, as corrections and resends do.
   const edits: LabelledCaption[] = [];
   for (const b of bases) {
@@ -137,12 +169,20 @@ export const LABELLED_FIXTURE = () => path.join(repoRoot(), 'test', 'fixtures', 
 
 /** The committed set, each caption cleaned by the caption cleaner as it is now. */
 export function readLabelledSet(file = LABELLED_FIXTURE()): LabelledSet {
-  const set = JSON.parse(fs.readFileSync(file, 'utf8')) as { note: string; seed: number; captions: Array<Omit<LabelledCaption, 'cleaned'>> };
+  const set = JSON.parse(fs.readFileSync(file, 'utf8')) as {
+    note: string;
+    seed: number;
+    captions: Array<Omit<LabelledCaption, 'cleaned'>>;
+  };
   return { ...set, captions: set.captions.map((c) => ({ ...c, cleaned: clean(c.raw) })) };
 }
 
 /** What the fixture stores: everything but the cleaned text. */
-export function storedForm(set: LabelledSet): { note: string; seed: number; captions: Array<Omit<LabelledCaption, 'cleaned'>> } {
+export function storedForm(set: LabelledSet): {
+  note: string;
+  seed: number;
+  captions: Array<Omit<LabelledCaption, 'cleaned'>>;
+} {
   return { note: set.note, seed: set.seed, captions: set.captions.map(({ cleaned: _c, ...rest }) => rest) };
 }
 

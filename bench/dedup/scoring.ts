@@ -18,7 +18,10 @@ export interface Scores {
   sharedPairs: number;
 }
 
-export function scoreClustering(predicted: ReadonlyMap<string, string>, reference: ReadonlyMap<string, string>): Scores {
+export function scoreClustering(
+  predicted: ReadonlyMap<string, string>,
+  reference: ReadonlyMap<string, string>,
+): Scores {
   if (predicted.size !== reference.size) {
     throw new Error(`scoreClustering: ${predicted.size} predicted items but ${reference.size} reference items`);
   }

@@ -49,7 +49,9 @@ export function simulateCleaning(raw: string): string {
  * The 41 gallery captions of seeds/wire-gallery-2012.txt. A gallery item is a title line ending
  * in a counter "(NN of41)" followed by its caption line.
  */
-export function readSeedCaptions(file = path.join(sharedFixturesDir(), 'seeds', 'wire-gallery-2012.txt')): SeedCaption[] {
+export function readSeedCaptions(
+  file = path.join(sharedFixturesDir(), 'seeds', 'wire-gallery-2012.txt'),
+): SeedCaption[] {
   const lines = fs.readFileSync(file, 'utf8').split(/\r?\n/);
   const out: SeedCaption[] = [];
   for (let i = 0; i < lines.length; i++) {

@@ -28,7 +28,13 @@ async function usedMemory(redis: Redis): Promise<number> {
 }
 
 async function main(): Promise<void> {
-  const { values } = parseArgs({ options: { n: { type: 'string', default: '20000' }, check: { type: 'string', default: '3000' }, seed: { type: 'string', default: '27' } } });
+  const { values } = parseArgs({
+    options: {
+      n: { type: 'string', default: '20000' },
+      check: { type: 'string', default: '3000' },
+      seed: { type: 'string', default: '27' },
+    },
+  });
   const n = Number(values.n);
   const check = Math.min(n, Number(values.check));
   const redis = new Redis(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379');
@@ -61,7 +67,9 @@ async function main(): Promise<void> {
     const sampleStore = new StoryStore(redis, redisKeys(`${prefix}-check`).story);
     const sampleRefs = await sampleStore.assignMany(sample);
     const sampleNow = await sampleStore.resolve(sampleRefs.flatMap((r) => (r ? [r.id] : [])));
-    const samplePredicted = new Map(sample.map((it, i) => [it.itemId, sampleRefs[i] ? sampleNow.get(sampleRefs[i]!.id)!.id : `none:${it.itemId}`]));
+    const samplePredicted = new Map(
+      sample.map((it, i) => [it.itemId, sampleRefs[i] ? sampleNow.get(sampleRefs[i]!.id)!.id : `none:${it.itemId}`]),
+    );
 
     const stories = new Set(storyOf.values());
     console.log(

@@ -32,10 +32,23 @@ type Rnd = () => number;
 const pick = <T>(r: Rnd, xs: readonly T[]): T => xs[Math.floor(r() * xs.length)];
 
 // Replacements a desk corrects to: days, numbers, names, common nouns of wire captions.
-const CORRECTIONS = 'Monday Tuesday Wednesday Thursday Friday Saturday Sunday officers supporters protesters journalists embassy court building minister spokesman police president leader London Paris Madrid Berlin second third two three four five ten arrives leaves speaks stands gathers'.split(' ');
+const CORRECTIONS =
+  'Monday Tuesday Wednesday Thursday Friday Saturday Sunday officers supporters protesters journalists embassy court building minister spokesman police president leader London Paris Madrid Berlin second third two three four five ten arrives leaves speaks stands gathers'.split(
+    ' ',
+  );
 const FILLERS = 'also still again reportedly now later then there briefly'.split(' ');
-const ADJECTIVES = 'heavily guarded|crowded|rain-soaked|packed|makeshift|central|historic|main|small|large|busy|tense'.split('|');
-const PLACES = [', in central London', ' in west London', ', in Quito, Ecuador', ' in the capital', ', Britain', ' in Knightsbridge', ', in the city centre', ' near the border'];
+const ADJECTIVES =
+  'heavily guarded|crowded|rain-soaked|packed|makeshift|central|historic|main|small|large|busy|tense'.split('|');
+const PLACES = [
+  ', in central London',
+  ' in west London',
+  ', in Quito, Ecuador',
+  ' in the capital',
+  ', Britain',
+  ' in Knightsbridge',
+  ', in the city centre',
+  ' near the border',
+];
 const APPENDED = [
   'Police said three people were arrested.',
   'The embassy declined to comment on the case.',
@@ -70,7 +83,10 @@ export const SUFFIXES = [
   ' NO USE FRANCE. NO USE SWITZERLAND.',
   ' This image was made with a slow shutter speed.',
 ];
-const NAMES = 'Dominic Lipinski|Leon Neal|Oli Scarff|Lefteris Pitarakis|Tim Hales|Carl Court|Luke MacGregor|Mario Anzuoni|Paul Chiasson|Martin Rickett'.split('|');
+const NAMES =
+  'Dominic Lipinski|Leon Neal|Oli Scarff|Lefteris Pitarakis|Tim Hales|Carl Court|Luke MacGregor|Mario Anzuoni|Paul Chiasson|Martin Rickett'.split(
+    '|',
+  );
 export const CREDITS: Array<(r: Rnd) => string> = [
   (r) => `Photo credit: ${pick(r, NAMES)}/PA`,
   (r) => `(AP Photo/${pick(r, NAMES)}) (credit:AP)`,
@@ -92,7 +108,9 @@ function wordSpans(text: string): Array<[number, number]> {
 
 /** Indexes of plain lower-case words of at least `min` letters (safe to edit without touching names). */
 function plainWords(text: string, spans: Array<[number, number]>, min: number): number[] {
-  return spans.map(([s, e], i) => (new RegExp(`^[a-z]{${min},}$`).test(text.slice(s, e)) ? i : -1)).filter((i) => i >= 0);
+  return spans
+    .map(([s, e], i) => (new RegExp(`^[a-z]{${min},}$`).test(text.slice(s, e)) ? i : -1))
+    .filter((i) => i >= 0);
 }
 
 function replaceSpan(text: string, [s, e]: [number, number], by: string): string {
@@ -112,13 +130,27 @@ function pluralise(text: string): string | null {
   const start = m.index;
   const adj = m[3];
   const noun = m[4];
-  const plural = /(s|x|ch|sh)$/.test(noun) ? `${noun}es` : /[^aeiou]y$/.test(noun) ? `${noun.slice(0, -1)}ies` : `${noun}s`;
+  const plural = /(s|x|ch|sh)$/.test(noun)
+    ? `${noun}es`
+    : /[^aeiou]y$/.test(noun)
+      ? `${noun.slice(0, -1)}ies`
+      : `${noun}s`;
   const cap = m[2][0] === 'A' ? (s: string) => s[0].toUpperCase() + s.slice(1) : (s: string) => s;
   const replaced = `${lead}${cap(adj + plural)}`;
   let rest = text.slice(start + m[0].length);
   // The first verb in -s within the next few words loses its s.
   rest = rest.replace(/^((?:\s+\S+){0,5}?\s+)(is|was|has|[a-z]{3,}[^s\W]s)\b/, (_x, pre: string, verb: string) => {
-    const v = verb === 'is' ? 'are' : verb === 'was' ? 'were' : verb === 'has' ? 'have' : verb.replace(/(?<=[^aeiou])ies$/, 'y').replace(/(?<=(?:ch|sh|ss|x))es$/, '').replace(/s$/, '');
+    const v =
+      verb === 'is'
+        ? 'are'
+        : verb === 'was'
+          ? 'were'
+          : verb === 'has'
+            ? 'have'
+            : verb
+                .replace(/(?<=[^aeiou])ies$/, 'y')
+                .replace(/(?<=(?:ch|sh|ss|x))es$/, '')
+                .replace(/s$/, '');
     return pre + v;
   });
   return text.slice(0, start) + replaced + rest;

@@ -30,7 +30,12 @@ async function main(): Promise<void> {
   const dir = scratchDir('delivery');
   try {
     for (let i = 0; i < pairs; i++) {
-      await fs.writeFile(path.join(dir, `item-${i}.xml`), xml.replace('urn_binary_dpa_com_20090101_171117-90-000086-FILED.jpeg', `pic-${i}.jpeg`).replace(/171117-90-000086</g, `171117-90-${i}<`));
+      await fs.writeFile(
+        path.join(dir, `item-${i}.xml`),
+        xml
+          .replace('urn_binary_dpa_com_20090101_171117-90-000086-FILED.jpeg', `pic-${i}.jpeg`)
+          .replace(/171117-90-000086</g, `171117-90-${i}<`),
+      );
       await fs.writeFile(path.join(dir, `pic-${i}.jpeg`), jpeg);
     }
     const loads: number[] = [];

@@ -60,7 +60,12 @@ const record = (tag: string, n: number): CatalogRecord =>
 
 async function slowlogSince(redis: Redis, afterId: number, prefix: string): Promise<number> {
   const entries = (await redis.call('SLOWLOG', 'GET', '10000')) as Array<[number, number, number, string[]]>;
-  return Math.max(0, ...entries.filter(([id, , , args]) => id > afterId && args.some((a) => String(a).includes(prefix))).map(([, , us]) => us));
+  return Math.max(
+    0,
+    ...entries
+      .filter(([id, , , args]) => id > afterId && args.some((a) => String(a).includes(prefix)))
+      .map(([, , us]) => us),
+  );
 }
 
 async function storeBench(redis: Redis) {
@@ -74,7 +79,8 @@ async function storeBench(redis: Redis) {
       const prefix = `pwbench-kills-${process.pid}-${size}`;
       const store = new KillStore(redis, prefix);
       const tag = `s${size}`;
-      for (let i = 0; i < size; i += 500) await store.registerMany(Array.from({ length: Math.min(500, size - i) }, (_, j) => record(tag, i + j)));
+      for (let i = 0; i < size; i += 500)
+        await store.registerMany(Array.from({ length: Math.min(500, size - i) }, (_, j) => record(tag, i + j)));
       const t0 = process.hrtime.bigint();
       for (let i = 0; i < 500; i++) await store.register(record(tag, size + i));
       const perRecordUs = Number(process.hrtime.bigint() - t0) / 1e3 / 500;
@@ -86,11 +92,25 @@ async function storeBench(redis: Redis) {
         targets: ['REF1'],
         groups: ['a:AP/REF1'],
         reason: 'MANDATORY KILL',
-        notice: { itemId: '', batchId: '', kind: 'manual', source: 'manual', text: 'MANDATORY KILL: REF1', targets: ['REF1'], receivedAt: new Date().toISOString() },
+        notice: {
+          itemId: '',
+          batchId: '',
+          kind: 'manual',
+          source: 'manual',
+          text: 'MANDATORY KILL: REF1',
+          targets: ['REF1'],
+          receivedAt: new Date().toISOString(),
+        },
       });
       const killMs = Number(process.hrtime.bigint() - k0) / 1e6;
       const slowestUs = await slowlogSince(redis, before, prefix);
-      rows.push({ groupSize: size, registerUsPerRecord: +perRecordUs.toFixed(1), killReached: event.itemCount ?? 0, killMs: Math.round(killMs), slowestCommandMs: +(slowestUs / 1000).toFixed(1) });
+      rows.push({
+        groupSize: size,
+        registerUsPerRecord: +perRecordUs.toFixed(1),
+        killReached: event.itemCount ?? 0,
+        killMs: Math.round(killMs),
+        slowestCommandMs: +(slowestUs / 1000).toFixed(1),
+      });
       await deletePrefixKeys(redis, prefix);
     }
   } finally {
@@ -102,13 +122,20 @@ async function storeBench(redis: Redis) {
 
 async function e2eBench(redisUrl: string) {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pwbench-kills-'));
-  const config = loadConfig({ REDIS_URL: redisUrl, PHOTOWIRE_PREFIX: `pwbench-kills-e2e-${process.pid}`, PHOTOWIRE_DATA_DIR: path.join(dir, 'data'), LOG_LEVEL: 'silent' });
+  const config = loadConfig({
+    REDIS_URL: redisUrl,
+    PHOTOWIRE_PREFIX: `pwbench-kills-e2e-${process.pid}`,
+    PHOTOWIRE_DATA_DIR: path.join(dir, 'data'),
+    LOG_LEVEL: 'silent',
+  });
   const rt = await Runtime.open({ allowPrivateRedis: false, config });
   const caption = 'Demonstrators protest outside the embassy in London, where the WikiLeaks founder has sought asylum.';
   let n = 0;
   const feed = (count: number) => {
     const file = path.join(dir, `feed-${n}.ndjson`);
-    const lines = Array.from({ length: count }, () => JSON.stringify({ id: `E${++n}`, caption, credit: 'John Doe/AP' }));
+    const lines = Array.from({ length: count }, () =>
+      JSON.stringify({ id: `E${++n}`, caption, credit: 'John Doe/AP' }),
+    );
     fs.writeFileSync(file, lines.join('\n') + '\n');
     return file;
   };
@@ -116,7 +143,11 @@ async function e2eBench(redisUrl: string) {
     const file = feed(count);
     const t0 = process.hrtime.bigint();
     const out = await ingestPaths(rt, [file]);
-    await waitForBatches(rt, out.map((o) => o.batchId!), { progress: false, timeoutMs: 30 * 60_000 });
+    await waitForBatches(
+      rt,
+      out.map((o) => o.batchId!),
+      { progress: false, timeoutMs: 30 * 60_000 },
+    );
     return count / (Number(process.hrtime.bigint() - t0) / 1e9);
   };
   try {
@@ -141,7 +172,9 @@ async function e2eBench(redisUrl: string) {
 async function main() {
   const startedAt = new Date();
   const machine = machineInfo();
-  process.stdout.write(`${machineLine(machine)}\n\nKill store: one caption and one reference, registering at each group size, then one kill of the reference\n`);
+  process.stdout.write(
+    `${machineLine(machine)}\n\nKill store: one caption and one reference, registering at each group size, then one kill of the reference\n`,
+  );
   const redis = new Redis(values.redis!);
   const store = await storeBench(redis);
   redis.disconnect();
@@ -157,10 +190,21 @@ async function main() {
   if (!values['no-e2e']) {
     process.stdout.write(`\nEnd to end: caption-only items of one caption, 2 workers in this process\n`);
     e2e = await e2eBench(values.redis!);
-    process.stdout.write(formatTable(['cluster before', 'items', 'items/s'], e2e.rows.map((r) => [r.clusterBefore, r.items, r.itemsPerS])) + '\n');
-    process.stdout.write(`items/s with an empty cluster / with a cluster of ${e2e.rows[1].clusterBefore}: ${e2e.ratio} (target <= 1.5)\n`);
+    process.stdout.write(
+      formatTable(
+        ['cluster before', 'items', 'items/s'],
+        e2e.rows.map((r) => [r.clusterBefore, r.items, r.itemsPerS]),
+      ) + '\n',
+    );
+    process.stdout.write(
+      `items/s with an empty cluster / with a cluster of ${e2e.rows[1].clusterBefore}: ${e2e.ratio} (target <= 1.5)\n`,
+    );
   }
-  const file = writeResults('kills', { machine, startedAt: startedAt.toISOString(), store, registerRatio: +ratio.toFixed(2), e2e }, startedAt);
+  const file = writeResults(
+    'kills',
+    { machine, startedAt: startedAt.toISOString(), store, registerRatio: +ratio.toFixed(2), e2e },
+    startedAt,
+  );
   process.stdout.write(`\nresults: ${file}\n`);
 }
 

@@ -6,7 +6,19 @@ import type { IptcFields } from '../../src/schemas/feedItem';
  * need as its adapter. Text is taken as exifr decodes it (the bench measures that decoding).
  */
 
-export const FIELDS = ['headline', 'caption', 'byline', 'credit', 'source', 'copyright', 'city', 'country', 'dateCreated', 'keywords', 'specialInstructions'] as const;
+export const FIELDS = [
+  'headline',
+  'caption',
+  'byline',
+  'credit',
+  'source',
+  'copyright',
+  'city',
+  'country',
+  'dateCreated',
+  'keywords',
+  'specialInstructions',
+] as const;
 export type Field = (typeof FIELDS)[number];
 
 /** The segments the reader compared reads: IFD0/EXIF (for the TIFF container), IPTC and XMP; no revival of dates. */
@@ -71,7 +83,9 @@ function iimDate(date: unknown, time: unknown): string | undefined {
   if (mo === undefined || mo === '00') return y;
   if (day === undefined || day === '00') return `${y}-${mo}`;
   const t = /^(\d{2})(\d{2})(\d{2})(\.\d+)?(?:([+-]\d{2})(\d{2}))?$/.exec(String(time ?? '').trim());
-  return t ? `${y}-${mo}-${day}T${t[1]}:${t[2]}:${t[3]}${t[4] ?? ''}${possibleZone(t[5] ? `${t[5]}:${t[6]}` : undefined)}` : `${y}-${mo}-${day}`;
+  return t
+    ? `${y}-${mo}-${day}T${t[1]}:${t[2]}:${t[3]}${t[4] ?? ''}${possibleZone(t[5] ? `${t[5]}:${t[6]}` : undefined)}`
+    : `${y}-${mo}-${day}`;
 }
 
 /** An XMP date (ISO 8601, as precise as given), with a zone no place uses dropped. */

@@ -61,10 +61,34 @@ const imagesIn = (dir: string) =>
 
 /** Two IIM charset cases ExifTool and both readers see: Windows-1252 without 1:90, UTF-8 declared by 1:90. */
 async function charsetCases(dir: string): Promise<string[]> {
-  const jpeg = await sharp({ create: { width: 16, height: 16, channels: 3, background: '#808080' } }).jpeg().toBuffer();
+  const jpeg = await sharp({ create: { width: 16, height: 16, channels: 3, background: '#808080' } })
+    .jpeg()
+    .toBuffer();
   const cases: Array<[string, IptcFields, boolean]> = [
-    ['charset-cp1252-no-1-90.jpg', { headline: 'Café – €5 entry', caption: 'Zürich: Ærø and Straße', byline: ['José Müller'], city: 'Zürich', country: 'Österreich', keywords: ['Fußball', 'naïve'] }, false],
-    ['charset-utf8-1-90.jpg', { headline: 'Łódź — 東京', caption: 'Zürich: Αθήνα and Kraków', byline: ['Paweł Żuk'], city: 'Kraków', country: 'Ελλάδα', keywords: ['Fußball', 'Москва'] }, true],
+    [
+      'charset-cp1252-no-1-90.jpg',
+      {
+        headline: 'Café – €5 entry',
+        caption: 'Zürich: Ærø and Straße',
+        byline: ['José Müller'],
+        city: 'Zürich',
+        country: 'Österreich',
+        keywords: ['Fußball', 'naïve'],
+      },
+      false,
+    ],
+    [
+      'charset-utf8-1-90.jpg',
+      {
+        headline: 'Łódź — 東京',
+        caption: 'Zürich: Αθήνα and Kraków',
+        byline: ['Paweł Żuk'],
+        city: 'Kraków',
+        country: 'Ελλάδα',
+        keywords: ['Fußball', 'Москва'],
+      },
+      true,
+    ],
   ];
   return cases.map(([name, fields, utf8]) => {
     const file = path.join(dir, name);
@@ -126,8 +150,16 @@ async function main(): Promise<void> {
     ];
     const files = groups.flatMap(([group, list]) => list.map((file) => ({ group, file, name: path.basename(file) })));
     const exiftoolVersion = execFileSync('exiftool', ['-ver'], { encoding: 'utf8' }).trim();
-    const run = (argv: string[]) => execFileSync('exiftool', [...argv, ...files.map((f) => f.file)], { encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 });
-    const reference = mapper.mapExiftoolJson(run(mapper.EXIFTOOL_ARGS), run(mapper.EXIFTOOL_MWG_ARGS), run(mapper.EXIFTOOL_EXIF_ARGS));
+    const run = (argv: string[]) =>
+      execFileSync('exiftool', [...argv, ...files.map((f) => f.file)], {
+        encoding: 'utf8',
+        maxBuffer: 256 * 1024 * 1024,
+      });
+    const reference = mapper.mapExiftoolJson(
+      run(mapper.EXIFTOOL_ARGS),
+      run(mapper.EXIFTOOL_MWG_ARGS),
+      run(mapper.EXIFTOOL_EXIF_ARGS),
+    );
 
     const perFile: PerFile[] = [];
     for (const f of files) {
@@ -150,17 +182,37 @@ async function main(): Promise<void> {
         for (const k of FIELDS) fields[s][k] = { exiftool: want[s][k], ours: ours.bySource[s][k], exifr: theirs[s][k] };
       }
       const merged = Object.fromEntries(FIELDS.map((k) => [k, same(ours.iptc[k], want.merged[k])]));
-      perFile.push({ ...f, file: path.relative(root, f.file).startsWith('..') ? f.name : path.relative(root, f.file), bytes: bytes.length, oursUs, exifrUs, exifrError, fields, oursMergedAgrees: merged });
+      perFile.push({
+        ...f,
+        file: path.relative(root, f.file).startsWith('..') ? f.name : path.relative(root, f.file),
+        bytes: bytes.length,
+        oursUs,
+        exifrUs,
+        exifrError,
+        fields,
+        oursMergedAgrees: merged,
+      });
     }
 
     // speed
-    process.stdout.write(`\nmetadata bench: ${files.length} images, ExifTool ${exiftoolVersion}, exifr ${exifrVersion(root)}; ${machineLine(machineInfo())}\n`);
+    process.stdout.write(
+      `\nmetadata bench: ${files.length} images, ExifTool ${exiftoolVersion}, exifr ${exifrVersion(root)}; ${machineLine(machineInfo())}\n`,
+    );
     process.stdout.write(`speed: microseconds per file, fastest of ${args.rounds} rounds of ${args.reps} reads\n\n`);
-    const speedRows = perFile.map((p) => [p.group, p.name, p.bytes, fixed(p.oursUs, 1), fixed(p.exifrUs, 1), p.exifrError ? `exifr: ${p.exifrError.slice(0, 50)}` : '']);
+    const speedRows = perFile.map((p) => [
+      p.group,
+      p.name,
+      p.bytes,
+      fixed(p.oursUs, 1),
+      fixed(p.exifrUs, 1),
+      p.exifrError ? `exifr: ${p.exifrError.slice(0, 50)}` : '',
+    ]);
     process.stdout.write(`${formatTable(['group', 'file', 'bytes', 'photowire us', 'exifr us', 'note'], speedRows)}\n`);
     const sum = (xs: number[]) => xs.reduce((a, b) => a + b, 0);
     const totals = { oursUs: sum(perFile.map((p) => p.oursUs)), exifrUs: sum(perFile.map((p) => p.exifrUs)) };
-    process.stdout.write(`all files: photowire ${totals.oursUs.toFixed(0)} us, exifr ${totals.exifrUs.toFixed(0)} us (x${(totals.exifrUs / totals.oursUs).toFixed(2)})\n`);
+    process.stdout.write(
+      `all files: photowire ${totals.oursUs.toFixed(0)} us, exifr ${totals.exifrUs.toFixed(0)} us (x${(totals.exifrUs / totals.oursUs).toFixed(2)})\n`,
+    );
 
     // fields
     const agreement: Record<string, Record<Source, { ours: number; exifr: number; present: number }>> = {};
@@ -176,7 +228,9 @@ async function main(): Promise<void> {
       }
     }
     const n = perFile.length;
-    process.stdout.write(`\nfields read: files (of ${n}) where the value equals ExifTool's; "has" = files where ExifTool finds one\n\n`);
+    process.stdout.write(
+      `\nfields read: files (of ${n}) where the value equals ExifTool's; "has" = files where ExifTool finds one\n\n`,
+    );
     const fieldRows = FIELDS.map((k) => [
       k,
       agreement[k].iim.present,
@@ -187,7 +241,9 @@ async function main(): Promise<void> {
       `${agreement[k].xmp.exifr}/${n}`,
       `${perFile.filter((p) => p.oursMergedAgrees[k]).length}/${n}`,
     ]);
-    process.stdout.write(`${formatTable(['field', 'IIM has', 'IIM photowire', 'IIM exifr', 'XMP has', 'XMP photowire', 'XMP exifr', 'merged photowire'], fieldRows)}\n`);
+    process.stdout.write(
+      `${formatTable(['field', 'IIM has', 'IIM photowire', 'IIM exifr', 'XMP has', 'XMP photowire', 'XMP exifr', 'merged photowire'], fieldRows)}\n`,
+    );
 
     // charset: IIM values outside ASCII
     const charset = { values: 0, ours: 0, exifr: 0, files: new Set<string>() };
@@ -205,14 +261,33 @@ async function main(): Promise<void> {
       `\ncharset: ${charset.values} IIM values outside ASCII in ${charset.files.size} files (1:90 UTF-8 and Windows-1252 without 1:90): photowire decodes ${charset.ours}, exifr ${charset.exifr} as ExifTool does\n`,
     );
     const misses = perFile.flatMap((p) =>
-      SOURCES.flatMap((s) => FIELDS.filter((k) => !same(p.fields[s][k].exifr, p.fields[s][k].exiftool) || !same(p.fields[s][k].ours, p.fields[s][k].exiftool)).map((k) => ({ file: p.name, source: s, field: k, ...p.fields[s][k] }))),
+      SOURCES.flatMap((s) =>
+        FIELDS.filter(
+          (k) =>
+            !same(p.fields[s][k].exifr, p.fields[s][k].exiftool) || !same(p.fields[s][k].ours, p.fields[s][k].exiftool),
+        ).map((k) => ({ file: p.name, source: s, field: k, ...p.fields[s][k] })),
+      ),
     );
     const oursMisses = misses.filter((m) => !same(m.ours, m.exiftool));
-    process.stdout.write(`disagreements: photowire ${oursMisses.length}, exifr ${misses.filter((m) => !same(m.exifr, m.exiftool)).length} (listed in the JSON)\n`);
-    for (const m of oursMisses) process.stdout.write(`  photowire ${m.file} ${m.source}.${m.field}: ${JSON.stringify(m.ours)} (ExifTool ${JSON.stringify(m.exiftool)})\n`);
+    process.stdout.write(
+      `disagreements: photowire ${oursMisses.length}, exifr ${misses.filter((m) => !same(m.exifr, m.exiftool)).length} (listed in the JSON)\n`,
+    );
+    for (const m of oursMisses)
+      process.stdout.write(
+        `  photowire ${m.file} ${m.source}.${m.field}: ${JSON.stringify(m.ours)} (ExifTool ${JSON.stringify(m.exiftool)})\n`,
+      );
 
     // Where the rule deliberately differs from MWG (ExifTool's -use MWG composites), and why.
-    const MWG_FIELDS = ['caption', 'byline', 'copyright', 'keywords', 'city', 'state', 'country', 'dateCreated'] as const;
+    const MWG_FIELDS = [
+      'caption',
+      'byline',
+      'copyright',
+      'keywords',
+      'city',
+      'state',
+      'country',
+      'dateCreated',
+    ] as const;
     const deliberate: Array<{ file: string; field: string; photowire: unknown; mwg: unknown; why: string }> = [];
     for (const f of files) {
       const want = reference[f.name];
@@ -223,23 +298,57 @@ async function main(): Promise<void> {
         const iptc = want.xmp[k] ?? want.iim[k];
         let why = 'other';
         if (got.iptc[k] === undefined) why = 'camera/software default dropped';
-        else if (k === 'dateCreated' && (want.exif.dateCreated !== undefined || /^"0000/.test(JSON.stringify(want.mwg[k])))) why = 'EXIF date zeroed or after the transmission';
-        else if (k === 'keywords' && Array.isArray(got.iptc.keywords) && Array.isArray(iptc) && got.iptc.keywords.length > iptc.length && got.iptc.keywords.join(', ').startsWith(String(iptc[0]).split(/[;,]/)[0])) why = 'joined keywords split';
-        else if (k !== 'dateCreated' && exif !== undefined && same(want.mwg[k], exif) && iptc !== undefined) why = 'IPTC before a different EXIF text';
+        else if (
+          k === 'dateCreated' &&
+          (want.exif.dateCreated !== undefined || /^"0000/.test(JSON.stringify(want.mwg[k])))
+        )
+          why = 'EXIF date zeroed or after the transmission';
+        else if (
+          k === 'keywords' &&
+          Array.isArray(got.iptc.keywords) &&
+          Array.isArray(iptc) &&
+          got.iptc.keywords.length > iptc.length &&
+          got.iptc.keywords.join(', ').startsWith(String(iptc[0]).split(/[;,]/)[0])
+        )
+          why = 'joined keywords split';
+        else if (k !== 'dateCreated' && exif !== undefined && same(want.mwg[k], exif) && iptc !== undefined)
+          why = 'IPTC before a different EXIF text';
         else if (want.digest === 'no-digest') why = 'IIM before XMP without a digest';
         else if (/\?/.test(JSON.stringify(want.mwg[k]))) why = 'EXIF bytes read as Windows-1252';
         deliberate.push({ file: f.name, field: k, photowire: got.iptc[k], mwg: want.mwg[k], why });
       }
     }
     const mergedAgree = perFile.filter((p) => FIELDS.every((k) => p.oursMergedAgrees[k])).length;
-    process.stdout.write(`\nthe rule (src/core/metadata/mergeIimXmp.ts) applied to ExifTool's own IIM/XMP/EXIF values: photowire agrees in ${mergedAgree} of ${n} files on every field\n`);
-    process.stdout.write(`deliberate differences from MWG: ${deliberate.length} values in ${new Set(deliberate.map((d) => d.file)).size} files\n\n`);
+    process.stdout.write(
+      `\nthe rule (src/core/metadata/mergeIimXmp.ts) applied to ExifTool's own IIM/XMP/EXIF values: photowire agrees in ${mergedAgree} of ${n} files on every field\n`,
+    );
+    process.stdout.write(
+      `deliberate differences from MWG: ${deliberate.length} values in ${new Set(deliberate.map((d) => d.file)).size} files\n\n`,
+    );
     const cut = (v: unknown) => (v === undefined ? '-' : JSON.stringify(v).slice(0, 40));
-    process.stdout.write(`${formatTable(['file', 'field', 'why', 'photowire', 'MWG'], deliberate.map((d) => [d.file, d.field, d.why, cut(d.photowire), cut(d.mwg)]))}\n`);
+    process.stdout.write(
+      `${formatTable(
+        ['file', 'field', 'why', 'photowire', 'MWG'],
+        deliberate.map((d) => [d.file, d.field, d.why, cut(d.photowire), cut(d.mwg)]),
+      )}\n`,
+    );
 
     const out = writeResults(
       'metadata',
-      { startedAt: startedAt.toISOString(), args, machine: machineInfo(), exiftoolVersion, exifrVersion: exifrVersion(root), files: n, totals, agreement, deliberateDifferencesFromMwg: deliberate, charset: { ...charset, files: [...charset.files] }, perFile: perFile.map(({ fields: _f, ...rest }) => rest), disagreements: misses },
+      {
+        startedAt: startedAt.toISOString(),
+        args,
+        machine: machineInfo(),
+        exiftoolVersion,
+        exifrVersion: exifrVersion(root),
+        files: n,
+        totals,
+        agreement,
+        deliberateDifferencesFromMwg: deliberate,
+        charset: { ...charset, files: [...charset.files] },
+        perFile: perFile.map(({ fields: _f, ...rest }) => rest),
+        disagreements: misses,
+      },
       startedAt,
     );
     process.stdout.write(`\nresults: ${out}\n`);
@@ -249,7 +358,9 @@ async function main(): Promise<void> {
 }
 
 function exifrVersion(root: string): string {
-  return (JSON.parse(fs.readFileSync(path.join(root, 'node_modules/exifr/package.json'), 'utf8')) as { version: string }).version;
+  return (
+    JSON.parse(fs.readFileSync(path.join(root, 'node_modules/exifr/package.json'), 'utf8')) as { version: string }
+  ).version;
 }
 
 main().catch((err) => {

@@ -12,7 +12,12 @@ export function wireCaptions(count: number, seed: number): string[] {
 }
 
 /** A folder of photos with IPTC captions, as an agency drop arrives. */
-export async function photoFeed(opts: { width: number; height: number; count: number; log: (s: string) => void }): Promise<PhotoSet> {
+export async function photoFeed(opts: {
+  width: number;
+  height: number;
+  count: number;
+  log: (s: string) => void;
+}): Promise<PhotoSet> {
   const captions = wireCaptions(opts.count, 7);
   const iptc = (i: number): IptcFields => ({
     caption: captions[i],
@@ -20,7 +25,15 @@ export async function photoFeed(opts: { width: number; height: number; count: nu
     city: 'Harbourton',
     dateCreated: '2026-11-03',
   });
-  return ensurePhotos({ width: opts.width, height: opts.height, count: opts.count, seedBase: 70_000, tag: 'pipeline-feed', iptc, log: opts.log });
+  return ensurePhotos({
+    width: opts.width,
+    height: opts.height,
+    count: opts.count,
+    seedBase: 70_000,
+    tag: 'pipeline-feed',
+    iptc,
+    log: opts.log,
+  });
 }
 
 /** An NDJSON manifest of caption-only items (no images), written once to the bench cache. */
@@ -30,7 +43,9 @@ export function captionManifest(count: number): string {
   const file = path.join(dir, `captions-${count}.ndjson`);
   if (fs.existsSync(file)) return file;
   const captions = wireCaptions(count, 11);
-  const lines = captions.map((caption, i) => JSON.stringify({ id: `bench-${count}-${i + 1}`, caption, headline: `Bench item ${i + 1}` }));
+  const lines = captions.map((caption, i) =>
+    JSON.stringify({ id: `bench-${count}-${i + 1}`, caption, headline: `Bench item ${i + 1}` }),
+  );
   const tmp = `${file}.${process.pid}.tmp`;
   fs.writeFileSync(tmp, `${lines.join('\n')}\n`);
   fs.renameSync(tmp, file);

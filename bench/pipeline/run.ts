@@ -86,9 +86,13 @@ function readArgs(argv: string[]): Args {
     width: Math.round(height * 1.5),
     height,
     rounds: int('rounds', values.rounds, quick ? 1 : 2),
-    concurrencies: values.concurrency ? values.concurrency.split(',').map((v) => int('concurrency', v.trim(), 1)) : [defaultConcurrency],
+    concurrencies: values.concurrency
+      ? values.concurrency.split(',').map((v) => int('concurrency', v.trim(), 1))
+      : [defaultConcurrency],
     defaultConcurrency,
-    captions: (values.captions ?? (quick ? '200,2000' : '1000,10000')).split(',').map((v) => int('captions', v.trim(), 1)),
+    captions: (values.captions ?? (quick ? '200,2000' : '1000,10000'))
+      .split(',')
+      .map((v) => int('captions', v.trim(), 1)),
     redisUrl: values.redis ?? process.env.REDIS_URL ?? 'redis://127.0.0.1:6379',
     runPhotos: !values['no-photos'],
     runCaptions: !values['no-captions'],
@@ -99,8 +103,12 @@ function readArgs(argv: string[]): Args {
 
 /** `--storage local,s3`: the local lane always runs (it is what s3 is measured against), first. */
 function storageLanes(v: string | undefined): StorageLane[] {
-  const asked = (v ?? 'local').split(',').map((x) => x.trim()).filter((x) => x !== '');
-  for (const x of asked) if (x !== 'local' && x !== 's3') throw new Error(`--storage takes local and/or s3 (comma-separated), got ${x}`);
+  const asked = (v ?? 'local')
+    .split(',')
+    .map((x) => x.trim())
+    .filter((x) => x !== '');
+  for (const x of asked)
+    if (x !== 'local' && x !== 's3') throw new Error(`--storage takes local and/or s3 (comma-separated), got ${x}`);
   return asked.includes('s3') ? ['local', 's3'] : ['local'];
 }
 
@@ -194,7 +202,12 @@ class Cli {
         },
         maxOutputBytes: 256 * 1024,
       });
-      const out = JSON.parse(m.stdout) as { items: number; ok: number; failed: number; batches: Array<{ durationMs: number | null }> };
+      const out = JSON.parse(m.stdout) as {
+        items: number;
+        ok: number;
+        failed: number;
+        batches: Array<{ durationMs: number | null }>;
+      };
       return {
         feed: feedPath,
         items: out.items,
@@ -209,8 +222,23 @@ class Cli {
         ...(s3 ? { serverCpuS: server0 === null ? null : (s3.serverCpuS() ?? NaN) - server0 } : {}),
       };
     } catch (err) {
-      const why = m ? `exit ${m.exitCode}: ${m.stderr.trim().split('\n').slice(-3).join(' | ')}` : err instanceof Error ? err.message : String(err);
-      return { feed: feedPath, items: 0, ok: 0, failed: 0, wallMs: NaN, batchMs: null, cpuS: null, peakRssMb: null, stages: foldStageLines([]), error: `photowire run failed: ${why}` };
+      const why = m
+        ? `exit ${m.exitCode}: ${m.stderr.trim().split('\n').slice(-3).join(' | ')}`
+        : err instanceof Error
+          ? err.message
+          : String(err);
+      return {
+        feed: feedPath,
+        items: 0,
+        ok: 0,
+        failed: 0,
+        wallMs: NaN,
+        batchMs: null,
+        cpuS: null,
+        peakRssMb: null,
+        stages: foldStageLines([]),
+        error: `photowire run failed: ${why}`,
+      };
     } finally {
       if (this.redisUrl) await deletePrefix(this.redisUrl, prefix).catch(() => undefined);
       if (s3) await s3.empty(prefix).catch(() => undefined);
@@ -232,10 +260,27 @@ async function renditionStageOnly(files: string[], concurrency: number, gnuTime:
   const out = scratchDir('renditions');
   try {
     const lane = path.join(__dirname, '..', 'renditions', 'photowireLane.js');
-    const m = await runMeasured(process.execPath, [lane, '--out', out, '--concurrency', String(concurrency), ...files], { gnuTime: gnuTime.found ? gnuTime.path : null });
-    if (m.exitCode !== 0) return { wallMs: NaN, busyMs: null, cpuS: null, peakRssMb: null, error: `rendition stage exited ${m.exitCode}: ${m.stderr.trim().slice(-300)}` };
+    const m = await runMeasured(
+      process.execPath,
+      [lane, '--out', out, '--concurrency', String(concurrency), ...files],
+      { gnuTime: gnuTime.found ? gnuTime.path : null },
+    );
+    if (m.exitCode !== 0)
+      return {
+        wallMs: NaN,
+        busyMs: null,
+        cpuS: null,
+        peakRssMb: null,
+        error: `rendition stage exited ${m.exitCode}: ${m.stderr.trim().slice(-300)}`,
+      };
     const report = JSON.parse(m.stdout.trim().split('\n').pop()!) as { busyMs: number };
-    return { wallMs: m.wallMs, busyMs: report.busyMs, cpuS: m.userS === null ? null : m.userS + m.sysS!, peakRssMb: m.peakRssMb, error: null };
+    return {
+      wallMs: m.wallMs,
+      busyMs: report.busyMs,
+      cpuS: m.userS === null ? null : m.userS + m.sysS!,
+      peakRssMb: m.peakRssMb,
+      error: null,
+    };
   } finally {
     removeDir(out);
   }
@@ -250,14 +295,19 @@ const med = (xs: Array<number | null>) => {
 function stageTable(b: StageBreakdown): string {
   return formatTable(
     ['stage', 'ms/item', 'share'],
-    [...STAGES.map((s) => [s, b.meanMs[s].toFixed(1), `${(b.share[s] * 100).toFixed(1)}%`]), ['all stages', b.meanItemMs.toFixed(1), '100%']],
+    [
+      ...STAGES.map((s) => [s, b.meanMs[s].toFixed(1), `${(b.share[s] * 100).toFixed(1)}%`]),
+      ['all stages', b.meanItemMs.toFixed(1), '100%'],
+    ],
   );
 }
 
 /** Mean of several runs' breakdowns, weighting each by its item count. */
 function mergeBreakdowns(bs: StageBreakdown[]): StageBreakdown {
   const items = bs.reduce((n, b) => n + b.items, 0);
-  const meanMs = Object.fromEntries(STAGES.map((s) => [s, items ? bs.reduce((n, b) => n + b.meanMs[s] * b.items, 0) / items : 0])) as StageBreakdown['meanMs'];
+  const meanMs = Object.fromEntries(
+    STAGES.map((s) => [s, items ? bs.reduce((n, b) => n + b.meanMs[s] * b.items, 0) / items : 0]),
+  ) as StageBreakdown['meanMs'];
   const total = STAGES.reduce((n, s) => n + meanMs[s], 0);
   const share = Object.fromEntries(STAGES.map((s) => [s, total ? meanMs[s] / total : 0])) as StageBreakdown['share'];
   return { items, meanMs, share, meanItemMs: total };
@@ -272,7 +322,10 @@ async function photosSection(args: Args, cli: Cli, gnuTime: Tool, log: (s: strin
     if (args.storage.includes('s3')) {
       // One run's objects at a time (each run's prefix is emptied after it): originals plus renditions, with room.
       const need = set.files.length * set.meanBytes * 1.6 + 512 * 2 ** 20;
-      s3 = await startS3({ memstoreBytes: args.memstoreGb ? args.memstoreGb * 2 ** 30 : Math.max(2 ** 30, Math.ceil(need)), log });
+      s3 = await startS3({
+        memstoreBytes: args.memstoreGb ? args.memstoreGb * 2 ** 30 : Math.max(2 ** 30, Math.ceil(need)),
+        log,
+      });
     }
     const out = [];
     for (const c of args.concurrencies) out.push(await photosAt(c, args, set, feed, cli, gnuTime, s3, log));
@@ -299,15 +352,28 @@ function laneSummary(runs: CliRun[], n: number): LaneSummary {
     e2ePhotosPerSecondBatch: med(good.map((x) => rate(n, x.batchMs))),
     e2eCpuMsPerPhoto: med(good.map((x) => (x.cpuS === null ? null : (x.cpuS * 1000) / n))),
     e2ePeakRssMb: good.length ? Math.max(...good.map((x) => x.peakRssMb ?? 0)) : null,
-    ...(good.some((x) => x.serverCpuS !== undefined) ? { serverCpuMsPerPhoto: med(good.map((x) => (x.serverCpuS == null ? null : (x.serverCpuS * 1000) / n))) } : {}),
+    ...(good.some((x) => x.serverCpuS !== undefined)
+      ? { serverCpuMsPerPhoto: med(good.map((x) => (x.serverCpuS == null ? null : (x.serverCpuS * 1000) / n))) }
+      : {}),
   };
 }
 
-async function photosAt(concurrency: number, args: Args, set: PhotoSet, feed: string, cli: Cli, gnuTime: Tool, s3: S3Service | null, log: (s: string) => void) {
+async function photosAt(
+  concurrency: number,
+  args: Args,
+  set: PhotoSet,
+  feed: string,
+  cli: Cli,
+  gnuTime: Tool,
+  s3: S3Service | null,
+  log: (s: string) => void,
+) {
   const lanes = args.storage;
   const e2eBy = new Map<StorageLane, CliRun[]>(lanes.map((l) => [l, []]));
   const stage: StageOnlyRun[] = [];
-  log(`\n${set.files.length} photos of ${set.megapixels} MP (${(set.meanBytes / 1e6).toFixed(1)} MB each, IPTC captions), concurrency ${concurrency}${concurrency === args.defaultConcurrency ? ' (the default)' : ''}, ${args.rounds} round(s)${lanes.length > 1 ? `, storage ${lanes.join(' and ')} on the same photos` : ''}:`);
+  log(
+    `\n${set.files.length} photos of ${set.megapixels} MP (${(set.meanBytes / 1e6).toFixed(1)} MB each, IPTC captions), concurrency ${concurrency}${concurrency === args.defaultConcurrency ? ' (the default)' : ''}, ${args.rounds} round(s)${lanes.length > 1 ? `, storage ${lanes.join(' and ')} on the same photos` : ''}:`,
+  );
   for (let r = 0; r < args.rounds; r++) {
     // Alternating order, so that neither lane always runs first on a warming (or loading) machine.
     const order: Array<StorageLane | 'stage'> = [...lanes, 'stage'];
@@ -317,11 +383,15 @@ async function photosAt(concurrency: number, args: Args, set: PhotoSet, feed: st
         const res = await cli.run(feed, concurrency, which === 's3' ? s3 : null);
         e2eBy.get(which)!.push(res);
         const label = `photowire run (${which})`.padEnd(22);
-        log(`    round ${r + 1} ${label} ${res.error ? `FAILED: ${res.error}` : `${rate(res.items, res.wallMs).toFixed(2)} photos/s (wall), ${rate(res.items, res.batchMs).toFixed(2)} (batch), RSS ${fixed(res.peakRssMb, 0)} MB`}`);
+        log(
+          `    round ${r + 1} ${label} ${res.error ? `FAILED: ${res.error}` : `${rate(res.items, res.wallMs).toFixed(2)} photos/s (wall), ${rate(res.items, res.batchMs).toFixed(2)} (batch), RSS ${fixed(res.peakRssMb, 0)} MB`}`,
+        );
       } else {
         const res = await renditionStageOnly(set.files, concurrency, gnuTime);
         stage.push(res);
-        log(`    round ${r + 1} ${'rendition stage'.padEnd(22)} ${res.error ? `FAILED: ${res.error}` : `${rate(set.files.length, res.wallMs).toFixed(2)} photos/s (wall), ${rate(set.files.length, res.busyMs).toFixed(2)} (busy), RSS ${fixed(res.peakRssMb, 0)} MB`}`);
+        log(
+          `    round ${r + 1} ${'rendition stage'.padEnd(22)} ${res.error ? `FAILED: ${res.error}` : `${rate(set.files.length, res.wallMs).toFixed(2)} photos/s (wall), ${rate(set.files.length, res.busyMs).toFixed(2)} (busy), RSS ${fixed(res.peakRssMb, 0)} MB`}`,
+        );
       }
     }
   }
@@ -346,7 +416,9 @@ async function photosAt(concurrency: number, args: Args, set: PhotoSet, feed: st
   // an idle box, and it does not move when other work on a shared box takes cores away mid-run.
   const ratioCpu = summary.stageCpuMsPerPhoto / summary.e2eCpuMsPerPhoto;
   const s3Runs = e2eBy.get('s3');
-  const s3Lane = s3Runs ? { ...laneSummary(s3Runs, n), stages: mergeBreakdowns(s3Runs.filter((x) => !x.error).map((x) => x.stages)) } : null;
+  const s3Lane = s3Runs
+    ? { ...laneSummary(s3Runs, n), stages: mergeBreakdowns(s3Runs.filter((x) => !x.error).map((x) => x.stages)) }
+    : null;
   const s3Ratio = s3Lane
     ? {
         wall: s3Lane.e2ePhotosPerSecondWall / summary.e2ePhotosPerSecondWall,
@@ -359,34 +431,73 @@ async function photosAt(concurrency: number, args: Args, set: PhotoSet, feed: st
     formatTable(
       ['', 'photos/s (wall)', 'photos/s (steady)', 'CPU ms/photo', 'peak RSS MB'],
       [
-        [`photowire run, end to end${s3Lane ? ` (${LANE_LABEL.local})` : ''}`, fixed(summary.e2ePhotosPerSecondWall, 2), fixed(summary.e2ePhotosPerSecondBatch, 2), fixed(summary.e2eCpuMsPerPhoto, 0), fixed(summary.e2ePeakRssMb, 0)],
+        [
+          `photowire run, end to end${s3Lane ? ` (${LANE_LABEL.local})` : ''}`,
+          fixed(summary.e2ePhotosPerSecondWall, 2),
+          fixed(summary.e2ePhotosPerSecondBatch, 2),
+          fixed(summary.e2eCpuMsPerPhoto, 0),
+          fixed(summary.e2ePeakRssMb, 0),
+        ],
         ...(s3Lane
-          ? [[`photowire run, end to end (${LANE_LABEL.s3})`, fixed(s3Lane.e2ePhotosPerSecondWall, 2), fixed(s3Lane.e2ePhotosPerSecondBatch, 2), fixed(s3Lane.e2eCpuMsPerPhoto, 0), fixed(s3Lane.e2ePeakRssMb, 0)]]
+          ? [
+              [
+                `photowire run, end to end (${LANE_LABEL.s3})`,
+                fixed(s3Lane.e2ePhotosPerSecondWall, 2),
+                fixed(s3Lane.e2ePhotosPerSecondBatch, 2),
+                fixed(s3Lane.e2eCpuMsPerPhoto, 0),
+                fixed(s3Lane.e2ePeakRssMb, 0),
+              ],
+            ]
           : []),
-        ['rendition stage alone', fixed(summary.stagePhotosPerSecondWall, 2), fixed(summary.stagePhotosPerSecondBusy, 2), fixed(summary.stageCpuMsPerPhoto, 0), fixed(summary.stagePeakRssMb, 0)],
+        [
+          'rendition stage alone',
+          fixed(summary.stagePhotosPerSecondWall, 2),
+          fixed(summary.stagePhotosPerSecondBusy, 2),
+          fixed(summary.stageCpuMsPerPhoto, 0),
+          fixed(summary.stagePeakRssMb, 0),
+        ],
         [`end to end${s3Lane ? ' (local)' : ''} / stage alone`, pct(ratioWall), pct(ratioBatch), pct(ratioCpu), null],
-        ...(s3Ratio ? [['S3 / local, end to end', pct(s3Ratio.wall), pct(s3Ratio.steady), pct(s3Ratio.cpu), null]] : []),
+        ...(s3Ratio
+          ? [['S3 / local, end to end', pct(s3Ratio.wall), pct(s3Ratio.steady), pct(s3Ratio.cpu), null]]
+          : []),
       ],
     ),
   );
-  log(`  (wall: process start to exit; steady: batch enqueued to last item done, and the stage's first read to last write)`);
-  log(`  (the CPU column's ratio is stage CPU / end-to-end CPU per photo: the throughput ratio when all cores are busy)`);
-  log(`  overhead share (everything but the rendition stage): ${((1 - ratioWall) * 100).toFixed(1)}% of wall time, ${((1 - ratioCpu) * 100).toFixed(1)}% of CPU; target <= 15%: ${ratioWall >= 0.85 ? 'met' : 'NOT met'} by wall time, ${ratioCpu >= 0.85 ? 'met' : 'NOT met'} by CPU`);
+  log(
+    `  (wall: process start to exit; steady: batch enqueued to last item done, and the stage's first read to last write)`,
+  );
+  log(
+    `  (the CPU column's ratio is stage CPU / end-to-end CPU per photo: the throughput ratio when all cores are busy)`,
+  );
+  log(
+    `  overhead share (everything but the rendition stage): ${((1 - ratioWall) * 100).toFixed(1)}% of wall time, ${((1 - ratioCpu) * 100).toFixed(1)}% of CPU; target <= 15%: ${ratioWall >= 0.85 ? 'met' : 'NOT met'} by wall time, ${ratioCpu >= 0.85 ? 'met' : 'NOT met'} by CPU`,
+  );
   if (s3Ratio) {
-    log(`  S3 throughput / local (target >= 90%): ${pct(s3Ratio.wall)} by wall time (${s3Ratio.wall >= 0.9 ? 'met' : 'NOT met'}), ${pct(s3Ratio.steady)} steady (${s3Ratio.steady >= 0.9 ? 'met' : 'NOT met'}), ${pct(s3Ratio.cpu)} by photowire's CPU per photo`);
+    log(
+      `  S3 throughput / local (target >= 90%): ${pct(s3Ratio.wall)} by wall time (${s3Ratio.wall >= 0.9 ? 'met' : 'NOT met'}), ${pct(s3Ratio.steady)} steady (${s3Ratio.steady >= 0.9 ? 'met' : 'NOT met'}), ${pct(s3Ratio.cpu)} by photowire's CPU per photo`,
+    );
     if (s3Lane!.serverCpuMsPerPhoto !== undefined) {
       const all = s3Lane!.e2eCpuMsPerPhoto + s3Lane!.serverCpuMsPerPhoto;
-      log(`  the S3 server on the same cores: ${fixed(s3Lane!.serverCpuMsPerPhoto, 0)} CPU ms/photo (radosgw + OSD + monitor); photowire + server ${fixed(all, 0)} ms/photo against local's ${fixed(summary.e2eCpuMsPerPhoto, 0)}`);
+      log(
+        `  the S3 server on the same cores: ${fixed(s3Lane!.serverCpuMsPerPhoto, 0)} CPU ms/photo (radosgw + OSD + monitor); photowire + server ${fixed(all, 0)} ms/photo against local's ${fixed(summary.e2eCpuMsPerPhoto, 0)}`,
+      );
     }
   }
-  log(`  worker peak RSS at concurrency ${concurrency}: ${fixed(summary.e2ePeakRssMb, 0)} MB; target < 500 MB: ${summary.e2ePeakRssMb !== null && summary.e2ePeakRssMb < 500 ? 'met' : 'NOT met'}`);
-  log(`\n  per-item stage times inside the worker (${summary.stages.items} items${s3Lane ? ', local lane' : ''}; concurrent items overlap, so shares are of item time, not of wall time):`);
+  log(
+    `  worker peak RSS at concurrency ${concurrency}: ${fixed(summary.e2ePeakRssMb, 0)} MB; target < 500 MB: ${summary.e2ePeakRssMb !== null && summary.e2ePeakRssMb < 500 ? 'met' : 'NOT met'}`,
+  );
+  log(
+    `\n  per-item stage times inside the worker (${summary.stages.items} items${s3Lane ? ', local lane' : ''}; concurrent items overlap, so shares are of item time, not of wall time):`,
+  );
   log(stageTable(summary.stages).replace(/^/gm, '  '));
   if (s3Lane) {
     log(`\n  the same for the S3 lane (${s3Lane.stages.items} items):`);
     log(stageTable(s3Lane.stages).replace(/^/gm, '  '));
   }
-  return { summary: { ...summary, ratioWall, ratioSteady: ratioBatch, ratioCpu, s3: s3Lane, s3OverLocal: s3Ratio }, runs: { e2e, e2eS3: s3Runs ?? null, stage } };
+  return {
+    summary: { ...summary, ratioWall, ratioSteady: ratioBatch, ratioCpu, s3: s3Lane, s3OverLocal: s3Ratio },
+    runs: { e2e, e2eS3: s3Runs ?? null, stage },
+  };
 }
 
 async function captionsSection(args: Args, cli: Cli, log: (s: string) => void) {
@@ -397,7 +508,9 @@ async function captionsSection(args: Args, cli: Cli, log: (s: string) => void) {
     for (const count of r % 2 === 0 ? args.captions : [...args.captions].reverse()) {
       const res = await cli.run(captionManifest(count), concurrency);
       runs.get(count)!.push(res);
-      log(`    round ${r + 1} ${String(count).padStart(6)} items  ${res.error ? `FAILED: ${res.error}` : `${((res.batchMs ?? NaN) / res.items).toFixed(3)} ms/item (batch), ${rate(res.items, res.wallMs).toFixed(0)} items/s (wall), RSS ${fixed(res.peakRssMb, 0)} MB`}`);
+      log(
+        `    round ${r + 1} ${String(count).padStart(6)} items  ${res.error ? `FAILED: ${res.error}` : `${((res.batchMs ?? NaN) / res.items).toFixed(3)} ms/item (batch), ${rate(res.items, res.wallMs).toFixed(0)} items/s (wall), RSS ${fixed(res.peakRssMb, 0)} MB`}`,
+      );
     }
   }
   const rows = args.captions.map((count) => {
@@ -414,13 +527,23 @@ async function captionsSection(args: Args, cli: Cli, log: (s: string) => void) {
   log(
     formatTable(
       ['items', 'ms/item (batch)', 'items/s (wall)', 'CPU ms/item', 'dedup ms/item', 'catalog ms/item', 'peak RSS MB'],
-      rows.map((r) => [r.items, fixed(r.msPerItemBatch, 3), fixed(r.itemsPerSecondWall, 0), fixed(r.cpuMsPerItem, 3), r.stages.meanMs.dedup.toFixed(2), r.stages.meanMs.catalog.toFixed(2), fixed(r.peakRssMb, 0)]),
+      rows.map((r) => [
+        r.items,
+        fixed(r.msPerItemBatch, 3),
+        fixed(r.itemsPerSecondWall, 0),
+        fixed(r.cpuMsPerItem, 3),
+        r.stages.meanMs.dedup.toFixed(2),
+        r.stages.meanMs.catalog.toFixed(2),
+        fixed(r.peakRssMb, 0),
+      ]),
     ),
   );
   const first = rows[0];
   const last = rows[rows.length - 1];
   const growth = last.msPerItemBatch / first.msPerItemBatch;
-  log(`  per-item cost at ${last.items} vs ${first.items}: ${(growth * 100).toFixed(1)}% (target <= 110%: ${growth <= 1.1 ? 'met' : 'NOT met'})`);
+  log(
+    `  per-item cost at ${last.items} vs ${first.items}: ${(growth * 100).toFixed(1)}% (target <= 110%: ${growth <= 1.1 ? 'met' : 'NOT met'})`,
+  );
   return { rows, growth, runs: Object.fromEntries(runs) };
 }
 
@@ -429,17 +552,26 @@ export async function main(argv: string[] = process.argv.slice(2)): Promise<void
   const started = new Date();
   const log = (s: string) => console.log(s);
   const built = path.join(repoRoot(), 'dist', 'cli', 'main.js');
-  if (!fs.existsSync(built)) throw new Error('photowire is not built: run `npm run build` first (this bench runs bin/photowire.js)');
+  if (!fs.existsSync(built))
+    throw new Error('photowire is not built: run `npm run build` first (this bench runs bin/photowire.js)');
   const machine = machineInfo();
   const gnuTime = findGnuTime();
   log(`pipeline bench${args.quick ? ' (quick)' : ''}: ${machineLine(machine)}`);
-  if (args.quick) log('  --quick is a smoke run: with this few photos and items, process start-up weighs on every figure; do not quote them');
+  if (args.quick)
+    log(
+      '  --quick is a smoke run: with this few photos and items, process start-up weighs on every figure; do not quote them',
+    );
   for (const line of missingToolLines([gnuTime])) log(line);
   const stale = newestSource(path.join(repoRoot(), 'src')) > fs.statSync(built).mtimeMs;
-  if (stale) log('  WARNING: src/ has changed since dist/ was built: `photowire run` below is the older build (run `npm run build`)');
+  if (stale)
+    log(
+      '  WARNING: src/ has changed since dist/ was built: `photowire run` below is the older build (run `npm run build`)',
+    );
   let redisUrl: string | null = args.redisUrl;
   if (redisUrl && !(await reachable(redisUrl))) {
-    log(`  no Redis at ${redisUrl}: each run lets photowire start its own private redis-server (needs redis-server on PATH)`);
+    log(
+      `  no Redis at ${redisUrl}: each run lets photowire start its own private redis-server (needs redis-server on PATH)`,
+    );
     redisUrl = null;
   } else {
     log(`  Redis ${redisUrl}, a fresh key prefix per run (deleted after)`);
@@ -449,7 +581,15 @@ export async function main(argv: string[] = process.argv.slice(2)): Promise<void
   const captions = args.runCaptions ? await captionsSection(args, cli, log) : null;
   const file = writeResults(
     'pipeline',
-    { bench: 'pipeline', command: `node dist-bench/bench/run.js pipeline ${argv.join(' ')}`.trim(), startedAt: started.toISOString(), args, machine, photos, captions },
+    {
+      bench: 'pipeline',
+      command: `node dist-bench/bench/run.js pipeline ${argv.join(' ')}`.trim(),
+      startedAt: started.toISOString(),
+      args,
+      machine,
+      photos,
+      captions,
+    },
     started,
   );
   log(`\nwrote ${file}`);

@@ -6,7 +6,13 @@
 import { execFile } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { CreateBucketCommand, DeleteBucketCommand, DeleteObjectsCommand, ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
+import {
+  CreateBucketCommand,
+  DeleteBucketCommand,
+  DeleteObjectsCommand,
+  ListObjectsV2Command,
+  S3Client,
+} from '@aws-sdk/client-s3';
 import { repoRoot } from '../common/paths';
 
 export type StorageLane = 'local' | 's3';
@@ -32,10 +38,16 @@ export interface S3Service {
 
 function script(args: string[], env: NodeJS.ProcessEnv, timeoutMs: number): Promise<string> {
   return new Promise((resolve, reject) => {
-    execFile('bash', [path.join(repoRoot(), 'scripts/services/ceph-rgw.sh'), ...args], { env, timeout: timeoutMs, maxBuffer: 1 << 20 }, (err, stdout, stderr) => {
-      if (err) reject(new Error(`ceph-rgw.sh ${args.join(' ')} failed: ${err.message}\n${String(stderr).slice(-1500)}`));
-      else resolve(stdout);
-    });
+    execFile(
+      'bash',
+      [path.join(repoRoot(), 'scripts/services/ceph-rgw.sh'), ...args],
+      { env, timeout: timeoutMs, maxBuffer: 1 << 20 },
+      (err, stdout, stderr) => {
+        if (err)
+          reject(new Error(`ceph-rgw.sh ${args.join(' ')} failed: ${err.message}\n${String(stderr).slice(-1500)}`));
+        else resolve(stdout);
+      },
+    );
   });
 }
 
@@ -50,7 +62,13 @@ export async function startS3(opts: { memstoreBytes: number; log: (s: string) =>
   let startMs = 0;
   let origin: string;
   if (e.S3_ENDPOINT && e.AWS_ACCESS_KEY_ID && e.AWS_SECRET_ACCESS_KEY) {
-    vars = { S3_ENDPOINT: e.S3_ENDPOINT, S3_REGION: e.S3_REGION || 'us-east-1', S3_FORCE_PATH_STYLE: e.S3_FORCE_PATH_STYLE || 'true', AWS_ACCESS_KEY_ID: e.AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY: e.AWS_SECRET_ACCESS_KEY };
+    vars = {
+      S3_ENDPOINT: e.S3_ENDPOINT,
+      S3_REGION: e.S3_REGION || 'us-east-1',
+      S3_FORCE_PATH_STYLE: e.S3_FORCE_PATH_STYLE || 'true',
+      AWS_ACCESS_KEY_ID: e.AWS_ACCESS_KEY_ID,
+      AWS_SECRET_ACCESS_KEY: e.AWS_SECRET_ACCESS_KEY,
+    };
     origin = `S3_ENDPOINT ${e.S3_ENDPOINT} (reused)`;
   } else {
     const t0 = Date.now();
@@ -63,7 +81,8 @@ export async function startS3(opts: { memstoreBytes: number; log: (s: string) =>
     }
     dir = vars.CEPH_RGW_DIR ?? null;
     delete vars.CEPH_RGW_DIR;
-    for (const k of ['S3_ENDPOINT', 'AWS_ACCESS_KEY_ID', 'AWS_SECRET_ACCESS_KEY']) if (!vars[k]) throw new Error(`ceph-rgw.sh start printed no ${k}`);
+    for (const k of ['S3_ENDPOINT', 'AWS_ACCESS_KEY_ID', 'AWS_SECRET_ACCESS_KEY'])
+      if (!vars[k]) throw new Error(`ceph-rgw.sh start printed no ${k}`);
     origin = `Ceph RGW from scripts/services/ceph-rgw.sh at ${vars.S3_ENDPOINT} (memstore ${(opts.memstoreBytes / 2 ** 30).toFixed(1)} GiB), started in ${(startMs / 1000).toFixed(1)} s`;
   }
   const client = new S3Client({
@@ -82,16 +101,25 @@ export async function startS3(opts: { memstoreBytes: number; log: (s: string) =>
     let n = 0;
     let token: string | undefined;
     do {
-      const page = await client.send(new ListObjectsV2Command({ Bucket: bucket, Prefix: prefix ? `${prefix}/` : undefined, ContinuationToken: token }));
+      const page = await client.send(
+        new ListObjectsV2Command({
+          Bucket: bucket,
+          Prefix: prefix ? `${prefix}/` : undefined,
+          ContinuationToken: token,
+        }),
+      );
       const keys = (page.Contents ?? []).map((o) => ({ Key: o.Key! }));
-      if (keys.length) await client.send(new DeleteObjectsCommand({ Bucket: bucket, Delete: { Objects: keys, Quiet: true } }));
+      if (keys.length)
+        await client.send(new DeleteObjectsCommand({ Bucket: bucket, Delete: { Objects: keys, Quiet: true } }));
       n += keys.length;
       token = page.IsTruncated ? page.NextContinuationToken : undefined;
     } while (token);
     return n;
   };
 
-  const pids = dir ? ['rgw', 'osd', 'mon'].map((n) => Number(fs.readFileSync(path.join(dir!, `${n}.pid`), 'utf8').trim())) : [];
+  const pids = dir
+    ? ['rgw', 'osd', 'mon'].map((n) => Number(fs.readFileSync(path.join(dir!, `${n}.pid`), 'utf8').trim()))
+    : [];
   const tick = 100; // USER_HZ on Linux
   const serverCpuS = (): number | null => {
     if (!pids.length) return null;

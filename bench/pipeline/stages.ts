@@ -1,5 +1,14 @@
 /** The per-item stage times the item worker logs with "item done" (see src/app/items/processItem.ts). */
-export const STAGES = ['read', 'metadata', 'captionCredit', 'renditions', 'store', 'dedup', 'record', 'catalog'] as const;
+export const STAGES = [
+  'read',
+  'metadata',
+  'captionCredit',
+  'renditions',
+  'store',
+  'dedup',
+  'record',
+  'catalog',
+] as const;
 export type Stage = (typeof STAGES)[number];
 
 export interface StageBreakdown {

@@ -28,7 +28,13 @@ const stem = (f: string) => path.basename(f, path.extname(f));
 /** One thread per process for the CLI tools: parallelism comes from processes, as for photowire from photos in flight. */
 const SINGLE_THREAD = { VIPS_CONCURRENCY: '1', MAGICK_THREAD_LIMIT: '1', OMP_NUM_THREADS: '1' };
 
-export function photowire(node: string, extraArgs: string[] = [], id = 'photowire', label = 'photowire', writesRenditions = true): Competitor {
+export function photowire(
+  node: string,
+  extraArgs: string[] = [],
+  id = 'photowire',
+  label = 'photowire',
+  writesRenditions = true,
+): Competitor {
   const lane = path.join(__dirname, 'photowireLane.js');
   return {
     id,
@@ -36,7 +42,9 @@ export function photowire(node: string, extraArgs: string[] = [], id = 'photowir
     parallel: 'in-process',
     available: true,
     writesRenditions,
-    lane: (files, outDir, inFlight) => [{ cmd: node, args: [lane, '--out', outDir, '--concurrency', String(inFlight), ...extraArgs, ...files] }],
+    lane: (files, outDir, inFlight) => [
+      { cmd: node, args: [lane, '--out', outDir, '--concurrency', String(inFlight), ...extraArgs, ...files] },
+    ],
   };
 }
 
@@ -55,12 +63,24 @@ export function vipsthumbnail(tool: Tool, chained: boolean): Competitor {
       return [
         {
           cmd: tool.path!,
-          args: ['--size', `${PREVIEW.box}x${PREVIEW.box}>`, '-o', path.join(outDir, `%s.preview.jpg[Q=${PREVIEW.quality},optimize_coding,strip]`), ...files],
+          args: [
+            '--size',
+            `${PREVIEW.box}x${PREVIEW.box}>`,
+            '-o',
+            path.join(outDir, `%s.preview.jpg[Q=${PREVIEW.quality},optimize_coding,strip]`),
+            ...files,
+          ],
           env: SINGLE_THREAD,
         },
         {
           cmd: tool.path!,
-          args: ['--size', `${THUMB.box}x${THUMB.box}>`, '-o', path.join(outDir, `%s.thumb.webp[Q=${THUMB.quality},effort=2,strip]`), ...(chained ? previews : files)],
+          args: [
+            '--size',
+            `${THUMB.box}x${THUMB.box}>`,
+            '-o',
+            path.join(outDir, `%s.thumb.webp[Q=${THUMB.quality},effort=2,strip]`),
+            ...(chained ? previews : files),
+          ],
           env: SINGLE_THREAD,
         },
       ];
@@ -86,16 +106,24 @@ export function imagemagick(tool: Tool, hint: 'box' | 'double' = 'box'): Competi
       files.map((f) => ({
         cmd: tool.path!,
         args: [
-          '-define', `jpeg:size=${h}x${h}`,
+          '-define',
+          `jpeg:size=${h}x${h}`,
           f,
           '-auto-orient',
-          '-thumbnail', `${PREVIEW.box}x${PREVIEW.box}>`,
-          '-quality', String(PREVIEW.quality),
-          '-define', 'jpeg:optimize-coding=true',
-          '-write', path.join(outDir, `${stem(f)}.preview.jpg`),
-          '-thumbnail', `${THUMB.box}x${THUMB.box}>`,
-          '-quality', String(THUMB.quality),
-          '-define', 'webp:method=2',
+          '-thumbnail',
+          `${PREVIEW.box}x${PREVIEW.box}>`,
+          '-quality',
+          String(PREVIEW.quality),
+          '-define',
+          'jpeg:optimize-coding=true',
+          '-write',
+          path.join(outDir, `${stem(f)}.preview.jpg`),
+          '-thumbnail',
+          `${THUMB.box}x${THUMB.box}>`,
+          '-quality',
+          String(THUMB.quality),
+          '-define',
+          'webp:method=2',
           path.join(outDir, `${stem(f)}.thumb.webp`),
         ],
         env: SINGLE_THREAD,

@@ -42,9 +42,11 @@ async function main(): Promise<void> {
   });
   if (!values.out) throw new Error('--out DIR is required');
   const concurrency = Number(values.concurrency);
-  if (!Number.isInteger(concurrency) || concurrency < 1) throw new Error(`--concurrency must be a whole number of 1 or more, got ${values.concurrency}`);
+  if (!Number.isInteger(concurrency) || concurrency < 1)
+    throw new Error(`--concurrency must be a whole number of 1 or more, got ${values.concurrency}`);
   const variant = values.variant!;
-  if (variant !== 'photowire' && !VARIANTS[variant]) throw new Error(`unknown --variant ${variant}: photowire or one of ${Object.keys(VARIANTS).join(', ')}`);
+  if (variant !== 'photowire' && !VARIANTS[variant])
+    throw new Error(`unknown --variant ${variant}: photowire or one of ${Object.keys(VARIANTS).join(', ')}`);
   // sharpImages sets one libvips thread per image on import; the sweep overrides it here.
   if (values['vips-threads']) sharp.concurrency(Number(values['vips-threads']));
 

@@ -22,7 +22,14 @@ export interface VariantOptions {
 export const VARIANTS: Record<string, { about: string; opts: VariantOptions }> = {
   'decode-only': {
     about: 'decode at the preview size only, nothing made or written (the floor)',
-    opts: { separate: false, progressive: false, hashFromPreview: false, sequentialRead: true, fastShrinkOnLoad: true, decodeOnly: true },
+    opts: {
+      separate: false,
+      progressive: false,
+      hashFromPreview: false,
+      sequentialRead: true,
+      fastShrinkOnLoad: true,
+      decodeOnly: true,
+    },
   },
   'separate-decodes': {
     about: 'each rendition decoded from the original on its own (two decodes)',
@@ -38,11 +45,23 @@ export const VARIANTS: Record<string, { about: string; opts: VariantOptions }> =
   },
   'random-access': {
     about: 'decode without sequentialRead',
-    opts: { separate: false, progressive: false, hashFromPreview: false, sequentialRead: false, fastShrinkOnLoad: true },
+    opts: {
+      separate: false,
+      progressive: false,
+      hashFromPreview: false,
+      sequentialRead: false,
+      fastShrinkOnLoad: true,
+    },
   },
   'no-fast-shrink-on-load': {
     about: 'shrink-on-load keeps a 2x margin (fastShrinkOnLoad: false)',
-    opts: { separate: false, progressive: false, hashFromPreview: false, sequentialRead: true, fastShrinkOnLoad: false },
+    opts: {
+      separate: false,
+      progressive: false,
+      hashFromPreview: false,
+      sequentialRead: true,
+      fastShrinkOnLoad: false,
+    },
   },
   'before-tuning': {
     about: 'the code before this issue: progressive preview and hash from 1600 px',
@@ -59,7 +78,9 @@ function fit(img: Sharp, box: number, fastShrinkOnLoad: boolean): Sharp {
 
 function encoder(img: Sharp, spec: Spec, plan: RenditionPlan, progressive: boolean): Sharp {
   if (plan.exif) img = img.withExif({ IFD0: plan.exif });
-  return spec.format === 'webp' ? img.webp({ quality: spec.quality, effort: 2 }) : img.jpeg({ quality: spec.quality, progressive, optimiseCoding: true });
+  return spec.format === 'webp'
+    ? img.webp({ quality: spec.quality, effort: 2 })
+    : img.jpeg({ quality: spec.quality, progressive, optimiseCoding: true });
 }
 
 async function gray9x8(raw: Raw): Promise<Uint8Array> {
@@ -68,7 +89,11 @@ async function gray9x8(raw: Raw): Promise<Uint8Array> {
 }
 
 async function decodeTo(bytes: Buffer, box: number, o: VariantOptions, maxPixels: number): Promise<Raw> {
-  const out = await fit(sharp(bytes, { limitInputPixels: maxPixels, sequentialRead: o.sequentialRead, failOn: 'error' }).autoOrient(), box, o.fastShrinkOnLoad)
+  const out = await fit(
+    sharp(bytes, { limitInputPixels: maxPixels, sequentialRead: o.sequentialRead, failOn: 'error' }).autoOrient(),
+    box,
+    o.fastShrinkOnLoad,
+  )
     .flatten({ background: '#ffffff' })
     .toColourspace('srgb')
     .raw()
@@ -76,14 +101,34 @@ async function decodeTo(bytes: Buffer, box: number, o: VariantOptions, maxPixels
   return { data: out.data, info: { width: out.info.width, height: out.info.height, channels: out.info.channels } };
 }
 
-async function fromRaw(raw: Raw, spec: Spec, plan: RenditionPlan, o: VariantOptions): Promise<{ img: RenderedImage; raw: Raw }> {
-  const pixels = await fit(sharp(raw.data, { raw: raw.info }), spec.box, true).raw().toBuffer({ resolveWithObject: true });
-  const r: Raw = { data: pixels.data, info: { width: pixels.info.width, height: pixels.info.height, channels: pixels.info.channels } };
-  const out = await encoder(sharp(r.data, { raw: r.info }), spec, plan, o.progressive).toBuffer({ resolveWithObject: true });
-  return { img: { name: spec.name, data: out.data, width: out.info.width, height: out.info.height, format: spec.format }, raw: r };
+async function fromRaw(
+  raw: Raw,
+  spec: Spec,
+  plan: RenditionPlan,
+  o: VariantOptions,
+): Promise<{ img: RenderedImage; raw: Raw }> {
+  const pixels = await fit(sharp(raw.data, { raw: raw.info }), spec.box, true)
+    .raw()
+    .toBuffer({ resolveWithObject: true });
+  const r: Raw = {
+    data: pixels.data,
+    info: { width: pixels.info.width, height: pixels.info.height, channels: pixels.info.channels },
+  };
+  const out = await encoder(sharp(r.data, { raw: r.info }), spec, plan, o.progressive).toBuffer({
+    resolveWithObject: true,
+  });
+  return {
+    img: { name: spec.name, data: out.data, width: out.info.width, height: out.info.height, format: spec.format },
+    raw: r,
+  };
 }
 
-export async function renderVariant(bytes: Buffer, plan: RenditionPlan, o: VariantOptions, maxPixels: number): Promise<RenderResult> {
+export async function renderVariant(
+  bytes: Buffer,
+  plan: RenditionPlan,
+  o: VariantOptions,
+  maxPixels: number,
+): Promise<RenderResult> {
   if (o.decodeOnly) {
     const raw = await decodeTo(bytes, plan.decodeBox, o, maxPixels);
     return { renditions: [], gray9x8: await gray9x8(raw) };
@@ -91,7 +136,8 @@ export async function renderVariant(bytes: Buffer, plan: RenditionPlan, o: Varia
   const largestFirst = [...plan.renditions].sort((a, b) => b.box - a.box);
   const made = new Map<string, { img: RenderedImage; raw: Raw }>();
   if (o.separate) {
-    for (const spec of largestFirst) made.set(spec.name, await fromRaw(await decodeTo(bytes, spec.box, o, maxPixels), spec, plan, o));
+    for (const spec of largestFirst)
+      made.set(spec.name, await fromRaw(await decodeTo(bytes, spec.box, o, maxPixels), spec, plan, o));
   } else {
     let raw = await decodeTo(bytes, plan.decodeBox, o, maxPixels);
     for (const spec of largestFirst) {

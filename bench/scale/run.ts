@@ -105,7 +105,8 @@ function readArgs(argv: string[]): Args {
   const list = (name: string, v: string | undefined, dflt: string) =>
     (v ?? dflt).split(',').map((x) => {
       const n = Number(x.trim());
-      if (!Number.isInteger(n) || n < 1) throw new Error(`--${name} takes whole numbers of 1 or more, comma-separated; got ${x}`);
+      if (!Number.isInteger(n) || n < 1)
+        throw new Error(`--${name} takes whole numbers of 1 or more, comma-separated; got ${x}`);
       return n;
     });
   const quick = values.quick!;
@@ -119,7 +120,9 @@ function readArgs(argv: string[]): Args {
     catalog: !values['no-catalog'],
     baseline: values.baseline ? path.resolve(values.baseline) : null,
     concurrency: values.concurrency ? list('concurrency', values.concurrency, '')[0] : null,
-    baselineConcurrency: values['baseline-concurrency'] ? list('baseline-concurrency', values['baseline-concurrency'], '')[0] : null,
+    baselineConcurrency: values['baseline-concurrency']
+      ? list('baseline-concurrency', values['baseline-concurrency'], '')[0]
+      : null,
     chunkSize: values['chunk-size'] ? list('chunk-size', values['chunk-size'], '')[0] : null,
     nights: list('nights', values.nights, '10')[0],
     retention: !values['no-retention'],
@@ -135,7 +138,9 @@ function manifest(dir: string, count: number, seed: number): string {
   const fd = fs.openSync(file, 'w');
   let buf: string[] = [];
   for (let i = 0; i < count; i++) {
-    buf.push(JSON.stringify({ id: `scale-${seed}-${i + 1}`, caption: gen.next().value!.raw, headline: `Night item ${i + 1}` }));
+    buf.push(
+      JSON.stringify({ id: `scale-${seed}-${i + 1}`, caption: gen.next().value!.raw, headline: `Night item ${i + 1}` }),
+    );
     if (buf.length === 5000) {
       fs.writeSync(fd, `${buf.join('\n')}\n`);
       buf = [];
@@ -170,9 +175,18 @@ function cpuS(pid: number | undefined): number | null {
 }
 
 /** Start a long-running photowire command and resolve when a stderr/stdout line contains `ready`. */
-function startLong(args: string[], env: NodeJS.ProcessEnv, ready: string, bin = BIN(), onLine?: (line: string) => void): Promise<ChildProcess> {
+function startLong(
+  args: string[],
+  env: NodeJS.ProcessEnv,
+  ready: string,
+  bin = BIN(),
+  onLine?: (line: string) => void,
+): Promise<ChildProcess> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [...binArgv(bin).slice(1), ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [...binArgv(bin).slice(1), ...args], {
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let tail = '';
     let done = false;
     let partial = '';
@@ -191,7 +205,8 @@ function startLong(args: string[], env: NodeJS.ProcessEnv, ready: string, bin = 
     child.stdout!.on('data', look);
     child.stderr!.on('data', look);
     child.once('exit', (code) => {
-      if (!done) reject(new Error(`photowire ${args.join(' ')} exited ${code} before "${ready}": ${tail.trim().slice(-600)}`));
+      if (!done)
+        reject(new Error(`photowire ${args.join(' ')} exited ${code} before "${ready}": ${tail.trim().slice(-600)}`));
     });
     setTimeout(() => {
       if (!done) {
@@ -211,7 +226,14 @@ async function stop(child: ChildProcess): Promise<void> {
 }
 
 function baseEnv(redisUrl: string, prefix: string, dataDir: string): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = { ...process.env, REDIS_URL: redisUrl, PHOTOWIRE_PREFIX: prefix, PHOTOWIRE_DATA_DIR: dataDir, LOG_LEVEL: 'warn', PHOTOWIRE_API_RATE_LIMIT: '1000000' };
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    REDIS_URL: redisUrl,
+    PHOTOWIRE_PREFIX: prefix,
+    PHOTOWIRE_DATA_DIR: dataDir,
+    LOG_LEVEL: 'warn',
+    PHOTOWIRE_API_RATE_LIMIT: '1000000',
+  };
   for (const k of ['PHOTOWIRE_STORAGE', 'S3_ENDPOINT', 'PHOTOWIRE_API_TOKEN', 'PHOTOWIRE_REDIS_CLUSTER']) delete env[k];
   return env;
 }
@@ -313,7 +335,15 @@ interface E2eOpts {
   chunkSize: number | null;
 }
 
-async function e2eRun(redisUrl: string, feed: string, items: number, workers: number, keep: boolean, log: (s: string) => void, o: E2eOpts = { build: { label: 'this', bin: BIN() }, concurrency: null, chunkSize: null }): Promise<{ run: E2eRun; prefix: string; dataDir: string; batchId: string | null }> {
+async function e2eRun(
+  redisUrl: string,
+  feed: string,
+  items: number,
+  workers: number,
+  keep: boolean,
+  log: (s: string) => void,
+  o: E2eOpts = { build: { label: 'this', bin: BIN() }, concurrency: null, chunkSize: null },
+): Promise<{ run: E2eRun; prefix: string; dataDir: string; batchId: string | null }> {
   const prefix = `pwscale-e2e-${process.pid}-${items}-${workers}-${Date.now().toString(36)}`;
   const dataDir = scratchDir('scale-data');
   const env = baseEnv(redisUrl, prefix, dataDir);
@@ -334,11 +364,16 @@ async function e2eRun(redisUrl: string, feed: string, items: number, workers: nu
   };
   const tag = `${o.build.label}: e2e ${items} items, ${workers} worker(s)`;
   try {
-    for (let i = 0; i < workers; i++) procs.push(await startLong(['worker'], { ...env, LOG_LEVEL: 'info' }, 'worker ready', o.build.bin, onLine));
+    for (let i = 0; i < workers; i++)
+      procs.push(await startLong(['worker'], { ...env, LOG_LEVEL: 'info' }, 'worker ready', o.build.bin, onLine));
     const cpu0 = procs.map((p) => cpuS(p.pid) ?? 0);
     const redisCpu0 = await redisCpuS(r);
     const gnu = findGnuTime();
-    const m = await runMeasured(process.execPath, [...binArgv(o.build.bin).slice(1), 'ingest', '--wait', '--json', feed], { env, maxOutputBytes: 4 * 1024 * 1024, gnuTime: gnu.found ? gnu.path : null });
+    const m = await runMeasured(
+      process.execPath,
+      [...binArgv(o.build.bin).slice(1), 'ingest', '--wait', '--json', feed],
+      { env, maxOutputBytes: 4 * 1024 * 1024, gnuTime: gnu.found ? gnu.path : null },
+    );
     const rss = procs.map((p) => hwmMb(p.pid) ?? NaN);
     const workerCpu = procs.reduce((a, p, i) => a + ((cpuS(p.pid) ?? NaN) - cpu0[i]), 0);
     const redisCpu = (await redisCpuS(r)) - redisCpu0;
@@ -346,7 +381,9 @@ async function e2eRun(redisUrl: string, feed: string, items: number, workers: nu
     for (let i = 0; i < 20 && finalizeMs === null; i++) await new Promise((res) => setTimeout(res, 50));
     if (m.exitCode !== 0) throw new Error(`ingest exited ${m.exitCode}: ${m.stderr.trim().slice(-500)}`);
     const out = JSON.parse(m.stdout) as unknown;
-    const batches = (Array.isArray(out) ? out : ((out as { batches?: unknown[] }).batches ?? [out])) as Array<Record<string, unknown>>;
+    const batches = (Array.isArray(out) ? out : ((out as { batches?: unknown[] }).batches ?? [out])) as Array<
+      Record<string, unknown>
+    >;
     const b = batches[0] ?? {};
     batchId = String(b.batchId ?? b.id ?? '') || null;
     const ok = Number(b.ok ?? 0);
@@ -371,12 +408,31 @@ async function e2eRun(redisUrl: string, feed: string, items: number, workers: nu
       loadAvg: os.loadavg(),
       error: failed ? `${failed} failed` : null,
     };
-    log(`  ${tag}: ${(m.wallMs / 1000).toFixed(1)} s, ${run.itemsPerS.toFixed(0)} items/s, worker RSS ${rss.join('/')} MB, worker CPU ${fixed(run.workerCpuMsPerItem, 2)} ms/item, Redis CPU ${fixed(run.redisCpuMsPerItem, 3)} ms/item, finalize ${fixed(run.finalizeS, 1)} s, ingest CPU ${fixed(run.ingestCpuMsPerItem, 2)} ms/item, used_memory +${(delta / 2 ** 20).toFixed(1)} MB (load ${fixed(os.loadavg()[0], 1)})`);
+    log(
+      `  ${tag}: ${(m.wallMs / 1000).toFixed(1)} s, ${run.itemsPerS.toFixed(0)} items/s, worker RSS ${rss.join('/')} MB, worker CPU ${fixed(run.workerCpuMsPerItem, 2)} ms/item, Redis CPU ${fixed(run.redisCpuMsPerItem, 3)} ms/item, finalize ${fixed(run.finalizeS, 1)} s, ingest CPU ${fixed(run.ingestCpuMsPerItem, 2)} ms/item, used_memory +${(delta / 2 ** 20).toFixed(1)} MB (load ${fixed(os.loadavg()[0], 1)})`,
+    );
     return { run, prefix, dataDir, batchId };
   } catch (err) {
     const msg = err instanceof Error ? err.message : String(err);
     log(`  ${tag}: FAILED ${msg}`);
-    const run: E2eRun = { build: o.build.label, items, workers, concurrency: o.concurrency, ok: 0, failed: 0, wallMs: NaN, itemsPerS: NaN, workerPeakRssMb: [], workerCpuMsPerItem: null, ingestCpuMsPerItem: null, usedMemoryDelta: null, redisCpuMsPerItem: null, finalizeS: null, loadAvg: os.loadavg(), error: msg };
+    const run: E2eRun = {
+      build: o.build.label,
+      items,
+      workers,
+      concurrency: o.concurrency,
+      ok: 0,
+      failed: 0,
+      wallMs: NaN,
+      itemsPerS: NaN,
+      workerPeakRssMb: [],
+      workerCpuMsPerItem: null,
+      ingestCpuMsPerItem: null,
+      usedMemoryDelta: null,
+      redisCpuMsPerItem: null,
+      finalizeS: null,
+      loadAvg: os.loadavg(),
+      error: msg,
+    };
     return { run, prefix, dataDir, batchId };
   } finally {
     for (const p of procs) await stop(p);
@@ -404,16 +460,30 @@ function cloneInto(sample: CatalogRecord[], night: string, i: number): CatalogRe
   const s = sample[i % sample.length];
   const id = `${night}-${String(i + 1).padStart(6, '0')}`;
   const round = Math.floor(i / sample.length);
-  const cluster = s.cluster ? { ...s.cluster, id: round === 0 ? s.cluster.id : (BigInt(`0x${s.cluster.id}`) ^ BigInt(round)).toString(16).padStart(16, '0'), canonicalId: `${night}-${s.cluster.canonicalId.split('-').pop()}` } : null;
+  const cluster = s.cluster
+    ? {
+        ...s.cluster,
+        id: round === 0 ? s.cluster.id : (BigInt(`0x${s.cluster.id}`) ^ BigInt(round)).toString(16).padStart(16, '0'),
+        canonicalId: `${night}-${s.cluster.canonicalId.split('-').pop()}`,
+      }
+    : null;
   return { ...s, id, batchId: night, source: { ...s.source, position: i }, index: i, cluster } as CatalogRecord;
 }
 
 async function writeNight(store: CatalogStore, sample: CatalogRecord[], night: string, count: number): Promise<number> {
   const t0 = performance.now();
-  await store.createBatch({ id: night, feed: `/feeds/${night}.ndjson`, format: 'ndjson', expected: count, warnings: [], article: null });
+  await store.createBatch({
+    id: night,
+    feed: `/feeds/${night}.ndjson`,
+    format: 'ndjson',
+    expected: count,
+    warnings: [],
+    article: null,
+  });
   for (let from = 0; from < count; from += 2000) {
     const chunk: Promise<void>[] = [];
-    for (let i = from; i < Math.min(count, from + 2000); i++) chunk.push(store.markItem(cloneInto(sample, night, i), null));
+    for (let i = from; i < Math.min(count, from + 2000); i++)
+      chunk.push(store.markItem(cloneInto(sample, night, i), null));
     await Promise.all(chunk);
   }
   return performance.now() - t0;
@@ -447,7 +517,13 @@ async function measureHttp(base: string, targets: Array<{ name: string; url: str
       times.push(performance.now() - t0);
       status = res.status;
     }
-    out.push({ name: t.name, url: t.url, p50Ms: +pct(times, 50).toFixed(2), p99Ms: +pct(times, 99).toFixed(2), status });
+    out.push({
+      name: t.name,
+      url: t.url,
+      p50Ms: +pct(times, 50).toFixed(2),
+      p99Ms: +pct(times, 99).toFixed(2),
+      status,
+    });
   }
   return out;
 }
@@ -507,10 +583,17 @@ async function retentionPass(
     log(`  retention: output not JSON (exit ${m.exitCode}): ${(m.stderr || m.stdout).trim().slice(-300)}`);
   }
   // UNLINK frees big values in Redis's background thread: wait for it before reading used_memory.
-  for (let i = 0; i < 100 && /lazyfree_pending_objects:([1-9]\d*)/.test(await r.info('memory')); i++) await new Promise((res) => setTimeout(res, 100));
+  for (let i = 0; i < 100 && /lazyfree_pending_objects:([1-9]\d*)/.test(await r.info('memory')); i++)
+    await new Promise((res) => setTimeout(res, 100));
   const usedMemoryAfter = (await usedMemory(r)) - env.base;
-  const after = await memoryByFamily(r, env.prefix, nights.map((n) => n.id));
-  log(`  retention: ${removed}/${nights.length} nights removed in ${(m.wallMs / 1000).toFixed(1)} s (closing them ${(closeMs / 1000).toFixed(1)} s), exit ${m.exitCode}; used_memory after +${(usedMemoryAfter / 2 ** 20).toFixed(2)} MB, ${after.keys} keys left`);
+  const after = await memoryByFamily(
+    r,
+    env.prefix,
+    nights.map((n) => n.id),
+  );
+  log(
+    `  retention: ${removed}/${nights.length} nights removed in ${(m.wallMs / 1000).toFixed(1)} s (closing them ${(closeMs / 1000).toFixed(1)} s), exit ${m.exitCode}; used_memory after +${(usedMemoryAfter / 2 ** 20).toFixed(2)} MB, ${after.keys} keys left`,
+  );
   return { removed, closeMs, passMs: m.wallMs, exitCode: m.exitCode, usedMemoryAfter, after, bytesFreed };
 }
 
@@ -549,7 +632,13 @@ async function main(): Promise<void> {
   const redisUrl = args.redisUrl ?? own!.url;
   log(`redis: ${redisUrl}${own ? ' (private redis-server)' : ''}`);
   const feeds = scratchDir('scale-feeds');
-  const results: { e2e: E2eRun[]; e2eMemory: Families | null; sizes: SizeResult[]; exportRss: ExportRss | null; catalogExportRss: ExportRss | null } = {
+  const results: {
+    e2e: E2eRun[];
+    e2eMemory: Families | null;
+    sizes: SizeResult[];
+    exportRss: ExportRss | null;
+    catalogExportRss: ExportRss | null;
+  } = {
     e2e: [],
     e2eMemory: null,
     sizes: [],
@@ -560,7 +649,9 @@ async function main(): Promise<void> {
   const catalogPrefix = `pwscale-cat-${process.pid}`;
   try {
     // ---- end to end
-    log(`\nend to end: caption-only NDJSON, photowire worker x ${args.workers.join('/')}, photowire ingest --wait (load ${fixed(os.loadavg()[0], 1)})`);
+    log(
+      `\nend to end: caption-only NDJSON, photowire worker x ${args.workers.join('/')}, photowire ingest --wait (load ${fixed(os.loadavg()[0], 1)})`,
+    );
     for (const items of args.e2e) {
       const feed = manifest(feeds, items, 11);
       for (const w of args.workers) {
@@ -568,16 +659,29 @@ async function main(): Promise<void> {
         const first = items === args.e2e[0] && w === args.workers[0];
         const opts = { concurrency: args.concurrency, chunkSize: args.chunkSize };
         if (args.baseline) {
-          const base = await e2eRun(redisUrl, feed, items, w, false, log, { ...opts, concurrency: args.baselineConcurrency ?? args.concurrency, build: { label: path.basename(args.baseline), bin: path.join(args.baseline, 'bin', 'photowire.js') } });
+          const base = await e2eRun(redisUrl, feed, items, w, false, log, {
+            ...opts,
+            concurrency: args.baselineConcurrency ?? args.concurrency,
+            build: { label: path.basename(args.baseline), bin: path.join(args.baseline, 'bin', 'photowire.js') },
+          });
           results.e2e.push(base.run);
         }
-        const res = await e2eRun(redisUrl, feed, items, w, last || first, log, { ...opts, build: { label: 'this', bin: BIN() } });
+        const res = await e2eRun(redisUrl, feed, items, w, last || first, log, {
+          ...opts,
+          build: { label: 'this', bin: BIN() },
+        });
         results.e2e.push(res.run);
         if (first && res.batchId) {
           const r = new Redis(redisUrl);
           const store = new CatalogStore(r, res.prefix);
-          const raws = await store.rawRecords(res.batchId, Array.from({ length: items }, (_, i) => i));
-          sample = raws.filter((x): x is string => x !== null).map((x) => JSON.parse(x) as CatalogRecord).filter((x) => !x.error);
+          const raws = await store.rawRecords(
+            res.batchId,
+            Array.from({ length: items }, (_, i) => i),
+          );
+          sample = raws
+            .filter((x): x is string => x !== null)
+            .map((x) => JSON.parse(x) as CatalogRecord)
+            .filter((x) => !x.error);
           await r.quit();
           log(`  ${sample.length} records of the real run kept as the catalog's sample`);
         }
@@ -591,7 +695,9 @@ async function main(): Promise<void> {
             maxOutputBytes: 1024,
           });
           results.exportRss = { items, peakRssMb: m.peakRssMb, wallMs: m.wallMs, exitCode: m.exitCode };
-          log(`  export of the ${items}-item batch: peak RSS ${fixed(m.peakRssMb, 0)} MB, ${(m.wallMs / 1000).toFixed(1)} s, exit ${m.exitCode}`);
+          log(
+            `  export of the ${items}-item batch: peak RSS ${fixed(m.peakRssMb, 0)} MB, ${(m.wallMs / 1000).toFixed(1)} s, exit ${m.exitCode}`,
+          );
         }
         if (last || first) {
           await cleanup(redisUrl, res.prefix);
@@ -599,7 +705,8 @@ async function main(): Promise<void> {
         }
       }
     }
-    if (args.catalog && !sample.length) throw new Error('no records from the first end-to-end run to build the catalog from');
+    if (args.catalog && !sample.length)
+      throw new Error('no records from the first end-to-end run to build the catalog from');
 
     // ---- catalog sizes
     const r = new Redis(redisUrl);
@@ -625,13 +732,21 @@ async function main(): Promise<void> {
         log(`  catalog: ${id} written (${perNight} items), ${nights.length}/${want}`);
       }
       const used = (await usedMemory(r)) - base;
-      const fam = await memoryByFamily(r, catalogPrefix, nights.map((n) => n.id));
+      const fam = await memoryByFamily(
+        r,
+        catalogPrefix,
+        nights.map((n) => n.id),
+      );
       const total = nights.reduce((a, n) => a + n.items, 0);
       // ---- HTTP
       const port = await freePort();
       // The serve's data folder, where the retention pass finds the nights' exports.
       const dataDir = scratchDir('scale-serve');
-      const server = await startLong(['serve', '--port', String(port)], { ...baseEnv(redisUrl, catalogPrefix, dataDir), LOG_LEVEL: 'info' }, 'desk ready');
+      const server = await startLong(
+        ['serve', '--port', String(port)],
+        { ...baseEnv(redisUrl, catalogPrefix, dataDir), LOG_LEVEL: 'info' },
+        'desk ready',
+      );
       let latency: Latency[] = [];
       let serverRss: number | null = null;
       try {
@@ -643,7 +758,10 @@ async function main(): Promise<void> {
           [
             { name: 'batch list', url: '/api/batches' },
             { name: `records page (100 @ ${mid})`, url: `/api/batches/${big.id}/records?offset=${mid}&limit=100` },
-            { name: 'filtered page agency:AFP', url: `/api/batches/${big.id}/records?agency=AFP&offset=${Math.floor(mid / 10)}&limit=100` },
+            {
+              name: 'filtered page agency:AFP',
+              url: `/api/batches/${big.id}/records?agency=AFP&offset=${Math.floor(mid / 10)}&limit=100`,
+            },
             // The batch's cluster page (its per-batch cluster index): records written through the store have no caption-index entry for /api/clusters/:id.
             { name: 'cluster page', url: `/api/batches/${big.id}/records?cluster=${clusterId}&limit=100` },
             { name: 'summary', url: `/api/batches/${big.id}` },
@@ -659,9 +777,20 @@ async function main(): Promise<void> {
       if (!results.catalogExportRss || results.catalogExportRss.items < bigNight.items) {
         const dir = scratchDir('scale-export');
         try {
-          const m = await runMeasured(process.execPath, [...binArgv(BIN()).slice(1), 'export', bigNight.id], { env: baseEnv(redisUrl, catalogPrefix, dir), gnuTime: gnu.found ? gnu.path : null, maxOutputBytes: 1024 });
-          results.catalogExportRss = { items: bigNight.items, peakRssMb: m.peakRssMb, wallMs: m.wallMs, exitCode: m.exitCode };
-          log(`  export of ${bigNight.id} (${bigNight.items} items, written through the store): peak RSS ${fixed(m.peakRssMb, 0)} MB, ${(m.wallMs / 1000).toFixed(1)} s, exit ${m.exitCode}${m.exitCode ? `: ${m.stderr.trim().slice(-300)}` : ''}`);
+          const m = await runMeasured(process.execPath, [...binArgv(BIN()).slice(1), 'export', bigNight.id], {
+            env: baseEnv(redisUrl, catalogPrefix, dir),
+            gnuTime: gnu.found ? gnu.path : null,
+            maxOutputBytes: 1024,
+          });
+          results.catalogExportRss = {
+            items: bigNight.items,
+            peakRssMb: m.peakRssMb,
+            wallMs: m.wallMs,
+            exitCode: m.exitCode,
+          };
+          log(
+            `  export of ${bigNight.id} (${bigNight.items} items, written through the store): peak RSS ${fixed(m.peakRssMb, 0)} MB, ${(m.wallMs / 1000).toFixed(1)} s, exit ${m.exitCode}${m.exitCode ? `: ${m.stderr.trim().slice(-300)}` : ''}`,
+          );
         } finally {
           removeDir(dir);
         }
@@ -670,7 +799,13 @@ async function main(): Promise<void> {
       let retention: RetentionResult | null = null;
       if (args.retention) {
         try {
-          retention = await retentionPass(r, store, nights, { redisUrl, prefix: catalogPrefix, dataDir, base, gnuTime: gnu.found ? gnu.path : null }, log);
+          retention = await retentionPass(
+            r,
+            store,
+            nights,
+            { redisUrl, prefix: catalogPrefix, dataDir, base, gnuTime: gnu.found ? gnu.path : null },
+            log,
+          );
         } finally {
           // Whatever the pass left (an archived-index row per night) goes: the next size starts empty.
           await deletePrefixKeys(r, catalogPrefix);
@@ -691,7 +826,9 @@ async function main(): Promise<void> {
         serverPeakRssMb: serverRss,
       };
       results.sizes.push(sr);
-      log(`  ${total} items: used_memory +${(used / 2 ** 20).toFixed(1)} MB (${sr.bytesPerItem.toFixed(0)} B/item), MEMORY USAGE ${(fam.bytes / 2 ** 20).toFixed(1)} MB in ${fam.keys} keys; server RSS ${serverRss} MB (load ${fixed(os.loadavg()[0], 1)})`);
+      log(
+        `  ${total} items: used_memory +${(used / 2 ** 20).toFixed(1)} MB (${sr.bytesPerItem.toFixed(0)} B/item), MEMORY USAGE ${(fam.bytes / 2 ** 20).toFixed(1)} MB in ${fam.keys} keys; server RSS ${serverRss} MB (load ${fixed(os.loadavg()[0], 1)})`,
+      );
       for (const l of latency) log(`    ${l.name.padEnd(28)} p50 ${l.p50Ms} ms  p99 ${l.p99Ms} ms  (HTTP ${l.status})`);
     }
     await r.quit();
@@ -705,7 +842,20 @@ async function main(): Promise<void> {
   log('\nend to end (photowire worker processes + photowire ingest --wait, caption-only):');
   log(
     formatTable(
-      ['build', 'items', 'workers', 'items/s', 'wall s', 'worker CPU ms/item', 'Redis CPU ms/item', 'finalize s', 'ingest CPU ms/item', 'worker peak RSS MB', 'load', 'failed'],
+      [
+        'build',
+        'items',
+        'workers',
+        'items/s',
+        'wall s',
+        'worker CPU ms/item',
+        'Redis CPU ms/item',
+        'finalize s',
+        'ingest CPU ms/item',
+        'worker peak RSS MB',
+        'load',
+        'failed',
+      ],
       results.e2e.map((e) => [
         `${e.build}${e.concurrency ? ` c${e.concurrency}` : ''}`,
         e.items,
@@ -726,7 +876,18 @@ async function main(): Promise<void> {
   log('\ncatalog (records written through the store; latency over HTTP against photowire serve):');
   log(
     formatTable(
-      ['items', 'nights', 'B/item', 'MB used', 'list p50/p99', 'page p50/p99', 'AFP p50/p99', 'cluster p50/p99', 'summary p50/p99', 'server RSS MB'],
+      [
+        'items',
+        'nights',
+        'B/item',
+        'MB used',
+        'list p50/p99',
+        'page p50/p99',
+        'AFP p50/p99',
+        'cluster p50/p99',
+        'summary p50/p99',
+        'server RSS MB',
+      ],
       results.sizes.map((s) => [
         s.items,
         s.nights,
@@ -739,35 +900,89 @@ async function main(): Promise<void> {
   );
   const top = results.sizes[results.sizes.length - 1];
   if (top && s0 && top !== s0) {
-    log(`\np99 at ${top.items} vs ${s0.items} (target within 1.5x): ${top.latency.map((l, i) => `${l.name} ${(l.p99Ms / s0.latency[i].p99Ms).toFixed(2)}x`).join(', ')}`);
+    log(
+      `\np99 at ${top.items} vs ${s0.items} (target within 1.5x): ${top.latency.map((l, i) => `${l.name} ${(l.p99Ms / s0.latency[i].p99Ms).toFixed(2)}x`).join(', ')}`,
+    );
   }
   if (top) {
     log(`\nMEMORY USAGE by key family at ${top.items} items (top 12):`);
-    log(formatTable(['family', 'keys', 'MB', 'B/item'], top.memoryUsage.byFamily.slice(0, 12).map((f) => [f.family, f.keys, fixed(f.bytes / 2 ** 20, 2), fixed(f.bytes / top.items, 1)])));
+    log(
+      formatTable(
+        ['family', 'keys', 'MB', 'B/item'],
+        top.memoryUsage.byFamily
+          .slice(0, 12)
+          .map((f) => [f.family, f.keys, fixed(f.bytes / 2 ** 20, 2), fixed(f.bytes / top.items, 1)]),
+      ),
+    );
   }
   const withRetention = results.sizes.filter((s) => s.retention);
   if (withRetention.length) {
-    log(`\nretention: every night closed (records.ndjson + summary.json + ledger done), then photowire retention --now <+${RETENTION_DAYS + 1} days>:`);
+    log(
+      `\nretention: every night closed (records.ndjson + summary.json + ledger done), then photowire retention --now <+${RETENTION_DAYS + 1} days>:`,
+    );
     log(
       formatTable(
         ['items', 'nights removed', 'close s', 'pass s', 'MB before', 'MB after', 'B/item after', 'keys left', 'exit'],
         withRetention.map((s) => {
           const t = s.retention!;
-          return [s.items, `${t.removed}/${s.nights}`, fixed(t.closeMs / 1000, 1), fixed(t.passMs / 1000, 1), fixed(s.usedMemoryDelta / 2 ** 20, 1), fixed(t.usedMemoryAfter / 2 ** 20, 2), fixed(t.usedMemoryAfter / s.items, 1), t.after.keys, t.exitCode];
+          return [
+            s.items,
+            `${t.removed}/${s.nights}`,
+            fixed(t.closeMs / 1000, 1),
+            fixed(t.passMs / 1000, 1),
+            fixed(s.usedMemoryDelta / 2 ** 20, 1),
+            fixed(t.usedMemoryAfter / 2 ** 20, 2),
+            fixed(t.usedMemoryAfter / s.items, 1),
+            t.after.keys,
+            t.exitCode,
+          ];
         }),
       ),
     );
     const t = withRetention[withRetention.length - 1].retention!;
-    if (t.after.byFamily.length) log(`keys left at ${withRetention[withRetention.length - 1].items} items by family: ${t.after.byFamily.slice(0, 8).map((f) => `${f.family} ${f.keys}`).join(', ')}`);
+    if (t.after.byFamily.length)
+      log(
+        `keys left at ${withRetention[withRetention.length - 1].items} items by family: ${t.after.byFamily
+          .slice(0, 8)
+          .map((f) => `${f.family} ${f.keys}`)
+          .join(', ')}`,
+      );
   }
   if (results.e2eMemory) {
     const n = Math.max(...args.e2e);
-    log(`\nMEMORY USAGE by key family after the end-to-end ${n}-item run (caption index, ledgers and BullMQ included; top 12):`);
-    log(formatTable(['family', 'keys', 'MB', 'B/item'], results.e2eMemory.byFamily.slice(0, 12).map((f) => [f.family, f.keys, fixed(f.bytes / 2 ** 20, 2), fixed(f.bytes / n, 1)])));
+    log(
+      `\nMEMORY USAGE by key family after the end-to-end ${n}-item run (caption index, ledgers and BullMQ included; top 12):`,
+    );
+    log(
+      formatTable(
+        ['family', 'keys', 'MB', 'B/item'],
+        results.e2eMemory.byFamily
+          .slice(0, 12)
+          .map((f) => [f.family, f.keys, fixed(f.bytes / 2 ** 20, 2), fixed(f.bytes / n, 1)]),
+      ),
+    );
   }
-  if (results.catalogExportRss) log(`export of a ${results.catalogExportRss.items}-item night written through the store: peak RSS ${fixed(results.catalogExportRss.peakRssMb, 0)} MB (target < 200 MB)`);
-  if (results.exportRss) log(`\nexport of a ${results.exportRss.items}-item batch: peak RSS ${fixed(results.exportRss.peakRssMb, 0)} MB (target < 200 MB)`);
-  const file = writeResults('scale', { bench: 'scale', command: `node dist-bench/bench/run.js scale ${argv.join(' ')}`.trim(), startedAt: started.toISOString(), args, machine, loadAverageAtEnd: os.loadavg(), ...results }, started);
+  if (results.catalogExportRss)
+    log(
+      `export of a ${results.catalogExportRss.items}-item night written through the store: peak RSS ${fixed(results.catalogExportRss.peakRssMb, 0)} MB (target < 200 MB)`,
+    );
+  if (results.exportRss)
+    log(
+      `\nexport of a ${results.exportRss.items}-item batch: peak RSS ${fixed(results.exportRss.peakRssMb, 0)} MB (target < 200 MB)`,
+    );
+  const file = writeResults(
+    'scale',
+    {
+      bench: 'scale',
+      command: `node dist-bench/bench/run.js scale ${argv.join(' ')}`.trim(),
+      startedAt: started.toISOString(),
+      args,
+      machine,
+      loadAverageAtEnd: os.loadavg(),
+      ...results,
+    },
+    started,
+  );
   log(`\nresults: ${file}`);
 }
 

@@ -12,7 +12,10 @@ export interface RecordsAtPort {
  * indexes only (one HMGET), never as a whole. Items without a record (in flight, or an id that
  * names none) are left out.
  */
-export async function recordsOfItems(catalog: RecordsAtPort, itemIds: readonly string[]): Promise<Map<string, CatalogRecord>> {
+export async function recordsOfItems(
+  catalog: RecordsAtPort,
+  itemIds: readonly string[],
+): Promise<Map<string, CatalogRecord>> {
   const byBatch = new Map<string, Map<number, string>>();
   for (const itemId of itemIds) {
     const id = splitItemId(itemId);

@@ -41,7 +41,9 @@ export async function queueKillWebhook(
     return { state: 'refused', jobId: null, error: refused };
   }
   const jobId = jobIds.killWebhook(event.id);
-  await ctx.queues.queue('killWebhook').add(JOBS.killWebhook, { killId: event.id }, { ...killWebhookJobOptions(ctx.config.fetchRetries + 1), jobId });
+  await ctx.queues
+    .queue('killWebhook')
+    .add(JOBS.killWebhook, { killId: event.id }, { ...killWebhookJobOptions(ctx.config.fetchRetries + 1), jobId });
   return { state: 'queued', jobId, error: null };
 }
 

@@ -45,7 +45,12 @@ export class Runtime {
    * index of other parameters, or only the old threshold index, stops every command at start with
    * the CONFIG_INVALID that names `photowire clusters rebuild` (the one command that skips it).
    */
-  static async open(opts: { allowPrivateRedis: boolean; config?: Config; defaultLogLevel?: string; checkClusterIndex?: boolean }): Promise<Runtime> {
+  static async open(opts: {
+    allowPrivateRedis: boolean;
+    config?: Config;
+    defaultLogLevel?: string;
+    checkClusterIndex?: boolean;
+  }): Promise<Runtime> {
     const config = opts.config ?? loadConfig();
     const logger = createLogger(config.logLevel ?? opts.defaultLogLevel ?? 'info');
     const handle = await ensureRedisFromConfig(config, { allowPrivate: opts.allowPrivateRedis });
@@ -77,7 +82,19 @@ export class Runtime {
   get ingest(): IngestService<BatchSummary> {
     this.ingestService ??= new IngestService<BatchSummary>({
       loader: { load: (feedPath, opts) => loadAnyFeed(this.ctx.storage, feedPath, this.config.maxFeedBytes, opts) },
-      queue: { enqueue: (feed) => enqueueFeed({ catalog: this.ctx.catalog, flow: this.flow, prefix: this.config.prefix, attempts: this.config.attempts, chunkSize: this.config.chunkSize }, feed) },
+      queue: {
+        enqueue: (feed) =>
+          enqueueFeed(
+            {
+              catalog: this.ctx.catalog,
+              flow: this.flow,
+              prefix: this.config.prefix,
+              attempts: this.config.attempts,
+              chunkSize: this.config.chunkSize,
+            },
+            feed,
+          ),
+      },
       ledgers: {
         getBatch: (batchId) => this.ctx.catalog.getBatch(batchId),
         exportReady: (ledger) => exportMatches(this.ctx, ledger),
@@ -106,10 +123,17 @@ export class Runtime {
     const webhook = createKillWebhookWorker(this.ctx, conn());
     // The retention pass every PHOTOWIRE_RETENTION_EVERY (0: off, and the scheduler is removed).
     await scheduleRetention(this.ctx.queues, this.config.retentionEveryMs);
-    const retention = this.config.retentionEveryMs > 0 ? [createRetentionWorker(retentionService(this), conn(), this.config.prefix)] : [];
+    const retention =
+      this.config.retentionEveryMs > 0
+        ? [createRetentionWorker(retentionService(this), conn(), this.config.prefix)]
+        : [];
     for (const w of [item, batch, webhook, ...retention]) {
       // Errors of the worker itself (lost connection...) are logged; job failures are logged per job.
-      w.on('error', (err) => (isRedisOutOfMemory(err) ? this.redisOutOfMemory(err) : this.logger.error({ err, queue: w.name }, 'worker error')));
+      w.on('error', (err) =>
+        isRedisOutOfMemory(err)
+          ? this.redisOutOfMemory(err)
+          : this.logger.error({ err, queue: w.name }, 'worker error'),
+      );
     }
     this.workers.push(item, batch, webhook, ...retention);
     await Promise.all(this.workers.map((w) => w.waitUntilReady()));
@@ -147,7 +171,7 @@ export class Runtime {
     }
     this.logger.error(
       { code: 'REDIS_OUT_OF_MEMORY', err: err.message, refusedSinceLastLog: this.oomUnlogged },
-      "Redis is out of memory (maxmemory with noeviction) and refuses writes: nothing is lost, jobs wait; raise maxmemory or free memory (logged once a minute while it lasts)",
+      'Redis is out of memory (maxmemory with noeviction) and refuses writes: nothing is lost, jobs wait; raise maxmemory or free memory (logged once a minute while it lasts)',
     );
     this.oomLoggedAt = now;
     this.oomUnlogged = 0;
@@ -165,7 +189,10 @@ export class Runtime {
 }
 
 /** summary.json is there and names the ledger's last close (a retry's finalize rewrites it). */
-async function exportMatches(ctx: PipelineContext, ledger: { id: string; finishedAt: string | null }): Promise<boolean> {
+async function exportMatches(
+  ctx: PipelineContext,
+  ledger: { id: string; finishedAt: string | null },
+): Promise<boolean> {
   const body = await ctx.exports.read(ledger.id, 'summary.json');
   if (!body) return false;
   let text = '';

@@ -28,7 +28,10 @@ export function formatCluster(c: ClusterView): string {
   const caption = c.canonicalCaption.length > 160 ? `${c.canonicalCaption.slice(0, 157)}...` : c.canonicalCaption;
   // Captions, credits and the words of a diff are the feeds' text: escaped, so none can move the cursor or start a line.
   const story = c.story ? `  story ${c.story.id} (${c.story.size} caption${c.story.size === 1 ? '' : 's'})` : '';
-  let out = printable`cluster ${c.id}  ${c.size} caption(s)  canonical ${c.canonicalId}` + story + printable`\n  "${caption}"\n`;
+  let out =
+    printable`cluster ${c.id}  ${c.size} caption(s)  canonical ${c.canonicalId}` +
+    story +
+    printable`\n  "${caption}"\n`;
   for (const m of c.members) {
     const credit = m.credit ? printable`  [${m.credit}]` : '';
     const kind = m.itemId === c.canonicalId ? 'canonical' : m.exact ? 'exact' : `similarity ${m.similarity.toFixed(2)}`;
@@ -40,6 +43,7 @@ export function formatCluster(c: ClusterView): string {
 
 /** `photowire clusters` as text: each cluster's caption once, then its members with credit, diff and why. */
 export function formatClusters(clusters: ClusterView[], minSize: number): string {
-  if (clusters.length === 0) return minSize > 1 ? `no clusters of ${minSize} or more (--min-size 1 lists single captions)\n` : 'no clusters\n';
+  if (clusters.length === 0)
+    return minSize > 1 ? `no clusters of ${minSize} or more (--min-size 1 lists single captions)\n` : 'no clusters\n';
   return clusters.map(formatCluster).join('');
 }

@@ -61,7 +61,11 @@ export function creditOfLine(
   rules: CreditRules,
   boilerplate: BoilerplateRules,
   fields: LineFields = {},
-): { credit: Credit; flagged: Credit; record: Credit & { caption?: string; removed?: Array<{ kind: string; text: string }> } } {
+): {
+  credit: Credit;
+  flagged: Credit;
+  record: Credit & { caption?: string; removed?: Array<{ kind: string; text: string }> };
+} {
   const cleaned = cleanCaption(text, { rules, boilerplate });
   const noCaptionLeft = cleaned.caption === '';
   const noSentence = !/[.!?]\s+\p{Lu}/u.test(text);
@@ -72,7 +76,9 @@ export function creditOfLine(
     return parsed.recognised && parsed.unknown.length === 0;
   };
   const looksLikeCredit =
-    cleaned.creditTail === null && noSentence && (normalizeText(text).split(' ').length <= SHORT_CREDIT_WORDS || wholeCredit());
+    cleaned.creditTail === null &&
+    noSentence &&
+    (normalizeText(text).split(' ').length <= SHORT_CREDIT_WORDS || wholeCredit());
   const isCredit = noCaptionLeft || looksLikeCredit;
   const credit = normalizeCredit(
     {
@@ -109,15 +115,39 @@ function cell(text: string, width: number): string {
 }
 
 export function creditTableHeader(): string {
-  return COLUMNS.map(([name, w]) => cell(name, w)).join('  ').trimEnd() + '\n' + COLUMNS.map(([, w]) => '-'.repeat(w)).join('  ') + '\n';
+  return (
+    COLUMNS.map(([name, w]) => cell(name, w))
+      .join('  ')
+      .trimEnd() +
+    '\n' +
+    COLUMNS.map(([, w]) => '-'.repeat(w)).join('  ') +
+    '\n'
+  );
 }
 
 /** One readable row per input; flags (pool, handout, file, mandatory, restrictions) on a second line when set. */
 export function creditTableRow(input: string, credit: Credit): string {
-  const values = [input, credit.creators.join(', ') || '-', credit.agency ?? '-', credit.distributor ?? '-', credit.line ?? '-', credit.confidence];
-  let row = values.map((v, i) => cell(v, COLUMNS[i][1])).join('  ').trimEnd() + '\n';
+  const values = [
+    input,
+    credit.creators.join(', ') || '-',
+    credit.agency ?? '-',
+    credit.distributor ?? '-',
+    credit.line ?? '-',
+    credit.confidence,
+  ];
+  let row =
+    values
+      .map((v, i) => cell(v, COLUMNS[i][1]))
+      .join('  ')
+      .trimEnd() + '\n';
   const f = credit.flags;
-  const flags = [f.pool && 'pool', f.handout && 'handout', f.file && 'file', f.mandatory && 'mandatory credit', ...f.restrictions].filter(Boolean);
+  const flags = [
+    f.pool && 'pool',
+    f.handout && 'handout',
+    f.file && 'file',
+    f.mandatory && 'mandatory credit',
+    ...f.restrictions,
+  ].filter(Boolean);
   if (flags.length) row += printable`${' '.repeat(COLUMNS[0][1] + 2)}flags: ${flags.join(', ')}\n`;
   return row;
 }

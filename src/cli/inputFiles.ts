@@ -19,7 +19,10 @@ function why(err: unknown): string {
  * line naming the file), not a bug, and no table header comes before it. A pipe (`<(...)`,
  * /dev/stdin) is fine. Each handle is read once by `streamOf` and closed when its stream ends.
  */
-export async function openInputFiles(command: string, files: string[]): Promise<Array<{ file: string; handle: FileHandle }>> {
+export async function openInputFiles(
+  command: string,
+  files: string[],
+): Promise<Array<{ file: string; handle: FileHandle }>> {
   const opened: Array<{ file: string; handle: FileHandle }> = [];
   try {
     for (const file of files) {
@@ -31,7 +34,8 @@ export async function openInputFiles(command: string, files: string[]): Promise<
       }
       opened.push({ file, handle });
       // open() succeeds on a folder; reading it fails with EISDIR later, after the header.
-      if ((await handle.stat()).isDirectory()) throw new UsageError(`${command}: cannot read ${file}: ${why({ code: 'EISDIR' })}`);
+      if ((await handle.stat()).isDirectory())
+        throw new UsageError(`${command}: cannot read ${file}: ${why({ code: 'EISDIR' })}`);
     }
     return opened;
   } catch (err) {

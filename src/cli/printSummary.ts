@@ -31,7 +31,9 @@ export function elapsedDiffers(processingMs: number, elapsedMs: number): boolean
 /** "took 0.1 s", or "took 0.1 s, finished 5 min 42 s after it arrived" when the two differ much. */
 export function formatTook(processingMs: number, elapsedMs: number | null): string {
   const took = `took ${formatSeconds(processingMs)}`;
-  return elapsedMs !== null && elapsedDiffers(processingMs, elapsedMs) ? `${took}, finished ${formatSeconds(elapsedMs)} after it arrived` : took;
+  return elapsedMs !== null && elapsedDiffers(processingMs, elapsedMs)
+    ? `${took}, finished ${formatSeconds(elapsedMs)} after it arrived`
+    : took;
 }
 
 /** "1 text item, 1 video item, 2 files": the feed's items that are not pictures, by kind, and a folder's files that are neither picture nor feed (`file`). */
@@ -48,14 +50,22 @@ export function formatSkipped(skipped: Record<string, number>): string {
  * "3 joined clusters of other feeds in this run" (they are the same night's, not earlier).
  * A summary.json of a version before `identical` counts every duplicate as near.
  */
-export function formatRepeats(s: Pick<BatchSummary, 'duplicates' | 'joinedEarlier'> & Partial<Pick<BatchSummary, 'identical' | 'joinedThisRun'>>): string {
+export function formatRepeats(
+  s: Pick<BatchSummary, 'duplicates' | 'joinedEarlier'> & Partial<Pick<BatchSummary, 'identical' | 'joinedThisRun'>>,
+): string {
   const identical = Math.min(s.identical ?? 0, s.duplicates);
   const near = s.duplicates - identical;
   const parts = [
     identical ? plural(identical, 'identical duplicate') : null,
     near || !identical ? plural(near, 'near-duplicate') : null,
     s.joinedEarlier ? plural(s.joinedEarlier, 'joined earlier cluster') : null,
-    s.joinedThisRun ? plural(s.joinedThisRun, 'joined a cluster of another feed in this run', 'joined clusters of other feeds in this run') : null,
+    s.joinedThisRun
+      ? plural(
+          s.joinedThisRun,
+          'joined a cluster of another feed in this run',
+          'joined clusters of other feeds in this run',
+        )
+      : null,
   ];
   return parts.filter((p): p is string => p !== null).join(', ');
 }

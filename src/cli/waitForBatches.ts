@@ -19,7 +19,11 @@ export interface WaitOptions {
  */
 export async function waitForBatches(rt: Runtime, batchIds: string[], opts: WaitOptions): Promise<void> {
   if (batchIds.length === 0) return;
-  const progress = new Progress(batchIds.length === 1 ? escapeTerminal(batchIds[0]) : `${batchIds.length} batches`, process.stderr, opts.progress);
+  const progress = new Progress(
+    batchIds.length === 1 ? escapeTerminal(batchIds[0]) : `${batchIds.length} batches`,
+    process.stderr,
+    opts.progress,
+  );
   // Redis out of memory: this process's workers say so at their first refused write (the wait
   // stops at once, one line, REDIS_OUT_OF_MEMORY); workers elsewhere are noticed by the wait's
   // own reading of Redis's memory.

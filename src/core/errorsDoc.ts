@@ -12,7 +12,8 @@ export function errorsMarkdown(): string {
     const meaning = (s.doc ?? s.message).replace(/\|/g, '\\|').replace(/\n/g, ' ');
     return `| \`${code}\` | ${meaning} | ${s.retryable ? 'yes' : 'no'} | ${s.exitCode} | ${s.httpStatus} |`;
   };
-  const table = (codes: PhotowireCode[]): string => ['| code | meaning | retryable | exit | HTTP |', '|---|---|---|---|---|', ...codes.map(row)].join('\n');
+  const table = (codes: PhotowireCode[]): string =>
+    ['| code | meaning | retryable | exit | HTTP |', '|---|---|---|---|---|', ...codes.map(row)].join('\n');
   return `# Error codes
 
 <!-- Generated from src/core/errors.ts by \`npm run docs\`: edit the table there, not this file. -->

@@ -30,7 +30,11 @@ function slug(name: string): string {
  */
 export function batchIdFor(feedPath: string, contentDigest: string): string {
   // A feed in storage (`storage:<key>`) is named the same on every machine: not resolved against the cwd.
-  const h = createHash('sha256').update(isStorageRef(feedPath) ? feedPath : path.resolve(feedPath)).update('\0').update(contentDigest).digest('hex');
+  const h = createHash('sha256')
+    .update(isStorageRef(feedPath) ? feedPath : path.resolve(feedPath))
+    .update('\0')
+    .update(contentDigest)
+    .digest('hex');
   return `${slug(path.basename(feedPath))}-${h.slice(0, 12)}`;
 }
 
@@ -92,7 +96,9 @@ export function photoDigest(sha256: string | null, size: number, mtimeMs: number
  * The content digest of a folder: each file's relative path and SHA-256 (or size and mtime when
  * it was not hashed: too big, or refused unread), in name order.
  */
-export function folderDigest(files: Array<{ rel: string; sha256: string | null; size: number; mtimeMs: number }>): string {
+export function folderDigest(
+  files: Array<{ rel: string; sha256: string | null; size: number; mtimeMs: number }>,
+): string {
   const sorted = [...files].sort((a, b) => (a.rel < b.rel ? -1 : a.rel > b.rel ? 1 : 0));
   const h = createHash('sha256').update('folder\n');
   for (const f of sorted) h.update(`${f.rel}\0${f.sha256 ?? `file:${f.size}:${f.mtimeMs}`}\n`);

@@ -13,7 +13,10 @@ export interface RedisClusterNodes {
 
 /** Parse the list; throws an Error whose message says which entry is wrong (never its password). */
 export function parseRedisClusterNodes(text: string): RedisClusterNodes {
-  const entries = text.split(',').map((s) => s.trim()).filter((s) => s !== '');
+  const entries = text
+    .split(',')
+    .map((s) => s.trim())
+    .filter((s) => s !== '');
   if (entries.length === 0) throw new Error('name at least one node as host:port');
   const out: RedisClusterNodes = { nodes: [], tls: false };
   let scheme: string | null = null;
@@ -24,10 +27,12 @@ export function parseRedisClusterNodes(text: string): RedisClusterNodes {
     const m = /^(rediss?):\/\/(?:([^@/]*)@)?([^/?#]+)\/?$/.exec(entry);
     if (/^[a-z]+:\/\//i.test(entry)) {
       if (!m) throw new Error(`${at}: a URL entry must be redis://[user:password@]host:port or rediss://...`);
-      if (scheme !== null && scheme !== m[1]) throw new Error(`${at}: mixes redis:// and rediss:// (TLS is for all nodes or none)`);
+      if (scheme !== null && scheme !== m[1])
+        throw new Error(`${at}: mixes redis:// and rediss:// (TLS is for all nodes or none)`);
       scheme = m[1];
       const c = m[2] ?? '';
-      if (creds !== null && creds !== c) throw new Error(`${at}: credentials differ from an earlier entry's (one user and password for the cluster)`);
+      if (creds !== null && creds !== c)
+        throw new Error(`${at}: credentials differ from an earlier entry's (one user and password for the cluster)`);
       creds = c;
       hostPort = m[3];
     }
@@ -54,7 +59,10 @@ export function parseRedisClusterNodes(text: string): RedisClusterNodes {
  * Printed only through maskUrlCredentials, as REDIS_URL is.
  */
 export function clusterUrl(c: RedisClusterNodes): string {
-  const creds = c.password !== undefined || c.username !== undefined ? `${encodeURIComponent(c.username ?? '')}:${encodeURIComponent(c.password ?? '')}@` : '';
+  const creds =
+    c.password !== undefined || c.username !== undefined
+      ? `${encodeURIComponent(c.username ?? '')}:${encodeURIComponent(c.password ?? '')}@`
+      : '';
   const hosts = c.nodes.map((n) => (n.host.includes(':') ? `[${n.host}]:${n.port}` : `${n.host}:${n.port}`)).join(',');
   return `${c.tls ? 'rediss' : 'redis'}+cluster://${creds}${hosts}`;
 }
@@ -64,5 +72,10 @@ export function parseClusterUrl(url: string): RedisClusterNodes | null {
   const m = /^(rediss?)\+cluster:\/\/(?:(.*)@)?([^@]+)$/.exec(url);
   if (!m) return null;
   const auth = m[2] !== undefined ? `${m[2]}@` : '';
-  return parseRedisClusterNodes(m[3].split(',').map((hp) => `${m[1]}://${auth}${hp}`).join(','));
+  return parseRedisClusterNodes(
+    m[3]
+      .split(',')
+      .map((hp) => `${m[1]}://${auth}${hp}`)
+      .join(','),
+  );
 }

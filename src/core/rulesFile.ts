@@ -29,7 +29,10 @@ export class RulesFileError extends PhotowireError {
     readonly column: number | null = null,
   ) {
     const kind = code.replace(/_(UNREADABLE|INVALID)$/, '') as RulesKind;
-    super(code, `${RULES_LABEL[kind]} ${file}${line !== null ? `, line ${line}` : ''}${column !== null ? `, column ${column}` : ''}: ${reason}`);
+    super(
+      code,
+      `${RULES_LABEL[kind]} ${file}${line !== null ? `, line ${line}` : ''}${column !== null ? `, column ${column}` : ''}: ${reason}`,
+    );
     this.name = 'RulesFileError';
   }
 }
@@ -43,7 +46,13 @@ export interface RulesFileProblem {
 
 /** The error of a problem found in `file` of these rules. */
 export function rulesFileError(kind: RulesKind, file: string, p: RulesFileProblem): RulesFileError {
-  return new RulesFileError(`${kind}_${p.kind === 'unreadable' ? 'UNREADABLE' : 'INVALID'}`, file, p.line, p.reason, p.column);
+  return new RulesFileError(
+    `${kind}_${p.kind === 'unreadable' ? 'UNREADABLE' : 'INVALID'}`,
+    file,
+    p.line,
+    p.reason,
+    p.column,
+  );
 }
 
 export interface RulesFile {
@@ -69,7 +78,12 @@ export function readRulesFile(kind: RulesKind, path: string): RulesFile {
     text = readFileSync(path, 'utf8');
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
-    throw rulesFileError(kind, path, { kind: 'unreadable', line: null, column: null, reason: `cannot be read (${code ?? String(err)})` });
+    throw rulesFileError(kind, path, {
+      kind: 'unreadable',
+      line: null,
+      column: null,
+      reason: `cannot be read (${code ?? String(err)})`,
+    });
   }
   try {
     const { value, offsetOf } = parseJsonWithPositions(text);
@@ -84,12 +98,20 @@ export function readRulesFile(kind: RulesKind, path: string): RulesFile {
 }
 
 /** The error of a schema problem of the file (problemAt: at the line of the offending key). */
-export function invalidRules(file: RulesFile, issue: RulesIssue, unknownKey?: (parent: ReadonlyArray<string | number>) => string | null): RulesFileError {
+export function invalidRules(
+  file: RulesFile,
+  issue: RulesIssue,
+  unknownKey?: (parent: ReadonlyArray<string | number>) => string | null,
+): RulesFileError {
   return rulesFileError(file.kind, file.path, problemAt(file, issue, unknownKey));
 }
 
 /** The error of shipped rules that do not match their schema (a build mistake: no line to point at). */
-export function invalidShippedRules(kind: RulesKind, name: string, issue: { path: PropertyKey[]; message: string }): RulesFileError {
+export function invalidShippedRules(
+  kind: RulesKind,
+  name: string,
+  issue: { path: PropertyKey[]; message: string },
+): RulesFileError {
   return new RulesFileError(`${kind}_INVALID`, name, null, `${issue.path.map(String).join('.')}: ${issue.message}`);
 }
 
@@ -97,7 +119,11 @@ export function invalidShippedRules(kind: RulesKind, name: string, issue: { path
  * A schema problem at the line of the offending key (a missing key: at its parent's line).
  * `unknownKey` may give a better reason for a key the schema does not know.
  */
-export function problemAt(file: RulesFile, issue: RulesIssue, unknownKey?: (parent: ReadonlyArray<string | number>) => string | null): RulesFileProblem {
+export function problemAt(
+  file: RulesFile,
+  issue: RulesIssue,
+  unknownKey?: (parent: ReadonlyArray<string | number>) => string | null,
+): RulesFileProblem {
   let path = issue.path.map((p) => (typeof p === 'symbol' ? String(p) : p));
   let reason = issue.message;
   if (issue.code === 'unrecognized_keys' && issue.keys?.length) {

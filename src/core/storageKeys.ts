@@ -18,7 +18,8 @@ function shard(sha256: string): string {
 
 /** The original bytes of a photo: `originals/ab/cd/<sha256>.<ext>`. */
 export function originalKey(sha256: string, ext: string): string {
-  if (!/^[a-z0-9]{1,8}$/.test(ext)) throw new PhotowireError('INTERNAL', `not a file extension: ${JSON.stringify(ext)}`);
+  if (!/^[a-z0-9]{1,8}$/.test(ext))
+    throw new PhotowireError('INTERNAL', `not a file extension: ${JSON.stringify(ext)}`);
   return `originals/${shard(sha256)}.${ext}`;
 }
 

@@ -32,7 +32,12 @@ export function uniqueName(name: string, taken: ReadonlySet<string>): string {
  */
 export function uploadIdOf(files: Array<{ name: string; sha256: string }>): string {
   return createHash('sha256')
-    .update(files.map((f) => `${f.name}\0${f.sha256}`).sort().join('\n'))
+    .update(
+      files
+        .map((f) => `${f.name}\0${f.sha256}`)
+        .sort()
+        .join('\n'),
+    )
     .digest('hex')
     .slice(0, 16);
 }

@@ -41,7 +41,8 @@ export const jobIds = {
   catchUp: (schedule: string, tickMs: number) => `catchup-${schedule}-${tickMs}`,
   manualRun: (schedule: string, atMs: number, nonce: string) => `manual-${schedule}-${atMs}-${nonce}`,
   /** Finishing an interrupted run; a second one finds nothing left to finish. */
-  resumeRun: (schedule: string, runId: string, atMs: number) => `resume-${schedule}-${runId.replace(/:/g, '_')}-${atMs}`,
+  resumeRun: (schedule: string, runId: string, atMs: number) =>
+    `resume-${schedule}-${runId.replace(/:/g, '_')}-${atMs}`,
   /** One delivery per kill event: the same notice read twice sends once. */
   killWebhook: (killId: string) => `kill-webhook-${killId}`,
 };

@@ -49,8 +49,19 @@ export async function enqueueFeed(
     return { name: JOBS.processItem, queueName: QUEUES.item, data, opts: { ...opts, jobId: jobIds.item(itemId) } };
   });
   for (const c of plan.chunks) {
-    const data: ItemChunkJob = { batchId: feed.batchId, root: feed.root, from: c.from, to: c.to, items: c.indexes.map((index) => ({ index, item: feed.items[index] })) };
-    children.push({ name: JOBS.processChunk, queueName: QUEUES.item, data, opts: { ...opts, jobId: jobIds.chunk(feed.batchId, c.from, c.to) } });
+    const data: ItemChunkJob = {
+      batchId: feed.batchId,
+      root: feed.root,
+      from: c.from,
+      to: c.to,
+      items: c.indexes.map((index) => ({ index, item: feed.items[index] })),
+    };
+    children.push({
+      name: JOBS.processChunk,
+      queueName: QUEUES.item,
+      data,
+      opts: { ...opts, jobId: jobIds.chunk(feed.batchId, c.from, c.to) },
+    });
   }
   const data: BatchJob = plan.chunks.length ? { batchId: feed.batchId, chunkSize } : { batchId: feed.batchId };
   await deps.flow.add({

@@ -17,7 +17,10 @@ export interface CarryingJob {
  * items, batches enqueued before chunks), else the chunk of its batch index range when the batch
  * was enqueued in chunks of `chunkSize` (src/core/itemChunks.ts). Null when neither is there.
  */
-export async function findCarryingJob(itemQueue: Queue, p: { batchId: string; itemId: string; index: number; expected: number; chunkSize?: number | null }): Promise<CarryingJob | null> {
+export async function findCarryingJob(
+  itemQueue: Queue,
+  p: { batchId: string; itemId: string; index: number; expected: number; chunkSize?: number | null },
+): Promise<CarryingJob | null> {
   const own = await Job.fromId(itemQueue, jobIds.item(p.itemId));
   if (own) {
     const parsed = itemJobSchema.safeParse(own.data);
@@ -30,7 +33,10 @@ export async function findCarryingJob(itemQueue: Queue, p: { batchId: string; it
   const parsed = itemChunkJobSchema.safeParse(chunk.data);
   const entry = parsed.success ? parsed.data.items.find((x) => x.index === p.index) : undefined;
   if (parsed.success && !entry) return null;
-  const data: ItemJob | null = parsed.success && entry ? { batchId: p.batchId, itemId: p.itemId, index: p.index, root: parsed.data.root, item: entry.item } : null;
+  const data: ItemJob | null =
+    parsed.success && entry
+      ? { batchId: p.batchId, itemId: p.itemId, index: p.index, root: parsed.data.root, item: entry.item }
+      : null;
   return { job: chunk, data, chunk: true };
 }
 

@@ -24,7 +24,11 @@ export class Queues {
   queue(name: QueueName): Queue {
     this.assertOpen();
     let q = this.open.get(name);
-    if (!q) this.open.set(name, (q = new Queue(QUEUES[name], { connection: this.connection, prefix: queuePrefix(this.prefix) })));
+    if (!q)
+      this.open.set(
+        name,
+        (q = new Queue(QUEUES[name], { connection: this.connection, prefix: queuePrefix(this.prefix) })),
+      );
     return q;
   }
 

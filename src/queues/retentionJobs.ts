@@ -30,13 +30,18 @@ export class RetentionJobs {
     let items = 0;
     for await (const page of itemIds) {
       for (const id of page) items = Math.max(items, (itemIndexOf(batchId, id) ?? -1) + 1);
-      n += await this.removeIfThere(this.itemQueue, page.map((id) => jobIds.item(id)));
+      n += await this.removeIfThere(
+        this.itemQueue,
+        page.map((id) => jobIds.item(id)),
+      );
     }
     const chunkSize = await chunkSizeOf(this.batchQueue, batchId);
     if (chunkSize !== null && chunkSize > 1) {
       const chunks: string[] = [];
-      for (let from = 0; from < items; from += chunkSize) chunks.push(jobIds.chunk(batchId, from, Math.min(from + chunkSize, items)));
-      for (let i = 0; i < chunks.length; i += 500) n += await this.removeIfThere(this.itemQueue, chunks.slice(i, i + 500));
+      for (let from = 0; from < items; from += chunkSize)
+        chunks.push(jobIds.chunk(batchId, from, Math.min(from + chunkSize, items)));
+      for (let i = 0; i < chunks.length; i += 500)
+        n += await this.removeIfThere(this.itemQueue, chunks.slice(i, i + 500));
     }
     n += await this.removeIfThere(this.batchQueue, [jobIds.batch(batchId)]);
     for (let round = 1, misses = 0; misses < ROUND_GAP; round++) {

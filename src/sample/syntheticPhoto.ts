@@ -5,7 +5,12 @@ import sharp from 'sharp';
  * encoder and decoder do real work (flat test cards compress to nothing and flatter every benchmark).
  * Deterministic for a given seed.
  */
-export async function syntheticPhoto(opts: { width: number; height: number; seed: number; quality?: number }): Promise<Buffer> {
+export async function syntheticPhoto(opts: {
+  width: number;
+  height: number;
+  seed: number;
+  quality?: number;
+}): Promise<Buffer> {
   const { width, height, seed } = opts;
   let s = seed >>> 0 || 1;
   const rnd = () => {

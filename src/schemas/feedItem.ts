@@ -37,7 +37,13 @@ export const wireFieldsSchema = z.object({
   /** Rights texts the IPTC fields do not hold (NewsML-G2 usageTerms, NITF doc.rights ...). */
   texts: z.array(sourcedTextSchema).optional(),
   newsml: z
-    .object({ guid: z.string(), version: z.string(), pubStatus: z.string(), embargoed: z.string(), signals: z.array(z.string()) })
+    .object({
+      guid: z.string(),
+      version: z.string(),
+      pubStatus: z.string(),
+      embargoed: z.string(),
+      signals: z.array(z.string()),
+    })
     .partial()
     .optional(),
   nitf: z

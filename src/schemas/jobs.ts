@@ -33,9 +33,14 @@ export const itemChunkJobSchema = z
       .min(1)
       .max(1000),
   })
-  .refine((c) => c.from < c.to && c.items.every((x, i) => x.index >= c.from && x.index < c.to && (i === 0 || x.index > c.items[i - 1].index)), {
-    message: 'items must be in index order, inside [from, to)',
-  });
+  .refine(
+    (c) =>
+      c.from < c.to &&
+      c.items.every((x, i) => x.index >= c.from && x.index < c.to && (i === 0 || x.index > c.items[i - 1].index)),
+    {
+      message: 'items must be in index order, inside [from, to)',
+    },
+  );
 export type ItemChunkJob = z.infer<typeof itemChunkJobSchema>;
 
 /** The parent of a batch's item jobs: runs once, when the last item has ended. */

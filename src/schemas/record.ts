@@ -26,7 +26,11 @@ export const captionPartSchema = z.object({
 export const clusterDiffSchema = z.object({
   /** Runs in canonical order: at word `at` of the canonical (split on spaces), `deleted` became `inserted`. */
   /** At most 16 runs of at most 240 characters each (wordDiff.ts MAX_EDITS, MAX_RUN_CHARS). */
-  edits: z.array(z.object({ at: z.number().int().nonnegative(), deleted: z.string().max(240), inserted: z.string().max(240) })).max(16),
+  edits: z
+    .array(
+      z.object({ at: z.number().int().nonnegative(), deleted: z.string().max(240), inserted: z.string().max(240) }),
+    )
+    .max(16),
   /** Runs left out to keep the record small. */
   more: z.number().int().nonnegative(),
 });
@@ -39,10 +43,19 @@ export type ClusterDiff = z.infer<typeof clusterDiffSchema>;
  * characters (MAX_WHY_EDITS, MAX_WHY_WORD_CHARS).
  */
 export const clusterWhySchema = z.object({
-  matched: z.array(z.enum(['slug', 'dateline', 'subject'])).min(1).max(2),
+  matched: z
+    .array(z.enum(['slug', 'dateline', 'subject']))
+    .min(1)
+    .max(2),
   background: z.enum(['same', 'appended', 'dropped', 'changed', 'none']),
   edits: z
-    .array(z.object({ kind: z.enum(['function-word', 'spelling', 'number']), from: z.string().max(80), to: z.string().max(80) }))
+    .array(
+      z.object({
+        kind: z.enum(['function-word', 'spelling', 'number']),
+        from: z.string().max(80),
+        to: z.string().max(80),
+      }),
+    )
     .max(5),
 });
 export type ClusterWhySchema = z.infer<typeof clusterWhySchema>;
@@ -125,7 +138,10 @@ export const catalogRecordSchema = z.object({
       format: z.string(),
       bytes: z.number().int().nonnegative(),
       original: z.string(), // stored original, relative to the data directory
-      phash: z.string().regex(/^[0-9a-f]{16}$/).nullable(),
+      phash: z
+        .string()
+        .regex(/^[0-9a-f]{16}$/)
+        .nullable(),
     })
     .nullable(),
   renditions: z.array(renditionSchema),

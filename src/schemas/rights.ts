@@ -76,7 +76,7 @@ export const RIGHTS_SOURCES = {
   'iptc:source': 'credit', // IIM 2:115 Source / photoshop:Source
   'iptc:headline': 'caption', // IIM 2:105 / photoshop:Headline
   'iptc:objectName': 'caption', // IIM 2:05 Object Name (often the slug)
-  'caption': 'caption', // the caption as received
+  caption: 'caption', // the caption as received
   'caption:notes': 'instructions', // what caption cleaning removed as notes (editor notes, restrictions, file markers)
   'caption:creditTail': 'credit', // the credit at the end of the caption
   'newsml:usageTerms': 'terms', // NewsML-G2 rightsInfo/usageTerms
@@ -88,7 +88,7 @@ export const RIGHTS_SOURCES = {
   'nitf:doc.copyright': 'party', // NITF docdata/doc.copyright (holder, year)
   'nitf:ed-msg': 'instructions', // NITF docdata/ed-msg @info
   'nitf:hedline': 'caption', // NITF body.head/hedline
-  'manual': 'instructions', // typed by an operator (photowire kill --reason, the desk)
+  manual: 'instructions', // typed by an operator (photowire kill --reason, the desk)
 } as const;
 export type RightsSource = keyof typeof RIGHTS_SOURCES;
 export type RightsSourceKind = (typeof RIGHTS_SOURCES)[RightsSource];

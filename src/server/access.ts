@@ -50,7 +50,8 @@ export function collectRoutes(app: FastifyInstance): RouteEntry[] {
   const table: RouteEntry[] = [];
   app.decorate('routeTable', table);
   app.addHook('onRoute', (r) => {
-    for (const method of [r.method].flat()) table.push({ method, url: r.url ?? r.path, access: routeAccess(method, r.url ?? r.path), schema: r.schema });
+    for (const method of [r.method].flat())
+      table.push({ method, url: r.url ?? r.path, access: routeAccess(method, r.url ?? r.path), schema: r.schema });
   });
   return table;
 }

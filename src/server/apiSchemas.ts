@@ -7,7 +7,12 @@ import { catalogRecordSchema as storedRecordSchema, storyViaSchema } from '../sc
 const catalogRecordSchema = storedRecordSchema
   .extend({
     availability: availabilitySchema.optional(),
-    truncated: z.boolean().optional().describe("true: a list page cut this record's long texts and lists (over 64 KB of JSON); records.ndjson has it whole"),
+    truncated: z
+      .boolean()
+      .optional()
+      .describe(
+        "true: a list page cut this record's long texts and lists (over 64 KB of JSON); records.ndjson has it whole",
+      ),
   })
   .meta({ id: 'CatalogRecord' });
 
@@ -20,7 +25,9 @@ export const apiErrorSchema = z
   })
   .meta({ id: 'ApiError' });
 
-export const batchIdParam = z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,200}$/, 'a batch id: letters, digits, dot, dash, underscore');
+export const batchIdParam = z
+  .string()
+  .regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,200}$/, 'a batch id: letters, digits, dot, dash, underscore');
 export const itemIdParam = batchIdParam;
 
 export const failedItemSchema = z
@@ -30,8 +37,17 @@ export const failedItemSchema = z
     source: z.string(),
     code: z.string(),
     message: z.string(),
-    attempts: z.number().int().nonnegative().describe('attempts of every round: a failure retried and failed again adds the new round\'s'),
-    retries: z.number().int().nonnegative().optional().describe('retry rounds that failed again (absent: never retried)'),
+    attempts: z
+      .number()
+      .int()
+      .nonnegative()
+      .describe("attempts of every round: a failure retried and failed again adds the new round's"),
+    retries: z
+      .number()
+      .int()
+      .nonnegative()
+      .optional()
+      .describe('retry rounds that failed again (absent: never retried)'),
     at: z.string(),
     retrying: z.boolean().describe('a retry of this item is queued or running'),
     retryable: z
@@ -40,7 +56,12 @@ export const failedItemSchema = z
         'false when a retry would fail the same way: the feed itself is bad at this item (bad line, invalid or duplicate item, path outside the folder; fix the feed and drop it again), or the photo is not where a retry reads it',
       ),
     retryNote: z.string().optional().describe('why a retry cannot work now, when `retryable` is false'),
-    movedFrom: z.string().optional().describe('the path the item was read from, when a hot folder has moved it to processed/ since (`source` is where it is now)'),
+    movedFrom: z
+      .string()
+      .optional()
+      .describe(
+        'the path the item was read from, when a hot folder has moved it to processed/ since (`source` is where it is now)',
+      ),
   })
   .meta({ id: 'FailedItem' });
 
@@ -49,9 +70,25 @@ export const batchCountsSchema = z
     photos: z.number().int().nonnegative(),
     captionOnly: z.number().int().nonnegative(),
     clusters: z.number().int().nonnegative(),
-    duplicates: z.number().int().nonnegative().describe("duplicates within the batch: members of a cluster whose canonical item is another of the batch's items, identical or near-identical"),
-    identical: z.number().int().nonnegative().describe('of duplicates, those whose caption is the canonical caption word for word; the rest are near-duplicates'),
-    joinedEarlier: z.number().int().nonnegative().describe("items that joined a cluster whose canonical item came in an earlier batch"),
+    duplicates: z
+      .number()
+      .int()
+      .nonnegative()
+      .describe(
+        "duplicates within the batch: members of a cluster whose canonical item is another of the batch's items, identical or near-identical",
+      ),
+    identical: z
+      .number()
+      .int()
+      .nonnegative()
+      .describe(
+        'of duplicates, those whose caption is the canonical caption word for word; the rest are near-duplicates',
+      ),
+    joinedEarlier: z
+      .number()
+      .int()
+      .nonnegative()
+      .describe('items that joined a cluster whose canonical item came in an earlier batch'),
     lowConfidenceCredits: z.number().int().nonnegative(),
   })
   .meta({ id: 'BatchCounts' });
@@ -69,13 +106,40 @@ export const batchOverviewSchema = z
     failed: z.number().int().nonnegative(),
     pending: z.number().int().nonnegative(),
     warnings: z.number().int().nonnegative().describe('how many warnings the feed gave'),
-    skipped: z.record(z.string(), z.number().int().nonnegative()).describe('items of the feed that are not pictures, by kind: {"text": 1, "video": 1}; `file`: files of a folder feed that are neither a picture nor a feed'),
-    processingMs: z.number().nullable().describe('processing time: created to first finished, plus each retry round (reopened to finished again); null until done'),
-    elapsedMs: z.number().nullable().describe('finishedAt - createdAt (a late retry makes it much longer than processingMs); null until done'),
+    skipped: z
+      .record(z.string(), z.number().int().nonnegative())
+      .describe(
+        'items of the feed that are not pictures, by kind: {"text": 1, "video": 1}; `file`: files of a folder feed that are neither a picture nor a feed',
+      ),
+    processingMs: z
+      .number()
+      .nullable()
+      .describe(
+        'processing time: created to first finished, plus each retry round (reopened to finished again); null until done',
+      ),
+    elapsedMs: z
+      .number()
+      .nullable()
+      .describe('finishedAt - createdAt (a late retry makes it much longer than processingMs); null until done'),
     counts: batchCountsSchema.nullable().describe('from the records; null while none is stored yet'),
-    archived: z.boolean().optional().describe('true: the retention pass removed the batch from Redis and it is read from its export in storage (records.ndjson, summary.json), read-only'),
-    archivedAt: z.string().nullable().optional().describe('when the retention pass archived it (null when only its export tells it is archived)'),
-    expiresAt: z.string().nullable().optional().describe('when the batch (its failed items with it) leaves Redis: finishedAt + PHOTOWIRE_RETENTION_DAYS; null while it is not done, and for an archived batch'),
+    archived: z
+      .boolean()
+      .optional()
+      .describe(
+        'true: the retention pass removed the batch from Redis and it is read from its export in storage (records.ndjson, summary.json), read-only',
+      ),
+    archivedAt: z
+      .string()
+      .nullable()
+      .optional()
+      .describe('when the retention pass archived it (null when only its export tells it is archived)'),
+    expiresAt: z
+      .string()
+      .nullable()
+      .optional()
+      .describe(
+        'when the batch (its failed items with it) leaves Redis: finishedAt + PHOTOWIRE_RETENTION_DAYS; null while it is not done, and for an archived batch',
+      ),
   })
   .meta({ id: 'BatchOverview' });
 export type BatchOverview = z.infer<typeof batchOverviewSchema>;
@@ -127,30 +191,65 @@ export const recordQuerySchema = z.object({
   offset: z.coerce.number().int().min(0).default(0),
   limit: z.coerce.number().int().min(1).max(1000).default(100),
   cluster: z.string().max(64).optional().describe('only members of this caption cluster'),
-  story: z.string().regex(/^[0-9a-f]{16}$/, 'a story id: 16 hex digits').optional().describe("only members of this story (captions sharing an assignment's background or slug)"),
+  story: z
+    .string()
+    .regex(/^[0-9a-f]{16}$/, 'a story id: 16 hex digits')
+    .optional()
+    .describe("only members of this story (captions sharing an assignment's background or slug)"),
   agency: z.string().max(200).optional().describe('normalized agency, case-insensitive, e.g. AFP'),
-  creator: z.string().max(200).optional().describe("words of a normalized creator's name, case- and accent-insensitive (an index: whole words)"),
+  creator: z
+    .string()
+    .max(200)
+    .optional()
+    .describe("words of a normalized creator's name, case- and accent-insensitive (an index: whole words)"),
   lowConfidence: flag.describe('only items whose credit was normalized with low confidence'),
   failed: flag.describe('only failed items (true) or only ok items (false)'),
   q: z
     .string()
     .max(500)
     .optional()
-    .describe('the desk\'s search: words and "quoted phrases" that must all appear, agency:, creator: (by:), credit:, caption: for one field (src/core/search/query.ts); scans at most 2,000 records per request, see cursor'),
-  cursor: z.coerce.number().int().min(0).optional().describe('a q search: where to go on (the previous page\'s nextCursor)'),
+    .describe(
+      'the desk\'s search: words and "quoted phrases" that must all appear, agency:, creator: (by:), credit:, caption: for one field (src/core/search/query.ts); scans at most 2,000 records per request, see cursor',
+    ),
+  cursor: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .optional()
+    .describe("a q search: where to go on (the previous page's nextCursor)"),
 });
 export type RecordQuery = z.infer<typeof recordQuerySchema>;
 
 export const recordPageSchema = z
   .object({
     batchId: z.string(),
-    archived: z.boolean().optional().describe('true: read from the archived batch\'s records.ndjson in storage (the retention pass removed it from Redis)'),
+    archived: z
+      .boolean()
+      .optional()
+      .describe(
+        "true: read from the archived batch's records.ndjson in storage (the retention pass removed it from Redis)",
+      ),
     total: z.number().int().nonnegative().describe('records matching the filters (an upper bound when exact is false)'),
-    exact: z.boolean().optional().describe('false when a q search stopped at its bound before the end: total is then an upper bound'),
+    exact: z
+      .boolean()
+      .optional()
+      .describe('false when a q search stopped at its bound before the end: total is then an upper bound'),
     offset: z.number().int().nonnegative(),
     limit: z.number().int().positive(),
-    nextOffset: z.number().int().nonnegative().nullable().optional().describe('the offset of the next page, null after the last (no q)'),
-    nextCursor: z.number().int().nonnegative().nullable().optional().describe('a q search: the cursor of the next page, null when the scan reached the end'),
+    nextOffset: z
+      .number()
+      .int()
+      .nonnegative()
+      .nullable()
+      .optional()
+      .describe('the offset of the next page, null after the last (no q)'),
+    nextCursor: z
+      .number()
+      .int()
+      .nonnegative()
+      .nullable()
+      .optional()
+      .describe('a q search: the cursor of the next page, null when the scan reached the end'),
     records: z.array(catalogRecordSchema),
   })
   .meta({ id: 'RecordPage' });
@@ -180,9 +279,19 @@ const clusterMemberSchema = z.object({
 });
 
 export const clusterListQuerySchema = z.object({
-  story: z.string().regex(/^[0-9a-f]{16}$/, 'a story id: 16 hex digits').optional().describe('only the clusters of this story'),
+  story: z
+    .string()
+    .regex(/^[0-9a-f]{16}$/, 'a story id: 16 hex digits')
+    .optional()
+    .describe('only the clusters of this story'),
   batch: z.string().max(200).optional().describe('only clusters with members in this batch'),
-  minSize: z.coerce.number().int().min(1).max(1_000_000).optional().describe('only clusters of at least this many captions (default 2, or 1 with story)'),
+  minSize: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(1_000_000)
+    .optional()
+    .describe('only clusters of at least this many captions (default 2, or 1 with story)'),
   limit: z.coerce.number().int().min(1).max(500).default(100),
 });
 export type ClusterListQuery = z.infer<typeof clusterListQuerySchema>;
@@ -209,7 +318,11 @@ export const storySchema = z
   .object({
     id: z.string(),
     size: z.number().int().positive(),
-    membersShown: z.number().int().nonnegative().describe('members read (join order); the rest are counted in size only'),
+    membersShown: z
+      .number()
+      .int()
+      .nonnegative()
+      .describe('members read (join order); the rest are counted in size only'),
     clusters: z
       .array(
         z.object({
@@ -220,7 +333,9 @@ export const storySchema = z
           members: z.array(
             z.object({
               itemId: z.string(),
-              via: storyViaSchema.nullable().describe('why it is in the story: the slug or the background words it shares with another member'),
+              via: storyViaSchema
+                .nullable()
+                .describe('why it is in the story: the slug or the background words it shares with another member'),
               record: catalogRecordSchema.nullable(),
             }),
           ),
@@ -277,7 +392,12 @@ export const killEventSchema = z
     kind: z.enum(['kill', 'withdraw', 'correction']),
     status: z.enum(['killed', 'withdrawn', 'superseded']),
     targets: z.array(z.string()),
-    groups: z.array(z.string()).optional().describe('what it starts from: `i:<item>`, `p:<photo>`, `o:<original>`, `a:<provider>/<id>`, `a:<global id>`, `b:<id>` (any provider)'),
+    groups: z
+      .array(z.string())
+      .optional()
+      .describe(
+        'what it starts from: `i:<item>`, `p:<photo>`, `o:<original>`, `a:<provider>/<id>`, `a:<global id>`, `b:<id>` (any provider)',
+      ),
     reason: z.string().nullable(),
     notice: noticeRefSchema,
     createdAt: z.string(),
@@ -287,9 +407,14 @@ export const killEventSchema = z
     review: z.array(z.string()),
     reviewCount: z.number().int().optional(),
     supersededBy: z.string().nullable(),
-    lifted: killLiftSchema.nullable().optional().describe('who lifted it, when and why; a lifted kill reaches nothing more'),
+    lifted: killLiftSchema
+      .nullable()
+      .optional()
+      .describe('who lifted it, when and why; a lifted kill reaches nothing more'),
     copies: z.array(killCopySchema).describe('the records it reached (the first page), with where each is stored'),
-    reviewCopies: z.array(killCopySchema).describe('near-identical captions in the same clusters, not killed: for a person to review'),
+    reviewCopies: z
+      .array(killCopySchema)
+      .describe('near-identical captions in the same clusters, not killed: for a person to review'),
   })
   .meta({ id: 'Kill' });
 export const killListSchema = z.object({ since: z.string(), kills: z.array(killEventSchema) }).meta({ id: 'KillList' });
@@ -299,27 +424,53 @@ export const killQuerySchema = z.object({
 });
 export const killBodySchema = z
   .object({
-    target: z.string().trim().min(1).max(300).describe('an item id (also while still queued), a photo id, originals/..., or an agency id (guid, transmission reference)'),
+    target: z
+      .string()
+      .trim()
+      .min(1)
+      .max(300)
+      .describe(
+        'an item id (also while still queued), a photo id, originals/..., or an agency id (guid, transmission reference)',
+      ),
     reason: z.string().trim().min(1).max(2000),
-    agency: z.string().trim().max(100).optional().describe('whose id a bare agency id is, when photowire has seen it from more than one agency'),
+    agency: z
+      .string()
+      .trim()
+      .max(100)
+      .optional()
+      .describe('whose id a bare agency id is, when photowire has seen it from more than one agency'),
     withdraw: z.boolean().optional().describe('a withdrawal rather than a kill'),
   })
   .meta({ id: 'KillRequest' });
-export const killLiftBodySchema = z.object({ reason: z.string().trim().min(1).max(2000) }).meta({ id: 'KillLiftRequest' });
-export const killIdParamsSchema = z.object({ id: z.string().trim().min(1).max(64).describe('a kill id (photowire kills lists them)') });
+export const killLiftBodySchema = z
+  .object({ reason: z.string().trim().min(1).max(2000) })
+  .meta({ id: 'KillLiftRequest' });
+export const killIdParamsSchema = z.object({
+  id: z.string().trim().min(1).max(64).describe('a kill id (photowire kills lists them)'),
+});
 export const killCopiesQuerySchema = z.object({
   after: z.string().max(300).optional(),
   limit: z.coerce.number().int().min(1).max(1000).optional(),
   review: z.enum(['0', '1']).optional(),
 });
-export const killCopiesSchema = z.object({ copies: z.array(killCopySchema), total: z.number().int(), next: z.string().nullable() }).meta({ id: 'KillCopies' });
-export const killLiftOutcomeSchema = z.object({ kill: killEventSchema, state: z.enum(['lifted', 'already']), restored: z.number().int() }).meta({ id: 'KillLiftOutcome' });
+export const killCopiesSchema = z
+  .object({ copies: z.array(killCopySchema), total: z.number().int(), next: z.string().nullable() })
+  .meta({ id: 'KillCopies' });
+export const killLiftOutcomeSchema = z
+  .object({ kill: killEventSchema, state: z.enum(['lifted', 'already']), restored: z.number().int() })
+  .meta({ id: 'KillLiftOutcome' });
 export const killOutcomeSchema = z
   .object({
     kill: killEventSchema,
     targetKind: z.enum(['item', 'photo', 'original', 'agency']),
     provider: z.string().nullable().describe("the provider a bare agency id was scoped to ('' any provider)"),
     matched: z.boolean().describe('false: it reached nothing now and stands for later arrivals'),
-    webhook: z.object({ state: z.enum(['queued', 'refused', 'off']), jobId: z.string().nullable(), error: z.string().nullable() }).nullable(),
+    webhook: z
+      .object({
+        state: z.enum(['queued', 'refused', 'off']),
+        jobId: z.string().nullable(),
+        error: z.string().nullable(),
+      })
+      .nullable(),
   })
   .meta({ id: 'KillOutcome' });

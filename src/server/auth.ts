@@ -12,7 +12,10 @@ export class AuthConfigError extends ConfigError {
 
 /** Addresses only this machine can reach. `localhost` counts: it resolves to loopback on any sane host. */
 export function isLoopbackHost(host: string): boolean {
-  const h = host.trim().toLowerCase().replace(/^\[|\]$/g, '');
+  const h = host
+    .trim()
+    .toLowerCase()
+    .replace(/^\[|\]$/g, '');
   if (h === 'localhost' || h === '::1') return true;
   if (isIP(h) === 4) return h.startsWith('127.');
   if (h.startsWith('::ffff:')) return isLoopbackHost(h.slice(7));

@@ -19,10 +19,7 @@ const PHOTO_CHECKS = 200;
  * whether a retry is under way and whether a retry can help. An archived batch answers
  * read-only from its summary.json: nothing retrying, nothing retryable (a retry is 409 BATCH_ARCHIVED).
  */
-export async function batchDetail(
-  deps: { ctx: PipelineContext; overviews: BatchOverviews },
-  batchId: string,
-) {
+export async function batchDetail(deps: { ctx: PipelineContext; overviews: BatchOverviews }, batchId: string) {
   const found = await deps.overviews.get(batchId);
   if (!found) throw notFound(`no batch ${batchId}`);
   if (found.ledger === null) {

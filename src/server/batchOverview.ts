@@ -38,7 +38,10 @@ export class BatchOverviews {
   }
 
   /** Batches and the runs (schedules, hot folders) that made them, of the last days. */
-  async listWithRuns(opts: { days: number; limit: number }): Promise<{ batches: BatchOverview[]; runs: Array<RunRecord & Record<string, unknown>> }> {
+  async listWithRuns(opts: {
+    days: number;
+    limit: number;
+  }): Promise<{ batches: BatchOverview[]; runs: Array<RunRecord & Record<string, unknown>> }> {
     const since = Date.now() - opts.days * 86_400_000;
     const [batches, runs] = await Promise.all([this.list(opts), this.runLog.list({ limit: opts.limit })]);
     return { batches, runs: runs.filter((r) => Date.parse(r.startedAt) >= since).map((r) => ({ ...r })) };
@@ -54,12 +57,24 @@ export class BatchOverviews {
     // Archived batches are older than the retention window: only a list reaching back that far reads them.
     const room = opts.limit - live.length;
     if (room <= 0 || since >= Date.now() - this.ctx.config.retentionDays * 86_400_000) return live;
-    const entries = (await this.archive.list(room)).filter((e) => Date.parse(e.createdAt) >= since && !ids.includes(e.id));
-    const archived = (await Promise.all(entries.map((e) => this.archivedSummary(e.id)))).filter((a): a is ArchivedSummary => a !== null);
-    return [...live, ...archived.map((a) => archivedOverview(a))].sort((a, b) => Date.parse(b.createdAt) - Date.parse(a.createdAt));
+    const entries = (await this.archive.list(room)).filter(
+      (e) => Date.parse(e.createdAt) >= since && !ids.includes(e.id),
+    );
+    const archived = (await Promise.all(entries.map((e) => this.archivedSummary(e.id)))).filter(
+      (a): a is ArchivedSummary => a !== null,
+    );
+    return [...live, ...archived.map((a) => archivedOverview(a))].sort(
+      (a, b) => Date.parse(b.createdAt) - Date.parse(a.createdAt),
+    );
   }
 
-  async get(batchId: string): Promise<{ ledger: BatchLedger; overview: BatchOverview; archived?: undefined } | { ledger: null; overview: BatchOverview; archived: ArchivedSummary } | null> {
+  async get(
+    batchId: string,
+  ): Promise<
+    | { ledger: BatchLedger; overview: BatchOverview; archived?: undefined }
+    | { ledger: null; overview: BatchOverview; archived: ArchivedSummary }
+    | null
+  > {
     const ledger = await this.ctx.catalog.getBatch(batchId);
     if (ledger) return { ledger, overview: await this.overview(ledger) };
     const archived = await this.archivedSummary(batchId);

@@ -52,7 +52,10 @@ export async function buildServer(rt: Runtime, opts: ServerOptions = {}): Promis
     // A request must have arrived whole within this (a body trickled at a byte every few seconds
     // held a connection for good); Node checks every connectionsCheckingInterval, so a quarter of it.
     requestTimeout,
-    http: { connectionsCheckingInterval: Math.min(30_000, Math.max(100, Math.floor(requestTimeout / 4))), headersTimeout: Math.min(60_000, requestTimeout) },
+    http: {
+      connectionsCheckingInterval: Math.min(30_000, Math.max(100, Math.floor(requestTimeout / 4))),
+      headersTimeout: Math.min(60_000, requestTimeout),
+    },
   });
   cutIdleBodies(app, opts.bodyIdleMs ?? rt.config.httpBodyIdleMs);
   // Before any route: every route is recorded with its access (src/server/access.ts).
@@ -65,7 +68,9 @@ export async function buildServer(rt: Runtime, opts: ServerOptions = {}): Promis
       'Batches, records, clusters, feed submission and retries of photowire. Every /api call needs `Authorization: Bearer <PHOTOWIRE_API_TOKEN>` when the server has a token. Records follow the catalog record schema (src/schemas/record.ts).',
   });
   // The runtime's storage and queues (one composition root, src/app/runtime.ts): the caller closes them with `rt`.
-  const renditions = new RenditionSource(opts.storage ?? rt.ctx.storage, { proxy: opts.storageProxy ?? rt.config.storageProxy });
+  const renditions = new RenditionSource(opts.storage ?? rt.ctx.storage, {
+    proxy: opts.storageProxy ?? rt.config.storageProxy,
+  });
   const queues = (['item', 'batch', 'schedule'] as const).map((name) => rt.ctx.queues.queue(name));
 
   // Errors, headers, the response log, the rate limit and the token, in this order (src/server/guards.ts).
@@ -77,7 +82,13 @@ export async function buildServer(rt: Runtime, opts: ServerOptions = {}): Promis
   const overviews = new BatchOverviews(rt.ctx);
   api.get(
     '/healthz',
-    { schema: { tags: ['server'], summary: 'Liveness: answers when Redis does', response: responses({ 200: [healthSchema, 'ok'] }, {}, { public: true }) } },
+    {
+      schema: {
+        tags: ['server'],
+        summary: 'Liveness: answers when Redis does',
+        response: responses({ 200: [healthSchema, 'ok'] }, {}, { public: true }),
+      },
+    },
     async () => ({ ok: true as const, redis: await rt.redis.ping() }),
   );
   batchRoutes(api, { ctx: rt.ctx, overviews });
@@ -97,7 +108,14 @@ export async function buildServer(rt: Runtime, opts: ServerOptions = {}): Promis
   app.decorate('eventHub', events);
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
 
-  await app.register(async (scope) => mountQueueBoard(scope, queues, { write: opts.boardWrite ?? rt.config.boardWrite }));
-  await app.register(fastifyStatic, { root: opts.webRoot ?? DEFAULT_WEB_ROOT, prefix: '/', decorateReply: false, index: ['index.html'] });
+  await app.register(async (scope) =>
+    mountQueueBoard(scope, queues, { write: opts.boardWrite ?? rt.config.boardWrite }),
+  );
+  await app.register(fastifyStatic, {
+    root: opts.webRoot ?? DEFAULT_WEB_ROOT,
+    prefix: '/',
+    decorateReply: false,
+    index: ['index.html'],
+  });
   return app;
 }

@@ -52,7 +52,10 @@ export function cutIdleBodies(app: FastifyInstance, idleMs: number): void {
     socket.setTimeout(idleMs);
     // Node's server emits `timeout` on the request only while its body is incomplete.
     raw.on('timeout', () => {
-      req.log.warn({ method: req.method, url: req.url, idleMs }, `request body idle for ${idleMs} ms (PHOTOWIRE_HTTP_BODY_IDLE_MS): connection closed`);
+      req.log.warn(
+        { method: req.method, url: req.url, idleMs },
+        `request body idle for ${idleMs} ms (PHOTOWIRE_HTTP_BODY_IDLE_MS): connection closed`,
+      );
       socket.destroy();
     });
     // With the body in, a listener here keeps Node from closing the socket while the answer is made.

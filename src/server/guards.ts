@@ -30,7 +30,8 @@ export async function guardServer(
   opts: { token: string | null; rateLimit: number; renditions: RenditionSource; hosts: HostPolicy },
 ): Promise<void> {
   const { token, renditions, hosts } = opts;
-  const notFound = (req: FastifyRequest, reply: FastifyReply) => reply.code(404).send({ error: 'NOT_FOUND', message: `no route ${req.method} ${req.url.split('?')[0]}` });
+  const notFound = (req: FastifyRequest, reply: FastifyReply) =>
+    reply.code(404).send({ error: 'NOT_FOUND', message: `no route ${req.method} ${req.url.split('?')[0]}` });
   app.setErrorHandler((err: Error & { statusCode?: number; code?: string }, req, reply) => {
     closeIfBodyUnread(req, reply);
     if (err instanceof HttpError) return reply.code(err.status).send({ error: err.code, message: err.message });
@@ -53,7 +54,9 @@ export async function guardServer(
       req.log.error({ err, url: req.url }, 'request failed');
       return reply.code(500).send({ error: 'INTERNAL', message: 'internal error: see the server log' });
     }
-    return reply.code(status).send({ error: status === 429 ? 'RATE_LIMITED' : (err.code ?? 'BAD_REQUEST'), message: err.message });
+    return reply
+      .code(status)
+      .send({ error: status === 429 ? 'RATE_LIMITED' : (err.code ?? 'BAD_REQUEST'), message: err.message });
   });
   app.setNotFoundHandler(notFound);
 
@@ -73,7 +76,10 @@ export async function guardServer(
   app.addHook('onResponse', async (req, reply) => {
     if (matchedRoute(req) === RENDITION_ROUTE) return;
     const level = reply.statusCode >= 500 ? 'error' : reply.statusCode >= 400 ? 'warn' : 'info';
-    req.log[level]({ method: req.method, url: req.url, status: reply.statusCode, ms: Math.round(reply.elapsedTime) }, 'request');
+    req.log[level](
+      { method: req.method, url: req.url, status: reply.statusCode, ms: Math.round(reply.elapsedTime) },
+      'request',
+    );
   });
 
   // Before anything else reads the request (src/server/sameOrigin.ts): a Host that is not this
@@ -102,7 +108,11 @@ export async function guardServer(
     // Every route but the public ones (the page's files, /openapi.json, /healthz), decided on the
     // route matched as the token is; renditions opt out per route (a grid loads hundreds).
     allowList: (req: FastifyRequest) => requestAccess(req) === 'public',
-    errorResponseBuilder: (_req, ctx) => ({ statusCode: 429, code: 'RATE_LIMITED', message: `too many requests: retry in ${ctx.after}` }),
+    errorResponseBuilder: (_req, ctx) => ({
+      statusCode: 429,
+      code: 'RATE_LIMITED',
+      message: `too many requests: retry in ${ctx.after}`,
+    }),
   });
 
   // After the rate limit (its hooks run at onRequest), so guessing tokens is rate-limited too,
@@ -114,16 +124,19 @@ export async function guardServer(
       const given = presentedToken(req.headers.authorization, isBoard);
       if (given !== null && tokenMatches(given, token)) return payload;
       closeIfBodyUnread(req, reply);
-      reply.header('WWW-Authenticate', isBoard ? 'Basic realm="photowire queues", charset="UTF-8"' : 'Bearer realm="photowire"');
+      reply.header(
+        'WWW-Authenticate',
+        isBoard ? 'Basic realm="photowire queues", charset="UTF-8"' : 'Bearer realm="photowire"',
+      );
       // Answered here, not thrown: bull-board's scope has an error handler of its own that would make it a 500.
       await reply.code(401).send({
         error: 'UNAUTHORIZED',
-        message: given === null ? 'this server needs a token: Authorization: Bearer <PHOTOWIRE_API_TOKEN>' : 'wrong token',
+        message:
+          given === null ? 'this server needs a token: Authorization: Bearer <PHOTOWIRE_API_TOKEN>' : 'wrong token',
       });
       return reply;
     });
   }
-
 }
 
 /** Is this request for the queue board (by the route it matched, not by how its URL was spelled)? */

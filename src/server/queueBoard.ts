@@ -27,7 +27,11 @@ export async function mountQueueBoard(app: FastifyInstance, queues: Queue[], opt
     // preHandler: after the token check (preParsing), so a caller without the token learns nothing.
     app.addHook('preHandler', async (req, reply) => {
       if (READ_METHODS.has(req.method)) return;
-      await reply.code(403).send({ error: 'BOARD_READ_ONLY', message: 'the queue board is read-only: set PHOTOWIRE_BOARD_WRITE=1 on the server to pause, empty, clean, retry or remove jobs there' });
+      await reply.code(403).send({
+        error: 'BOARD_READ_ONLY',
+        message:
+          'the queue board is read-only: set PHOTOWIRE_BOARD_WRITE=1 on the server to pause, empty, clean, retry or remove jobs there',
+      });
       return reply;
     });
   }
@@ -35,7 +39,8 @@ export async function mountQueueBoard(app: FastifyInstance, queues: Queue[], opt
   // so the board's HTML leaves out every stylesheet or script from another origin (it falls back to
   // the system font). Checked by test/browser/queueBoard.test.ts, which refuses every off-host request.
   app.addHook('onSend', async (_req, reply, payload) => {
-    if (typeof payload !== 'string' || !String(reply.getHeader('content-type') ?? '').includes('text/html')) return payload;
+    if (typeof payload !== 'string' || !String(reply.getHeader('content-type') ?? '').includes('text/html'))
+      return payload;
     return withoutExternalAssets(payload);
   });
   await app.register(adapter.registerPlugin(), { prefix: QUEUE_BOARD_PATH });

@@ -23,7 +23,10 @@ export function withCanonicalCredit(r: CatalogRecord, rules: CreditRules): Catal
  * answer: the `q` terms (the desk's syntax: words, quoted phrases, `agency:`, `creator:`,
  * `credit:`, `caption:`), and a creator filter without a word in it.
  */
-export function planQuery(q: RecordQuery, rules: CreditRules = defaultCreditRules()): { indexes: string[]; terms: SearchTerm[] } {
+export function planQuery(
+  q: RecordQuery,
+  rules: CreditRules = defaultCreditRules(),
+): { indexes: string[]; terms: SearchTerm[] } {
   const indexes: string[] = [];
   const terms = parseQuery(q.q);
   if (q.cluster) indexes.push(`c:${q.cluster}`);
@@ -40,8 +43,17 @@ export function planQuery(q: RecordQuery, rules: CreditRules = defaultCreditRule
 
 /** What the page reader needs of the catalog (CatalogStore has it). */
 export interface RecordPages {
-  getRecordsPage(batchId: string, page: { offset: number; limit: number }): Promise<{ total: number; records: CatalogRecord[] }>;
-  indexPage(batchId: string, names: string[], start: number, stop: number, keepSeconds?: number): Promise<{ total: number; indexes: number[] }>;
+  getRecordsPage(
+    batchId: string,
+    page: { offset: number; limit: number },
+  ): Promise<{ total: number; records: CatalogRecord[] }>;
+  indexPage(
+    batchId: string,
+    names: string[],
+    start: number,
+    stop: number,
+    keepSeconds?: number,
+  ): Promise<{ total: number; indexes: number[] }>;
   recordsAt(batchId: string, indexes: number[]): Promise<Array<CatalogRecord | null>>;
 }
 
@@ -87,17 +99,35 @@ export async function readRecordPage(
     if (indexes.length === 0) {
       const { total, records } = await store.getRecordsPage(batchId, { offset: q.offset, limit: q.limit });
       const next = q.offset + q.limit;
-      return { total, exact: true, records: records.map((r) => withCanonicalCredit(r, rules)), nextOffset: next < opts.expected ? next : null, nextCursor: null, scanned: records.length };
+      return {
+        total,
+        exact: true,
+        records: records.map((r) => withCanonicalCredit(r, rules)),
+        nextOffset: next < opts.expected ? next : null,
+        nextCursor: null,
+        scanned: records.length,
+      };
     }
     const page = await store.indexPage(batchId, indexes, q.offset, q.offset + q.limit - 1, keep);
-    const records = (await store.recordsAt(batchId, page.indexes)).filter((r): r is CatalogRecord => r !== null).map((r) => withCanonicalCredit(r, rules));
+    const records = (await store.recordsAt(batchId, page.indexes))
+      .filter((r): r is CatalogRecord => r !== null)
+      .map((r) => withCanonicalCredit(r, rules));
     const next = q.offset + q.limit;
-    return { total: page.total, exact: true, records, nextOffset: next < page.total ? next : null, nextCursor: null, scanned: records.length };
+    return {
+      total: page.total,
+      exact: true,
+      records,
+      nextOffset: next < page.total ? next : null,
+      nextCursor: null,
+      scanned: records.length,
+    };
   }
 
   // A scan of the candidates in feed order: by rank in the indexes' intersection, or by batch index.
   const start = q.cursor ?? 0;
-  const readAt = async (from: number): Promise<{ end: number; rows: Array<{ rank: number; record: CatalogRecord }> }> => {
+  const readAt = async (
+    from: number,
+  ): Promise<{ end: number; rows: Array<{ rank: number; record: CatalogRecord }> }> => {
     if (indexes.length === 0) {
       const idx = Array.from({ length: Math.max(0, Math.min(SCAN_CHUNK, opts.expected - from)) }, (_, i) => from + i);
       const records = await store.recordsAt(batchId, idx);
@@ -135,7 +165,14 @@ export async function readRecordPage(
   if (page.length === q.limit) nextCursor = reachedEnd && matches === q.offset + q.limit ? null : afterPage;
   else nextCursor = reachedEnd ? null : pos;
   const exact = reachedEnd && start === 0;
-  return { total: exact ? matches : matches + Math.max(0, end - pos), exact, records: page, nextOffset: null, nextCursor, scanned };
+  return {
+    total: exact ? matches : matches + Math.max(0, end - pos),
+    exact,
+    records: page,
+    nextOffset: null,
+    nextCursor,
+    scanned,
+  };
 }
 
 /**
@@ -159,7 +196,7 @@ export function queryRecords(
  * read from storage (an archived batch's records.ndjson, src/app/retention/archivedBatches.ts) and
  * queryRecords.
  */
-export function recordFilter(q: RecordQuery, rules: CreditRules = defaultCreditRules()): ((r: CatalogRecord) => boolean) {
+export function recordFilter(q: RecordQuery, rules: CreditRules = defaultCreditRules()): (r: CatalogRecord) => boolean {
   const terms = parseQuery(q.q);
   const agency = q.agency ? fold(q.agency.trim()) : null;
   const agencyId = q.agency ? (canonicalOrg(rules, q.agency)?.id ?? null) : null;
@@ -168,7 +205,11 @@ export function recordFilter(q: RecordQuery, rules: CreditRules = defaultCreditR
     if (q.cluster && r.cluster?.id !== q.cluster) return false;
     if (q.failed !== undefined && (r.error !== null) !== q.failed) return false;
     if (q.lowConfidence && (r.error !== null || r.credit.confidence !== 'low')) return false;
-    if (agency !== null && (agencyId !== null ? r.credit.agencyId !== agencyId : fold(r.credit.agency ?? '') !== agency)) return false;
+    if (
+      agency !== null &&
+      (agencyId !== null ? r.credit.agencyId !== agencyId : fold(r.credit.agency ?? '') !== agency)
+    )
+      return false;
     if (creatorWords.length) {
       const words = new Set(r.credit.creators.flatMap((c) => nameTokens(c)));
       if (!creatorWords.every((w) => words.has(w))) return false;
@@ -179,5 +220,12 @@ export function recordFilter(q: RecordQuery, rules: CreditRules = defaultCreditR
 
 /** Does the query filter at all (cluster, agency, creator, lowConfidence, failed, q)? */
 export function hasFilter(q: RecordQuery): boolean {
-  return !!(q.cluster || (q.agency && q.agency.trim()) || (q.creator && q.creator.trim()) || q.lowConfidence || q.failed !== undefined || parseQuery(q.q).length > 0);
+  return !!(
+    q.cluster ||
+    (q.agency && q.agency.trim()) ||
+    (q.creator && q.creator.trim()) ||
+    q.lowConfidence ||
+    q.failed !== undefined ||
+    parseQuery(q.q).length > 0
+  );
 }

@@ -19,7 +19,9 @@ export const NO_STORE = 'private, no-store';
 
 /** The one shape served: `ab/cd/<sha256>/<thumb.webp|preview.jpg>`, the first four hex digits repeated. */
 export function isRenditionShape(p: RenditionParams): boolean {
-  return FILES.has(p.file) && /^[0-9a-f]{64}$/.test(p.sha256) && p.a === p.sha256.slice(0, 2) && p.b === p.sha256.slice(2, 4);
+  return (
+    FILES.has(p.file) && /^[0-9a-f]{64}$/.test(p.sha256) && p.a === p.sha256.slice(0, 2) && p.b === p.sha256.slice(2, 4)
+  );
 }
 /** A presigned URL lives this long; the redirect to it is cached for less, so a cached redirect never leads to an expired URL. */
 export const PRESIGNED_SECONDS = 900;
@@ -67,7 +69,14 @@ export class RenditionSource {
     const size = await this.sizeOf(key);
     if (size === null) return null;
     if (!this.opts.proxy && !opts.proxy) {
-      return { kind: 'redirect', location: await this.storage.url(key, { expiresInSeconds: PRESIGNED_SECONDS, cacheControl: IMMUTABLE, contentType }) };
+      return {
+        kind: 'redirect',
+        location: await this.storage.url(key, {
+          expiresInSeconds: PRESIGNED_SECONDS,
+          cacheControl: IMMUTABLE,
+          contentType,
+        }),
+      };
     }
     const body = await this.storage.getStream(key);
     if (!body) {
@@ -112,7 +121,12 @@ export class RenditionSource {
   }
 }
 
-async function openConfined(dataDir: string, p: RenditionParams, contentType: string, etag: string): Promise<RenditionAnswer | null> {
+async function openConfined(
+  dataDir: string,
+  p: RenditionParams,
+  contentType: string,
+  etag: string,
+): Promise<RenditionAnswer | null> {
   const root = await fs.realpath(dataDir);
   let real: string;
   try {

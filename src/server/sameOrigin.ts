@@ -39,7 +39,10 @@ export function parseHostName(value: string | undefined): HostName | null {
     return null;
   }
   // The WHATWG parser folds `127.1` and `0x7f.1` onto 127.0.0.1, as a browser's Host would be.
-  return { name: url.hostname.toLowerCase(), port: url.port === '' ? (/:\d+$/.test(v) && !v.endsWith(']') ? 80 : null) : Number(url.port) };
+  return {
+    name: url.hostname.toLowerCase(),
+    port: url.port === '' ? (/:\d+$/.test(v) && !v.endsWith(']') ? 80 : null) : Number(url.port),
+  };
 }
 
 const bracketed = (address: string) => (address.includes(':') ? `[${address.replace(/%.*$/, '')}]` : address);
@@ -83,11 +86,13 @@ export class HostPolicy {
   private names(addr: AddressInfo, refresh: boolean): Set<string> {
     const now = Date.now();
     const key = addr.address;
-    if (this.cached && this.cached.key === key && (!refresh || now - this.cached.at < INTERFACES_TTL_MS)) return this.cached.names;
+    if (this.cached && this.cached.key === key && (!refresh || now - this.cached.at < INTERFACES_TTL_MS))
+      return this.cached.names;
     const names = new Set<string>([bracketed(addr.address).toLowerCase()]);
     if (isLoopbackHost(addr.address) || isWildcard(addr.address)) for (const n of LOOPBACK_NAMES) names.add(n);
     if (isWildcard(addr.address)) {
-      for (const list of Object.values(networkInterfaces())) for (const i of list ?? []) names.add(bracketed(i.address).toLowerCase());
+      for (const list of Object.values(networkInterfaces()))
+        for (const i of list ?? []) names.add(bracketed(i.address).toLowerCase());
       names.add(hostname().toLowerCase());
     }
     this.cached = { names, at: now, key };

@@ -11,7 +11,11 @@ export interface RunningServer {
 }
 
 /** Build and listen. Refuses (AuthConfigError) a non-loopback address without a token. */
-export async function startServer(rt: Runtime, listen: { host: string; port: number }, opts: ServerOptions = {}): Promise<RunningServer> {
+export async function startServer(
+  rt: Runtime,
+  listen: { host: string; port: number },
+  opts: ServerOptions = {},
+): Promise<RunningServer> {
   const token = opts.token === undefined ? rt.config.apiToken : (opts.token ?? undefined);
   assertServable(listen.host, token);
   const app = await buildServer(rt, opts);

@@ -14,7 +14,14 @@ import { currentStories } from './storyRefs';
 export async function storyDetail(ctx: PipelineContext, storyId: string, maxMembers: number) {
   const story = await ctx.stories.getStory(storyId, maxMembers);
   if (!story) throw notFound(`no story ${storyId}`);
-  const found = [...(await recordsOfItems(ctx.catalog, story.members.map((m) => m.itemId))).values()];
+  const found = [
+    ...(
+      await recordsOfItems(
+        ctx.catalog,
+        story.members.map((m) => m.itemId),
+      )
+    ).values(),
+  ];
   const records = new Map((await currentStories(ctx, await presentRecords(ctx, found))).map((r) => [r.id, r]));
   type Group = { id: string | null; members: typeof story.members };
   const groups = new Map<string | null, Group>();

@@ -8,11 +8,22 @@ import { Runtime } from '../app/runtime';
  */
 export async function runWorkerProcess(
   opts: { concurrency?: number },
-  onShutdown: (handle: { stop: () => Promise<void>; notice: { logger: Runtime['logger']; first: string; second: string } }) => { stopped: Promise<unknown> },
+  onShutdown: (handle: {
+    stop: () => Promise<void>;
+    notice: { logger: Runtime['logger']; first: string; second: string };
+  }) => { stopped: Promise<unknown> },
 ): Promise<number> {
   const rt = await Runtime.open({ allowPrivateRedis: false });
   await rt.startWorkers(opts.concurrency);
-  rt.logger.info({ concurrency: opts.concurrency ?? rt.config.concurrency, redis: describeRedis(rt.redisHandle), dataDir: rt.config.dataDir, storage: rt.ctx.storage.describe }, 'worker ready');
+  rt.logger.info(
+    {
+      concurrency: opts.concurrency ?? rt.config.concurrency,
+      redis: describeRedis(rt.redisHandle),
+      dataDir: rt.config.dataDir,
+      storage: rt.ctx.storage.describe,
+    },
+    'worker ready',
+  );
   await onShutdown({
     stop: () => rt.close(),
     notice: {

@@ -18,7 +18,11 @@ function markdownFiles(dir: string): string[] {
 
 /** GitHub's anchor of a heading: lower case, punctuation dropped, spaces to dashes. */
 function slug(heading: string): string {
-  return heading.trim().toLowerCase().replace(/[^\p{L}\p{N}_\- ]/gu, '').replace(/ /g, '-');
+  return heading
+    .trim()
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}_\- ]/gu, '')
+    .replace(/ /g, '-');
 }
 
 function anchorsOf(file: string): Set<string> {
@@ -33,7 +37,10 @@ function anchorsOf(file: string): Set<string> {
 }
 
 describe('documentation links', () => {
-  const files = [path.join(ROOT, 'README.md'), ...['docs', 'src', 'bench', 'test/fixtures'].flatMap((d) => markdownFiles(path.join(ROOT, d)))];
+  const files = [
+    path.join(ROOT, 'README.md'),
+    ...['docs', 'src', 'bench', 'test/fixtures'].flatMap((d) => markdownFiles(path.join(ROOT, d))),
+  ];
 
   it('reach a file, and a heading of it', () => {
     expect(files.length).toBeGreaterThan(20);
@@ -47,7 +54,8 @@ describe('documentation links', () => {
         const to = rel ? path.resolve(path.dirname(file), rel) : file;
         checked++;
         if (!existsSync(to)) broken.push(`${path.relative(ROOT, file)}: ${target} (no such file)`);
-        else if (anchor && to.endsWith('.md') && !anchorsOf(to).has(anchor)) broken.push(`${path.relative(ROOT, file)}: ${target} (no such heading)`);
+        else if (anchor && to.endsWith('.md') && !anchorsOf(to).has(anchor))
+          broken.push(`${path.relative(ROOT, file)}: ${target} (no such heading)`);
       }
     }
     expect(checked).toBeGreaterThan(50);

@@ -15,9 +15,7 @@ import * as ts from 'typescript';
  *
  * The import graph is read with the TypeScript compiler (ts.preProcessFile: static imports,
  * `export ... from`, `import type`, `import()` and `require()`), one edge per importing file and
- * imported file or package. Today's code breaks the rule in places; each such edge is listed in
- * KNOWN_VIOLATIONS with its reason. The list is a ratchet: a new upward or sideways edge fails,
- * and so does a listed edge that has gone (delete its line), so the list only shrinks.
+ * imported file or package. There are no exceptions: any upward or sideways edge fails.
  */
 
 const ROOT = path.resolve(__dirname, '../..');
@@ -50,18 +48,12 @@ const LAYERS: Record<string, Layer> = {
  */
 const STARTS: Record<string, string> = {
   'src/server/startServer.ts': 'the desk (HTTP API, page, queue board), started by `photowire serve`',
-  'src/workers/workerProcess.ts': 'the worker process (the BullMQ workers of app/jobs under one runtime, signals), started by `photowire worker`',
+  'src/workers/workerProcess.ts':
+    'the worker process (the BullMQ workers of app/jobs under one runtime, signals), started by `photowire worker`',
 };
 
 /** Packages with outside effects (Redis, images, HTTP, logging) that the pure base never imports. */
 const NOT_IN_BASE = ['bullmq', 'ioredis', 'sharp', 'fastify', 'pino'];
-
-/**
- * Edges that break the layering today, as `importer -> imported` (paths from the repository root,
- * or a package name). Each goes when issue 15 moves the code it needs into app/ or adapters/.
- */
-const KNOWN_VIOLATIONS: Record<string, string> = {
-};
 
 function sourceFiles(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {
@@ -113,7 +105,10 @@ function layerPart(file: string): string | undefined {
 function layerOf(file: string): Layer {
   const part = layerPart(file);
   const layer = part === undefined ? undefined : LAYERS[part];
-  if (layer === undefined) throw new Error(`${path.relative(ROOT, file)}: src/${part} has no layer; add it to LAYERS in ${path.relative(ROOT, __filename)}`);
+  if (layer === undefined)
+    throw new Error(
+      `${path.relative(ROOT, file)}: src/${part} has no layer; add it to LAYERS in ${path.relative(ROOT, __filename)}`,
+    );
   return layer;
 }
 
@@ -121,7 +116,8 @@ function layerOf(file: string): Layer {
 function breaks(edge: { from: string; to: string; toFile?: string }): string | undefined {
   const fromLayer = layerOf(path.join(ROOT, edge.from));
   if (edge.toFile === undefined) {
-    return fromLayer === 'base' && NOT_IN_BASE.some((p) => edge.to === p || edge.to.startsWith(`${p}/`) || edge.to.startsWith(`@${p}/`))
+    return fromLayer === 'base' &&
+      NOT_IN_BASE.some((p) => edge.to === p || edge.to.startsWith(`${p}/`) || edge.to.startsWith(`@${p}/`))
       ? `the pure base imports the package ${edge.to}`
       : undefined;
   }
@@ -131,7 +127,8 @@ function breaks(edge: { from: string; to: string; toFile?: string }): string | u
   const fromPart = layerPart(path.join(ROOT, edge.from));
   const toPart = layerPart(edge.toFile);
   const started = fromPart === 'cli' && path.relative(ROOT, edge.toFile) in STARTS;
-  if (fromLayer === 'entry' && toLayer === 'entry' && fromPart !== toPart && !started) return `entry point ${fromPart} imports entry point ${toPart}`;
+  if (fromLayer === 'entry' && toLayer === 'entry' && fromPart !== toPart && !started)
+    return `entry point ${fromPart} imports entry point ${toPart}`;
   return undefined;
 }
 
@@ -149,16 +146,7 @@ describe('imports go downwards only (core <- adapters <- app <- entry points)', 
     expect(edges.filter((e) => e.to === 'zod').length).toBeGreaterThan(10);
   });
 
-  it('has no new upward or sideways import', () => {
-    const fresh = [...found].filter(([edge]) => !(edge in KNOWN_VIOLATIONS)).map(([edge, why]) => `${edge}   (${why})`);
-    expect(fresh).toEqual([]);
-  });
-
-  it('gives every known violation its reason and its end', () => {
-    expect(Object.entries(KNOWN_VIOLATIONS).filter(([, why]) => !why.endsWith('; issue 15 removes it'))).toEqual([]);
-  });
-
-  it('lists no violation that has gone (delete its line from KNOWN_VIOLATIONS)', () => {
-    expect(Object.keys(KNOWN_VIOLATIONS).filter((edge) => !found.has(edge))).toEqual([]);
+  it('has no upward or sideways import, with no exceptions', () => {
+    expect([...found].map(([edge, why]) => `${edge}   (${why})`)).toEqual([]);
   });
 });

@@ -39,9 +39,16 @@ describe('the launcher and its V8 flags', () => {
 
   it('are valid for this Node and set the heap it runs with', () => {
     const flags = binNodeFlags();
-    expect(flags).toEqual(expect.arrayContaining([expect.stringMatching(/^--max-semi-space-size=\d+$/), expect.stringMatching(/^--max-old-space-size=\d+$/)]));
+    expect(flags).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(/^--max-semi-space-size=\d+$/),
+        expect.stringMatching(/^--max-old-space-size=\d+$/),
+      ]),
+    );
     const oldMb = Number(flags.find((f) => f.startsWith('--max-old-space-size='))!.split('=')[1]);
-    const r = spawnSync(process.execPath, [...flags, '-p', 'require("v8").getHeapStatistics().heap_size_limit'], { encoding: 'utf8' });
+    const r = spawnSync(process.execPath, [...flags, '-p', 'require("v8").getHeapStatistics().heap_size_limit'], {
+      encoding: 'utf8',
+    });
     expect(r.stderr).toBe('');
     const limitMb = Number(r.stdout) / 2 ** 20;
     // The limit is the old space plus the young generation (a few semi-spaces).
@@ -54,15 +61,22 @@ describe('the launcher and its V8 flags', () => {
     const r = spawnSync(BIN, ['--version'], { encoding: 'utf8', env });
     expect(r.stderr).toBe('');
     expect(r.status).toBe(0);
-    expect(r.stdout.trim()).toBe((JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as { version: string }).version);
+    expect(r.stdout.trim()).toBe(
+      (JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as { version: string }).version,
+    );
   });
 
   it('is what the Docker image, compose healthchecks and npm scripts start, never `node bin/photowire.js`', () => {
-    const texts = ['Dockerfile', 'docker-compose.yml', 'package.json'].map((f) => [f, readFileSync(path.join(root, f), 'utf8')] as const);
-    for (const [file, text] of texts) expect([file, /\bnode"?,?\s+"?[./\w]*bin\/photowire\.js/.test(text)]).toEqual([file, false]);
+    const texts = ['Dockerfile', 'docker-compose.yml', 'package.json'].map(
+      (f) => [f, readFileSync(path.join(root, f), 'utf8')] as const,
+    );
+    for (const [file, text] of texts)
+      expect([file, /\bnode"?,?\s+"?[./\w]*bin\/photowire\.js/.test(text)]).toEqual([file, false]);
     expect(readFileSync(path.join(root, 'Dockerfile'), 'utf8')).toMatch(/ENTRYPOINT \["\/app\/bin\/photowire\.js"\]/);
     // The pattern above would see the old form (self-check).
     expect(/\bnode"?,?\s+"?[./\w]*bin\/photowire\.js/.test('ENTRYPOINT ["node", "/app/bin/photowire.js"]')).toBe(true);
-    expect(/\bnode"?,?\s+"?[./\w]*bin\/photowire\.js/.test('"sample": "node bin/photowire.js run --sample"')).toBe(true);
+    expect(/\bnode"?,?\s+"?[./\w]*bin\/photowire\.js/.test('"sample": "node bin/photowire.js run --sample"')).toBe(
+      true,
+    );
   });
 });

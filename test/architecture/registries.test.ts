@@ -34,20 +34,39 @@ export function scan(file: string, text: string): Finding[] {
   const sf = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true);
   const out: Finding[] = [];
   const add = (node: ts.Node, kind: Finding['kind']) =>
-    out.push({ file, line: sf.getLineAndCharacterOfPosition(node.getStart(sf)).line + 1, text: node.getText(sf).slice(0, 120), kind });
+    out.push({
+      file,
+      line: sf.getLineAndCharacterOfPosition(node.getStart(sf)).line + 1,
+      text: node.getText(sf).slice(0, 120),
+      kind,
+    });
   const visit = (node: ts.Node): void => {
     if (ts.isTemplateExpression(node)) {
       // `${keys.x}:suffix`, `${prefix}:name`, `${tag}*` (a SCAN pattern), `{${p}:...}` (a hash tag)
       const built =
         (node.head.text.endsWith('{') && /^:[a-z]/.test(node.templateSpans[0].literal.text)) ||
-        node.templateSpans.some((s) => KEYISH.test(s.expression.getText(sf)) && (/^:[^\s]/.test(s.literal.text) || s.literal.text === '*'));
+        node.templateSpans.some(
+          (s) => KEYISH.test(s.expression.getText(sf)) && (/^:[^\s]/.test(s.literal.text) || s.literal.text === '*'),
+        );
       if (built) add(node, 'key template');
     }
-    if (ts.isBinaryExpression(node) && node.operatorToken.kind === ts.SyntaxKind.PlusToken && KEYISH.test(node.left.getText(sf)) && ts.isStringLiteral(node.right) && /^:[^\s]|^\*$/.test(node.right.text)) {
+    if (
+      ts.isBinaryExpression(node) &&
+      node.operatorToken.kind === ts.SyntaxKind.PlusToken &&
+      KEYISH.test(node.left.getText(sf)) &&
+      ts.isStringLiteral(node.right) &&
+      /^:[^\s]|^\*$/.test(node.right.text)
+    ) {
       add(node, 'key template');
     }
-    if (ts.isCallExpression(node) && ts.isIdentifier(node.expression) && node.expression.text === 'hashTag') add(node, 'key template');
-    if (ts.isNewExpression(node) && ts.isIdentifier(node.expression) && ['Queue', 'FlowProducer'].includes(node.expression.text)) add(node, 'queue opened');
+    if (ts.isCallExpression(node) && ts.isIdentifier(node.expression) && node.expression.text === 'hashTag')
+      add(node, 'key template');
+    if (
+      ts.isNewExpression(node) &&
+      ts.isIdentifier(node.expression) &&
+      ['Queue', 'FlowProducer'].includes(node.expression.text)
+    )
+      add(node, 'queue opened');
     ts.forEachChild(node, visit);
   };
   visit(sf);
@@ -72,7 +91,12 @@ describe('the registries', () => {
     ];
     expect(planted.map((line) => scan('planted.ts', line).length)).toEqual(planted.map(() => 1));
     // Text that only looks like it: a log line, a time, a URL.
-    expect(scan('plain.ts', 'const t = `${h}:${m}`; const u = `http://${host}:${port}`; const m = `kept ${key}: its export is missing`;')).toEqual([]);
+    expect(
+      scan(
+        'plain.ts',
+        'const t = `${h}:${m}`; const u = `http://${host}:${port}`; const m = `kept ${key}: its export is missing`;',
+      ),
+    ).toEqual([]);
   });
 
   it('builds no Redis key name outside keys.ts', () => {

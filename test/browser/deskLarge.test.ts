@@ -23,7 +23,14 @@ suite('the desk with a 5,000-item batch', () => {
   beforeAll(async () => {
     desk = await startDesk({ workers: false });
     const catalog = desk.p.rt.ctx.catalog;
-    await catalog.createBatch({ id: BATCH, feed: '/feeds/large-night.ndjson', format: 'manifest-ndjson', expected: N, warnings: [], article: null });
+    await catalog.createBatch({
+      id: BATCH,
+      feed: '/feeds/large-night.ndjson',
+      format: 'manifest-ndjson',
+      expected: N,
+      warnings: [],
+      article: null,
+    });
     const items = Array.from({ length: N }, (_, i) => {
       const id = `${BATCH}-${String(i + 1).padStart(4, '0')}`;
       const agency = i % 5 === 0 ? { agency: 'AFP', agencyId: 'AFP' } : { agency: 'Reuters', agencyId: 'REUTERS' };
@@ -32,11 +39,18 @@ suite('the desk with a 5,000-item batch', () => {
         batchId: BATCH,
         index: i,
         caption: `Night item ${i + 1}: a distinct caption about harbour number ${i}`,
-        credit: { creators: ['Jane Roe'], ...agency, distributor: null, distributorId: null, line: `Jane Roe/${agency.agency}` },
+        credit: {
+          creators: ['Jane Roe'],
+          ...agency,
+          distributor: null,
+          distributorId: null,
+          line: `Jane Roe/${agency.agency}`,
+        },
         cluster: cluster(`c${String(i).padStart(15, '0')}`, id),
       });
     });
-    for (let from = 0; from < N; from += 500) await Promise.all(items.slice(from, from + 500).map((r) => catalog.markItem(r, null)));
+    for (let from = 0; from < N; from += 500)
+      await Promise.all(items.slice(from, from + 500).map((r) => catalog.markItem(r, null)));
     await catalog.finishBatch(BATCH, null);
     browser = await launchChromium({ viewport: { width: 1280, height: 900 } });
     page = browser.page;
@@ -63,7 +77,11 @@ suite('the desk with a 5,000-item batch', () => {
     const asked = recordRequests.length;
     for (let i = 0; i < 4; i++) {
       await page.mouse.wheel(0, 200_000);
-      await page.waitForFunction((n: number) => (globalThis as unknown as Doc).document.querySelectorAll('#grid article').length > n, shown + i * 150, { timeout: 15_000 });
+      await page.waitForFunction(
+        (n: number) => (globalThis as unknown as Doc).document.querySelectorAll('#grid article').length > n,
+        shown + i * 150,
+        { timeout: 15_000 },
+      );
     }
     expect(recordRequests.length).toBeGreaterThan(asked);
     expect(await cards()).toBeGreaterThan(shown);
@@ -87,7 +105,10 @@ suite('the desk with a 5,000-item batch', () => {
       for (const show of ['failed', 'all']) {
         // Timed in the page: the click's handlers and the re-render they do, before the next frame.
         const ms = await page.evaluate((s: string) => {
-          const g = globalThis as unknown as { performance: { now(): number }; document: { querySelector(q: string): { click(): void; getAttribute(a: string): string | null } | null } };
+          const g = globalThis as unknown as {
+            performance: { now(): number };
+            document: { querySelector(q: string): { click(): void; getAttribute(a: string): string | null } | null };
+          };
           const t0 = g.performance.now();
           const b = g.document.querySelector(`button[data-show="${s}"]`)!;
           b.click();

@@ -19,8 +19,17 @@ jest.setTimeout(scaledMs(180_000));
 
 const rgw = cephRgw();
 const PHOTOS = ['cp.jpg', 'pa.jpg', 'getty.jpg'];
-const STORAGE_VARS = ['PHOTOWIRE_STORAGE', 'PHOTOWIRE_STORAGE_PROXY', 'S3_ENDPOINT', 'S3_REGION', 'S3_FORCE_PATH_STYLE', 'AWS_ACCESS_KEY_ID', 'AWS_SECRET_ACCESS_KEY'] as const;
-if (!HAS_CHROMIUM) process.stderr.write(`deskS3 browser test skipped: ${CHROMIUM} is not installed (apt-get install chromium)\n`);
+const STORAGE_VARS = [
+  'PHOTOWIRE_STORAGE',
+  'PHOTOWIRE_STORAGE_PROXY',
+  'S3_ENDPOINT',
+  'S3_REGION',
+  'S3_FORCE_PATH_STYLE',
+  'AWS_ACCESS_KEY_ID',
+  'AWS_SECRET_ACCESS_KEY',
+] as const;
+if (!HAS_CHROMIUM)
+  process.stderr.write(`deskS3 browser test skipped: ${CHROMIUM} is not installed (apt-get install chromium)\n`);
 const suite = HAS_CHROMIUM ? rgw.describe : describe.skip;
 
 interface ImgInfo {
@@ -86,7 +95,11 @@ suite('the desk page with renditions on S3 (Ceph RGW), by presigned URL', () => 
     await page.locator('#grid article').first().waitFor();
     await waitForImages(page, '#grid img.thumb');
     const imgs = await page.evaluate(() =>
-      Array.from((globalThis as unknown as { document: { querySelectorAll(s: string): ArrayLike<ImgInfo> } }).document.querySelectorAll('#grid img.thumb')).map((i) => ({
+      Array.from(
+        (
+          globalThis as unknown as { document: { querySelectorAll(s: string): ArrayLike<ImgInfo> } }
+        ).document.querySelectorAll('#grid img.thumb'),
+      ).map((i) => ({
         src: i.src,
         naturalWidth: i.naturalWidth,
         complete: i.complete,
@@ -96,7 +109,9 @@ suite('the desk page with renditions on S3 (Ceph RGW), by presigned URL', () => 
     for (const i of imgs) {
       const u = new URL(i.src);
       expect(u.origin).toBe(origin);
-      expect(u.pathname).toMatch(new RegExp(`^/${bucket}/pw/renditions/[0-9a-f]{2}/[0-9a-f]{2}/[0-9a-f]{64}/thumb\\.webp$`));
+      expect(u.pathname).toMatch(
+        new RegExp(`^/${bucket}/pw/renditions/[0-9a-f]{2}/[0-9a-f]{2}/[0-9a-f]{64}/thumb\\.webp$`),
+      );
       expect(u.searchParams.get('X-Amz-Signature')).toMatch(/^[0-9a-f]{64}$/);
       expect(i.src).not.toContain(desk!.token!);
       expect(i.naturalWidth).toBeGreaterThan(0);

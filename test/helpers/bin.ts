@@ -13,7 +13,10 @@ export const BIN = path.resolve(__dirname, '../../bin/photowire.js');
 export function binNodeFlags(bin = BIN): string[] {
   const first = readFileSync(bin, 'utf8').split('\n', 1)[0];
   const m = /^#!\/usr\/bin\/env (?:-S )?node((?: --[a-z-]+=\S+)*)$/.exec(first);
-  if (!m) throw new Error(`${bin}: expected '#!/usr/bin/env -S node --flag=value ...' as its first line, found ${JSON.stringify(first)}`);
+  if (!m)
+    throw new Error(
+      `${bin}: expected '#!/usr/bin/env -S node --flag=value ...' as its first line, found ${JSON.stringify(first)}`,
+    );
   return m[1].trim().split(' ').filter(Boolean);
 }
 

@@ -11,7 +11,16 @@ import { removeDir } from './testEnv';
  */
 export const CHROMIUM = '/usr/bin/chromium';
 export const HAS_CHROMIUM = existsSync(CHROMIUM);
-export const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+export const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
 
 export interface Browser {
   ctx: BrowserContext;
@@ -20,7 +29,11 @@ export interface Browser {
 }
 
 export async function launchChromium(
-  opts: { viewport?: { width: number; height: number }; httpCredentials?: { username: string; password: string }; args?: string[] } = {},
+  opts: {
+    viewport?: { width: number; height: number };
+    httpCredentials?: { username: string; password: string };
+    args?: string[];
+  } = {},
 ): Promise<Browser> {
   const { chromium } = await import('playwright-core');
   const profile = mkdtempSync(path.join(os.tmpdir(), 'photowire-chromium-'));
@@ -80,7 +93,11 @@ export function waitForImages(page: Page, selector: string): Promise<unknown> {
 }
 
 /** The image matching `selector` has loaded at least `minWidth` (or exactly `width`) pixels wide. */
-export function waitForImageWidth(page: Page, selector: string, want: { width?: number; minWidth?: number }): Promise<unknown> {
+export function waitForImageWidth(
+  page: Page,
+  selector: string,
+  want: { width?: number; minWidth?: number },
+): Promise<unknown> {
   return page.waitForFunction(
     ({ sel, width, minWidth }) => {
       const img = (globalThis as unknown as PageGlobals).document.querySelector(sel);
@@ -103,7 +120,9 @@ export function waitForCards(page: Page, itemIds: string[]): Promise<unknown> {
 /** The page's focused element has the id `id`. */
 export function waitForFocus(page: Page, id: string): Promise<unknown> {
   return page.waitForFunction(
-    (want) => ((globalThis as unknown as { document: { activeElement: { id: string } | null } }).document.activeElement?.id ?? '') === want,
+    (want) =>
+      ((globalThis as unknown as { document: { activeElement: { id: string } | null } }).document.activeElement?.id ??
+        '') === want,
     id,
     { timeout: 5000 },
   );

@@ -11,7 +11,11 @@ export interface CliResult {
 }
 
 /** Run the built CLI (`npm test` builds first) as a user would, with its own environment. */
-export function runCli(args: string[], env: Record<string, string | undefined>, opts: { wrap?: string[]; cwd?: string; timeoutMs?: number } = {}): Promise<CliResult> {
+export function runCli(
+  args: string[],
+  env: Record<string, string | undefined>,
+  opts: { wrap?: string[]; cwd?: string; timeoutMs?: number } = {},
+): Promise<CliResult> {
   const argv = [...(opts.wrap ?? []), ...binArgv(), ...args];
   const childEnv: NodeJS.ProcessEnv = { PATH: process.env.PATH, HOME: process.env.HOME, CI: '1' };
   for (const [k, v] of Object.entries(env)) if (v !== undefined) childEnv[k] = v;
@@ -36,14 +40,22 @@ export function runCli(args: string[], env: Record<string, string | undefined>, 
  * terminal (`kills`, the `credits` and `rights` tables). stdout and stderr arrive together, as a
  * person at the terminal sees them, in `stdout` (line ends as CR LF).
  */
-export function runCliOnTty(args: string[], env: Record<string, string | undefined>, opts: { cwd?: string; timeoutMs?: number } = {}): Promise<CliResult> {
+export function runCliOnTty(
+  args: string[],
+  env: Record<string, string | undefined>,
+  opts: { cwd?: string; timeoutMs?: number } = {},
+): Promise<CliResult> {
   const quote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
   const cmd = [...binArgv(), ...args].map(quote).join(' ') + ' </dev/null';
   const childEnv: NodeJS.ProcessEnv = { PATH: process.env.PATH, HOME: process.env.HOME, CI: '1', TERM: 'xterm' };
   for (const [k, v] of Object.entries(env)) if (v !== undefined) childEnv[k] = v;
   return new Promise((resolve, reject) => {
     // -e: script exits with the command's code.
-    const child = spawn('script', ['-qec', cmd, '/dev/null'], { cwd: opts.cwd ?? REPO_ROOT, env: childEnv, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn('script', ['-qec', cmd, '/dev/null'], {
+      cwd: opts.cwd ?? REPO_ROOT,
+      env: childEnv,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d) => (stdout += String(d)));
@@ -62,5 +74,8 @@ export function runCliOnTty(args: string[], env: Record<string, string | undefin
  * Node 20 (the README recommends 24 LTS); what is left is what photowire printed.
  */
 export function withoutNodeVersionWarning(stderr: string): string {
-  return stderr.replace(/\(node:\d+\) Warning: NodeVersionSupportWarning:[\s\S]*?\(Use `node --trace-warnings \.\.\.` to show where the warning was created\)\n/, '');
+  return stderr.replace(
+    /\(node:\d+\) Warning: NodeVersionSupportWarning:[\s\S]*?\(Use `node --trace-warnings \.\.\.` to show where the warning was created\)\n/,
+    '',
+  );
 }

@@ -42,7 +42,9 @@ export function useDeskBatches(name: string): DeskBatches {
     },
     dir,
     env: () => pipelineEnv(running().p.config.prefix, running().p.config.dataDir),
-    summaryOf: async (batchId) => JSON.parse((await running().p.readStored(`batches/${batchId}/summary.json`)).toString('utf8')) as BatchSummary,
-    detailOf: async (batchId) => batchDetailSchema.parse(await (await running().fetch(`/api/batches/${batchId}`)).json()),
+    summaryOf: async (batchId) =>
+      JSON.parse((await running().p.readStored(`batches/${batchId}/summary.json`)).toString('utf8')) as BatchSummary,
+    detailOf: async (batchId) =>
+      batchDetailSchema.parse(await (await running().fetch(`/api/batches/${batchId}`)).json()),
   };
 }

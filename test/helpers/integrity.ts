@@ -19,10 +19,19 @@ export interface Integrity {
  * size). Read through the runtime's storage port, so the same check holds on the local folder and
  * on S3 (the test matrix, test/helpers/testEnv.ts).
  */
-export async function expectBatchWhole(rt: Runtime, batchId: string, expected: { items: number; ok: number }): Promise<Integrity> {
+export async function expectBatchWhole(
+  rt: Runtime,
+  batchId: string,
+  expected: { items: number; ok: number },
+): Promise<Integrity> {
   const storage = rt.ctx.storage;
   const ledger = await rt.ctx.catalog.getBatch(batchId);
-  expect(ledger).toMatchObject({ state: 'done', expected: expected.items, ok: expected.ok, failed: expected.items - expected.ok });
+  expect(ledger).toMatchObject({
+    state: 'done',
+    expected: expected.items,
+    ok: expected.ok,
+    failed: expected.items - expected.ok,
+  });
 
   const records = await rt.ctx.catalog.getRecords(batchId);
   // Records are keyed by their batch index (dense), not by their place in the feed.
@@ -34,7 +43,9 @@ export async function expectBatchWhole(rt: Runtime, batchId: string, expected: {
   const exported = exportedBody!.toString('utf8').trim().split('\n');
   const exportedIds = exported.map((l) => (JSON.parse(l) as CatalogRecord).id);
   expect(exportedIds).toEqual(records.map((r) => r.id));
-  expect(exported.map((l) => (JSON.parse(l) as CatalogRecord).error?.code ?? null)).toEqual(records.map((r) => r.error?.code ?? null));
+  expect(exported.map((l) => (JSON.parse(l) as CatalogRecord).error?.code ?? null)).toEqual(
+    records.map((r) => r.error?.code ?? null),
+  );
 
   // Each item is a member of exactly one cluster, once, and it is the cluster its record names.
   const withCluster = records.filter((r) => r.cluster);
@@ -68,7 +79,8 @@ export async function expectBatchWhole(rt: Runtime, batchId: string, expected: {
 export async function waitForTempDrained(dataDir: string, timeoutMs: number): Promise<void> {
   const tmp = path.join(dataDir, 'tmp');
   const deadline = Date.now() + scaledMs(timeoutMs); // scaled by the load (test/helpers/deadline.ts)
-  while (existsSync(tmp) && readdirSync(tmp).length > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+  while (existsSync(tmp) && readdirSync(tmp).length > 0 && Date.now() < deadline)
+    await new Promise((r) => setTimeout(r, 50));
 }
 
 /** No temp file left in data/tmp, and every renditions folder has renditions.json and each file it lists. */
@@ -90,7 +102,9 @@ export async function expectStorageClean(storage: StoragePort, dataDir: string):
   const sets = await renditionSets(storage);
   for (const [dir, names] of sets) {
     expect({ dir, whole: names.has('renditions.json') }).toEqual({ dir, whole: true });
-    const stored = JSON.parse((await storage.get(`${dir}renditions.json`))!.toString('utf8')) as { renditions: Array<{ path: string; bytes: number }> };
+    const stored = JSON.parse((await storage.get(`${dir}renditions.json`))!.toString('utf8')) as {
+      renditions: Array<{ path: string; bytes: number }>;
+    };
     for (const r of stored.renditions) expect([r.path, (await storage.head(r.path))?.size]).toEqual([r.path, r.bytes]);
   }
 }
@@ -100,7 +114,9 @@ export function renditionDirs(dataDir: string): string[] {
   const root = path.join(dataDir, 'renditions');
   if (!existsSync(root)) return [];
   const out: string[] = [];
-  for (const a of readdirSync(root)) for (const b of readdirSync(path.join(root, a))) for (const sha of readdirSync(path.join(root, a, b))) out.push(path.join(root, a, b, sha));
+  for (const a of readdirSync(root))
+    for (const b of readdirSync(path.join(root, a)))
+      for (const sha of readdirSync(path.join(root, a, b))) out.push(path.join(root, a, b, sha));
   return out;
 }
 

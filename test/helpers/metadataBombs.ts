@@ -59,12 +59,21 @@ export function pngChunk(type: string, data: Buffer): Buffer {
 
 /** A compressed iTXt "XML:com.adobe.xmp" chunk. */
 export function itxtXmp(text: string): Buffer {
-  return pngChunk('iTXt', Buffer.concat([Buffer.from('XML:com.adobe.xmp\0\x01\x00\0\0', 'latin1'), deflateSync(Buffer.from(text, 'utf8'), { level: 9 })]));
+  return pngChunk(
+    'iTXt',
+    Buffer.concat([
+      Buffer.from('XML:com.adobe.xmp\0\x01\x00\0\0', 'latin1'),
+      deflateSync(Buffer.from(text, 'utf8'), { level: 9 }),
+    ]),
+  );
 }
 
 /** A zTXt chunk (Latin-1 text, compressed). */
 export function ztxt(keyword: string, text: string): Buffer {
-  return pngChunk('zTXt', Buffer.concat([Buffer.from(`${keyword}\0\0`, 'latin1'), deflateSync(Buffer.from(text, 'latin1'), { level: 9 })]));
+  return pngChunk(
+    'zTXt',
+    Buffer.concat([Buffer.from(`${keyword}\0\0`, 'latin1'), deflateSync(Buffer.from(text, 'latin1'), { level: 9 })]),
+  );
 }
 
 /** The real PNG with `chunks` inserted before IEND. */
@@ -101,7 +110,10 @@ export function pngHugeAttributes(chars: number): Buffer {
 
 /** Elements nested `depth` deep inside the Description. */
 export function pngDeepNesting(depth: number): Buffer {
-  const packet = smallXmp('Deep Credit').replace('></rdf:Description>', `>${'<dc:x>'.repeat(depth)}${'</dc:x>'.repeat(depth)}</rdf:Description>`);
+  const packet = smallXmp('Deep Credit').replace(
+    '></rdf:Description>',
+    `>${'<dc:x>'.repeat(depth)}${'</dc:x>'.repeat(depth)}</rdf:Description>`,
+  );
   return pngWith([itxtXmp(packet)]);
 }
 
@@ -129,7 +141,10 @@ export function jpegWith(segments: Buffer[]): Buffer {
  */
 export function jpegManyXmp(segments: number, extendedBytes: number): Buffer {
   const guid = 'A'.repeat(32);
-  const first = keywordXmp(60_000, 'Jpeg Credit').replace(' photoshop:Credit=', ` xmpNote:HasExtendedXMP="${guid}" photoshop:Credit=`);
+  const first = keywordXmp(60_000, 'Jpeg Credit').replace(
+    ' photoshop:Credit=',
+    ` xmpNote:HasExtendedXMP="${guid}" photoshop:Credit=`,
+  );
   const out: Buffer[] = [app1(Buffer.concat([XMP_APP1, Buffer.from(first, 'utf8')]))];
   const other = app1(Buffer.concat([XMP_APP1, Buffer.from(keywordXmp(60_000, 'Jpeg Credit'), 'utf8')]));
   for (let i = 1; i < segments; i++) out.push(other);
@@ -180,7 +195,13 @@ export function tiffWithXmp(xmp: Buffer): Buffer {
   newIfd.writeUInt16LE(kept.length, 0);
   kept.forEach((e, i) => e.copy(newIfd, 2 + i * 12));
   newIfd.writeUInt32LE(next, 2 + kept.length * 12);
-  const out = Buffer.concat([tif, Buffer.alloc(xmpAt - tif.length), xmp, Buffer.alloc(ifdAt - xmpAt - xmp.length), newIfd]);
+  const out = Buffer.concat([
+    tif,
+    Buffer.alloc(xmpAt - tif.length),
+    xmp,
+    Buffer.alloc(ifdAt - xmpAt - xmp.length),
+    newIfd,
+  ]);
   out.writeUInt32LE(ifdAt, 4);
   return out;
 }

@@ -23,7 +23,9 @@ export class TestPipeline {
     private readonly restoreStorage: (() => void) | null,
   ) {}
 
-  static async start(opts: { overrides?: Record<string, string>; workers?: boolean; concurrency?: number } = {}): Promise<TestPipeline> {
+  static async start(
+    opts: { overrides?: Record<string, string>; workers?: boolean; concurrency?: number } = {},
+  ): Promise<TestPipeline> {
     const config = testConfig(opts.overrides);
     let restore: (() => void) | null = null;
     if (TEST_STORAGE_MODE === 's3' && !process.env.PHOTOWIRE_STORAGE) {
@@ -35,8 +37,10 @@ export class TestPipeline {
       rt = await Runtime.open({ allowPrivateRedis: false, config });
       // The switch must reach the runtime: a matrix run that silently used the single Redis or the local folder proves nothing.
       const own = opts.overrides ?? {};
-      if (TEST_REDIS_MODE === 'cluster' && !('REDIS_URL' in own) && !isCluster(rt.redis)) throw new Error('PHOTOWIRE_TEST_REDIS=cluster, but the pipeline is not on the cluster');
-      if (restore && rt.ctx.storage.kind !== 's3') throw new Error('PHOTOWIRE_TEST_STORAGE=s3, but the pipeline does not store in S3');
+      if (TEST_REDIS_MODE === 'cluster' && !('REDIS_URL' in own) && !isCluster(rt.redis))
+        throw new Error('PHOTOWIRE_TEST_REDIS=cluster, but the pipeline is not on the cluster');
+      if (restore && rt.ctx.storage.kind !== 's3')
+        throw new Error('PHOTOWIRE_TEST_STORAGE=s3, but the pipeline does not store in S3');
       if (opts.workers !== false) await rt.startWorkers(opts.concurrency ?? 2);
     } catch (err) {
       await rt?.close().catch(() => undefined);
@@ -92,7 +96,14 @@ async function emptyStorage(p: TestPipeline): Promise<void> {
   for (let i = 0; i < keys.length; i += 16) await Promise.all(keys.slice(i, i + 16).map((k) => storage.delete(k)));
 }
 
-const STORAGE_VARS = ['PHOTOWIRE_STORAGE', 'S3_ENDPOINT', 'S3_REGION', 'S3_FORCE_PATH_STYLE', 'AWS_ACCESS_KEY_ID', 'AWS_SECRET_ACCESS_KEY'] as const;
+const STORAGE_VARS = [
+  'PHOTOWIRE_STORAGE',
+  'S3_ENDPOINT',
+  'S3_REGION',
+  'S3_FORCE_PATH_STYLE',
+  'AWS_ACCESS_KEY_ID',
+  'AWS_SECRET_ACCESS_KEY',
+] as const;
 
 /**
  * A Runtime (no workers) configured from a process environment, as a photowire process with that

@@ -103,12 +103,20 @@ export class CliProcess {
           resolve(hits);
         } else if (this.exit) {
           done();
-          reject(new Error(`pid ${this.pid} exited (${JSON.stringify(this.exit)}) before ${count} ${what}; stderr:\n${this.tail()}`));
+          reject(
+            new Error(
+              `pid ${this.pid} exited (${JSON.stringify(this.exit)}) before ${count} ${what}; stderr:\n${this.tail()}`,
+            ),
+          );
         }
       };
       const timer = setTimeout(() => {
         done();
-        reject(new Error(`timed out after ${timeoutMs} ms waiting for ${count} ${what} from pid ${this.pid}; stderr:\n${this.tail()}`));
+        reject(
+          new Error(
+            `timed out after ${timeoutMs} ms waiting for ${count} ${what} from pid ${this.pid}; stderr:\n${this.tail()}`,
+          ),
+        );
       }, timeoutMs);
       const done = () => {
         clearTimeout(timer);
@@ -186,7 +194,12 @@ export async function startReadyWorker(env: Record<string, string | undefined>, 
 }
 
 /** Poll `check` until it returns a truthy value; `idleMs` is scaled by the load (test/helpers/deadline.ts). */
-export async function waitUntil<T>(check: () => Promise<T | null | undefined | false>, idleMs: number, what: string, everyMs = 100): Promise<T> {
+export async function waitUntil<T>(
+  check: () => Promise<T | null | undefined | false>,
+  idleMs: number,
+  what: string,
+  everyMs = 100,
+): Promise<T> {
   const timeoutMs = scaledMs(idleMs);
   const deadline = Date.now() + timeoutMs;
   for (;;) {
@@ -198,7 +211,10 @@ export async function waitUntil<T>(check: () => Promise<T | null | undefined | f
       // Redis may be down on purpose in a fault test: keep polling until the deadline.
       last = err;
     }
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}${last ? ` (last error: ${String(last)})` : ''}`);
+    if (Date.now() > deadline)
+      throw new Error(
+        `timed out after ${timeoutMs} ms waiting for ${what}${last ? ` (last error: ${String(last)})` : ''}`,
+      );
     // Unref'd: a poll jest has given up on (the test timed out) must not hold the worker alive
     // until its own deadline; while the test runs, its connections and jest keep the loop going.
     await new Promise((r) => setTimeout(r, everyMs).unref());
@@ -239,13 +255,30 @@ export class PersistentRedis {
     const cmd = [...(PDEATHSIG ? ['setpriv', '--pdeathsig', 'KILL'] : []), 'redis-server'];
     const child = spawn(
       cmd[0],
-      [...cmd.slice(1), '--port', String(this.port), '--bind', '127.0.0.1', '--dir', this.dir, '--appendonly', 'yes', '--appendfsync', 'everysec', '--save', '', '--maxmemory-policy', 'noeviction'],
+      [
+        ...cmd.slice(1),
+        '--port',
+        String(this.port),
+        '--bind',
+        '127.0.0.1',
+        '--dir',
+        this.dir,
+        '--appendonly',
+        'yes',
+        '--appendfsync',
+        'everysec',
+        '--save',
+        '',
+        '--maxmemory-policy',
+        'noeviction',
+      ],
       { stdio: ['ignore', 'ignore', 'ignore'] },
     );
     this.child = child;
     const deadline = Date.now() + 10_000;
     while (!(await answers(this.url))) {
-      if (child.exitCode !== null || Date.now() > deadline) throw new Error(`redis-server on port ${this.port} did not start`);
+      if (child.exitCode !== null || Date.now() > deadline)
+        throw new Error(`redis-server on port ${this.port} did not start`);
       await new Promise((r) => setTimeout(r, 50));
     }
   }

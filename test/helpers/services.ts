@@ -55,13 +55,23 @@ function canInstall(): boolean {
   return onPath('apt-get') && process.getuid?.() === 0;
 }
 
-function runScript(script: string, args: string[], timeoutMs: number, extraEnv: Record<string, string> = {}): Promise<{ stdout: string; stderr: string }> {
+function runScript(
+  script: string,
+  args: string[],
+  timeoutMs: number,
+  extraEnv: Record<string, string> = {},
+): Promise<{ stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
     const env = { ...process.env, ...extraEnv };
-    execFile('bash', [path.join(SCRIPTS, script), ...args], { timeout: timeoutMs, maxBuffer: 1 << 20, env }, (err, stdout, stderr) => {
-      if (err) reject(new Error(`${script} ${args.join(' ')} failed: ${err.message}\n${stderr.slice(-2000)}`));
-      else resolve({ stdout, stderr });
-    });
+    execFile(
+      'bash',
+      [path.join(SCRIPTS, script), ...args],
+      { timeout: timeoutMs, maxBuffer: 1 << 20, env },
+      (err, stdout, stderr) => {
+        if (err) reject(new Error(`${script} ${args.join(' ')} failed: ${err.message}\n${stderr.slice(-2000)}`));
+        else resolve({ stdout, stderr });
+      },
+    );
   });
 }
 
@@ -188,10 +198,11 @@ export function redisCluster(opts: { reuse?: boolean } = {}): Service<RedisClust
     label: 'Redis Cluster',
     script: 'redis-cluster.sh',
     dirVar: 'REDIS_CLUSTER_DIR',
-    reuse: () => (opts.reuse !== false && process.env.REDIS_CLUSTER_NODES ? toEnv(process.env.REDIS_CLUSTER_NODES) : null),
+    reuse: () =>
+      opts.reuse !== false && process.env.REDIS_CLUSTER_NODES ? toEnv(process.env.REDIS_CLUSTER_NODES) : null,
     missing: () => {
       if ((onPath('redis-server') && onPath('redis-cli')) || canInstall()) return null;
-      return 'no redis-server/redis-cli on PATH and no root apt-get to install Debian\'s redis-server (or set REDIS_CLUSTER_NODES)';
+      return "no redis-server/redis-cli on PATH and no root apt-get to install Debian's redis-server (or set REDIS_CLUSTER_NODES)";
     },
     fromLines: (v) => {
       if (!v.REDIS_CLUSTER_NODES) throw new Error('redis-cluster.sh start printed no REDIS_CLUSTER_NODES');

@@ -8,7 +8,11 @@ export interface ReutersPhoto {
 
 /** The 46 real Reuters/AP captions of test/fixtures/stories/reuters-arc-photos.json (its ORIGIN.md), with the agency's story title. */
 export function reutersPhotos(): ReutersPhoto[] {
-  return (JSON.parse(readFileSync(path.join(__dirname, '../fixtures/stories/reuters-arc-photos.json'), 'utf8')) as { photos: ReutersPhoto[] }).photos;
+  return (
+    JSON.parse(readFileSync(path.join(__dirname, '../fixtures/stories/reuters-arc-photos.json'), 'utf8')) as {
+      photos: ReutersPhoto[];
+    }
+  ).photos;
 }
 
 const csvCell = (s: string): string => `"${s.replace(/"/g, '""')}"`;

@@ -24,12 +24,16 @@ export const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
  * starts the services (scripts/services/) when the variables are not set. Every config, child
  * environment and Redis connection a test gets from these helpers follows the switch.
  */
-export const TEST_REDIS_MODE: 'single' | 'cluster' = process.env.PHOTOWIRE_TEST_REDIS === 'cluster' ? 'cluster' : 'single';
+export const TEST_REDIS_MODE: 'single' | 'cluster' =
+  process.env.PHOTOWIRE_TEST_REDIS === 'cluster' ? 'cluster' : 'single';
 export const TEST_STORAGE_MODE: 'local' | 's3' = process.env.PHOTOWIRE_TEST_STORAGE === 's3' ? 's3' : 'local';
 
 function clusterNodesForTests(): string {
   const nodes = process.env.REDIS_CLUSTER_NODES;
-  if (!nodes) throw new Error('PHOTOWIRE_TEST_REDIS=cluster but REDIS_CLUSTER_NODES is not set (test/globalSetup.ts starts one; run through `npm run test:cluster`)');
+  if (!nodes)
+    throw new Error(
+      'PHOTOWIRE_TEST_REDIS=cluster but REDIS_CLUSTER_NODES is not set (test/globalSetup.ts starts one; run through `npm run test:cluster`)',
+    );
   return nodes;
 }
 
@@ -43,7 +47,13 @@ export function redisEnv(): Record<string, string> {
   return TEST_REDIS_MODE === 'cluster' ? { REDIS_URL: '', REDIS_CLUSTER_NODES: clusterNodesForTests() } : { REDIS_URL };
 }
 
-const S3_VARS = ['S3_ENDPOINT', 'S3_REGION', 'S3_FORCE_PATH_STYLE', 'AWS_ACCESS_KEY_ID', 'AWS_SECRET_ACCESS_KEY'] as const;
+const S3_VARS = [
+  'S3_ENDPOINT',
+  'S3_REGION',
+  'S3_FORCE_PATH_STYLE',
+  'AWS_ACCESS_KEY_ID',
+  'AWS_SECRET_ACCESS_KEY',
+] as const;
 
 /**
  * The storage variables of a photowire process whose key prefix is `prefix`: none (the local
@@ -54,7 +64,9 @@ export function storageEnv(prefix: string): Record<string, string> {
   if (TEST_STORAGE_MODE !== 's3') return {};
   const bucket = process.env.PHOTOWIRE_TEST_S3_BUCKET;
   if (!bucket || !process.env.S3_ENDPOINT) {
-    throw new Error('PHOTOWIRE_TEST_STORAGE=s3 but PHOTOWIRE_TEST_S3_BUCKET/S3_ENDPOINT are not set (test/globalSetup.ts makes them; run through `npm run test:s3`)');
+    throw new Error(
+      'PHOTOWIRE_TEST_STORAGE=s3 but PHOTOWIRE_TEST_S3_BUCKET/S3_ENDPOINT are not set (test/globalSetup.ts makes them; run through `npm run test:s3`)',
+    );
   }
   const out: Record<string, string> = { PHOTOWIRE_STORAGE: `s3://${bucket}/${prefix}` };
   for (const k of S3_VARS) if (process.env[k]) out[k] = process.env[k]!;
@@ -65,7 +77,11 @@ export function storageEnv(prefix: string): Record<string, string> {
  * The environment of a photowire process (the CLI, a worker) for one test: its key prefix and data
  * directory, and the Redis and storage of this mode.
  */
-export function pipelineEnv(prefix: string, dataDir: string, extra: Record<string, string | undefined> = {}): Record<string, string | undefined> {
+export function pipelineEnv(
+  prefix: string,
+  dataDir: string,
+  extra: Record<string, string | undefined> = {},
+): Record<string, string | undefined> {
   return { ...redisEnv(), ...storageEnv(prefix), PHOTOWIRE_PREFIX: prefix, PHOTOWIRE_DATA_DIR: dataDir, ...extra };
 }
 

@@ -31,7 +31,8 @@ const lines = (dataDir: string, batchId: string): CatalogRecord[] =>
     .split('\n')
     .filter(Boolean)
     .map((l) => JSON.parse(l) as CatalogRecord);
-const summaryOf = (dataDir: string, batchId: string): BatchSummary => JSON.parse(readFileSync(path.join(dataDir, 'batches', batchId, 'summary.json'), 'utf8')) as BatchSummary;
+const summaryOf = (dataDir: string, batchId: string): BatchSummary =>
+  JSON.parse(readFileSync(path.join(dataDir, 'batches', batchId, 'summary.json'), 'utf8')) as BatchSummary;
 
 /** An NDJSON manifest of caption-only items (no photo: quick, and no shared state between items). */
 function writeManifest(dir: string, name: string, n: number, tag: string): string {
@@ -63,7 +64,12 @@ describe('records are keyed by their batch index, not their place in the feed', 
     const records = lines(p.config.dataDir, o.batchId!);
     // Before: the record sat under field "1" (its feed position) and finalize read 0..0: no line at all.
     expect(records).toHaveLength(1);
-    expect(records[0]).toMatchObject({ index: 0, source: { position: 1, format: 'newsml-g2' }, agencyId: 'tag:nwp.example,2012:NWP0042', error: null });
+    expect(records[0]).toMatchObject({
+      index: 0,
+      source: { position: 1, format: 'newsml-g2' },
+      agencyId: 'tag:nwp.example,2012:NWP0042',
+      error: null,
+    });
     expect(records[0].image?.width).toBe(320);
     const s = summaryOf(p.config.dataDir, o.batchId!);
     expect(s).toMatchObject({ items: 1, ok: 1, failed: 0, photos: 1, complete: true });
@@ -90,7 +96,11 @@ describe('createBatch is one step that repairs a partial ledger (attack 5)', () 
     const ledger = await p.rt.ctx.catalog.getBatch(batchId);
     // Before: "0 items", an empty records.ndjson, while `export` had all three records.
     expect(ledger).toMatchObject({ state: 'done', expected: 3, ok: 3, failed: 0, feed, format: 'manifest-ndjson' });
-    expect(lines(p.config.dataDir, batchId).map((r) => r.caption.slice(0, 9))).toEqual(['Partial 1', 'Partial 2', 'Partial 3']);
+    expect(lines(p.config.dataDir, batchId).map((r) => r.caption.slice(0, 9))).toEqual([
+      'Partial 1',
+      'Partial 2',
+      'Partial 3',
+    ]);
     expect(await p.rt.redis.zscore(redisKeys(p.config.prefix).batches, batchId)).not.toBeNull();
     await expectBatchWhole(p.rt, batchId, { items: 3, ok: 3 });
   });
@@ -133,7 +143,10 @@ describe('the finalizer checks records.ndjson against the ledger', () => {
     // Before: records.ndjson had 2 lines and the ledger still said done, 3 ok.
     const records = lines(p.config.dataDir, batchId);
     expect(records.map((r) => r.index)).toEqual([0, 1, 2]);
-    expect(records[1].error).toMatchObject({ code: 'WORKER_LOST', message: expect.stringMatching(/its job completed but its record is missing/) });
+    expect(records[1].error).toMatchObject({
+      code: 'WORKER_LOST',
+      message: expect.stringMatching(/its job completed but its record is missing/),
+    });
     expect(await p.rt.ctx.catalog.getBatch(batchId)).toMatchObject({ state: 'done', expected: 3, ok: 2, failed: 1 });
   });
 });
@@ -150,11 +163,18 @@ describe('an item whose job is gone at finalize becomes WORKER_LOST, and retry r
     // One item at a time, each held 600 ms: the queue still holds items when it is emptied. One job
     // per item (PHOTOWIRE_CHUNK_SIZE 1), as photos are; chunks of caption-only items emptied from
     // the queue: test/integration/chunks.test.ts.
-    p = await TestPipeline.start({ concurrency: 1, overrides: { PHOTOWIRE_TEST_PAUSE_AT: 'dedup:600', PHOTOWIRE_CHUNK_SIZE: '1' } });
+    p = await TestPipeline.start({
+      concurrency: 1,
+      overrides: { PHOTOWIRE_TEST_PAUSE_AT: 'dedup:600', PHOTOWIRE_CHUNK_SIZE: '1' },
+    });
     const feed = writeManifest(dir, 'drained.ndjson', 5, 'Drained');
     const [o] = await ingestPaths(p.rt, [feed]);
     const batchId = o.batchId!;
-    await waitUntil(async () => ((await p.rt.ctx.catalog.getBatch(batchId))?.ok ?? 0) >= 1, 30_000, 'a first item done');
+    await waitUntil(
+      async () => ((await p.rt.ctx.catalog.getBatch(batchId))?.ok ?? 0) >= 1,
+      30_000,
+      'a first item done',
+    );
     const queue = new Queue(QUEUES.item, { connection: p.rt.redis, prefix: queuePrefix(p.config.prefix) });
     await queue.drain(true); // what the queue board's "empty" does
     await queue.close();
@@ -175,7 +195,12 @@ describe('an item whose job is gone at finalize becomes WORKER_LOST, and retry r
     expect(records.map((r) => r.index)).toEqual([0, 1, 2, 3, 4]);
     // The lost items keep what the feed says of them (read again from the unchanged feed).
     for (const r of records.filter((x) => x.error)) expect(r.captionRaw).toMatch(/^Drained \d: a /);
-    expect(summaryOf(p.config.dataDir, batchId)).toMatchObject({ items: 5, failed: ledger.failed, pending: 0, complete: true });
+    expect(summaryOf(p.config.dataDir, batchId)).toMatchObject({
+      items: 5,
+      failed: ledger.failed,
+      pending: 0,
+      complete: true,
+    });
 
     const out = (await retryItems(p.rt, batchId))!;
     expect(out.retried.sort()).toEqual(failures.map((f) => f.itemId).sort());
@@ -195,7 +220,14 @@ describe('waits notice a ledger that vanished with Redis restarted without its d
   const procs: CliProcess[] = [];
   // One job per item (PHOTOWIRE_CHUNK_SIZE 1): in one chunk of six, all six items are recorded at
   // once, and the wipe can come after the batch is done, when there is nothing left to notice.
-  const env = () => ({ REDIS_URL: redis.url, PHOTOWIRE_PREFIX: 'pwtest-vanish', PHOTOWIRE_DATA_DIR: dataDir, PHOTOWIRE_LEDGER_LOST_MS: '3000', PHOTOWIRE_CHUNK_SIZE: '1', LOG_LEVEL: 'warn' });
+  const env = () => ({
+    REDIS_URL: redis.url,
+    PHOTOWIRE_PREFIX: 'pwtest-vanish',
+    PHOTOWIRE_DATA_DIR: dataDir,
+    PHOTOWIRE_LEDGER_LOST_MS: '3000',
+    PHOTOWIRE_CHUNK_SIZE: '1',
+    LOG_LEVEL: 'warn',
+  });
 
   beforeAll(async () => {
     redis = await PersistentRedis.start(redisDir);
@@ -217,7 +249,8 @@ describe('waits notice a ledger that vanished with Redis restarted without its d
     mkdirSync(redisDir);
     await redis.startServer();
   }
-  const okOf = async (batchId: string) => Number((await probe.hget(redisKeys('pwtest-vanish').batch(batchId).ledger, 'ok')) ?? 0);
+  const okOf = async (batchId: string) =>
+    Number((await probe.hget(redisKeys('pwtest-vanish').batch(batchId).ledger, 'ok')) ?? 0);
   const stderrOf = (c: CliProcess) => [...c.logs.map((l) => String(l.msg ?? '')), ...c.plain].join('\n');
 
   it('ingest --wait says the ledger is gone and exits 2 with the reason after PHOTOWIRE_LEDGER_LOST_MS', async () => {
@@ -250,7 +283,12 @@ describe('waits notice a ledger that vanished with Redis restarted without its d
     expect(stderrOf(ingest)).toContain(`batch ${batchId}: re-created from ${feed} (6 items`);
     expect(exit!.code).toBe(0);
     expect(ingest.stdout).toContain('6 items: 6 ok, 0 failed');
-    expect(await probe.hgetall(redisKeys('pwtest-vanish').batch(batchId).ledger)).toMatchObject({ state: 'done', expected: '6', ok: '6', failed: '0' });
+    expect(await probe.hgetall(redisKeys('pwtest-vanish').batch(batchId).ledger)).toMatchObject({
+      state: 'done',
+      expected: '6',
+      ok: '6',
+      failed: '0',
+    });
     expect(existsSync(path.join(dataDir, 'batches', batchId, 'records.ndjson'))).toBe(true);
     expect(lines(dataDir, batchId).map((r) => r.index)).toEqual([0, 1, 2, 3, 4, 5]);
     // The worker lived through it.

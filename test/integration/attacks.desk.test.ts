@@ -21,26 +21,46 @@ interface Answer {
 }
 
 /** One request over plain HTTP, every header as given (fetch would not let a test set Host). */
-function raw(url: string, opts: { method?: string; path: string; headers?: Record<string, string>; body?: Buffer | string }): Promise<Answer> {
+function raw(
+  url: string,
+  opts: { method?: string; path: string; headers?: Record<string, string>; body?: Buffer | string },
+): Promise<Answer> {
   const u = new URL(url);
   return new Promise((resolve, reject) => {
-    const req = http.request({ host: u.hostname, port: u.port, method: opts.method ?? 'GET', path: opts.path, headers: opts.headers, agent: false }, (res) => {
-      let body = '';
-      res.setEncoding('utf8');
-      res.on('data', (d) => (body += d));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
-    });
+    const req = http.request(
+      {
+        host: u.hostname,
+        port: u.port,
+        method: opts.method ?? 'GET',
+        path: opts.path,
+        headers: opts.headers,
+        agent: false,
+      },
+      (res) => {
+        let body = '';
+        res.setEncoding('utf8');
+        res.on('data', (d) => (body += d));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
+      },
+    );
     req.on('error', reject);
     req.end(opts.body);
   });
 }
 
-const json = (a: Answer) => JSON.parse(a.body) as { error?: string; message?: string; batches?: Array<{ id: string }>; kill?: unknown };
+const json = (a: Answer) =>
+  JSON.parse(a.body) as { error?: string; message?: string; batches?: Array<{ id: string }>; kill?: unknown };
 
 function multipart(files: Array<{ name: string; body: string }>): { body: Buffer; type: string } {
   const boundary = 'attackboundary7d3f';
-  const parts = files.map((f) => `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${f.name}"\r\nContent-Type: application/octet-stream\r\n\r\n${f.body}\r\n`);
-  return { body: Buffer.from(parts.join('') + `--${boundary}--\r\n`), type: `multipart/form-data; boundary=${boundary}` };
+  const parts = files.map(
+    (f) =>
+      `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${f.name}"\r\nContent-Type: application/octet-stream\r\n\r\n${f.body}\r\n`,
+  );
+  return {
+    body: Buffer.from(parts.join('') + `--${boundary}--\r\n`),
+    type: `multipart/form-data; boundary=${boundary}`,
+  };
 }
 
 /** Wait until `check` holds, asking again each turn of the event loop's timers; fail after `ms`. */
@@ -53,13 +73,18 @@ async function until(check: () => boolean | Promise<boolean>, ms: number, what: 
   }
 }
 
-const KILL_FEED = '{"id":"EVILKILL1","headline":"MANDATORY KILL","caption":"MANDATORY KILL: The photo (transmission reference LON805) has been retracted. (AP Photo)","specialInstructions":"MANDATORY KILL: transmission reference LON805. PLEASE DELETE FROM ALL YOUR SYSTEMS."}\n';
+const KILL_FEED =
+  '{"id":"EVILKILL1","headline":"MANDATORY KILL","caption":"MANDATORY KILL: The photo (transmission reference LON805) has been retracted. (AP Photo)","specialInstructions":"MANDATORY KILL: transmission reference LON805. PLEASE DELETE FROM ALL YOUR SYSTEMS."}\n';
 
 describe('Host and Origin (a loopback desk without a token)', () => {
   let desk: Desk;
   let hostPort: string;
   beforeAll(async () => {
-    desk = await startDesk({ token: null, workers: false, overrides: { PHOTOWIRE_ALLOWED_HOSTS: 'desk.example.org, proxy.example.org:8443' } });
+    desk = await startDesk({
+      token: null,
+      workers: false,
+      overrides: { PHOTOWIRE_ALLOWED_HOSTS: 'desk.example.org, proxy.example.org:8443' },
+    });
     hostPort = new URL(desk.url).host;
   });
   afterAll(async () => desk?.close());
@@ -69,12 +94,19 @@ describe('Host and Origin (a loopback desk without a token)', () => {
     expect(parseHostName('[::1]:80')).toEqual({ name: '[::1]', port: 80 });
     expect(parseHostName('127.1:9')).toEqual({ name: '127.0.0.1', port: 9 });
     expect(parseHostName('desk.example.org')).toEqual({ name: 'desk.example.org', port: null });
-    for (const bad of [undefined, '', 'a b', 'x/y', 'user@127.0.0.1', '127.0.0.1:8080/evil', '[::1']) expect([bad, parseHostName(bad)]).toEqual([bad, null]);
+    for (const bad of [undefined, '', 'a b', 'x/y', 'user@127.0.0.1', '127.0.0.1:8080/evil', '[::1'])
+      expect([bad, parseHostName(bad)]).toEqual([bad, null]);
   });
 
   it('answers 421 HOST_NOT_ALLOWED to a Host that is not one of its addresses (DNS rebinding), on every kind of route', async () => {
     const port = new URL(desk.url).port;
-    for (const host of [`evil.example:${port}`, `rebind.127.0.0.1.nip.io:${port}`, `127.0.0.1:${Number(port) + 1}`, 'localhost', `desk.example.org.evil:${port}`]) {
+    for (const host of [
+      `evil.example:${port}`,
+      `rebind.127.0.0.1.nip.io:${port}`,
+      `127.0.0.1:${Number(port) + 1}`,
+      'localhost',
+      `desk.example.org.evil:${port}`,
+    ]) {
       for (const p of ['/api/batches', '/', '/healthz', '/admin/queues', '/openapi.json']) {
         const a = await raw(desk.url, { path: p, headers: { Host: host } });
         expect([host, p, a.status, json(a).error]).toEqual([host, p, 421, 'HOST_NOT_ALLOWED']);
@@ -95,18 +127,33 @@ describe('Host and Origin (a loopback desk without a token)', () => {
     expect(noHost).toContain('HOST_NOT_ALLOWED');
     // A refused upload is never read, and the connection is closed after the answer.
     const form = multipart([{ name: 'kill.ndjson', body: KILL_FEED }]);
-    const up = await raw(desk.url, { method: 'POST', path: '/api/feeds', headers: { Host: `evil.example:${port}`, 'Content-Type': form.type }, body: form.body });
+    const up = await raw(desk.url, {
+      method: 'POST',
+      path: '/api/feeds',
+      headers: { Host: `evil.example:${port}`, 'Content-Type': form.type },
+      body: form.body,
+    });
     expect([up.status, json(up).error]).toEqual([421, 'HOST_NOT_ALLOWED']);
     expect(await desk.p.rt.ctx.catalog.listBatches()).toEqual([]);
   });
 
   it('answers its own names: the bound address, localhost, [::1], and PHOTOWIRE_ALLOWED_HOSTS', async () => {
     const port = new URL(desk.url).port;
-    for (const host of [hostPort, `localhost:${port}`, `LocalHost:${port}`, `[::1]:${port}`, `desk.example.org:${port}`, 'desk.example.org', 'proxy.example.org:8443']) {
+    for (const host of [
+      hostPort,
+      `localhost:${port}`,
+      `LocalHost:${port}`,
+      `[::1]:${port}`,
+      `desk.example.org:${port}`,
+      'desk.example.org',
+      'proxy.example.org:8443',
+    ]) {
       const a = await raw(desk.url, { path: '/api/batches', headers: { Host: host } });
       expect([host, a.status]).toEqual([host, 200]);
     }
-    expect((await raw(desk.url, { path: '/api/batches', headers: { Host: 'proxy.example.org:8444' } })).status).toBe(421);
+    expect((await raw(desk.url, { path: '/api/batches', headers: { Host: 'proxy.example.org:8444' } })).status).toBe(
+      421,
+    );
   });
 
   it('refuses a change asked by a page of another site or origin (403 CROSS_SITE_REFUSED), before reading its body', async () => {
@@ -121,23 +168,40 @@ describe('Host and Origin (a loopback desk without a token)', () => {
       { Origin: 'http://localhost:1' },
     ];
     for (const h of attempts) {
-      const a = await raw(desk.url, { method: 'POST', path: '/api/feeds', headers: { Host: hostPort, 'Content-Type': form.type, ...h }, body: form.body });
+      const a = await raw(desk.url, {
+        method: 'POST',
+        path: '/api/feeds',
+        headers: { Host: hostPort, 'Content-Type': form.type, ...h },
+        body: form.body,
+      });
       expect([h, a.status, json(a).error]).toEqual([h, 403, 'CROSS_SITE_REFUSED']);
       expect(a.headers.connection).toBe('close');
-      const kill = await raw(desk.url, { method: 'POST', path: '/api/kills', headers: { Host: hostPort, 'Content-Type': 'application/json', ...h }, body: JSON.stringify({ target: 'LON805', reason: 'forged' }) });
+      const kill = await raw(desk.url, {
+        method: 'POST',
+        path: '/api/kills',
+        headers: { Host: hostPort, 'Content-Type': 'application/json', ...h },
+        body: JSON.stringify({ target: 'LON805', reason: 'forged' }),
+      });
       expect([h, kill.status, json(kill).error]).toEqual([h, 403, 'CROSS_SITE_REFUSED']);
     }
     expect(await desk.p.rt.ctx.catalog.listBatches()).toEqual([]);
     const uploads = path.join(desk.p.config.dataDir, 'uploads');
     expect(existsSync(uploads) ? readdirSync(uploads) : []).toEqual([]);
-    const kills = json(await raw(desk.url, { path: '/api/kills?since=1h', headers: { Host: hostPort } })) as { kills: unknown[] };
+    const kills = json(await raw(desk.url, { path: '/api/kills?since=1h', headers: { Host: hostPort } })) as {
+      kills: unknown[];
+    };
     expect(kills.kills).toEqual([]);
   });
 
   it("takes the desk's own page (same-origin) and clients that are not browsers (no Origin, no Sec-Fetch-Site: curl, the CLI)", async () => {
     const port = new URL(desk.url).port;
     const ok = async (h: Record<string, string>, target: string) => {
-      const a = await raw(desk.url, { method: 'POST', path: '/api/kills', headers: { Host: hostPort, 'Content-Type': 'application/json', ...h }, body: JSON.stringify({ target, reason: 'a real kill from the desk' }) });
+      const a = await raw(desk.url, {
+        method: 'POST',
+        path: '/api/kills',
+        headers: { Host: hostPort, 'Content-Type': 'application/json', ...h },
+        body: JSON.stringify({ target, reason: 'a real kill from the desk' }),
+      });
       expect([h, a.status]).toEqual([h, 201]);
     };
     await ok({ 'Sec-Fetch-Site': 'same-origin', Origin: desk.url }, 'SAME1');
@@ -145,17 +209,25 @@ describe('Host and Origin (a loopback desk without a token)', () => {
     await ok({ Origin: `http://localhost:${port}` }, 'SAME3'); // the page opened as localhost, Host rewritten by nothing
     await ok({ Origin: 'https://desk.example.org' }, 'PROXY1'); // behind a TLS proxy that sends Host as 127.0.0.1:port
     await ok({}, 'CURL1');
-    const got = await fetch(`${desk.url}/api/kills`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ target: 'NODE1', reason: 'node fetch' }) });
+    const got = await fetch(`${desk.url}/api/kills`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ target: 'NODE1', reason: 'node fetch' }),
+    });
     expect(got.status).toBe(201);
     // GET stays open to reads from anywhere the Host check lets through (no CORS headers: another page cannot read them).
-    const list = await raw(desk.url, { path: '/api/batches', headers: { Host: hostPort, 'Sec-Fetch-Site': 'cross-site', Origin: 'http://evil.example' } });
+    const list = await raw(desk.url, {
+      path: '/api/batches',
+      headers: { Host: hostPort, 'Sec-Fetch-Site': 'cross-site', Origin: 'http://evil.example' },
+    });
     expect(list.status).toBe(200);
     expect(list.headers['access-control-allow-origin']).toBeUndefined();
   });
 
   it('decides Origin and Sec-Fetch-Site by one rule (unit)', () => {
     const hosts = new HostPolicy(['desk.example.org'], () => ({ address: '127.0.0.1', family: 'IPv4', port: 8080 }));
-    const ask = (method: string, headers: Record<string, string>) => crossSiteRefusal({ method, headers: { host: '127.0.0.1:8080', ...headers } }, hosts);
+    const ask = (method: string, headers: Record<string, string>) =>
+      crossSiteRefusal({ method, headers: { host: '127.0.0.1:8080', ...headers } }, hosts);
     expect(ask('GET', { 'sec-fetch-site': 'cross-site' })).toBeNull();
     expect(ask('POST', {})).toBeNull();
     expect(ask('POST', { 'sec-fetch-site': 'same-origin', origin: 'http://127.0.0.1:8080' })).toBeNull();
@@ -177,13 +249,21 @@ describe('slow and many clients', () => {
   beforeAll(async () => {
     desk = await startDesk({
       workers: false,
-      overrides: { PHOTOWIRE_HTTP_REQUEST_TIMEOUT_MS: '3000', PHOTOWIRE_HTTP_BODY_IDLE_MS: '500', PHOTOWIRE_UPLOADS_PER_CLIENT: '2', PHOTOWIRE_EVENT_STREAMS_PER_CLIENT: '3' },
+      overrides: {
+        PHOTOWIRE_HTTP_REQUEST_TIMEOUT_MS: '3000',
+        PHOTOWIRE_HTTP_BODY_IDLE_MS: '500',
+        PHOTOWIRE_UPLOADS_PER_CLIENT: '2',
+        PHOTOWIRE_EVENT_STREAMS_PER_CLIENT: '3',
+      },
     });
   });
   afterAll(async () => desk?.close());
 
   /** A raw connection sending an upload's headers and the start of its body; the rest is up to the test. */
-  function openUpload(d: Desk, declared: number): { socket: net.Socket; closed: Promise<number>; answer: () => string } {
+  function openUpload(
+    d: Desk,
+    declared: number,
+  ): { socket: net.Socket; closed: Promise<number>; answer: () => string } {
     const u = new URL(d.url);
     const socket = net.connect(Number(u.port), u.hostname);
     const started = Date.now();
@@ -192,7 +272,8 @@ describe('slow and many clients', () => {
     socket.on('data', (c) => (answer += c));
     socket.on('error', () => {});
     const closed = new Promise<number>((resolve) => socket.on('close', () => resolve(Date.now() - started)));
-    const head = '--b0undary\r\nContent-Disposition: form-data; name="file"; filename="slow.jpg"\r\nContent-Type: image/jpeg\r\n\r\n';
+    const head =
+      '--b0undary\r\nContent-Disposition: form-data; name="file"; filename="slow.jpg"\r\nContent-Type: image/jpeg\r\n\r\n';
     socket.write(
       `POST /api/feeds HTTP/1.1\r\nHost: ${u.host}\r\nAuthorization: Bearer ${d.token}\r\nContent-Type: multipart/form-data; boundary=b0undary\r\nContent-Length: ${head.length + declared}\r\n\r\n${head}`,
     );
@@ -214,7 +295,13 @@ describe('slow and many clients', () => {
     expect(after).toBeGreaterThan(0);
     expect(after).toBeGreaterThanOrEqual(2900); // the whole-request deadline, not the idle one: a byte came every 200 ms
     expect(sent).toBeGreaterThan(10);
-    await until(() => !existsSync(path.join(desk.p.config.dataDir, 'tmp')) || readdirSync(path.join(desk.p.config.dataDir, 'tmp')).length === 0, 10_000, 'the upload scratch files to go');
+    await until(
+      () =>
+        !existsSync(path.join(desk.p.config.dataDir, 'tmp')) ||
+        readdirSync(path.join(desk.p.config.dataDir, 'tmp')).length === 0,
+      10_000,
+      'the upload scratch files to go',
+    );
     expect(await desk.p.listStored('uploads/')).toEqual([]);
     expect(await desk.p.rt.ctx.catalog.listBatches()).toEqual([]);
   }, 30_000);
@@ -238,18 +325,39 @@ describe('slow and many clients', () => {
     try {
       const form = multipart([{ name: 'kill.ndjson', body: KILL_FEED }]);
       let third: Answer | null = null;
-      await until(async () => {
-        third = await raw(desk.url, { method: 'POST', path: '/api/feeds', headers: { ...TOKEN_HEADERS(desk), 'Content-Type': form.type }, body: form.body });
-        if (third.status === 202) throw new Error('the third upload was taken while two were in flight');
-        return third.status === 429;
-      }, 10_000, 'the third upload to be refused');
-      expect(json(third!)).toMatchObject({ error: 'TOO_MANY_OPEN', message: expect.stringContaining('PHOTOWIRE_UPLOADS_PER_CLIENT') });
+      await until(
+        async () => {
+          third = await raw(desk.url, {
+            method: 'POST',
+            path: '/api/feeds',
+            headers: { ...TOKEN_HEADERS(desk), 'Content-Type': form.type },
+            body: form.body,
+          });
+          if (third.status === 202) throw new Error('the third upload was taken while two were in flight');
+          return third.status === 429;
+        },
+        10_000,
+        'the third upload to be refused',
+      );
+      expect(json(third!)).toMatchObject({
+        error: 'TOO_MANY_OPEN',
+        message: expect.stringContaining('PHOTOWIRE_UPLOADS_PER_CLIENT'),
+      });
       a.socket.destroy();
       await a.closed;
-      await until(async () => {
-        const again = await raw(desk.url, { method: 'POST', path: '/api/feeds', headers: { ...TOKEN_HEADERS(desk), 'Content-Type': form.type }, body: form.body });
-        return again.status === 202;
-      }, 10_000, 'an upload to be taken once a slot is free');
+      await until(
+        async () => {
+          const again = await raw(desk.url, {
+            method: 'POST',
+            path: '/api/feeds',
+            headers: { ...TOKEN_HEADERS(desk), 'Content-Type': form.type },
+            body: form.body,
+          });
+          return again.status === 202;
+        },
+        10_000,
+        'an upload to be taken once a slot is free',
+      );
     } finally {
       clearInterval(keepAlive);
       a.socket.destroy();
@@ -264,16 +372,23 @@ describe('slow and many clients', () => {
       expect(open.map((r) => r.status)).toEqual([200, 200, 200]);
       const extra = await desk.fetch('/api/events');
       expect(extra.status).toBe(429);
-      expect(await extra.json()).toMatchObject({ error: 'TOO_MANY_OPEN', message: expect.stringContaining('PHOTOWIRE_EVENT_STREAMS_PER_CLIENT') });
+      expect(await extra.json()).toMatchObject({
+        error: 'TOO_MANY_OPEN',
+        message: expect.stringContaining('PHOTOWIRE_EVENT_STREAMS_PER_CLIENT'),
+      });
       controllers[0].abort();
-      await until(async () => {
-        const c = new AbortController();
-        controllers.push(c);
-        const r = await desk.fetch('/api/events', { signal: c.signal });
-        if (r.status === 200) return true;
-        await r.body?.cancel();
-        return false;
-      }, 10_000, 'a stream slot to free');
+      await until(
+        async () => {
+          const c = new AbortController();
+          controllers.push(c);
+          const r = await desk.fetch('/api/events', { signal: c.signal });
+          if (r.status === 200) return true;
+          await r.body?.cancel();
+          return false;
+        },
+        10_000,
+        'a stream slot to free',
+      );
     } finally {
       controllers.forEach((c) => c.abort());
     }
@@ -284,7 +399,11 @@ describe('event streams share one poller', () => {
   let desk: Desk;
   beforeAll(async () => {
     // A keep-alive comment on every tick, so each stream's messages count the ticks it saw.
-    desk = await startDesk({ workers: false, overrides: { PHOTOWIRE_EVENT_STREAMS_PER_CLIENT: '100' }, server: { eventsIntervalMs: 100, eventsHeartbeatMs: 0 } });
+    desk = await startDesk({
+      workers: false,
+      overrides: { PHOTOWIRE_EVENT_STREAMS_PER_CLIENT: '100' },
+      server: { eventsIntervalMs: 100, eventsHeartbeatMs: 0 },
+    });
   });
   afterAll(async () => desk?.close());
 
@@ -340,7 +459,8 @@ describe('event streams share one poller', () => {
     const many = await openStreams(40);
     try {
       const crowded = await commandsOver(many, 10);
-      if (process.env.PHOTOWIRE_PRINT_TIMINGS) process.stderr.write(`redis commands over 10 ticks: 1 stream ${alone}, 40 streams ${crowded}\n`);
+      if (process.env.PHOTOWIRE_PRINT_TIMINGS)
+        process.stderr.write(`redis commands over 10 ticks: 1 stream ${alone}, 40 streams ${crowded}\n`);
       // Before: one poller per stream, 40 times the commands (measured on a busy 2-core box: 20 alone, 750 with 40 streams).
       expect(crowded).toBeLessThan(alone * 3);
       expect(desk.app.eventHub.stats).toEqual({ streams: 40, queries: 1, pollers: 1 });

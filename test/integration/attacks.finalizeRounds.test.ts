@@ -106,7 +106,12 @@ describe('a finalize closes only its own round, and only once its item jobs have
       .split('\n')
       .filter(Boolean)
       .map((l) => JSON.parse(l) as CatalogRecord);
-  const summaryOf = (batchId: string) => JSON.parse(readFileSync(path.join(p.config.dataDir, 'batches', batchId, 'summary.json'), 'utf8')) as { ok: number; failed: number; items: number };
+  const summaryOf = (batchId: string) =>
+    JSON.parse(readFileSync(path.join(p.config.dataDir, 'batches', batchId, 'summary.json'), 'utf8')) as {
+      ok: number;
+      failed: number;
+      items: number;
+    };
 
   it("the first round's finalize, run again by BullMQ after `retry` reopened the batch, does not close it: the wait ends only when the retried items have", async () => {
     const { itemQueue, batchQueue, startItems, startBatch, feed } = await setup('late');
@@ -124,7 +129,9 @@ describe('a finalize closes only its own round, and only once its item jobs have
     expect(first).toMatchObject({ state: 'done', ok: 1, failed: 2, round: 1 });
     expect(first.exportError).toMatch(/STORAGE_FAILED/);
     // Still BullMQ's to run again (its backoff), not over.
-    expect(['delayed', 'waiting', 'active']).toContain(await (await batchQueue.getJob(jobIds.batch(batchId)))!.getState());
+    expect(['delayed', 'waiting', 'active']).toContain(
+      await (await batchQueue.getJob(jobIds.batch(batchId)))!.getState(),
+    );
 
     // No item worker now: the retried items stay queued for as long as the test says.
     await items.close();
@@ -137,7 +144,10 @@ describe('a finalize closes only its own round, and only once its item jobs have
 
     let settledAt: { counts: Record<string, number>; state?: string } | null = null;
     const waited = waitForBatches(p.rt, [batchId], { progress: false, timeoutMs: 90_000 }).then(async () => {
-      settledAt = { counts: await itemQueue.getJobCounts(...PENDING), state: (await p.rt.ctx.catalog.getBatch(batchId))?.state };
+      settledAt = {
+        counts: await itemQueue.getJobCounts(...PENDING),
+        state: (await p.rt.ctx.catalog.getBatch(batchId))?.state,
+      };
     });
 
     // The first round's finalize runs again now: promoted out of its backoff (as the queue board's
@@ -204,15 +214,23 @@ describe('a finalize closes only its own round, and only once its item jobs have
     // or, as in the attack, a child left in its dependencies when Redis refused writes): a worker
     // now takes a finalize with a child still to run.
     const again = (await itemQueue.getJob(jobIds.item(`${batchId}-0002`)))!;
-    await itemQueue.add(JOBS.processItem, again.data, { ...itemJobOptions(2), jobId: `again-${batchId}-0002`, parent: { id: finalize.id!, queue: batchQueue.qualifiedName } });
+    await itemQueue.add(JOBS.processItem, again.data, {
+      ...itemJobOptions(2),
+      jobId: `again-${batchId}-0002`,
+      parent: { id: finalize.id!, queue: batchQueue.qualifiedName },
+    });
     expect(await finalize.getDependenciesCount({ unprocessed: true })).toEqual({ unprocessed: 1 });
     const ledgerBefore = (await p.rt.ctx.catalog.getBatch(batchId))!;
     expect(ledgerBefore).toMatchObject({ state: 'running', ok: 3 });
     const batchWorker = await startBatch();
-    const taken = await waitUntil(async () => {
-      const state = await finalize.getState();
-      return state !== 'waiting' && state !== 'active' && state;
-    }, 60_000, 'the worker to take the finalize');
+    const taken = await waitUntil(
+      async () => {
+        const state = await finalize.getState();
+        return state !== 'waiting' && state !== 'active' && state;
+      },
+      60_000,
+      'the worker to take the finalize',
+    );
     // Before the fix it closed the batch here, and BullMQ then failed it ("has pending dependencies") and queued it again: 'delayed'.
     expect(taken).toBe('waiting-children');
     expect(await p.rt.ctx.catalog.getBatch(batchId)).toMatchObject({ state: 'running', finishedAt: null });

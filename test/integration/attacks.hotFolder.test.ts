@@ -1,6 +1,17 @@
 import { createHash } from 'node:crypto';
 import { spawnSync } from 'node:child_process';
-import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, renameSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  statSync,
+  symlinkSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import * as path from 'node:path';
 import { loadConfig } from '../../src/config';
 import { Runtime } from '../../src/app/runtime';
@@ -65,7 +76,13 @@ describe('hot folders and folder walks under attack (real processes, real symlin
     const hot = path.join(dir, 'hot');
     mkdirSync(hot, { recursive: true });
     const dataDir = path.join(dir, 'data');
-    const env = { REDIS_URL, PHOTOWIRE_PREFIX: prefix, PHOTOWIRE_DATA_DIR: dataDir, PHOTOWIRE_SETTLE_MS: '300', ...extraEnv };
+    const env = {
+      REDIS_URL,
+      PHOTOWIRE_PREFIX: prefix,
+      PHOTOWIRE_DATA_DIR: dataDir,
+      PHOTOWIRE_SETTLE_MS: '300',
+      ...extraEnv,
+    };
     const rt = await Runtime.open({ allowPrivateRedis: false, config: loadConfig({ ...env, LOG_LEVEL: 'silent' }) });
     opened.push({ rt, prefix });
     const spawn = (args: string[]) => {
@@ -94,7 +111,12 @@ describe('hot folders and folder walks under attack (real processes, real symlin
 
   async function allBatches(rt: Runtime) {
     const ids = await rt.ctx.catalog.listBatches(500);
-    return Promise.all(ids.map(async (id) => ({ ledger: (await rt.ctx.catalog.getBatch(id))!, records: await rt.ctx.catalog.getRecords(id) })));
+    return Promise.all(
+      ids.map(async (id) => ({
+        ledger: (await rt.ctx.catalog.getBatch(id))!,
+        records: await rt.ctx.catalog.getRecords(id),
+      })),
+    );
   }
 
   /** Nothing of the outside folder in the catalog or the data directory's originals. */
@@ -103,7 +125,8 @@ describe('hot folders and folder walks under attack (real processes, real symlin
     const records = batches.flatMap((b) => b.records);
     expect(records.filter((r) => r.image?.sha256 === sha(outsidePhoto))).toEqual([]);
     expect(records.filter((r) => r.source.file.includes('secret.jpg') && r.error === null)).toEqual([]);
-    for (const f of filesBelow(path.join(dataDir, 'originals'))) expect(sha(readFileSync(f))).not.toBe(sha(outsidePhoto));
+    for (const f of filesBelow(path.join(dataDir, 'originals')))
+      expect(sha(readFileSync(f))).not.toBe(sha(outsidePhoto));
   }
 
   afterAll(async () => {
@@ -127,13 +150,22 @@ describe('hot folders and folder walks under attack (real processes, real symlin
     symlinkSync('.', path.join(staging, 'b'));
     renameSync(staging, path.join(hot, 'loop'));
     // The watcher has walked the loop folder (a walk that followed a -> . would never get here).
-    await w.waitForLogs((l) => l.msg === 'hot folder: file taken' && l.file === 'loop', 1, NORMAL_MS, 'the loop folder taken');
+    await w.waitForLogs(
+      (l) => l.msg === 'hot folder: file taken' && l.file === 'loop',
+      1,
+      NORMAL_MS,
+      'the loop folder taken',
+    );
     const later = await syntheticPhoto({ width: 500, height: 400, seed: 903 });
     const droppedAt = Date.now();
     writeFileSync(path.join(hot, 'later.jpg'), later);
 
     const laterMoved = path.join(hot, 'processed', today(), 'later.jpg');
-    await waitUntil(async () => existsSync(laterMoved), NORMAL_MS, `later.jpg to reach processed/ (watcher stderr:\n${w.tail()})`);
+    await waitUntil(
+      async () => existsSync(laterMoved),
+      NORMAL_MS,
+      `later.jpg to reach processed/ (watcher stderr:\n${w.tail()})`,
+    );
     expect(Date.now() - droppedAt).toBeLessThan(scaledMs(NORMAL_MS));
     const loopMoved = path.join(hot, 'processed', today(), 'loop');
     await waitUntil(async () => existsSync(loopMoved), NORMAL_MS, 'the loop folder to reach processed/');
@@ -142,7 +174,10 @@ describe('hot folders and folder walks under attack (real processes, real symlin
     const loopBatch = (await allBatches(rt)).find((b) => b.ledger.feed === path.join(hot, 'loop'))!;
     expect(loopBatch.ledger).toMatchObject({ expected: 1, ok: 1, failed: 0, state: 'done' });
     expect(loopBatch.ledger.warnings).toEqual(
-      expect.arrayContaining([expect.stringMatching(/loop\/a: skipped, a symlinked folder/), expect.stringMatching(/loop\/b: skipped, a symlinked folder/)]),
+      expect.arrayContaining([
+        expect.stringMatching(/loop\/a: skipped, a symlinked folder/),
+        expect.stringMatching(/loop\/b: skipped, a symlinked folder/),
+      ]),
     );
 
     const { ms, code } = await terminate(w);
@@ -161,7 +196,11 @@ describe('hot folders and folder walks under attack (real processes, real symlin
       const report = path.join(failedDir, `${name}.error.json`);
       await waitUntil(async () => existsSync(report), NORMAL_MS, `${report} (watcher stderr:\n${w.tail()})`);
       const error = JSON.parse(readFileSync(report, 'utf8'));
-      expect(error).toMatchObject({ file: path.join(hot, name), movedTo: path.join(failedDir, name), code: 'PATH_OUTSIDE_FEED' });
+      expect(error).toMatchObject({
+        file: path.join(hot, name),
+        movedTo: path.join(failedDir, name),
+        code: 'PATH_OUTSIDE_FEED',
+      });
       expect(error.message).toContain(name);
       expect(error.message).toMatch(/symlink/);
       // The link itself moved, not what it points to.
@@ -188,14 +227,33 @@ describe('hot folders and folder walks under attack (real processes, real symlin
     writeFileSync(path.join(hot, 'photo.jpg'), await syntheticPhoto({ width: 500, height: 400, seed: 907 }));
 
     const inFailed = (name: string) => JSON.parse(readFileSync(path.join(failedDir, `${name}.error.json`), 'utf8'));
-    await waitUntil(async () => existsSync(path.join(failedDir, 'pipe.jpg.error.json')), NORMAL_MS, `pipe.jpg refused (watcher stderr:\n${w.tail()})`);
-    expect(inFailed('pipe.jpg')).toMatchObject({ code: 'FEED_UNREADABLE', message: expect.stringContaining('pipe.jpg: not a regular file or folder (a FIFO)') });
-    await waitUntil(async () => existsSync(path.join(failedDir, 'processed.error.json')), NORMAL_MS, 'the processed symlink refused');
+    await waitUntil(
+      async () => existsSync(path.join(failedDir, 'pipe.jpg.error.json')),
+      NORMAL_MS,
+      `pipe.jpg refused (watcher stderr:\n${w.tail()})`,
+    );
+    expect(inFailed('pipe.jpg')).toMatchObject({
+      code: 'FEED_UNREADABLE',
+      message: expect.stringContaining('pipe.jpg: not a regular file or folder (a FIFO)'),
+    });
+    await waitUntil(
+      async () => existsSync(path.join(failedDir, 'processed.error.json')),
+      NORMAL_MS,
+      'the processed symlink refused',
+    );
     expect(inFailed('processed')).toMatchObject({ code: 'PATH_OUTSIDE_FEED' });
     // The planted link keeps its name; the report goes beside it under a free one.
-    await waitUntil(async () => existsSync(path.join(failedDir, 'bad-2.json.error.json')), NORMAL_MS, 'bad.json refused');
+    await waitUntil(
+      async () => existsSync(path.join(failedDir, 'bad-2.json.error.json')),
+      NORMAL_MS,
+      'bad.json refused',
+    );
     expect(inFailed('bad-2.json')).toMatchObject({ code: 'FEED_MALFORMED' });
-    await waitUntil(async () => existsSync(path.join(hot, 'processed', today(), 'photo.jpg')), NORMAL_MS, 'photo.jpg in a real processed/');
+    await waitUntil(
+      async () => existsSync(path.join(hot, 'processed', today(), 'photo.jpg')),
+      NORMAL_MS,
+      'photo.jpg in a real processed/',
+    );
     expect(lstatSync(path.join(hot, 'processed')).isDirectory()).toBe(true);
     expect(readdirSync(outside2)).toEqual([]);
     expect((await terminate(w)).code).toBe(0);
@@ -213,7 +271,11 @@ describe('hot folders and folder walks under attack (real processes, real symlin
     renameSync(staging, path.join(hot, 'gallery'));
     const w = await startWatcher(spawn, hot);
 
-    await waitUntil(async () => existsSync(path.join(hot, 'processed', today(), 'gallery')), NORMAL_MS, `gallery/ to reach processed/ (watcher stderr:\n${w.tail()})`);
+    await waitUntil(
+      async () => existsSync(path.join(hot, 'processed', today(), 'gallery')),
+      NORMAL_MS,
+      `gallery/ to reach processed/ (watcher stderr:\n${w.tail()})`,
+    );
     const [batch] = (await allBatches(rt)).filter((b) => b.ledger.feed === path.join(hot, 'gallery'));
     expect(batch.ledger).toMatchObject({ expected: 2, ok: 1, failed: 1, state: 'done' });
     const byName = new Map(batch.records.map((r) => [path.basename(r.source.file), r]));
@@ -221,7 +283,10 @@ describe('hot folders and folder walks under attack (real processes, real symlin
     expect(byName.get('sneaky.jpg')!.error).toMatchObject({ code: 'PATH_OUTSIDE_FEED' });
     expect(byName.get('sneaky.jpg')!.error!.message).toContain('sneaky.jpg');
     expect(batch.ledger.warnings).toEqual(
-      expect.arrayContaining([expect.stringMatching(/gallery\/\.\.jpg: skipped, a hidden file/), expect.stringMatching(/gallery\/pipe\.jpg: skipped, not a regular file \(a FIFO\)/)]),
+      expect.arrayContaining([
+        expect.stringMatching(/gallery\/\.\.jpg: skipped, a hidden file/),
+        expect.stringMatching(/gallery\/pipe\.jpg: skipped, not a regular file \(a FIFO\)/),
+      ]),
     );
     await expectNothingFromOutside(rt, dataDir);
     expect((await terminate(w)).code).toBe(0);
@@ -236,7 +301,13 @@ describe('hot folders and folder walks under attack (real processes, real symlin
     writeFileSync(path.join(folder, 's1.jpg'), photo);
     writeFileSync(path.join(hot, 'again.jpg'), photo);
     renameSync(folder, path.join(hot, 'set'));
-    await waitUntil(async () => existsSync(path.join(hot, 'processed', today(), 'again.jpg')) && existsSync(path.join(hot, 'processed', today(), 'set')), NORMAL_MS, 'the first drops');
+    await waitUntil(
+      async () =>
+        existsSync(path.join(hot, 'processed', today(), 'again.jpg')) &&
+        existsSync(path.join(hot, 'processed', today(), 'set')),
+      NORMAL_MS,
+      'the first drops',
+    );
     const first = await rt.ctx.catalog.listBatches(500);
     expect(first).toHaveLength(2);
 
@@ -249,7 +320,13 @@ describe('hot folders and folder walks under attack (real processes, real symlin
     writeFileSync(path.join(staging, 's1.jpg'), photo);
     utimesSync(path.join(staging, 's1.jpg'), hourLater, hourLater);
     renameSync(staging, path.join(hot, 'set'));
-    await waitUntil(async () => existsSync(path.join(hot, 'processed', today(), 'again-2.jpg')) && existsSync(path.join(hot, 'processed', today(), 'set-2')), NORMAL_MS, 'the re-drops');
+    await waitUntil(
+      async () =>
+        existsSync(path.join(hot, 'processed', today(), 'again-2.jpg')) &&
+        existsSync(path.join(hot, 'processed', today(), 'set-2')),
+      NORMAL_MS,
+      'the re-drops',
+    );
 
     expect((await rt.ctx.catalog.listBatches(500)).sort()).toEqual([...first].sort());
     const runs = await new RunLog(rt.redis, rt.config.prefix).list({ limit: 100 });
@@ -293,7 +370,10 @@ describe('hot folders and folder walks under attack (real processes, real symlin
     expect(byName.get('nightly.jpg')!.image!.sha256).toBe(sha(photo));
     expect(byName.get('innocent-folder')!.error).toMatchObject({ code: 'PATH_OUTSIDE_FEED' });
     expect((await rt.ctx.catalog.getBatch(run.batchId!))!.warnings).toEqual(
-      expect.arrayContaining([expect.stringMatching(/import\/a: skipped, a symlinked folder/), expect.stringMatching(/import\/b: skipped, a symlinked folder/)]),
+      expect.arrayContaining([
+        expect.stringMatching(/import\/a: skipped, a symlinked folder/),
+        expect.stringMatching(/import\/b: skipped, a symlinked folder/),
+      ]),
     );
     await expectNothingFromOutside(rt, dataDir);
     const { ms, code } = await terminate(s);

@@ -26,7 +26,12 @@ describe('long non-ASCII metadata does not freeze a worker (attack 4)', () => {
     writeFileSync(
       feed,
       [
-        { id: 'long-1', caption: 'Fans wait outside the stadium. REUTERS/Kacper Pempel', credit: longCredit, byline: ['Ł'.repeat(80_000)] },
+        {
+          id: 'long-1',
+          caption: 'Fans wait outside the stadium. REUTERS/Kacper Pempel',
+          credit: longCredit,
+          byline: ['Ł'.repeat(80_000)],
+        },
         { id: 'long-2', caption: longCaption },
         { id: 'short-3', caption: 'A ferry waits at Dover. (Photo: Jo Bloggs/AFP)' },
       ]

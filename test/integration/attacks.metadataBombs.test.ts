@@ -4,8 +4,17 @@ import { loadConfig } from '../../src/config';
 import { Runtime } from '../../src/app/runtime';
 import { ingestPaths } from '../../src/cli/ingestPaths';
 import { expectBatchWhole } from '../helpers/integrity';
-import { jpegManyXmp, jpegNulPadding, keywordXmp, pngDeepNesting, pngHugeAttributes, pngInflateBomb, pngManyChunks, tiffWithXmp } from '../helpers/metadataBombs';
-import { CliProcess, startReadyWorker, waitDoneWithPeakRss, waitUntil } from '../helpers/processes';
+import {
+  jpegManyXmp,
+  jpegNulPadding,
+  keywordXmp,
+  pngDeepNesting,
+  pngHugeAttributes,
+  pngInflateBomb,
+  pngManyChunks,
+  tiffWithXmp,
+} from '../helpers/metadataBombs';
+import { type CliProcess, startReadyWorker, waitDoneWithPeakRss, waitUntil } from '../helpers/processes';
 import { deletePrefix, makeTmpDir, pipelineEnv, removeDir, uniquePrefix } from '../helpers/testEnv';
 
 /**
@@ -58,7 +67,9 @@ describe('metadata bombs through a real worker', () => {
     const n = Object.keys(files).length;
     expect(o.expected).toBe(n);
     // VmHWM is the peak of the process's life: read on every poll and once more while it still runs
-    const peakKb = await waitDoneWithPeakRss(worker, async (id) => (await rt.ctx.catalog.getBatch(id))?.state, [o.batchId!]);
+    const peakKb = await waitDoneWithPeakRss(worker, async (id) => (await rt.ctx.catalog.getBatch(id))?.state, [
+      o.batchId!,
+    ]);
     const peakMb = Math.round(peakKb / 1024);
     console.log(`metadata bombs: worker peak RSS ${peakMb} MB, ${readyMb} MB when ready`);
     expect(worker.alive).toBe(true);
@@ -70,7 +81,10 @@ describe('metadata bombs through a real worker', () => {
     const skipped = ledger.warnings.filter((w) => w.includes('METADATA_SKIPPED'));
     // every file over a budget is named (the deep one is refused by the parser's depth cap instead)
     for (const name of ['inflate-bomb.png', 'many-chunks.png', 'attributes.png', 'many-xmp.jpg', 'huge-xmp.tif']) {
-      expect([name, skipped.some((w) => w.includes(`${path.join(root, 'feed', name)}: METADATA_SKIPPED:`))]).toEqual([name, true]);
+      expect([name, skipped.some((w) => w.includes(`${path.join(root, 'feed', name)}: METADATA_SKIPPED:`))]).toEqual([
+        name,
+        true,
+      ]);
     }
     expect(ledger.warnings.some((w) => w.includes('deep.png') && /Maximum nested tags exceeded/.test(w))).toBe(true);
     expect(peakMb - readyMb).toBeLessThan(MAX_GROWTH_MB);

@@ -60,7 +60,12 @@ describe('Redis out of memory in the middle of a batch', () => {
   it('run stops with one plain line (exit 2), nothing lost; after maxmemory is raised retry --wait ends only when the batch is whole', async () => {
     const dataDir = path.join(root, 'data');
     // run's and retry's own log level (warnings and errors): what a user sees.
-    const env = { REDIS_URL: redis.url, PHOTOWIRE_PREFIX: 'pwtest-oom', PHOTOWIRE_DATA_DIR: dataDir, LOG_LEVEL: 'warn' };
+    const env = {
+      REDIS_URL: redis.url,
+      PHOTOWIRE_PREFIX: 'pwtest-oom',
+      PHOTOWIRE_DATA_DIR: dataDir,
+      LOG_LEVEL: 'warn',
+    };
     const manifest = writeManifest(path.join(root, 'feed'));
     // 3 MB above what the empty server uses: the queued batch fits (about 1 MB), its records do not (about 10 MB).
     const used = Number(/^used_memory:(\d+)/m.exec(await admin.info('memory'))![1]);
@@ -73,7 +78,9 @@ describe('Redis out of memory in the middle of a batch', () => {
     expect(run.logs).toEqual([]);
     const said = run.plain.filter((l) => !/^([\w-]+: \d+% \d+\/\d+|using Redis)/.test(l));
     expect(said).toHaveLength(1);
-    expect(said[0]).toMatch(/^photowire: REDIS_OUT_OF_MEMORY: Redis (at redis:\/\/127\.0\.0\.1:\d+ )?is out of memory \(used [\d.]+ MB of maxmemory [\d.]+ MB, maxmemory-policy noeviction\)/);
+    expect(said[0]).toMatch(
+      /^photowire: REDIS_OUT_OF_MEMORY: Redis (at redis:\/\/127\.0\.0\.1:\d+ )?is out of memory \(used [\d.]+ MB of maxmemory [\d.]+ MB, maxmemory-policy noeviction\)/,
+    );
     expect(said[0]).toContain(`"OOM command not allowed when used memory > 'maxmemory'"`);
     const batchId = /photowire retry (\S+) --wait/.exec(said[0])![1];
     expect(batchId).toMatch(/^wire-[0-9a-f]+$/);
@@ -111,8 +118,14 @@ describe('Redis out of memory in the middle of a batch', () => {
           .filter(Boolean)
           .map((l) => JSON.parse(l) as CatalogRecord);
         expect(lines).toHaveLength(ITEMS);
-        expect({ ok: lines.filter((r) => !r.error).length, failed: lines.filter((r) => r.error).length }).toEqual({ ok: summary!.ok, failed: summary!.failed });
-        const exported = JSON.parse(readFileSync(path.join(dataDir, 'batches', batchId, 'summary.json'), 'utf8')) as { ok: number; failed: number };
+        expect({ ok: lines.filter((r) => !r.error).length, failed: lines.filter((r) => r.error).length }).toEqual({
+          ok: summary!.ok,
+          failed: summary!.failed,
+        });
+        const exported = JSON.parse(readFileSync(path.join(dataDir, 'batches', batchId, 'summary.json'), 'utf8')) as {
+          ok: number;
+          failed: number;
+        };
         expect({ ok: exported.ok, failed: exported.failed }).toEqual({ ok: summary!.ok, failed: summary!.failed });
       }
       expect(summary).toMatchObject({ ok: ITEMS, failed: 0 });

@@ -17,12 +17,16 @@ jest.setTimeout(120_000);
 const FORGED = 'INFO batch done, 0 failed';
 const ATTACK = '\x1b]0;pwned\x07\x1b[2J\x1b[31m red \u202egnp.exe\u202c \u2066iso\u2069 \x9b2J del\x7f';
 /** What a terminal acts on rather than shows; a line break is the output's own (CR too, under a pty). */
-const RAW = /[\u0000-\u0009\u000b\u000c\u000e-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/u;
+const RAW =
+  /[\u0000-\u0009\u000b\u000c\u000e-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/u;
 
 function expectClean(r: CliResult, label: string): string {
   const out = `${r.stdout}\n${r.stderr}`.replace(/\r\n/g, '\n');
   const bad = out.match(RAW);
-  if (bad) throw new Error(`${label}: raw U+${bad[0].charCodeAt(0).toString(16).padStart(4, '0')} at ${JSON.stringify(out.slice(Math.max(0, bad.index! - 40), bad.index! + 40))}`);
+  if (bad)
+    throw new Error(
+      `${label}: raw U+${bad[0].charCodeAt(0).toString(16).padStart(4, '0')} at ${JSON.stringify(out.slice(Math.max(0, bad.index! - 40), bad.index! + 40))}`,
+    );
   expect(out).not.toMatch(/\r/);
   const forged = out.split('\n').filter((l) => l.startsWith('INFO'));
   expect({ label, forged }).toEqual({ label, forged: [] });
@@ -44,7 +48,12 @@ describe('feed text cannot drive the terminal or forge a line (terminal injectio
     writeFileSync(
       feed,
       [
-        { id: 'T1', caption: `Crowd at the match ${ATTACK}. REUTERS/Jo Bloggs`, credit: `REUTERS\x1b[8m`, transmissionReference: 'LON805' },
+        {
+          id: 'T1',
+          caption: `Crowd at the match ${ATTACK}. REUTERS/Jo Bloggs`,
+          credit: `REUTERS\x1b[8m`,
+          transmissionReference: 'LON805',
+        },
         { id: 'T2', caption: `Crowd at the match ${ATTACK}. REUTERS/Jo Bloggs`, credit: `REUTERS\x1b[8m` },
         { id: 'T3', caption: 'A photo named with a newline.', image: `photo\n${FORGED}.jpg` },
         {
@@ -93,7 +102,9 @@ describe('feed text cannot drive the terminal or forge a line (terminal injectio
     const r = await runCli(['clusters'], env);
     expect(r.code).toBe(0);
     const out = expectClean(r, 'clusters');
-    expect(out).toContain('\\x1b]0;pwned\\x07\\x1b[2J\\x1b[31m red \\u202egnp.exe\\u202c \\u2066iso\\u2069 \\x9b2J del\\x7f');
+    expect(out).toContain(
+      '\\x1b]0;pwned\\x07\\x1b[2J\\x1b[31m red \\u202egnp.exe\\u202c \\u2066iso\\u2069 \\x9b2J del\\x7f',
+    );
   });
 
   it('kills, on a terminal: reason and feed file escaped', async () => {

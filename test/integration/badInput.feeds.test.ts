@@ -33,9 +33,9 @@ describe('bad feeds and bad items in folders and JSON manifests', () => {
     const started = Date.now();
     const out = await p.ingest([...refused.map((f) => f.file), good]);
     expect(Date.now() - started).toBeLessThan(scaledMs(20_000)); // the entity bomb is refused, not expanded
-    expect(out.slice(0, -1).map((o, i) => ({ label: refused[i].label, code: o.error?.code, batch: o.batchId }))).toEqual(
-      refused.map((f) => ({ label: f.label, code: f.code, batch: null })),
-    );
+    expect(
+      out.slice(0, -1).map((o, i) => ({ label: refused[i].label, code: o.error?.code, batch: o.batchId })),
+    ).toEqual(refused.map((f) => ({ label: f.label, code: f.code, batch: null })));
     for (const [i, o] of out.slice(0, -1).entries()) expect(o.error!.message).toContain(refused[i].file);
     const last = out[out.length - 1];
     expect(last.error).toBeNull();
@@ -72,7 +72,14 @@ describe('bad feeds and bad items in folders and JSON manifests', () => {
     );
     const [o] = await p.ingest([manifest]);
     const records = await p.rt.ctx.catalog.getRecords(o.batchId!);
-    expect(records.map((r) => r.error?.code ?? 'ok')).toEqual(['ok', 'ITEM_DUPLICATE_ID', 'ITEM_INVALID', 'PATH_OUTSIDE_FEED', 'ITEM_INVALID', 'ok']);
+    expect(records.map((r) => r.error?.code ?? 'ok')).toEqual([
+      'ok',
+      'ITEM_DUPLICATE_ID',
+      'ITEM_INVALID',
+      'PATH_OUTSIDE_FEED',
+      'ITEM_INVALID',
+      'ok',
+    ]);
     expect(records[2].error!.message).toMatch(/items\.json: item 3: caption: /);
     expect(records[4].error!.message).toMatch(/items\.json: item 5: item: /);
     await expectBatchWhole(p.rt, o.batchId!, { items: 6, ok: 2 });
@@ -101,7 +108,9 @@ describe('bad feeds and bad items in folders and JSON manifests', () => {
       ['05-link.jpg', 'PATH_OUTSIDE_FEED'],
     ]);
     const ledger = await p.rt.ctx.catalog.getBatch(o.batchId!);
-    expect(ledger!.warnings).toEqual([`${path.join(dir, 'notes.txt')}: skipped, not a picture or a feed photowire reads`]);
+    expect(ledger!.warnings).toEqual([
+      `${path.join(dir, 'notes.txt')}: skipped, not a picture or a feed photowire reads`,
+    ]);
     await expectBatchWhole(p.rt, o.batchId!, { items: 5, ok: 1 });
   });
 
@@ -114,7 +123,10 @@ describe('bad feeds and bad items in folders and JSON manifests', () => {
     expect(out.map((o) => o.error)).toEqual([null, null]);
     const [empty] = await p.rt.ctx.catalog.getRecords(out[0].batchId!);
     const [page] = await p.rt.ctx.catalog.getRecords(out[1].batchId!);
-    expect(empty.error).toEqual({ code: 'IMAGE_CORRUPT', message: `${path.join(dir, 'empty.jpg')}: the file is empty (0 bytes)` });
+    expect(empty.error).toEqual({
+      code: 'IMAGE_CORRUPT',
+      message: `${path.join(dir, 'empty.jpg')}: the file is empty (0 bytes)`,
+    });
     expect(page.error?.code).toBe('IMAGE_UNSUPPORTED');
   });
 });

@@ -75,8 +75,16 @@ describe('a manifest full of bad input', () => {
 
   it('makes one record per line, failed ones with the expected code, the others ok', () => {
     expect(records).toHaveLength(corpus.lines.length);
-    const got = records.map((r, i) => ({ label: corpus.lines[i].label, line: r.source.line, code: r.error?.code ?? 'ok' }));
-    const want = corpus.lines.map((l) => ({ label: l.label, line: l.lineNo, code: 'code' in l.expect ? l.expect.code : 'ok' }));
+    const got = records.map((r, i) => ({
+      label: corpus.lines[i].label,
+      line: r.source.line,
+      code: r.error?.code ?? 'ok',
+    }));
+    const want = corpus.lines.map((l) => ({
+      label: l.label,
+      line: l.lineNo,
+      code: 'code' in l.expect ? l.expect.code : 'ok',
+    }));
     expect(got).toEqual(want);
   });
 
@@ -85,22 +93,37 @@ describe('a manifest full of bad input', () => {
       if (!r.error) continue;
       const line = corpus.lines[i];
       const names = new RegExp(`${corpus.dir.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}/\\S+`);
-      expect({ label: line.label, message: r.error.message }).toEqual({ label: line.label, message: expect.stringMatching(names) });
+      expect({ label: line.label, message: r.error.message }).toEqual({
+        label: line.label,
+        message: expect.stringMatching(names),
+      });
     }
     const msg = (label: string) => records[corpus.lines.findIndex((l) => l.label === label)].error!.message;
     expect(msg('a zero-byte JPEG')).toMatch(/empty\.jpg: the file is empty \(0 bytes\)/);
     expect(msg('a truncated JPEG')).toMatch(/truncated\.jpg: the image could not be decoded: the file is cut short/);
     expect(msg('an HTML error page named .jpg')).toMatch(/error-page\.jpg: not an image format photowire reads/);
-    expect(msg('a JPEG declaring 50,000 x 50,000 pixels')).toMatch(/bomb\.jpg: 50000x50000 is 2500\.0 MP, over the cap of 100\.0 MP \(PHOTOWIRE_MAX_PIXELS\)/);
+    expect(msg('a JPEG declaring 50,000 x 50,000 pixels')).toMatch(
+      /bomb\.jpg: 50000x50000 is 2500\.0 MP, over the cap of 100\.0 MP \(PHOTOWIRE_MAX_PIXELS\)/,
+    );
     expect(msg('a PNG declaring 50,000 x 50,000 pixels')).toMatch(/bomb\.png: 50000x50000/);
-    expect(msg('a file over the size cap')).toMatch(/oversize\.jpg: 1\.2 MB is over the file-size cap of 1 MB \(PHOTOWIRE_MAX_FILE_MB\)/);
+    expect(msg('a file over the size cap')).toMatch(
+      /oversize\.jpg: 1\.2 MB is over the file-size cap of 1 MB \(PHOTOWIRE_MAX_FILE_MB\)/,
+    );
     const lineOf = (label: string) => corpus.lines.find((l) => l.label === label)!.lineNo;
-    expect(msg('a line that is not valid UTF-8')).toBe(`${corpus.manifest}:${lineOf('a line that is not valid UTF-8')}: the line is not valid UTF-8`);
-    expect(msg('a line that is not JSON')).toMatch(new RegExp(`corpus\\.ndjson:${lineOf('a line that is not JSON')}: not valid JSON`));
+    expect(msg('a line that is not valid UTF-8')).toBe(
+      `${corpus.manifest}:${lineOf('a line that is not valid UTF-8')}: the line is not valid UTF-8`,
+    );
+    expect(msg('a line that is not JSON')).toMatch(
+      new RegExp(`corpus\\.ndjson:${lineOf('a line that is not JSON')}: not valid JSON`),
+    );
     expect(msg('a field of the wrong type')).toMatch(/caption: Invalid input: expected string, received number/);
     expect(msg('an id used twice (second use)')).toMatch(/id "ok-1" was already used by item 1/);
-    expect(msg('an image path with ../../etc/passwd')).toMatch(/image path "\.\.\/\.\.\/etc\/passwd" resolves to .*, outside the feed folder/);
-    expect(msg('a symlink in the folder pointing outside')).toMatch(/linked\.jpg resolves \(through a symlink\) to .*outside\.jpg, outside the feed folder/);
+    expect(msg('an image path with ../../etc/passwd')).toMatch(
+      /image path "\.\.\/\.\.\/etc\/passwd" resolves to .*, outside the feed folder/,
+    );
+    expect(msg('a symlink in the folder pointing outside')).toMatch(
+      /linked\.jpg resolves \(through a symlink\) to .*outside\.jpg, outside the feed folder/,
+    );
     expect(msg('an image that does not exist')).toMatch(/missing\.jpg: no such file/);
   });
 
@@ -115,12 +138,23 @@ describe('a manifest full of bad input', () => {
   });
 
   it('reads PNG, TIFF, WebP and CMYK JPEG, and renders them as sRGB', async () => {
-    for (const [id, format] of [['png', 'png'], ['tiff', 'tiff'], ['webp', 'webp'], ['cmyk', 'jpeg']] as const) {
+    for (const [id, format] of [
+      ['png', 'png'],
+      ['tiff', 'tiff'],
+      ['webp', 'webp'],
+      ['cmyk', 'jpeg'],
+    ] as const) {
       const r = byId(id);
-      expect({ id, format: r.image?.format, renditions: r.renditions.map((x) => x.name) }).toEqual({ id, format, renditions: ['thumb', 'preview'] });
+      expect({ id, format: r.image?.format, renditions: r.renditions.map((x) => x.name) }).toEqual({
+        id,
+        format,
+        renditions: ['thumb', 'preview'],
+      });
     }
     const preview = byId('cmyk').renditions.find((x) => x.name === 'preview')!;
-    const { data, info } = await sharp(path.join(p.config.dataDir, preview.path)).raw().toBuffer({ resolveWithObject: true });
+    const { data, info } = await sharp(path.join(p.config.dataDir, preview.path))
+      .raw()
+      .toBuffer({ resolveWithObject: true });
     expect(info.channels).toBe(3);
     // The CMYK red is still red after conversion (not inverted or muddied into grey).
     const [r, g, b] = [data[0], data[1], data[2]];
@@ -134,8 +168,11 @@ describe('a manifest full of bad input', () => {
     expect([r.image!.width, r.image!.height]).toEqual([corpus.rotated.width, corpus.rotated.height]);
     for (const rend of r.renditions) {
       expect([rend.name, rend.width, rend.height]).toEqual([rend.name, 300, 400]);
-      const { data, info } = await sharp(path.join(p.config.dataDir, rend.path)).raw().toBuffer({ resolveWithObject: true });
-      const px = (x: number, y: number) => Array.from(data.subarray((y * info.width + x) * info.channels, (y * info.width + x) * info.channels + 3));
+      const { data, info } = await sharp(path.join(p.config.dataDir, rend.path))
+        .raw()
+        .toBuffer({ resolveWithObject: true });
+      const px = (x: number, y: number) =>
+        Array.from(data.subarray((y * info.width + x) * info.channels, (y * info.width + x) * info.channels + 3));
       const [tr, , tb] = px(info.width >> 1, info.height >> 3);
       const [br, , bb] = px(info.width >> 1, info.height - (info.height >> 3));
       expect({ top: tr > 200 && tb < 60, bottom: bb > 200 && br < 60 }).toEqual({ top: true, bottom: true });
@@ -162,12 +199,20 @@ describe('a manifest full of bad input', () => {
     expect(byId('ar-1').caption).toBe(corpus.captions.arabic);
     // An Arabic caption resent with a typo is the same subject, as a Latin one is: it joins, and says why.
     expect(byId('ar-2').cluster!.id).toBe(byId('ar-1').cluster!.id);
-    expect(byId('ar-2').cluster).toMatchObject({ canonicalId: byId('ar-1').id, exact: false, why: { matched: ['subject'], edits: [{ kind: 'spelling', from: 'التحرير', to: 'التحريز' }] } });
+    expect(byId('ar-2').cluster).toMatchObject({
+      canonicalId: byId('ar-1').id,
+      exact: false,
+      why: { matched: ['subject'], edits: [{ kind: 'spelling', from: 'التحرير', to: 'التحريز' }] },
+    });
     expect(byId('he').captionRaw).toBe(corpus.captions.hebrewEmoji);
     expect(byId('he').caption).toContain('🎉🇮🇱⚽');
     expect(byId('he').cluster).not.toBeNull();
     // Only emoji: no words to match on, so no cluster, but a record with the caption as sent.
-    expect([byId('emoji').captionRaw, byId('emoji').cluster, byId('emoji').error]).toEqual([corpus.captions.emojiOnly, null, null]);
+    expect([byId('emoji').captionRaw, byId('emoji').cluster, byId('emoji').error]).toEqual([
+      corpus.captions.emojiOnly,
+      null,
+      null,
+    ]);
   });
 
   it('writes nothing outside the data directory and never stores a file from outside the feed', () => {

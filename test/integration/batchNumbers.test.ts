@@ -84,11 +84,14 @@ describe('honest batch numbers', () => {
     expect(d).toMatchObject({ processingMs: s.processingMs, elapsedMs: s.elapsedMs });
   });
 
-  it('near-duplicates count against the batch itself; items that joined an earlier batch\'s cluster are said apart', async () => {
+  it("near-duplicates count against the batch itself; items that joined an earlier batch's cluster are said apart", async () => {
     const caption = (what: string) =>
       `${what} as rain delays the men's singles final on Centre Court at Wimbledon in London, Sunday, July 8, 2012. (Photo: Jane Halloran/Northwind Press)`;
     const early = path.join(dir, 'early.ndjson');
-    writeFileSync(early, JSON.stringify({ id: 'NWP-1', caption: caption('Spectators shelter under umbrellas') }) + '\n');
+    writeFileSync(
+      early,
+      JSON.stringify({ id: 'NWP-1', caption: caption('Spectators shelter under umbrellas') }) + '\n',
+    );
     const late = path.join(dir, 'late.ndjson');
     writeFileSync(
       late,
@@ -106,7 +109,9 @@ describe('honest batch numbers', () => {
     // Before: duplicates 2 (NWP-2, whose cluster's canonical item is in the earlier batch, counted too).
     expect(s).toMatchObject({ items: 3, ok: 3, clusters: 2, duplicates: 1, identical: 1, joinedEarlier: 1 });
     // NWP-4 repeats NWP-3 word for word: an identical duplicate, as its card says.
-    expect(formatSummary(s)).toContain('2 distinct captions in 2 clusters (1 identical duplicate, 1 joined earlier cluster)');
+    expect(formatSummary(s)).toContain(
+      '2 distinct captions in 2 clusters (1 identical duplicate, 1 joined earlier cluster)',
+    );
     expect((await detailOf(o.batchId!)).counts).toMatchObject({ duplicates: 1, identical: 1, joinedEarlier: 1 });
   });
 });

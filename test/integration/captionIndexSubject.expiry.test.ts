@@ -65,14 +65,21 @@ describe('retention of the caption-cluster index', () => {
     ]);
     expect(p1!.id).not.toBe(m1!.id);
     // The other process reads the police cluster (p1 canonical) into its cache.
-    expect((await other.assignMany([{ itemId: 'p0', caption: `${police} Rain falls.` }]))[0]).toMatchObject({ id: p1!.id, canonicalId: 'p1' });
+    expect((await other.assignMany([{ itemId: 'p0', caption: `${police} Rain falls.` }]))[0]).toMatchObject({
+      id: p1!.id,
+      canonicalId: 'p1',
+    });
     // Day 60: the media picture is resent, its cluster seen again.
     now = T0 + 60 * DAY;
     expect((await ix.assignMany([{ itemId: 'm2', caption: media }]))[0]!.id).toBe(m1!.id);
 
     // Day 91, 90 days' window: the police cluster (seen on day 0) is idle, the media one (day 60) is not.
     const at91 = new Date(T0 + 91 * DAY);
-    expect(await ix.expireIdle({ now: at91, retentionDays: 90, dryRun: true })).toMatchObject({ dryRun: true, clustersRemoved: 1, done: true });
+    expect(await ix.expireIdle({ now: at91, retentionDays: 90, dryRun: true })).toMatchObject({
+      dryRun: true,
+      clustersRemoved: 1,
+      done: true,
+    });
     expect(await ix.getCluster(p1!.id)).not.toBeNull();
     const report = await ix.expireIdle({ now: at91, retentionDays: 90 });
     expect(report).toMatchObject({ clustersRemoved: 1, membershipsRemoved: 3, done: true });
@@ -88,11 +95,17 @@ describe('retention of the caption-cluster index', () => {
     }
     // A resend after removal starts a new cluster (of the same head: the same id) with itself as canonical.
     now = T0 + 92 * DAY;
-    const again = await ix.assignMany([{ itemId: 'p3', caption: police }, { itemId: 'p2', caption: `${police} Julian Assange is inside.` }]);
+    const again = await ix.assignMany([
+      { itemId: 'p3', caption: police },
+      { itemId: 'p2', caption: `${police} Julian Assange is inside.` },
+    ]);
     expect(again[0]).toEqual({ id: p1!.id, canonicalId: 'p3', similarity: 1, exact: true });
     expect(again[1]).toMatchObject({ id: p1!.id, canonicalId: 'p3', exact: false, why: { background: 'appended' } });
     // The other process had the removed cluster in its cache: it reads the new canonical, p3.
-    expect((await other.assignMany([{ itemId: 'p4', caption: `${police} More police arrive.` }]))[0]).toMatchObject({ id: p1!.id, canonicalId: 'p3' });
+    expect((await other.assignMany([{ itemId: 'p4', caption: `${police} More police arrive.` }]))[0]).toMatchObject({
+      id: p1!.id,
+      canonicalId: 'p3',
+    });
     // A second pass finds nothing more.
     expect(await ix.expireIdle({ now: at91, retentionDays: 90 })).toMatchObject({ clustersRemoved: 0, done: true });
   });
@@ -138,9 +151,16 @@ describe('retention of the caption-cluster index', () => {
       captionIndex: ix,
     };
     const at = (days: number) => new Date(T0 + days * DAY);
-    expect((await runRetentionPass(none, { now: at(60), retentionDays: 30, dedupRetentionDays: 90 })).captionIndex).toMatchObject({ clustersRemoved: 0, done: true });
-    expect((await runRetentionPass(none, { now: at(91), retentionDays: 30, dedupRetentionDays: 90, dryRun: true })).captionIndex).toMatchObject({ clustersRemoved: clusters });
-    expect((await runRetentionPass(none, { now: at(91), retentionDays: 30, dedupRetentionDays: 90 })).captionIndex).toMatchObject({ clustersRemoved: clusters, membershipsRemoved: 41, done: true });
+    expect(
+      (await runRetentionPass(none, { now: at(60), retentionDays: 30, dedupRetentionDays: 90 })).captionIndex,
+    ).toMatchObject({ clustersRemoved: 0, done: true });
+    expect(
+      (await runRetentionPass(none, { now: at(91), retentionDays: 30, dedupRetentionDays: 90, dryRun: true }))
+        .captionIndex,
+    ).toMatchObject({ clustersRemoved: clusters });
+    expect(
+      (await runRetentionPass(none, { now: at(91), retentionDays: 30, dedupRetentionDays: 90 })).captionIndex,
+    ).toMatchObject({ clustersRemoved: clusters, membershipsRemoved: 41, done: true });
     expect(await keysOf(ix)).toEqual([ix.keys.generation, ix.keys.meta].sort());
     // Without the window the pass leaves the index alone.
     expect((await runRetentionPass(none, { now: at(91), retentionDays: 30 })).captionIndex).toBeUndefined();

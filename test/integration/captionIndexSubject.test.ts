@@ -29,11 +29,16 @@ function index(prefix = `pwtest:${randomBytes(6).toString('hex')}`, fingerprint?
 }
 
 /** Items in the given order through the index, 500 per call as the finalize job sends them. */
-async function assignAll(ix: SubjectIndex, items: ReadonlyArray<{ id: string; caption: string }>): Promise<Map<string, SubjectRef | null>> {
+async function assignAll(
+  ix: SubjectIndex,
+  items: ReadonlyArray<{ id: string; caption: string }>,
+): Promise<Map<string, SubjectRef | null>> {
   const out = new Map<string, SubjectRef | null>();
   for (let i = 0; i < items.length; i += 500) {
     const chunk = items.slice(i, i + 500);
-    const refs = await ix.withBatchLock('test', () => ix.assignMany(chunk.map((c) => ({ itemId: c.id, caption: c.caption }))));
+    const refs = await ix.withBatchLock('test', () =>
+      ix.assignMany(chunk.map((c) => ({ itemId: c.id, caption: c.caption }))),
+    );
     chunk.forEach((c, j) => out.set(c.id, refs[j]));
   }
   return out;
@@ -58,7 +63,10 @@ describe('the caption-cluster index in Redis', () => {
   it("keeps the seed's groups and explains each member: 02 joined 01 with the article dropped, the same background", async () => {
     const seed = readSeedCaptions();
     const ix = index();
-    const refs = await assignAll(ix, seed.map((s) => ({ id: s.n, caption: s.raw })));
+    const refs = await assignAll(
+      ix,
+      seed.map((s) => ({ id: s.n, caption: s.raw })),
+    );
     const groups = new Map<string, string[]>();
     for (const [n, ref] of refs) if (ref) groups.set(ref.id, [...(groups.get(ref.id) ?? []), n]);
     expect([...groups.values()].filter((g) => g.length > 1)).toEqual([
@@ -81,9 +89,18 @@ describe('the caption-cluster index in Redis', () => {
     });
     expect(refs.get('03')).toEqual({ id: refs.get('01')!.id, canonicalId: '01', similarity: 1, exact: true });
     // A retry gets the first answers again and adds no member.
-    const again = await assignAll(ix, seed.map((s) => ({ id: s.n, caption: s.raw })));
+    const again = await assignAll(
+      ix,
+      seed.map((s) => ({ id: s.n, caption: s.raw })),
+    );
     expect([...again.entries()]).toEqual([...refs.entries()]);
-    expect((await ix.getCluster(refs.get('01')!.id))!.members.map((m) => m.itemId)).toEqual(['01', '02', '03', '07', '11']);
+    expect((await ix.getCluster(refs.get('01')!.id))!.members.map((m) => m.itemId)).toEqual([
+      '01',
+      '02',
+      '03',
+      '07',
+      '11',
+    ]);
   });
 
   it('a late caption that matches two clusters joins the better one and never merges them', async () => {
@@ -109,7 +126,9 @@ describe('the caption-cluster index in Redis', () => {
     await old.assignMany([{ itemId: 'x', caption: 'Police officers outside the embassy.' }]);
     const now = index(prefix);
     let error: unknown;
-    await now.assignMany([{ itemId: 'y', caption: 'Police officers outside the embassy.' }]).catch((e: unknown) => (error = e));
+    await now
+      .assignMany([{ itemId: 'y', caption: 'Police officers outside the embassy.' }])
+      .catch((e: unknown) => (error = e));
     expect(error).toBeInstanceOf(PhotowireError);
     expect((error as PhotowireError).code).toBe('CONFIG_INVALID');
     expect((error as Error).message).toContain('photowire clusters rebuild');

@@ -35,8 +35,17 @@ function item(i: number): CatalogRecord {
     batchId: BATCH,
     index: i,
     caption: `Item ${group} of the night: protesters outside parliament ${i % 7 === 0 ? 'in São Paulo' : 'in London'}`,
-    credit: { creators: [CREATORS[i % CREATORS.length]], agency: a.agency, agencyId: a.agencyId, distributor: null, distributorId: null, confidence: i % 50 === 3 ? 'low' : 'high' },
-    cluster: failed ? null : cluster(`c${String(group).padStart(15, '0')}`, `${BATCH}-${String(group * 10 + 1).padStart(5, '0')}`),
+    credit: {
+      creators: [CREATORS[i % CREATORS.length]],
+      agency: a.agency,
+      agencyId: a.agencyId,
+      distributor: null,
+      distributorId: null,
+      confidence: i % 50 === 3 ? 'low' : 'high',
+    },
+    cluster: failed
+      ? null
+      : cluster(`c${String(group).padStart(15, '0')}`, `${BATCH}-${String(group * 10 + 1).padStart(5, '0')}`),
     error: failed ? { code: 'IMAGE_CORRUPT', message: 'cut short' } : null,
   });
 }
@@ -76,14 +85,29 @@ describe('catalog pages of a 20,000-item batch', () => {
   const ctx = {
     catalog: store,
     data: { root: '/tmp/none', batchDir: (b: string) => `batches/${b}` },
-    exports: { location: (b: string, f: string) => `/tmp/none/batches/${b}/${f}`, renditionsLocation: () => '/tmp/none/renditions' },
+    exports: {
+      location: (b: string, f: string) => `/tmp/none/batches/${b}/${f}`,
+      renditionsLocation: () => '/tmp/none/renditions',
+    },
   } as unknown as PipelineContext;
-  const query = (q: Partial<RecordQuery> & { cursor?: number }) => readRecordPage(store, BATCH, { offset: 0, limit: 100, ...q }, { expected: N });
+  const query = (q: Partial<RecordQuery> & { cursor?: number }) =>
+    readRecordPage(store, BATCH, { offset: 0, limit: 100, ...q }, { expected: N });
 
   beforeAll(async () => {
-    await store.createBatch({ id: BATCH, feed: '/feeds/night.ndjson', format: 'ndjson', expected: N, warnings: [], article: null });
+    await store.createBatch({
+      id: BATCH,
+      feed: '/feeds/night.ndjson',
+      format: 'ndjson',
+      expected: N,
+      warnings: [],
+      article: null,
+    });
     for (let from = 0; from < N; from += 1000) {
-      await Promise.all(records.slice(from, from + 1000).map((r) => store.markItem(r, r.error ? { error: r.error, attempts: 1 } : null)));
+      await Promise.all(
+        records
+          .slice(from, from + 1000)
+          .map((r) => store.markItem(r, r.error ? { error: r.error, attempts: 1 } : null)),
+      );
     }
   }, 120_000);
   afterAll(async () => {
@@ -141,7 +165,9 @@ describe('catalog pages of a 20,000-item batch', () => {
     expect(low.total).toBe(records.filter((r) => !r.error && r.credit.confidence === 'low').length);
     expect(counted.read()).toBe(low.total);
     counted.reset();
-    expect((await query({ failed: true, limit: 1000 })).records.map((r) => r.index)).toEqual(records.filter((r) => r.error).map((r) => r.index));
+    expect((await query({ failed: true, limit: 1000 })).records.map((r) => r.index)).toEqual(
+      records.filter((r) => r.error).map((r) => r.index),
+    );
     expect(counted.read()).toBe(N / 100);
   });
 
@@ -184,7 +210,12 @@ describe('catalog pages of a 20,000-item batch', () => {
     const fixed = { ...failed, error: null, cluster: cluster('cnew000000000000', failed.id) };
     await store.markItem(fixed, null);
     const after = await store.counters(BATCH);
-    expect(after).toEqual({ ...before, failedRecords: before.failedRecords - 1, captionOnly: before.captionOnly + 1, clusters: before.clusters + 1 });
+    expect(after).toEqual({
+      ...before,
+      failedRecords: before.failedRecords - 1,
+      captionOnly: before.captionOnly + 1,
+      clusters: before.clusters + 1,
+    });
     expect((await query({ failed: true, limit: 1000 })).records.map((r) => r.index)).not.toContain(99);
     expect((await query({ cluster: 'cnew000000000000' })).records.map((r) => r.index)).toEqual([99]);
     // The finalize's clustering replaces records: item 5 joins item 99's cluster.
@@ -192,26 +223,43 @@ describe('catalog pages of a 20,000-item batch', () => {
     const moved = { ...records[5], cluster: cluster('cnew000000000000', failed.id, false, 0.9) };
     expect(await store.replaceRecords(BATCH, [{ index: 5, before: raw5!, after: JSON.stringify(moved) }])).toBe(true);
     expect((await query({ cluster: 'cnew000000000000' })).records.map((r) => r.index)).toEqual([5, 99]);
-    expect((await query({ cluster: records[0].cluster!.id })).records.map((r) => r.index)).toEqual([0, 1, 2, 3, 4, 6, 7, 8, 9]);
+    expect((await query({ cluster: records[0].cluster!.id })).records.map((r) => r.index)).toEqual([
+      0, 1, 2, 3, 4, 6, 7, 8, 9,
+    ]);
     // Still a near-duplicate (of item 99, of this batch): the clusters keep their number, item 0's has one member less.
-    expect(await store.counters(BATCH)).toMatchObject({ clusters: after.clusters, duplicates: after.duplicates, joinedEarlier: 0 });
+    expect(await store.counters(BATCH)).toMatchObject({
+      clusters: after.clusters,
+      duplicates: after.duplicates,
+      joinedEarlier: 0,
+    });
     const again = await store.counters(BATCH);
     // Put back as they were.
     await store.markItem(failed, { error: failed.error!, attempts: 1 });
     const [raw5b] = await store.rawRecords(BATCH, [5]);
-    await store.replaceRecords(BATCH, [{ index: 5, before: raw5b!, after: JSON.stringify({ ...records[5], index: 5 }) }]);
+    await store.replaceRecords(BATCH, [
+      { index: 5, before: raw5b!, after: JSON.stringify({ ...records[5], index: 5 }) },
+    ]);
     expect(await store.counters(BATCH)).toEqual(before);
     expect(again.captionOnly).toBe(before.captionOnly + 1);
   });
 
   it('indexes a batch stored before the indexes existed, once', async () => {
     const old = 'older-batch';
-    const recs = Array.from({ length: 30 }, (_, i) => ({ ...item(i), batchId: old, id: `${old}-${String(i + 1).padStart(4, '0')}`, cluster: null }));
+    const recs = Array.from({ length: 30 }, (_, i) => ({
+      ...item(i),
+      batchId: old,
+      id: `${old}-${String(i + 1).padStart(4, '0')}`,
+      cluster: null,
+    }));
     await redis.hset(redisKeys(prefix).batch(old).records, ...recs.flatMap((r, i) => [String(i), JSON.stringify(r)]));
     expect(await store.ensureIndexed(old, 30)).toBe(30);
     expect(await store.ensureIndexed(old, 30)).toBe(0);
     expect((await store.counters(old)).failedRecords).toBe(0);
     expect((await store.counters(old)).captionOnly).toBe(30);
-    expect((await readRecordPage(store, old, { offset: 0, limit: 100, agency: 'reuters' }, { expected: 30 })).records.map((r) => r.index)).toEqual([1, 5, 9, 13, 17, 21, 25, 29]);
+    expect(
+      (await readRecordPage(store, old, { offset: 0, limit: 100, agency: 'reuters' }, { expected: 30 })).records.map(
+        (r) => r.index,
+      ),
+    ).toEqual([1, 5, 9, 13, 17, 21, 25, 29]);
   });
 });

@@ -8,7 +8,7 @@ import { retryItems } from '../../src/app/batches/retryItems';
 import type { CatalogRecord } from '../../src/schemas/record';
 import { expectBatchWhole } from '../helpers/integrity';
 import { openRuntime } from '../helpers/pipeline';
-import { CliProcess, startReadyWorker, waitUntil } from '../helpers/processes';
+import { type CliProcess, startReadyWorker, waitUntil } from '../helpers/processes';
 import { deletePrefix, makeTmpDir, pipelineEnv, removeDir, uniquePrefix } from '../helpers/testEnv';
 import { scaledMs } from '../helpers/deadline';
 
@@ -38,7 +38,9 @@ function feed(dir: string, name: string, n: number, bad: number | null): string 
       continue;
     }
     const base = BASES[i % BASES.length];
-    const caption = (i % 3 === 0 ? base : i % 3 === 1 ? base.replace(/\.$/, '') : `${base} Day ${Math.floor(i / 15)}.`) + TAILS[i % TAILS.length];
+    const caption =
+      (i % 3 === 0 ? base : i % 3 === 1 ? base.replace(/\.$/, '') : `${base} Day ${Math.floor(i / 15)}.`) +
+      TAILS[i % TAILS.length];
     lines.push(JSON.stringify({ id: `${name}-${i + 1}`, caption, headline: `Item ${i + 1}` }));
   }
   const file = path.join(dir, `${name}.ndjson`);
@@ -76,7 +78,12 @@ describe('caption-only items in chunks', () => {
       procs.push(w);
       return w;
     };
-    const done = (batchId: string, timeoutMs = 90_000) => waitUntil(async () => (await rt.ctx.catalog.getBatch(batchId))?.state === 'done', timeoutMs, `batch ${batchId} to finish`);
+    const done = (batchId: string, timeoutMs = 90_000) =>
+      waitUntil(
+        async () => (await rt.ctx.catalog.getBatch(batchId))?.state === 'done',
+        timeoutMs,
+        `batch ${batchId} to finish`,
+      );
     return { prefix, env, rt, worker, done };
   }
 
@@ -93,7 +100,15 @@ describe('caption-only items in chunks', () => {
       results.push({ records, rt: s.rt, batchId: o.batchId! });
       // how the items went: one job each, or 3 chunks ([0,100), [100,200), [200,230))
       const chunkDone = w.logs.filter((l) => l.msg === 'chunk done');
-      expect(chunkDone.map((l) => l.jobId).sort()).toEqual(s === perItem ? [] : [jobIds.chunk(o.batchId!, 0, 100), jobIds.chunk(o.batchId!, 100, 200), jobIds.chunk(o.batchId!, 200, 230)].sort());
+      expect(chunkDone.map((l) => l.jobId).sort()).toEqual(
+        s === perItem
+          ? []
+          : [
+              jobIds.chunk(o.batchId!, 0, 100),
+              jobIds.chunk(o.batchId!, 100, 200),
+              jobIds.chunk(o.batchId!, 200, 230),
+            ].sort(),
+      );
       expect(new Set(w.itemsDone()).size).toBe(229);
     }
     const [a, b] = results;
@@ -101,7 +116,8 @@ describe('caption-only items in chunks', () => {
     expect(b.records.length).toBe(230);
     for (let i = 0; i < a.records.length; i++) expect(timeless(b.records[i])).toEqual(timeless(a.records[i]));
     expect(await b.rt.ctx.catalog.counters(b.batchId)).toEqual(await a.rt.ctx.catalog.counters(a.batchId));
-    const failures = async (x: (typeof results)[number]) => (await x.rt.ctx.catalog.getFailed(x.batchId)).map((f) => ({ ...f, at: null }));
+    const failures = async (x: (typeof results)[number]) =>
+      (await x.rt.ctx.catalog.getFailed(x.batchId)).map((f) => ({ ...f, at: null }));
     expect(await failures(b)).toEqual(await failures(a));
     // The bad line failed alone, with its code and line; its chunk's 99 other items are ok.
     const bad = b.records[116];
@@ -132,7 +148,12 @@ describe('caption-only items in chunks', () => {
     const { records } = await expectBatchWhole(s.rt, batchId, { items: 150, ok: 150 });
     // B ran both chunks again (their lock expired) and found every item recorded: nothing run twice.
     const reruns = b.logs.filter((l) => l.msg === 'chunk done');
-    expect(reruns.map((l) => [l.skipped, l.stored])).toEqual(expect.arrayContaining([[100, 0], [50, 0]]));
+    expect(reruns.map((l) => [l.skipped, l.stored])).toEqual(
+      expect.arrayContaining([
+        [100, 0],
+        [50, 0],
+      ]),
+    );
     const queue = new Queue(QUEUES.item, { connection: s.rt.redis, prefix: queuePrefix(s.prefix) });
     try {
       expect((await Job.fromId(queue, jobIds.chunk(batchId, 0, 100)))!.stalledCounter).toBeGreaterThanOrEqual(1);
@@ -141,7 +162,14 @@ describe('caption-only items in chunks', () => {
     }
     // Counters as they were after the one store (the clusters came after, in finalize).
     const after = await s.rt.ctx.catalog.counters(batchId);
-    expect({ ...after, clusters: 0, distinctCaptions: 0, duplicates: 0, identical: 0, joinedEarlier: 0 }).toEqual({ ...before, clusters: 0, distinctCaptions: 0, duplicates: 0, identical: 0, joinedEarlier: 0 });
+    expect({ ...after, clusters: 0, distinctCaptions: 0, duplicates: 0, identical: 0, joinedEarlier: 0 }).toEqual({
+      ...before,
+      clusters: 0,
+      distinctCaptions: 0,
+      duplicates: 0,
+      identical: 0,
+      joinedEarlier: 0,
+    });
     expect(new Set(records.map((r) => r.id)).size).toBe(150);
   });
 
@@ -165,16 +193,21 @@ describe('caption-only items in chunks', () => {
 
     const out = await retryItems(s.rt, batchId);
     expect(out?.retried.sort()).toEqual(failed.map((f) => f.itemId).sort());
-    await waitUntil(async () => {
-      const l = await s.rt.ctx.catalog.getBatch(batchId);
-      return l?.state === 'done' && l.ok === 6 ? l : null;
-    }, 60_000, 'the retried items');
+    await waitUntil(
+      async () => {
+        const l = await s.rt.ctx.catalog.getBatch(batchId);
+        return l?.state === 'done' && l.ok === 6 ? l : null;
+      },
+      60_000,
+      'the retried items',
+    );
     await expectBatchWhole(s.rt, batchId, { items: 6, ok: 6 });
     // retried one by one, as item jobs; the chunk's job stays failed
     expect(w.itemsDone().sort()).toEqual(failed.map((f) => f.itemId).sort());
     const queue = new Queue(QUEUES.item, { connection: s.rt.redis, prefix: queuePrefix(s.prefix) });
     try {
-      for (const f of failed) expect(await (await Job.fromId(queue, jobIds.item(f.itemId)))?.getState()).toBe('completed');
+      for (const f of failed)
+        expect(await (await Job.fromId(queue, jobIds.item(f.itemId)))?.getState()).toBe('completed');
     } finally {
       await queue.close();
     }
@@ -187,20 +220,29 @@ describe('caption-only items in chunks', () => {
     const w = await s.worker({ PHOTOWIRE_TEST_PAUSE_AT: 'dedup:600' }, 1);
     const [o] = await ingestPaths(s.rt, [file]);
     const batchId = o.batchId!;
-    await waitUntil(async () => ((await s.rt.ctx.catalog.getBatch(batchId))?.ok ?? 0) >= 2, 30_000, 'a first chunk done');
+    await waitUntil(
+      async () => ((await s.rt.ctx.catalog.getBatch(batchId))?.ok ?? 0) >= 2,
+      30_000,
+      'a first chunk done',
+    );
     const queue = new Queue(QUEUES.item, { connection: s.rt.redis, prefix: queuePrefix(s.prefix) });
     await queue.drain(true);
     await queue.close();
     await s.done(batchId);
     const failed = await s.rt.ctx.catalog.getFailed(batchId);
     expect(failed.length).toBeGreaterThanOrEqual(2);
-    for (const f of failed) expect([f.code, f.message]).toEqual(['WORKER_LOST', expect.stringMatching(/its job no longer exists/)]);
+    for (const f of failed)
+      expect([f.code, f.message]).toEqual(['WORKER_LOST', expect.stringMatching(/its job no longer exists/)]);
     const out = await retryItems(s.rt, batchId);
     expect(out?.retried.sort()).toEqual(failed.map((f) => f.itemId).sort());
-    await waitUntil(async () => {
-      const l = await s.rt.ctx.catalog.getBatch(batchId);
-      return l?.state === 'done' && l.ok === 8 ? l : null;
-    }, 60_000, 'the retried items');
+    await waitUntil(
+      async () => {
+        const l = await s.rt.ctx.catalog.getBatch(batchId);
+        return l?.state === 'done' && l.ok === 8 ? l : null;
+      },
+      60_000,
+      'the retried items',
+    );
     const { records } = await expectBatchWhole(s.rt, batchId, { items: 8, ok: 8 });
     expect(records.map((r) => r.headline)).toEqual([...Array(8).keys()].map((i) => `Item ${i + 1}`));
     expect(w.itemsDone().filter((id) => failed.some((f) => f.itemId === id))).toHaveLength(failed.length);

@@ -24,13 +24,33 @@ describe('a missing input file is a usage error', () => {
 
   const cases: Array<[string, string[], string]> = [
     ['credits, a missing file', ['credits', missing], `photowire: credits: cannot read ${missing}: no such file`],
-    ['credits, a readable file then a missing one', ['credits', good, missing], `photowire: credits: cannot read ${missing}: no such file`],
+    [
+      'credits, a readable file then a missing one',
+      ['credits', good, missing],
+      `photowire: credits: cannot read ${missing}: no such file`,
+    ],
     ['credits, a folder', ['credits', root], `photowire: credits: cannot read ${root}: is a folder, not a file`],
-    ['credits --rules, a missing file', ['credits', good, '--rules', missing], `photowire: credit rules file ${missing}: cannot be read (ENOENT)`],
-    ['credits --boilerplate, a missing file', ['credits', good, '--boilerplate', missing], `photowire: boilerplate rules file ${missing}: cannot be read (ENOENT)`],
+    [
+      'credits --rules, a missing file',
+      ['credits', good, '--rules', missing],
+      `photowire: credit rules file ${missing}: cannot be read (ENOENT)`,
+    ],
+    [
+      'credits --boilerplate, a missing file',
+      ['credits', good, '--boilerplate', missing],
+      `photowire: boilerplate rules file ${missing}: cannot be read (ENOENT)`,
+    ],
     ['rights, a missing file', ['rights', missing], `photowire: rights: cannot read ${missing}: no such file`],
-    ['rights, a readable file then a folder', ['rights', good, root], `photowire: rights: cannot read ${root}: is a folder, not a file`],
-    ['rights --rules, a missing file', ['rights', good, '--rules', missing], `photowire: rights rules file ${missing}: cannot be read (ENOENT)`],
+    [
+      'rights, a readable file then a folder',
+      ['rights', good, root],
+      `photowire: rights: cannot read ${root}: is a folder, not a file`,
+    ],
+    [
+      'rights --rules, a missing file',
+      ['rights', good, '--rules', missing],
+      `photowire: rights rules file ${missing}: cannot be read (ENOENT)`,
+    ],
   ];
 
   it.each(cases)('%s: on a terminal, the one line and exit 2', async (_label, args, line) => {
@@ -39,10 +59,13 @@ describe('a missing input file is a usage error', () => {
   });
 
   // The rules files were already usage errors; the input files through a pipe too.
-  it.each(cases.filter(([label]) => !label.includes('--')))('%s: piped, stdout empty, the one line on stderr and exit 2', async (_label, args, line) => {
-    const r = await runCli(args, env);
-    expect(r).toEqual({ code: 2, stdout: '', stderr: `${line}\n` });
-  });
+  it.each(cases.filter(([label]) => !label.includes('--')))(
+    '%s: piped, stdout empty, the one line on stderr and exit 2',
+    async (_label, args, line) => {
+      const r = await runCli(args, env);
+      expect(r).toEqual({ code: 2, stdout: '', stderr: `${line}\n` });
+    },
+  );
 
   it('the readable file alone still gives its table on a terminal and its JSON through a pipe', async () => {
     const tty = await runCliOnTty(['credits', good], env);

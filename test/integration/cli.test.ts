@@ -2,7 +2,15 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { runCli } from '../helpers/cli';
-import { REDIS_URL, REPO_ROOT, SEED_GALLERY, deletePrefix, makeTmpDir, removeDir, uniquePrefix } from '../helpers/testEnv';
+import {
+  REDIS_URL,
+  REPO_ROOT,
+  SEED_GALLERY,
+  deletePrefix,
+  makeTmpDir,
+  removeDir,
+  uniquePrefix,
+} from '../helpers/testEnv';
 import { syntheticPhoto } from '../../src/sample/syntheticPhoto';
 
 const built = existsSync(path.join(REPO_ROOT, 'dist/cli/main.js'));
@@ -38,7 +46,10 @@ describe('the photowire CLI, as a user runs it', () => {
 
     const exported = await runCli(['export', out.batches[0].batchId], env);
     expect(exported.code).toBe(0);
-    const lines = exported.stdout.trim().split('\n').map((l) => JSON.parse(l));
+    const lines = exported.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     expect(lines).toHaveLength(41);
     expect(lines[11].credit.line).toBe('Leon Neal/AFP via Getty Images');
 
@@ -85,20 +96,31 @@ describe('the photowire CLI, as a user runs it', () => {
     expect(r.stderr).toContain('REDIS_URL');
   });
 
-  (canUnshare ? it : it.skip)('starts a private redis-server when nothing answers on 6379, and stops it after', async () => {
-    const data = makeTmpDir('cli-private');
-    try {
-      const r = await runCli(['run', SEED_GALLERY, '--json'], { PHOTOWIRE_DATA_DIR: data }, { wrap: ['unshare', '-n', 'sh', '-c', 'ip link set lo up 2>/dev/null; exec "$@"', 'sh'] });
-      expect(r.code).toBe(0);
-      expect(JSON.parse(r.stdout)).toMatchObject({ items: 41, ok: 41, failed: 0 });
-      expect(existsSync(path.join(data, 'batches'))).toBe(true);
-    } finally {
-      removeDir(data);
-    }
-  });
+  (canUnshare ? it : it.skip)(
+    'starts a private redis-server when nothing answers on 6379, and stops it after',
+    async () => {
+      const data = makeTmpDir('cli-private');
+      try {
+        const r = await runCli(
+          ['run', SEED_GALLERY, '--json'],
+          { PHOTOWIRE_DATA_DIR: data },
+          { wrap: ['unshare', '-n', 'sh', '-c', 'ip link set lo up 2>/dev/null; exec "$@"', 'sh'] },
+        );
+        expect(r.code).toBe(0);
+        expect(JSON.parse(r.stdout)).toMatchObject({ items: 41, ok: 41, failed: 0 });
+        expect(existsSync(path.join(data, 'batches'))).toBe(true);
+      } finally {
+        removeDir(data);
+      }
+    },
+  );
 
   (canUnshare ? it : it.skip)('says how to get Redis when there is none and no redis-server on PATH', async () => {
-    const r = await runCli(['run', SEED_GALLERY], { PHOTOWIRE_DATA_DIR: dataDir }, { wrap: ['unshare', '-n', '/usr/bin/env', 'PATH=/nonexistent'] });
+    const r = await runCli(
+      ['run', SEED_GALLERY],
+      { PHOTOWIRE_DATA_DIR: dataDir },
+      { wrap: ['unshare', '-n', '/usr/bin/env', 'PATH=/nonexistent'] },
+    );
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/No redis-server on PATH/);
     expect(r.stderr).toMatch(/REDIS_URL/);

@@ -20,8 +20,27 @@ describe('the CLI on usage mistakes and secrets', () => {
 
   beforeAll(async () => {
     securedPort = await freePort();
-    secured = spawn('redis-server', ['--port', String(securedPort), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--requirepass', PASSWORD], { stdio: 'ignore' });
-    await waitUntil(async () => ping(`redis://:${PASSWORD}@127.0.0.1:${securedPort}`, 300), 10_000, 'the password-protected redis-server');
+    secured = spawn(
+      'redis-server',
+      [
+        '--port',
+        String(securedPort),
+        '--bind',
+        '127.0.0.1',
+        '--save',
+        '',
+        '--appendonly',
+        'no',
+        '--requirepass',
+        PASSWORD,
+      ],
+      { stdio: 'ignore' },
+    );
+    await waitUntil(
+      async () => ping(`redis://:${PASSWORD}@127.0.0.1:${securedPort}`, 300),
+      10_000,
+      'the password-protected redis-server',
+    );
   });
   afterAll(async () => {
     secured?.kill('SIGKILL');

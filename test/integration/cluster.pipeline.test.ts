@@ -35,7 +35,8 @@ async function scenario(overrides: Record<string, string>, feed: string, resendD
   let desk: Desk | null = null;
   try {
     await writeDeskPhotoFeed(feed);
-    for (const f of readdirSync(REAL).filter((n) => /\.(jpe?g|png|tiff?)$/i.test(n))) copyFileSync(path.join(REAL, f), path.join(feed, `real-${f}`));
+    for (const f of readdirSync(REAL).filter((n) => /\.(jpe?g|png|tiff?)$/i.test(n)))
+      copyFileSync(path.join(REAL, f), path.join(feed, `real-${f}`));
     desk = await startDesk({ overrides });
     const d = desk;
     const [o] = await d.p.ingest([feed], 120_000);
@@ -54,7 +55,14 @@ async function scenario(overrides: Record<string, string>, feed: string, resendD
     // A resend: the first desk photo's bytes again with a changed caption -> version 2 of the same photo.
     const again = insertIptcIntoJpeg(
       await syntheticPhoto({ width: 1200, height: 800, seed: 11 }),
-      buildIimBlock({ caption: 'Growers inspect tulip bulbs near Lisse, the Netherlands, 30 October 2026. Corrects the date. EPA-EFE/KOEN VAN WEEL', credit: 'EPA-EFE' }, { utf8: true }),
+      buildIimBlock(
+        {
+          caption:
+            'Growers inspect tulip bulbs near Lisse, the Netherlands, 30 October 2026. Corrects the date. EPA-EFE/KOEN VAN WEEL',
+          credit: 'EPA-EFE',
+        },
+        { utf8: true },
+      ),
     );
     writeFileSync(path.join(resendDir, 'tulips-again.jpg'), again);
     const [o2] = await d.p.ingest([resendDir], 60_000);
@@ -63,12 +71,18 @@ async function scenario(overrides: Record<string, string>, feed: string, resendD
     // A kill of the first photo reaches both versions.
     const records = await catalog.getRecords(batchId);
     const tulips = records.find((r) => r.source.file.endsWith('01-tulips.jpg'))!;
-    const killRes = await d.fetch('/api/kills', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ target: tulips.id, reason: 'wrong date' }) });
+    const killRes = await d.fetch('/api/kills', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ target: tulips.id, reason: 'wrong date' }),
+    });
     const killBody = (await killRes.json()) as { kill: { items: string[] } };
     const status = await new KillStore(d.p.rt.redis, d.p.config.prefix).statusOf([tulips.id, resent.id]);
 
     const api = await (await d.fetch(`/api/batches/${batchId}`)).json();
-    const page = (await (await d.fetch(`/api/batches/${batchId}/records`)).json()) as { records?: Array<{ id: string; status?: unknown }> };
+    const page = (await (await d.fetch(`/api/batches/${batchId}/records`)).json()) as {
+      records?: Array<{ id: string; status?: unknown }>;
+    };
     return {
       batchId,
       ledger: pick(ledger, ['id', 'state', 'expected', 'ok', 'failed', 'format']),
@@ -87,9 +101,21 @@ async function scenario(overrides: Record<string, string>, feed: string, resendD
       versions: versionsByPhoto(records),
       retry: { status: retry.status, retried: (retry.body as { retried: string[] }).retried },
       afterRetry: pick(afterRetry, ['state', 'ok', 'failed']),
-      resend: { photo: resent.photo, probableResend: resent.probableResend, cluster: resent.cluster?.canonicalId ?? null },
-      kill: { status: killRes.status, items: [...killBody.kill.items].sort(), tulips: status.get(tulips.id)?.status, resent: status.get(resent.id)?.status },
-      api: { ...pick(api, ['id', 'state', 'expected', 'ok', 'failed']), records: (page.records ?? []).map((r) => r.id) },
+      resend: {
+        photo: resent.photo,
+        probableResend: resent.probableResend,
+        cluster: resent.cluster?.canonicalId ?? null,
+      },
+      kill: {
+        status: killRes.status,
+        items: [...killBody.kill.items].sort(),
+        tulips: status.get(tulips.id)?.status,
+        resent: status.get(resent.id)?.status,
+      },
+      api: {
+        ...pick(api, ['id', 'state', 'expected', 'ok', 'failed']),
+        records: (page.records ?? []).map((r) => r.id),
+      },
     };
   } finally {
     await desk?.close();
@@ -135,7 +161,9 @@ describe('the pipeline on a three-master Redis Cluster gives what it gives on a 
     expect(onCluster.ledger).toMatchObject({ state: 'done', failed: 2, expected: items });
     expect(onCluster.retry).toMatchObject({ status: 202, retried: [`${onCluster.batchId}-0006`] });
     expect(onCluster.afterRetry).toMatchObject({ state: 'done', failed: failed - 1 });
-    expect((onCluster.records as Array<{ cluster: { canonicalId: string } | null }>).filter((r) => r.cluster).length).toBeGreaterThan(0);
+    expect(
+      (onCluster.records as Array<{ cluster: { canonicalId: string } | null }>).filter((r) => r.cluster).length,
+    ).toBeGreaterThan(0);
     expect(onCluster.resend).toMatchObject({ photo: { version: 2 } });
     // ExifTool's copies of one picture (five with the same compressed pixels): one photo, its
     // versions 1 to n without a gap or a double, on both

@@ -7,7 +7,7 @@ import { SubjectIndex } from '../../src/adapters/redis/captionIndexSubject';
 import { SubjectClusterer } from '../../src/core/dedup/subjectClusterer';
 import { buildIimBlock, insertIptcIntoJpeg } from '../../src/core/metadata';
 import { tinyJpeg } from '../helpers/corpus';
-import { CliProcess, startReadyWorker, waitUntil } from '../helpers/processes';
+import { type CliProcess, startReadyWorker, waitUntil } from '../helpers/processes';
 import { REDIS_URL, deletePrefix, makeTmpDir, removeDir, uniquePrefix } from '../helpers/testEnv';
 import { scaledMs } from '../helpers/deadline';
 
@@ -48,7 +48,8 @@ function chainCaptions(run: number): string[] {
     if (i > 0) {
       const pair = i % 2 === 1 ? [0, 1] : [2, 3];
       const at = Math.floor((i - 1) / 2);
-      for (const j of pair) words[j] = words[j].slice(0, at) + (words[j][at] === 'y' ? 'w' : 'y') + words[j].slice(at + 1);
+      for (const j of pair)
+        words[j] = words[j].slice(0, at) + (words[j][at] === 'y' ? 'w' : 'y') + words[j].slice(at + 1);
     }
     out.push(`${words.map((w) => w[0].toUpperCase() + w.slice(1)).join(' ')} stand near the gate.`);
   }
@@ -68,7 +69,10 @@ function referencePartition(captions: string[], order: number[]): string[][] {
   const ref = new SubjectClusterer();
   const out: Array<string | null> = captions.map(() => null);
   for (const i of order) out[i] = ref.assign(`i${i}`, captions[i])?.id ?? null;
-  return partitionOf(captions.map((_, i) => `i${i}`), (i) => out[i]);
+  return partitionOf(
+    captions.map((_, i) => `i${i}`),
+    (i) => out[i],
+  );
 }
 
 describe('the same caption clusters with 1 worker or 8, in any arrival order', () => {
@@ -95,7 +99,13 @@ describe('the same caption clusters with 1 worker or 8, in any arrival order', (
     mkdirSync(dir);
     for (let i = 0; i < captions.length; i++) {
       const jpeg = await tinyJpeg(64 + i, 48, [20 + 40 * i, 30 * run, 200 - 30 * i]);
-      writeFileSync(path.join(dir, `p${i}.jpg`), insertIptcIntoJpeg(jpeg, buildIimBlock({ caption: captions[i], byline: ['ANA LOPEZ'], credit: 'AFP' }, { utf8: true })));
+      writeFileSync(
+        path.join(dir, `p${i}.jpg`),
+        insertIptcIntoJpeg(
+          jpeg,
+          buildIimBlock({ caption: captions[i], byline: ['ANA LOPEZ'], credit: 'AFP' }, { utf8: true }),
+        ),
+      );
     }
     return dir;
   }
@@ -103,7 +113,11 @@ describe('the same caption clusters with 1 worker or 8, in any arrival order', (
   async function runBatch(dir: string): Promise<{ batchId: string; partition: string[][]; arrival: string[] }> {
     const [o] = await ingestPaths(rt, [dir]);
     const batchId = o.batchId!;
-    await waitUntil(async () => (await rt.ctx.catalog.getBatch(batchId))?.state === 'done', 120_000, `batch ${batchId}`);
+    await waitUntil(
+      async () => (await rt.ctx.catalog.getBatch(batchId))?.state === 'done',
+      120_000,
+      `batch ${batchId}`,
+    );
     const records = await rt.ctx.catalog.getRecords(batchId);
     expect(records).toHaveLength(ITEMS);
     // the order the items were finished in, across every process
@@ -111,7 +125,14 @@ describe('the same caption clusters with 1 worker or 8, in any arrival order', (
       .flatMap((p) => p.logs.filter((l) => l.msg === 'item done' && String(l.itemId).startsWith(batchId)))
       .sort((a, b) => Number(a.time) - Number(b.time))
       .map((l) => String(l.itemId).slice(-1));
-    return { batchId, partition: partitionOf(records.map((r) => `i${records.indexOf(r)}`), (i) => records[i].cluster?.id ?? null), arrival };
+    return {
+      batchId,
+      partition: partitionOf(
+        records.map((r) => `i${records.indexOf(r)}`),
+        (i) => records[i].cluster?.id ?? null,
+      ),
+      arrival,
+    };
   }
 
   it('the batch chains: arrival order changes the partition of a plain one-by-one clusterer', () => {
@@ -134,8 +155,15 @@ describe('the same caption clusters with 1 worker or 8, in any arrival order', (
     const scratch = new SubjectIndex(rt.redis, { prefix: `${prefix}:scratch` });
     const expected: string[][][] = [];
     for (let run = 0; run <= RUNS; run++) {
-      const refs = await scratch.assignMany(chainCaptions(run).map((caption, i) => ({ itemId: `run${run}-${i}`, caption })));
-      expected.push(partitionOf(refs.map((_, i) => `i${i}`), (i) => refs[i]?.id ?? null));
+      const refs = await scratch.assignMany(
+        chainCaptions(run).map((caption, i) => ({ itemId: `run${run}-${i}`, caption })),
+      );
+      expected.push(
+        partitionOf(
+          refs.map((_, i) => `i${i}`),
+          (i) => refs[i]?.id ?? null,
+        ),
+      );
     }
     const single = await runBatch(await writeBatch('single', chainCaptions(0), 0));
     expect(single.partition).toEqual(expected[0]);
@@ -144,7 +172,9 @@ describe('the same caption clusters with 1 worker or 8, in any arrival order', (
 
     // 8 processes, each with its own pause inside rendering: items finish in shuffled orders
     const pauses = [0, 700, 150, 1100, 400, 900, 50, 550];
-    const started = await Promise.all(pauses.map((ms) => startReadyWorker({ ...env, PHOTOWIRE_TEST_PAUSE_AT: `render:${ms}` }, 1)));
+    const started = await Promise.all(
+      pauses.map((ms) => startReadyWorker({ ...env, PHOTOWIRE_TEST_PAUSE_AT: `render:${ms}` }, 1)),
+    );
     procs.push(...started);
     const arrivals = new Set<string>();
     for (let run = 1; run <= RUNS; run++) {
@@ -152,7 +182,11 @@ describe('the same caption clusters with 1 worker or 8, in any arrival order', (
       arrivals.add(r.arrival.join(''));
       // Before: each worker assigned its caption when it got there, and a chain split where the
       // arrival order put its first caption.
-      expect({ run, arrival: r.arrival.join(''), partition: r.partition }).toEqual({ run, arrival: r.arrival.join(''), partition: expected[run] });
+      expect({ run, arrival: r.arrival.join(''), partition: r.partition }).toEqual({
+        run,
+        arrival: r.arrival.join(''),
+        partition: expected[run],
+      });
     }
     // the runs did arrive out of feed order, in more than one order
     expect([...arrivals].some((a) => a !== '01234')).toBe(true);

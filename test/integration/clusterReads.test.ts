@@ -62,15 +62,30 @@ describe('cluster and retry reads of a 5,000-item batch', () => {
   const app = Fastify();
   const id = (i: number) => `${BATCH}-${String(i + 1).padStart(5, '0')}`;
   // Captions of different groups share no word (hex words of the group's hash): each group is its own cluster.
-  const caption = (i: number) => `Night ${(createHash('sha256').update(String(Math.floor(i / GROUP))).digest('hex').match(/.{8}/g) ?? []).join(' ')}`;
+  const caption = (i: number) =>
+    `Night ${(
+      createHash('sha256')
+        .update(String(Math.floor(i / GROUP)))
+        .digest('hex')
+        .match(/.{8}/g) ?? []
+    ).join(' ')}`;
   let clusterOfMiddle = '';
 
   beforeAll(async () => {
     const api = await useZodApi(app, { title: 't', version: '1', description: 't' });
     clusterRoutes(api, ctx, { maxMembers: 50 });
     await app.listen({ host: '127.0.0.1', port: 0 });
-    await catalog.createBatch({ id: BATCH, feed: '/nonexistent/night-large.ndjson', format: 'ndjson', expected: N, warnings: [], article: null });
-    const refs = await captions.assignMany(Array.from({ length: N }, (_, i) => ({ itemId: id(i), caption: caption(i) })));
+    await catalog.createBatch({
+      id: BATCH,
+      feed: '/nonexistent/night-large.ndjson',
+      format: 'ndjson',
+      expected: N,
+      warnings: [],
+      article: null,
+    });
+    const refs = await captions.assignMany(
+      Array.from({ length: N }, (_, i) => ({ itemId: id(i), caption: caption(i) })),
+    );
     const records: CatalogRecord[] = Array.from({ length: N }, (_, i) => {
       const failed = i % FAILED_EVERY === FAILED_EVERY - 1;
       const ref = refs[i]!;
@@ -79,13 +94,19 @@ describe('cluster and retry reads of a 5,000-item batch', () => {
         batchId: BATCH,
         index: i,
         caption: caption(i),
-        cluster: failed ? null : { id: ref.id, canonicalId: ref.canonicalId, exact: ref.exact, similarity: ref.similarity },
+        cluster: failed
+          ? null
+          : { id: ref.id, canonicalId: ref.canonicalId, exact: ref.exact, similarity: ref.similarity },
         error: failed ? { code: 'IMAGE_CORRUPT', message: 'cut short' } : null,
       } as Partial<CatalogRecord>);
     });
     clusterOfMiddle = records[2500].cluster!.id;
     for (let from = 0; from < N; from += 1000) {
-      await Promise.all(records.slice(from, from + 1000).map((r) => catalog.markItem(r, r.error ? { error: r.error, attempts: 1 } : null)));
+      await Promise.all(
+        records
+          .slice(from, from + 1000)
+          .map((r) => catalog.markItem(r, r.error ? { error: r.error, attempts: 1 } : null)),
+      );
     }
   }, 180_000);
   afterAll(async () => {
@@ -100,7 +121,10 @@ describe('cluster and retry reads of a 5,000-item batch', () => {
     const { port } = app.server.address() as { port: number };
     const res = await fetch(`http://127.0.0.1:${port}/api/clusters/${clusterOfMiddle}`);
     expect(res.status).toBe(200);
-    const body = (await res.json()) as { size: number; members: Array<{ itemId: string; record: { id: string; availability: unknown } | null }> };
+    const body = (await res.json()) as {
+      size: number;
+      members: Array<{ itemId: string; record: { id: string; availability: unknown } | null }>;
+    };
     expect(body.size).toBe(GROUP);
     expect(body.members.map((m) => m.itemId)).toEqual(Array.from({ length: GROUP }, (_, k) => id(2500 + k)));
     expect(body.members.every((m) => m.record?.id === m.itemId && m.record.availability !== undefined)).toBe(true);
@@ -114,7 +138,10 @@ describe('cluster and retry reads of a 5,000-item batch', () => {
     const out = await retryItems({ config, ctx, redis }, BATCH);
     expect(out!.retried).toEqual([]);
     expect(out!.skipped).toHaveLength(failed);
-    expect(out!.skipped[0]).toMatchObject({ itemId: id(FAILED_EVERY - 1), reason: expect.stringContaining('no longer has this item') });
+    expect(out!.skipped[0]).toMatchObject({
+      itemId: id(FAILED_EVERY - 1),
+      reason: expect.stringContaining('no longer has this item'),
+    });
     expect(counted.read()).toBe(failed);
   });
 });

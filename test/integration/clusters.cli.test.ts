@@ -1,7 +1,15 @@
 import { existsSync } from 'node:fs';
 import * as path from 'node:path';
 import { runCli, withoutNodeVersionWarning } from '../helpers/cli';
-import { REPO_ROOT, SEED_GALLERY, deletePrefix, makeTmpDir, pipelineEnv, removeDir, uniquePrefix } from '../helpers/testEnv';
+import {
+  REPO_ROOT,
+  SEED_GALLERY,
+  deletePrefix,
+  makeTmpDir,
+  pipelineEnv,
+  removeDir,
+  uniquePrefix,
+} from '../helpers/testEnv';
 
 describe('photowire clusters prints what each member changed (cluster.diff) and why it joined (cluster.why)', () => {
   const prefix = uniquePrefix('clusters-cli');
@@ -9,7 +17,8 @@ describe('photowire clusters prints what each member changed (cluster.diff) and 
   const env = pipelineEnv(prefix, dataDir); // the test matrix's Redis and storage (test/helpers/testEnv.ts)
 
   beforeAll(() => {
-    if (!existsSync(path.join(REPO_ROOT, 'dist/cli/main.js'))) throw new Error('dist/ is missing: run `npm run build` first');
+    if (!existsSync(path.join(REPO_ROOT, 'dist/cli/main.js')))
+      throw new Error('dist/ is missing: run `npm run build` first');
   });
   afterAll(async () => {
     await deletePrefix(prefix);
@@ -27,23 +36,41 @@ describe('photowire clusters prints what each member changed (cluster.diff) and 
     const line11 = text.stdout.split('\n').find((l) => l.trim().startsWith(item(11)))!;
     expect(line11).toContain('@0 -"A"; @2 "supporter" -> "supporters"');
     const lines = text.stdout.split('\n');
-    expect(lines[lines.indexOf(line11) + 1]).toBe('      why: subject matched, background same, function word "a" -> ""');
+    expect(lines[lines.indexOf(line11) + 1]).toBe(
+      '      why: subject matched, background same, function word "a" -> ""',
+    );
     const line3 = text.stdout.split('\n').find((l) => l.trim().startsWith(item(3)))!;
     expect(line3.trim()).toMatch(new RegExp(`^${item(3)}  exact  \\[[^\\]]+\\]$`)); // exact, with its credit line
 
     const json = await runCli(['clusters', '--batch', batchId, '--min-size', '2', '--json'], env);
-    const members = (JSON.parse(json.stdout) as Array<{ members: Array<{ itemId: string; credit?: string | null; diff?: unknown }> }>).flatMap((c) => c.members);
+    const members = (
+      JSON.parse(json.stdout) as Array<{ members: Array<{ itemId: string; credit?: string | null; diff?: unknown }> }>
+    ).flatMap((c) => c.members);
     expect(members.find((m) => m.itemId === item(11))!.credit).toEqual(expect.any(String));
-    expect(members.find((m) => m.itemId === item(11))!.diff).toEqual({ edits: [{ at: 0, deleted: 'A', inserted: '' }, { at: 2, deleted: 'supporter', inserted: 'supporters' }], more: 0 });
-    expect(members.find((m) => m.itemId === item(11))!).toMatchObject({ why: { matched: ['subject'], background: 'same', edits: [{ kind: 'function-word', from: 'a', to: '' }] } });
+    expect(members.find((m) => m.itemId === item(11))!.diff).toEqual({
+      edits: [
+        { at: 0, deleted: 'A', inserted: '' },
+        { at: 2, deleted: 'supporter', inserted: 'supporters' },
+      ],
+      more: 0,
+    });
+    expect(members.find((m) => m.itemId === item(11))!).toMatchObject({
+      why: { matched: ['subject'], background: 'same', edits: [{ kind: 'function-word', from: 'a', to: '' }] },
+    });
 
     // clusters show: the one cluster, every member with its diff and why.
-    const clusterId = (JSON.parse(json.stdout) as Array<{ id: string; canonicalId: string }>).find((c) => c.canonicalId === item(1))!.id;
+    const clusterId = (JSON.parse(json.stdout) as Array<{ id: string; canonicalId: string }>).find(
+      (c) => c.canonicalId === item(1),
+    )!.id;
     const show = await runCli(['clusters', 'show', clusterId], env);
     expect(show.code).toBe(0);
-    expect(show.stdout.split('\n').filter((l) => l.startsWith('cluster '))).toEqual([expect.stringContaining(`cluster ${clusterId}  5 caption(s)  canonical ${item(1)}`)]);
+    expect(show.stdout.split('\n').filter((l) => l.startsWith('cluster '))).toEqual([
+      expect.stringContaining(`cluster ${clusterId}  5 caption(s)  canonical ${item(1)}`),
+    ]);
     expect(show.stdout).toContain(`${line11}\n      why: subject matched, background same, function word "a" -> ""\n`);
-    const shownJson = JSON.parse((await runCli(['clusters', 'show', clusterId, '--json'], env)).stdout) as { members: Array<{ itemId: string }> };
+    const shownJson = JSON.parse((await runCli(['clusters', 'show', clusterId, '--json'], env)).stdout) as {
+      members: Array<{ itemId: string }>;
+    };
     expect(shownJson.members.map((m) => m.itemId.slice(-2))).toEqual(['01', '02', '03', '07', '11']);
     const missing = await runCli(['clusters', 'show', '0123456789abcdef'], env);
     expect(missing.code).toBe(1);

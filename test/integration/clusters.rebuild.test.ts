@@ -6,7 +6,15 @@ import { rebuildCaptionIndex } from '../../src/adapters/redis/captionIndexRebuil
 import { redisKeys } from '../../src/adapters/redis/keys';
 import type { CatalogRecord } from '../../src/schemas/record';
 import { runCli } from '../helpers/cli';
-import { REDIS_URL, REPO_ROOT, SEED_GALLERY, deletePrefix, makeTmpDir, removeDir, uniquePrefix } from '../helpers/testEnv';
+import {
+  REDIS_URL,
+  REPO_ROOT,
+  SEED_GALLERY,
+  deletePrefix,
+  makeTmpDir,
+  removeDir,
+  uniquePrefix,
+} from '../helpers/testEnv';
 
 /**
  * `photowire clusters rebuild`: a Redis that holds the old threshold index (and no caption-cluster
@@ -24,7 +32,8 @@ describe('photowire clusters rebuild', () => {
   const catalog = new CatalogStore(redis, prefix);
 
   beforeAll(() => {
-    if (!existsSync(path.join(REPO_ROOT, 'dist/cli/main.js'))) throw new Error('dist/ is missing: run `npm run build` first');
+    if (!existsSync(path.join(REPO_ROOT, 'dist/cli/main.js')))
+      throw new Error('dist/ is missing: run `npm run build` first');
   });
   afterAll(async () => {
     redis.disconnect();
@@ -46,9 +55,15 @@ describe('photowire clusters rebuild', () => {
   const sizes = async (batchId: string) => {
     const out = await runCli(['clusters', '--batch', batchId], env);
     expect(out.code).toBe(0);
-    return out.stdout.split('\n').filter((l) => l.startsWith('cluster ')).map((l) => Number(/ (\d+) caption\(s\)/.exec(l)![1]));
+    return out.stdout
+      .split('\n')
+      .filter((l) => l.startsWith('cluster '))
+      .map((l) => Number(/ (\d+) caption\(s\)/.exec(l)![1]));
   };
-  const seedRecord = async (batchId: string, n: string): Promise<{ index: number; raw: string; record: CatalogRecord }> => {
+  const seedRecord = async (
+    batchId: string,
+    n: string,
+  ): Promise<{ index: number; raw: string; record: CatalogRecord }> => {
     const index = Number(n) - 1;
     const [raw] = await catalog.rawRecords(batchId, [index]);
     return { index, raw: raw!, record: JSON.parse(raw!) as CatalogRecord };
@@ -58,14 +73,23 @@ describe('photowire clusters rebuild', () => {
   const expectRecordsAgree = async (batchIds: string[]) => {
     const listed = await runCli(['clusters', '--min-size', '1', '--json'], env);
     expect(listed.code).toBe(0);
-    const clusters = JSON.parse(listed.stdout) as Array<{ id: string; canonicalId: string; members: Array<{ itemId: string; similarity: number; exact: boolean }> }>;
+    const clusters = JSON.parse(listed.stdout) as Array<{
+      id: string;
+      canonicalId: string;
+      members: Array<{ itemId: string; similarity: number; exact: boolean }>;
+    }>;
     const byItem = new Map(clusters.flatMap((c) => c.members.map((m) => [m.itemId, { c, m }] as const)));
     let checked = 0;
     for (const batchId of batchIds) {
       const records = await catalog.getRecords(batchId);
       for (const r of records.filter((x) => x.cluster !== null)) {
         const { c, m } = byItem.get(r.id)!;
-        expect({ id: r.cluster!.id, canonicalId: r.cluster!.canonicalId, similarity: r.cluster!.similarity, exact: r.cluster!.exact }).toEqual({ id: c.id, canonicalId: c.canonicalId, similarity: m.similarity, exact: m.exact });
+        expect({
+          id: r.cluster!.id,
+          canonicalId: r.cluster!.canonicalId,
+          similarity: r.cluster!.similarity,
+          exact: r.cluster!.exact,
+        }).toEqual({ id: c.id, canonicalId: c.canonicalId, similarity: m.similarity, exact: m.exact });
         // The diff and why are against the cluster's canonical caption: present exactly for the non-exact members.
         expect(r.cluster!.diff !== undefined).toBe(!m.exact);
         expect(r.cluster!.why !== undefined).toBe(!m.exact);
@@ -73,7 +97,10 @@ describe('photowire clusters rebuild', () => {
       }
       // The API's ?cluster= filter reads the record facets: the batch's members of each cluster.
       for (const c of clusters) {
-        const mine = records.filter((r) => c.members.some((m) => m.itemId === r.id)).map((r) => r.index!).sort((x, y) => x - y);
+        const mine = records
+          .filter((r) => c.members.some((m) => m.itemId === r.id))
+          .map((r) => r.index!)
+          .sort((x, y) => x - y);
         if (mine.length === 0) continue;
         expect((await catalog.indexPage(batchId, [`c:${c.id}`], 0, -1)).indexes).toEqual(mine);
       }
@@ -95,8 +122,13 @@ describe('photowire clusters rebuild', () => {
     await redis.set(`${prefix}:dedup:{v2t0.5}:c:0123456789abcdef`, 'old');
     const r01 = (await seedRecord(a, '01')).record.cluster!;
     const r08 = await seedRecord(a, '08');
-    const merged = { ...r08.record, cluster: { id: r01.id, canonicalId: r01.canonicalId, similarity: 0.93, exact: false } };
-    expect(await catalog.replaceRecords(a, [{ index: r08.index, before: r08.raw, after: JSON.stringify(merged) }])).toBe(true);
+    const merged = {
+      ...r08.record,
+      cluster: { id: r01.id, canonicalId: r01.canonicalId, similarity: 0.93, exact: false },
+    };
+    expect(
+      await catalog.replaceRecords(a, [{ index: r08.index, before: r08.raw, after: JSON.stringify(merged) }]),
+    ).toBe(true);
 
     const refused = await runCli(['clusters', '--batch', a], env);
     expect(refused.code).toBe(2);
@@ -108,7 +140,9 @@ describe('photowire clusters rebuild', () => {
 
     const rebuild = await runCli(['clusters', 'rebuild'], env);
     expect(rebuild.code).toBe(0);
-    expect(rebuild.stdout).toContain(`rebuilt ${keys.clusters.base} from 1 batch(es), 41 record(s), 41 caption(s): 33 cluster(s), 8 caption(s) joined one`);
+    expect(rebuild.stdout).toContain(
+      `rebuilt ${keys.clusters.base} from 1 batch(es), 41 record(s), 41 caption(s): 33 cluster(s), 8 caption(s) joined one`,
+    );
     expect(rebuild.stdout).toMatch(/patched the cluster of [1-9]\d* record\(s\)/);
     expect(rebuild.stdout).toMatch(/deleted 2 key\(s\) of the old threshold index/);
     expect(rebuild.stderr).toContain('rebuilding caption clusters: 100% 41/41'); // the progress bar (plain lines off a TTY)

@@ -46,9 +46,14 @@ function seen(r: CatalogRecord) {
     error: r.error?.code ?? null,
   };
 }
-const byPicture = (a: { picture: string | null }, b: { picture: string | null }) => String(a.picture).localeCompare(String(b.picture));
+const byPicture = (a: { picture: string | null }, b: { picture: string | null }) =>
+  String(a.picture).localeCompare(String(b.picture));
 
-async function waitFor<T>(what: string, probe: () => T | null | undefined | false | Promise<T | null | undefined | false>, idleMs = 60_000): Promise<T> {
+async function waitFor<T>(
+  what: string,
+  probe: () => T | null | undefined | false | Promise<T | null | undefined | false>,
+  idleMs = 60_000,
+): Promise<T> {
   const deadline = Date.now() + scaledMs(idleMs);
   for (;;) {
     const v = await probe();
@@ -94,10 +99,15 @@ describe('an agency delivery folder read whole (real dpa and Reuters deliveries,
     expect(reuters.caption).toMatch(/^Cast member Vin Diesel arrives at the premiere/);
     expect(got.find((r) => r.picture === sha(LONE))).toMatchObject({ agencyId: null, error: null });
     // The Reuters view image and thumbnail are renditions the item names: never records of their own.
-    for (const n of ['VIEWIMAGE', 'THUMBNAIL']) expect(got.map((r) => r.picture)).not.toContain(sha(path.join(REUTERS, `tag_reuters.com_0000_binary_GM1EA7M13RP01-${n}`)));
+    for (const n of ['VIEWIMAGE', 'THUMBNAIL'])
+      expect(got.map((r) => r.picture)).not.toContain(
+        sha(path.join(REUTERS, `tag_reuters.com_0000_binary_GM1EA7M13RP01-${n}`)),
+      );
     const summary = (await desk.p.rt.ingest.summarize([o.batchId!]))[0]!;
     expect(summary).toMatchObject({ items: 3, ok: 3, failed: 0, skipped: { file: 1 } });
-    expect(summary.warnings).toContain(`${path.join(dir, 'README.txt')}: skipped, not a picture or a feed photowire reads`);
+    expect(summary.warnings).toContain(
+      `${path.join(dir, 'README.txt')}: skipped, not a picture or a feed photowire reads`,
+    );
     expected = got;
   });
 
@@ -125,13 +135,27 @@ describe('an agency delivery folder read whole (real dpa and Reuters deliveries,
     w.on('taken', (t: TakeResult) => taken.push(t));
     await w.start();
     // XML first for dpa, pictures first for Reuters; each file arrives complete (renamed into place).
-    for (const f of [DPA_XML, ...readdirSync(REUTERS).filter((n) => n.includes('binary')).map((n) => path.join(REUTERS, n)), DPA_JPEG, REUTERS_XML, LONE]) {
+    for (const f of [
+      DPA_XML,
+      ...readdirSync(REUTERS)
+        .filter((n) => n.includes('binary'))
+        .map((n) => path.join(REUTERS, n)),
+      DPA_JPEG,
+      REUTERS_XML,
+      LONE,
+    ]) {
       copyFileSync(f, path.join(staging, path.basename(f)));
       renameSync(path.join(staging, path.basename(f)), path.join(hot, path.basename(f)));
       await sleep(150);
     }
-    await waitFor('the three entries taken', () => taken.length >= 3 && taken.every((t) => t.outcome === 'processed'), 120_000);
-    expect(taken.map((t) => t.name).sort()).toEqual([path.basename(LONE), path.basename(REUTERS_XML), path.basename(DPA_XML)].sort());
+    await waitFor(
+      'the three entries taken',
+      () => taken.length >= 3 && taken.every((t) => t.outcome === 'processed'),
+      120_000,
+    );
+    expect(taken.map((t) => t.name).sort()).toEqual(
+      [path.basename(LONE), path.basename(REUTERS_XML), path.basename(DPA_XML)].sort(),
+    );
     const records = (await Promise.all(taken.map((t) => desk.p.rt.ctx.catalog.getRecords(t.batchId!)))).flat();
     expect(records.map(seen).sort(byPicture)).toEqual(expected);
     expect(readdirSync(hot)).toEqual(['processed']);
@@ -150,7 +174,11 @@ describe('an agency delivery folder read whole (real dpa and Reuters deliveries,
       await s.upsert({ name: 'delivery', every: 60_000, source: src });
       await s.startWorker(createRedis(desk.p.rt.redisHandle.url, { forWorker: true, name: 'test-delivery-scheduler' }));
       const runs = new RunLog(desk.p.rt.redis, desk.p.config.prefix);
-      const run = await waitFor('the scheduled run', async () => (await runs.list({ schedule: 'delivery', limit: 10 })).find((r) => r.state === 'done' && r.batchId), 120_000);
+      const run = await waitFor(
+        'the scheduled run',
+        async () => (await runs.list({ schedule: 'delivery', limit: 10 })).find((r) => r.state === 'done' && r.batchId),
+        120_000,
+      );
       const records = await desk.p.rt.ctx.catalog.getRecords(run.batchId!);
       expect(records.map(seen).sort(byPicture)).toEqual(expected);
     } finally {
@@ -178,6 +206,9 @@ describe('an agency delivery folder read whole (real dpa and Reuters deliveries,
     writeFileSync(path.join(dir, 'README.txt'), 'Nothing here yet.\n');
     const [o] = await desk.p.ingest([dir]);
     expect(o.batchId).toBeNull();
-    expect(o.error).toEqual({ code: 'FEED_EMPTY', message: `${dir}: no picture and no feed photowire reads; 1 file(s) skipped (README.txt)` });
+    expect(o.error).toEqual({
+      code: 'FEED_EMPTY',
+      message: `${dir}: no picture and no feed photowire reads; 1 file(s) skipped (README.txt)`,
+    });
   });
 });

@@ -35,7 +35,10 @@ describe('finding a Redis', () => {
 
   // Under a private test Redis (test/globalSetup.ts) nothing answers on 6379: the case is the CLI test's.
   const onLocal6379 = process.env.PHOTOWIRE_TEST_PRIVATE_REDIS !== '1';
-  if (!onLocal6379) console.warn('skipped: nothing answers on 127.0.0.1:6379 on this machine (the tests run on a private redis-server)');
+  if (!onLocal6379)
+    console.warn(
+      'skipped: nothing answers on 127.0.0.1:6379 on this machine (the tests run on a private redis-server)',
+    );
   (onLocal6379 ? it : it.skip)('uses the Redis on 127.0.0.1:6379 when REDIS_URL is unset', async () => {
     const h = await ensureRedis(undefined, { allowPrivate: false });
     expect(h).toMatchObject({ url: 'redis://127.0.0.1:6379', private: false });

@@ -21,7 +21,14 @@ jest.setTimeout(scaledMs(180_000));
 
 const rgw = cephRgw();
 const PHOTOS = ['cp.jpg', 'pa.jpg', 'getty.jpg'];
-const STORAGE_VARS = ['PHOTOWIRE_STORAGE', 'S3_ENDPOINT', 'S3_REGION', 'S3_FORCE_PATH_STYLE', 'AWS_ACCESS_KEY_ID', 'AWS_SECRET_ACCESS_KEY'] as const;
+const STORAGE_VARS = [
+  'PHOTOWIRE_STORAGE',
+  'S3_ENDPOINT',
+  'S3_REGION',
+  'S3_FORCE_PATH_STYLE',
+  'AWS_ACCESS_KEY_ID',
+  'AWS_SECRET_ACCESS_KEY',
+] as const;
 
 rgw.describe('batch exports and the storage check at start, on Ceph RGW', () => {
   const bucket = uniqueBucket('exports');
@@ -67,7 +74,11 @@ rgw.describe('batch exports and the storage check at start, on Ceph RGW', () => 
       return out;
     };
     expect(await keys()).toEqual([batchRecordsKey(batchId), batchSummaryKey(batchId)]);
-    const lines = (await storage.get(batchRecordsKey(batchId)))!.toString('utf8').trim().split('\n').map((l) => JSON.parse(l) as { id: string; error: unknown });
+    const lines = (await storage.get(batchRecordsKey(batchId)))!
+      .toString('utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { id: string; error: unknown });
     expect(lines).toHaveLength(PHOTOS.length);
     for (const r of lines) expect(r.error).toBeNull();
     const summary = JSON.parse((await storage.get(batchSummaryKey(batchId)))!.toString('utf8'));
@@ -81,40 +92,71 @@ rgw.describe('batch exports and the storage check at start, on Ceph RGW', () => 
     // summary.json is written after records.ndjson (an export is whole when its summary exists)
     const before = new Map<string, Date | undefined>();
     for await (const x of storage.list(`batches/${batchId}/`)) before.set(x.key, x.lastModified);
-    expect(before.get(batchSummaryKey(batchId))!.getTime()).toBeGreaterThanOrEqual(before.get(batchRecordsKey(batchId))!.getTime());
+    expect(before.get(batchSummaryKey(batchId))!.getTime()).toBeGreaterThanOrEqual(
+      before.get(batchRecordsKey(batchId))!.getTime(),
+    );
 
     // A re-finalize (a retried finalize job, `photowire retry`) rewrites the same two objects.
     const recordsBefore = (await storage.get(batchRecordsKey(batchId)))!;
     await finalizeBatch(p.rt.ctx, batchId);
     expect(await keys()).toEqual([batchRecordsKey(batchId), batchSummaryKey(batchId)]);
     expect((await storage.get(batchRecordsKey(batchId)))!.equals(recordsBefore)).toBe(true);
-    expect(JSON.parse((await storage.get(batchSummaryKey(batchId)))!.toString('utf8'))).toMatchObject({ batchId, ok: PHOTOS.length, complete: true });
+    expect(JSON.parse((await storage.get(batchSummaryKey(batchId)))!.toString('utf8'))).toMatchObject({
+      batchId,
+      ok: PHOTOS.length,
+      complete: true,
+    });
 
     // `status` (another process) names the object in the bucket, not a local path.
-    const cliEnv = { REDIS_URL, PHOTOWIRE_PREFIX: p.config.prefix, PHOTOWIRE_DATA_DIR: p.config.dataDir, PHOTOWIRE_STORAGE: `s3://${bucket}/pw`, ...env };
+    const cliEnv = {
+      REDIS_URL,
+      PHOTOWIRE_PREFIX: p.config.prefix,
+      PHOTOWIRE_DATA_DIR: p.config.dataDir,
+      PHOTOWIRE_STORAGE: `s3://${bucket}/pw`,
+      ...env,
+    };
     const status = await runCli(['status', batchId, '--json'], cliEnv);
     expect(status.code).toBe(0);
-    expect(JSON.parse(status.stdout)).toMatchObject({ batchId, records: `s3://${bucket}/pw/batches/${batchId}/records.ndjson`, renditions: `s3://${bucket}/pw/renditions/` });
+    expect(JSON.parse(status.stdout)).toMatchObject({
+      batchId,
+      records: `s3://${bucket}/pw/batches/${batchId}/records.ndjson`,
+      renditions: `s3://${bucket}/pw/renditions/`,
+    });
   });
 
   const badStart = (label: string, vars: () => Record<string, string>, expectWhy: RegExp) =>
-    it.each([[['worker']], [['run', '--sample']]])(`%p with ${label}: exit 2 at start naming the bucket and endpoint, no secret`, async (command: string[]) => {
-      const prefix = uniquePrefix('s3start');
-      prefixes.push(prefix);
-      const dataDir = path.join(root, `${prefix}-data`);
-      const v = vars();
-      const out = await runCli(command, { REDIS_URL, PHOTOWIRE_PREFIX: prefix, PHOTOWIRE_DATA_DIR: dataDir, LOG_LEVEL: 'warn', ...env, ...v }, { timeoutMs: 60_000 });
-      expect({ code: out.code, stdout: out.stdout }).toEqual({ code: 2, stdout: '' });
-      const bucketName = /^s3:\/\/([^/]+)/.exec(v.PHOTOWIRE_STORAGE)![1];
-      expect(out.stderr).toContain(`"${bucketName}"`);
-      expect(out.stderr).toContain(env.S3_ENDPOINT);
-      expect(out.stderr).toMatch(expectWhy);
-      expect(out.stderr).not.toContain(v.AWS_SECRET_ACCESS_KEY ?? env.AWS_SECRET_ACCESS_KEY);
-      expect(out.stderr).not.toMatch(/this looks like a bug/);
-      // no item was taken, nothing written
-      expect(existsSync(path.join(dataDir, 'batches'))).toBe(false);
-    });
+    it.each([[['worker']], [['run', '--sample']]])(
+      `%p with ${label}: exit 2 at start naming the bucket and endpoint, no secret`,
+      async (command: string[]) => {
+        const prefix = uniquePrefix('s3start');
+        prefixes.push(prefix);
+        const dataDir = path.join(root, `${prefix}-data`);
+        const v = vars();
+        const out = await runCli(
+          command,
+          { REDIS_URL, PHOTOWIRE_PREFIX: prefix, PHOTOWIRE_DATA_DIR: dataDir, LOG_LEVEL: 'warn', ...env, ...v },
+          { timeoutMs: 60_000 },
+        );
+        expect({ code: out.code, stdout: out.stdout }).toEqual({ code: 2, stdout: '' });
+        const bucketName = /^s3:\/\/([^/]+)/.exec(v.PHOTOWIRE_STORAGE)![1];
+        expect(out.stderr).toContain(`"${bucketName}"`);
+        expect(out.stderr).toContain(env.S3_ENDPOINT);
+        expect(out.stderr).toMatch(expectWhy);
+        expect(out.stderr).not.toContain(v.AWS_SECRET_ACCESS_KEY ?? env.AWS_SECRET_ACCESS_KEY);
+        expect(out.stderr).not.toMatch(/this looks like a bug/);
+        // no item was taken, nothing written
+        expect(existsSync(path.join(dataDir, 'batches'))).toBe(false);
+      },
+    );
 
-  badStart('a bucket that does not exist', () => ({ PHOTOWIRE_STORAGE: 's3://no-such-bucket-c2/pw' }), /does not exist/);
-  badStart('credentials the store refuses', () => ({ PHOTOWIRE_STORAGE: `s3://${bucket}/pw`, AWS_SECRET_ACCESS_KEY: 'wrong-secret-Zq81xVb2Lk0' }), /refuses the credentials/);
+  badStart(
+    'a bucket that does not exist',
+    () => ({ PHOTOWIRE_STORAGE: 's3://no-such-bucket-c2/pw' }),
+    /does not exist/,
+  );
+  badStart(
+    'credentials the store refuses',
+    () => ({ PHOTOWIRE_STORAGE: `s3://${bucket}/pw`, AWS_SECRET_ACCESS_KEY: 'wrong-secret-Zq81xVb2Lk0' }),
+    /refuses the credentials/,
+  );
 });

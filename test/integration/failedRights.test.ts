@@ -14,7 +14,8 @@ import { scaledMs } from '../helpers/deadline';
  */
 jest.setTimeout(scaledMs(120_000));
 
-const exif = (file: string, ...args: string[]) => execFileSync('exiftool', ['-q', '-overwrite_original', ...args, file]);
+const exif = (file: string, ...args: string[]) =>
+  execFileSync('exiftool', ['-q', '-overwrite_original', ...args, file]);
 const truncate = (file: string) => {
   const bytes = readFileSync(file);
   writeFileSync(file, bytes.subarray(0, Math.floor(bytes.length / 2)));
@@ -37,11 +38,20 @@ describe('failed records keep rights', () => {
     mkdirSync(d);
     const restricted = path.join(d, '01-restricted.jpg');
     copyFileSync(path.join(WIRE_IMAGES, 'getty.jpg'), restricted);
-    exif(restricted, '-IPTC:SpecialInstructions=EDITORIAL USE ONLY. NO SALES. MAGS OUT', '-IPTC:ReleaseDate=2099:01:01', '-IPTC:ReleaseTime=00:01:00+00:00');
+    exif(
+      restricted,
+      '-IPTC:SpecialInstructions=EDITORIAL USE ONLY. NO SALES. MAGS OUT',
+      '-IPTC:ReleaseDate=2099:01:01',
+      '-IPTC:ReleaseTime=00:01:00+00:00',
+    );
     truncate(restricted);
     const killed = path.join(d, '02-killed.jpg');
     copyFileSync(path.join(WIRE_IMAGES, 'corbis.jpg'), killed);
-    exif(killed, '-IPTC:OriginalTransmissionReference=NYPS404', '-IPTC:SpecialInstructions=MANDATORY KILL: THIS PHOTO HAS BEEN KILLED. PLEASE DELETE FROM ALL YOUR SYSTEMS.');
+    exif(
+      killed,
+      '-IPTC:OriginalTransmissionReference=NYPS404',
+      '-IPTC:SpecialInstructions=MANDATORY KILL: THIS PHOTO HAS BEEN KILLED. PLEASE DELETE FROM ALL YOUR SYSTEMS.',
+    );
     truncate(killed);
 
     const [o] = await p.ingest([d]);
@@ -53,7 +63,12 @@ describe('failed records keep rights', () => {
     expect(r1.availability.state).toBe('embargoed');
 
     expect(r2.error?.code).toBe('IMAGE_CORRUPT');
-    expect(r2).toMatchObject({ status: 'killed', reason: expect.any(String), notice: { itemId: r2.id, kind: 'kill' }, availability: { state: 'killed' } });
+    expect(r2).toMatchObject({
+      status: 'killed',
+      reason: expect.any(String),
+      notice: { itemId: r2.id, kind: 'kill' },
+      availability: { state: 'killed' },
+    });
   });
 
   it('a kill notice whose photo is missing still kills what it names; a failed photo is reached by a later kill of its reference', async () => {
@@ -71,17 +86,29 @@ describe('failed records keep rights', () => {
     mkdirSync(m);
     writeFileSync(
       path.join(m, 'kill.ndjson'),
-      JSON.stringify({ id: 'APKILL0505', image: 'APKILL0505.jpg', caption: 'MANDATORY KILL', specialInstructions: 'MANDATORY KILL: transmission reference NYPS505. PLEASE DELETE FROM ALL YOUR SYSTEMS.' }) + '\n',
+      JSON.stringify({
+        id: 'APKILL0505',
+        image: 'APKILL0505.jpg',
+        caption: 'MANDATORY KILL',
+        specialInstructions: 'MANDATORY KILL: transmission reference NYPS505. PLEASE DELETE FROM ALL YOUR SYSTEMS.',
+      }) + '\n',
     );
     const [notice] = await p.ingest([path.join(m, 'kill.ndjson')]);
     const [failedNotice] = await p.rt.ctx.catalog.getRecords(notice.batchId!);
     expect(failedNotice.error).not.toBeNull();
     const records = async () => presentRecords(p.rt.ctx, await p.rt.ctx.catalog.getRecords(night.batchId!));
-    expect((await records())[0]).toMatchObject({ status: 'killed', notice: { itemId: failedNotice.id, targets: ['NYPS505'] } });
+    expect((await records())[0]).toMatchObject({
+      status: 'killed',
+      notice: { itemId: failedNotice.id, targets: ['NYPS505'] },
+    });
 
     expect((await records())[1]).toMatchObject({ error: { code: 'IMAGE_CORRUPT' }, status: 'active' });
     const out = await manualKill({ ...p.rt.ctx, logger: p.rt.logger }, 'NYPS606', 'Wrong person named');
     expect(out.event.items).toEqual([(await records())[1].id]);
-    expect((await records())[1]).toMatchObject({ status: 'killed', reason: 'Wrong person named', availability: { state: 'killed' } });
+    expect((await records())[1]).toMatchObject({
+      status: 'killed',
+      reason: 'Wrong person named',
+      availability: { state: 'killed' },
+    });
   });
 });

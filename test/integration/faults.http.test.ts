@@ -9,7 +9,7 @@ import { loadHttpFeed } from '../../src/adapters/http/loadHttpFeed';
 import { runCli } from '../helpers/cli';
 import { tinyJpeg } from '../helpers/corpus';
 import { expectBatchWhole } from '../helpers/integrity';
-import { CliProcess, startReadyWorker, waitUntil } from '../helpers/processes';
+import { type CliProcess, startReadyWorker, waitUntil } from '../helpers/processes';
 import { REDIS_URL, deletePrefix, makeTmpDir, removeDir, uniquePrefix } from '../helpers/testEnv';
 import { scaledMs } from '../helpers/deadline';
 
@@ -45,7 +45,13 @@ describe('image URLs that hang, reset, stop halfway, or fail once', () => {
   let rt: Runtime;
   let worker: CliProcess;
 
-  const modes: Record<string, Mode> = { '/img/ok.jpg': 'ok', '/img/hang.jpg': 'hang', '/img/reset.jpg': 'reset', '/img/half.jpg': 'half', '/img/flaky.jpg': 'flaky' };
+  const modes: Record<string, Mode> = {
+    '/img/ok.jpg': 'ok',
+    '/img/hang.jpg': 'hang',
+    '/img/reset.jpg': 'reset',
+    '/img/half.jpg': 'half',
+    '/img/flaky.jpg': 'flaky',
+  };
 
   beforeAll(async () => {
     photo = await tinyJpeg(320, 240, [200, 30, 30]);
@@ -55,7 +61,12 @@ describe('image URLs that hang, reset, stop halfway, or fail once', () => {
       hits.set(url, n);
       if (url === '/feed.csv') {
         res.setHeader('content-type', 'text/csv');
-        res.end(['ID,Caption,Image', ...Object.keys(modes).map((p) => `${p.slice(5, -4)},"A photo served ${p.slice(5, -4)}",${p.slice(1)}`)].join('\n') + '\n');
+        res.end(
+          [
+            'ID,Caption,Image',
+            ...Object.keys(modes).map((p) => `${p.slice(5, -4)},"A photo served ${p.slice(5, -4)}",${p.slice(1)}`),
+          ].join('\n') + '\n',
+        );
         return;
       }
       const mode = broken ? modes[url] : 'ok';
@@ -99,7 +110,15 @@ describe('image URLs that hang, reset, stop halfway, or fail once', () => {
     const batchId = batchIdFor(feed.url, createHash('sha256').update(JSON.stringify(feed.items)).digest('hex'));
     await enqueueFeed(
       { catalog: rt.ctx.catalog, flow: rt.flow, prefix, attempts: rt.config.attempts },
-      { batchId, feedPath: feed.url, root: feed.url, format: feed.format, items: feed.items, article: feed.article, warnings: feed.warnings },
+      {
+        batchId,
+        feedPath: feed.url,
+        root: feed.url,
+        format: feed.format,
+        items: feed.items,
+        article: feed.article,
+        warnings: feed.warnings,
+      },
     );
     await waitUntil(async () => (await rt.ctx.catalog.getBatch(batchId))?.state === 'done', 60_000, 'the batch to end');
 
@@ -109,7 +128,11 @@ describe('image URLs that hang, reset, stop halfway, or fail once', () => {
     // 500 then 200: the item job's second attempt succeeded.
     expect(byId.get('flaky')!.error).toBeNull();
     expect(hits.get('/img/flaky.jpg')).toBe(2);
-    expect(byId.get('flaky')!.image!.sha256).toBe(createHash('sha256').update(Buffer.concat([photo, Buffer.from('/img/flaky.jpg')])).digest('hex'));
+    expect(byId.get('flaky')!.image!.sha256).toBe(
+      createHash('sha256')
+        .update(Buffer.concat([photo, Buffer.from('/img/flaky.jpg')]))
+        .digest('hex'),
+    );
 
     // Each bad URL was tried once per attempt (PHOTOWIRE_ATTEMPTS), then failed with the reason.
     for (const bad of ['hang', 'half']) expect([bad, hits.get(`/img/${bad}.jpg`)]).toEqual([bad, 3]);
@@ -117,10 +140,21 @@ describe('image URLs that hang, reset, stop halfway, or fail once', () => {
     // on a loaded box one attempt can time out while connecting. Never more than one per attempt.
     expect(hits.get('/img/reset.jpg')).toBeGreaterThanOrEqual(1);
     expect(hits.get('/img/reset.jpg')).toBeLessThanOrEqual(3);
-    expect(byId.get('hang')!.error).toEqual({ code: 'FETCH_FAILED', message: `${base}/img/hang.jpg: no complete answer within 500 ms (PHOTOWIRE_FETCH_TIMEOUT_MS) (3 attempts)` });
-    expect(byId.get('half')!.error).toEqual({ code: 'FETCH_FAILED', message: `${base}/img/half.jpg: no complete answer within 500 ms (PHOTOWIRE_FETCH_TIMEOUT_MS) (3 attempts)` });
+    expect(byId.get('hang')!.error).toEqual({
+      code: 'FETCH_FAILED',
+      message: `${base}/img/hang.jpg: no complete answer within 500 ms (PHOTOWIRE_FETCH_TIMEOUT_MS) (3 attempts)`,
+    });
+    expect(byId.get('half')!.error).toEqual({
+      code: 'FETCH_FAILED',
+      message: `${base}/img/half.jpg: no complete answer within 500 ms (PHOTOWIRE_FETCH_TIMEOUT_MS) (3 attempts)`,
+    });
     expect(byId.get('reset')!.error?.code).toBe('FETCH_FAILED');
-    expect(byId.get('reset')!.error?.message).toMatch(new RegExp(`^${base}/img/reset\\.jpg: .*(ECONNRESET|socket|closed|no complete answer within).*\\(3 attempts\\)$`, 'i'));
+    expect(byId.get('reset')!.error?.message).toMatch(
+      new RegExp(
+        `^${base}/img/reset\\.jpg: .*(ECONNRESET|socket|closed|no complete answer within).*\\(3 attempts\\)$`,
+        'i',
+      ),
+    );
 
     // The summary (as `status --json` prints it) says what happened to each.
     const status = JSON.parse((await runCli(['status', batchId, '--json'], { ...env, LOG_LEVEL: 'warn' })).stdout);

@@ -8,7 +8,7 @@ import { QUEUES, jobIds, queuePrefix } from '../../src/queues/definitions';
 import { photoVariants } from '../helpers/corpus';
 import { expectBatchWhole, renditionSets } from '../helpers/integrity';
 import { openRuntime } from '../helpers/pipeline';
-import { CliProcess, startReadyWorker, waitUntil } from '../helpers/processes';
+import { type CliProcess, startReadyWorker, waitUntil } from '../helpers/processes';
 import { runCli } from '../helpers/cli';
 import { deletePrefix, makeTmpDir, pipelineEnv, removeDir, uniquePrefix } from '../helpers/testEnv';
 import { scaledMs } from '../helpers/deadline';
@@ -48,7 +48,11 @@ describe('kill -9 of a worker mid-batch', () => {
     return w;
   };
   const batchDone = (batchId: string, timeoutMs = 60_000) =>
-    waitUntil(async () => (await rt.ctx.catalog.getBatch(batchId))?.state === 'done', timeoutMs, `batch ${batchId} to finish`);
+    waitUntil(
+      async () => (await rt.ctx.catalog.getBatch(batchId))?.state === 'done',
+      timeoutMs,
+      `batch ${batchId} to finish`,
+    );
   const jobState = async (itemId: string) => (await Job.fromId(queue, jobIds.item(itemId)))?.getState();
 
   beforeAll(async () => {
@@ -70,19 +74,29 @@ describe('kill -9 of a worker mid-batch', () => {
     const photos = await photoVariants(6, 2400, 1600, 100);
     for (let i = 0; i < 6; i++) {
       const jpeg = photos[i];
-      writeFileSync(path.join(feed, `photo-${i}.jpg`), insertIptcIntoJpeg(jpeg, buildIimBlock({ caption: CAPTIONS[i], byline: ['ANA LOPEZ'], credit: 'AFP' }, { utf8: true })));
+      writeFileSync(
+        path.join(feed, `photo-${i}.jpg`),
+        insertIptcIntoJpeg(
+          jpeg,
+          buildIimBlock({ caption: CAPTIONS[i], byline: ['ANA LOPEZ'], credit: 'AFP' }, { utf8: true }),
+        ),
+      );
     }
     const a = await worker({ PHOTOWIRE_TEST_PAUSE_AT: 'render' });
     const [o] = await ingestPaths(rt, [feed]);
     const batchId = o.batchId!;
 
     // Both of A's slots are inside the window: renditions in place, renditions.json a temp file.
-    const paused = (await a.waitForLogs((l) => l.msg === 'test pause', 2, 30_000, 'render pauses')).map((l) => String(l.itemId));
+    const paused = (await a.waitForLogs((l) => l.msg === 'test pause', 2, 30_000, 'render pauses')).map((l) =>
+      String(l.itemId),
+    );
     if (rt.ctx.storage.kind === 'local') {
       const tmpFiles = readdirSync(path.join(dataDir, 'tmp'));
       expect(tmpFiles.filter((f) => f.startsWith(`${a.pid}-`)).length).toBeGreaterThanOrEqual(2);
     }
-    const halfDone = [...(await renditionSets(rt.ctx.storage)).values()].filter((names) => !names.has('renditions.json'));
+    const halfDone = [...(await renditionSets(rt.ctx.storage)).values()].filter(
+      (names) => !names.has('renditions.json'),
+    );
     expect(halfDone.length).toBeGreaterThanOrEqual(2);
 
     a.signal('SIGKILL');
@@ -94,19 +108,25 @@ describe('kill -9 of a worker mid-batch', () => {
     await expectBatchWhole(rt, batchId, { items: 6, ok: 6 });
     // The dead worker's items were taken by the second one, after their lock expired.
     expect(b.itemsDone()).toEqual(expect.arrayContaining(paused));
-    for (const id of paused) expect((await Job.fromId(queue, jobIds.item(id)))!.stalledCounter).toBeGreaterThanOrEqual(1);
+    for (const id of paused)
+      expect((await Job.fromId(queue, jobIds.item(id)))!.stalledCounter).toBeGreaterThanOrEqual(1);
     expect(a.itemsDone()).toEqual([]);
     await b.stop();
   });
 
   it('in the dedup step: no caption joins its cluster twice, every item has one record', async () => {
     const manifest = path.join(feeds, 'captions.ndjson');
-    writeFileSync(manifest, CAPTIONS.map((caption, i) => JSON.stringify({ id: `cap-${i}`, caption, credit: 'Reuters' })).join('\n') + '\n');
+    writeFileSync(
+      manifest,
+      CAPTIONS.map((caption, i) => JSON.stringify({ id: `cap-${i}`, caption, credit: 'Reuters' })).join('\n') + '\n',
+    );
     const a = await worker({ PHOTOWIRE_TEST_PAUSE_AT: 'dedup' });
     const [o] = await ingestPaths(rt, [manifest]);
     const batchId = o.batchId!;
 
-    const paused = (await a.waitForLogs((l) => l.msg === 'test pause', 2, 30_000, 'dedup pauses')).map((l) => String(l.itemId));
+    const paused = (await a.waitForLogs((l) => l.msg === 'test pause', 2, 30_000, 'dedup pauses')).map((l) =>
+      String(l.itemId),
+    );
     // The window is real: their records are not written yet. (Since issue 12 the batch's finalize
     // job decides the clusters, in feed order: the captions are not in the index yet either.)
     expect(await rt.ctx.captions.listClusters({ itemIds: paused })).toEqual([]);
@@ -120,7 +140,9 @@ describe('kill -9 of a worker mid-batch', () => {
     // No caption joined its cluster twice: the index's clusters hold each item once.
     const clusters = await rt.ctx.captions.listClusters({ itemIds: records.map((r) => r.id) });
     const ids = new Set(records.map((r) => r.id));
-    expect(clusters.flatMap((c) => c.members.map((m) => m.itemId).filter((id) => ids.has(id))).sort()).toEqual([...ids].sort());
+    expect(clusters.flatMap((c) => c.members.map((m) => m.itemId).filter((id) => ids.has(id))).sort()).toEqual(
+      [...ids].sort(),
+    );
     // Near-identical captions still form their clusters: 0-2, 3-4, and three singletons.
     const cluster = (i: number) => records[i].cluster!.id;
     expect(new Set([cluster(0), cluster(1), cluster(2)]).size).toBe(1);
@@ -136,7 +158,10 @@ describe('kill -9 of a worker mid-batch', () => {
     const photos = await photoVariants(12, 3000, 2000, 200);
     for (let i = 0; i < 12; i++) {
       const jpeg = photos[i];
-      writeFileSync(path.join(feed, `big-${i}.jpg`), insertIptcIntoJpeg(jpeg, buildIimBlock({ caption: CAPTIONS[i % CAPTIONS.length] }, { utf8: true })));
+      writeFileSync(
+        path.join(feed, `big-${i}.jpg`),
+        insertIptcIntoJpeg(jpeg, buildIimBlock({ caption: CAPTIONS[i % CAPTIONS.length] }, { utf8: true })),
+      );
     }
     const a = await worker();
     const [o] = await ingestPaths(rt, [feed]);
@@ -187,7 +212,14 @@ describe('kill -9 of a worker mid-batch', () => {
     const cliEnv = { ...env, LOG_LEVEL: 'warn' };
     const listed = await runCli(['failed', '--batch', o.batchId!, '--json'], cliEnv);
     expect(listed.code).toBe(0);
-    expect(JSON.parse(listed.stdout)).toEqual([expect.objectContaining({ batchId: o.batchId, itemId, code: 'WORKER_LOST', source: expect.stringContaining('poison.jpg') })]);
+    expect(JSON.parse(listed.stdout)).toEqual([
+      expect.objectContaining({
+        batchId: o.batchId,
+        itemId,
+        code: 'WORKER_LOST',
+        source: expect.stringContaining('poison.jpg'),
+      }),
+    ]);
 
     const retried = await runCli(['retry', itemId, '--wait', '--json'], cliEnv);
     expect(retried.code).toBe(0);

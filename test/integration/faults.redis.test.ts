@@ -6,7 +6,7 @@ import { ingestPaths } from '../../src/cli/ingestPaths';
 import { buildIimBlock, insertIptcIntoJpeg } from '../../src/core/metadata';
 import { photoVariants } from '../helpers/corpus';
 import { expectBatchWhole } from '../helpers/integrity';
-import { CliProcess, PersistentRedis, startReadyWorker, waitUntil } from '../helpers/processes';
+import { type CliProcess, PersistentRedis, startReadyWorker, waitUntil } from '../helpers/processes';
 import { makeTmpDir, removeDir } from '../helpers/testEnv';
 import { scaledMs } from '../helpers/deadline';
 
@@ -36,12 +36,20 @@ describe('Redis restarted mid-batch', () => {
   });
 
   it('workers reconnect and the batch completes, every item once', async () => {
-    const env = { REDIS_URL: redis.url, PHOTOWIRE_PREFIX: 'pwtest-restart', PHOTOWIRE_DATA_DIR: dataDir, PHOTOWIRE_LOCK_MS: '3000' };
+    const env = {
+      REDIS_URL: redis.url,
+      PHOTOWIRE_PREFIX: 'pwtest-restart',
+      PHOTOWIRE_DATA_DIR: dataDir,
+      PHOTOWIRE_LOCK_MS: '3000',
+    };
     mkdirSync(feed);
     const photos = await photoVariants(40, 2000, 1400, 7);
     photos.forEach((jpeg, i) => {
       const caption = `Item ${i % 10}: commuters wait for a delayed train at Leeds station during the rail strike on Thursday.`;
-      writeFileSync(path.join(feed, `p-${String(i).padStart(2, '0')}.jpg`), insertIptcIntoJpeg(jpeg, buildIimBlock({ caption, byline: ['JON SUPER'], credit: 'AP' }, { utf8: true })));
+      writeFileSync(
+        path.join(feed, `p-${String(i).padStart(2, '0')}.jpg`),
+        insertIptcIntoJpeg(jpeg, buildIimBlock({ caption, byline: ['JON SUPER'], credit: 'AP' }, { utf8: true })),
+      );
     });
     rt = await Runtime.open({ allowPrivateRedis: false, config: loadConfig({ ...env, LOG_LEVEL: 'silent' }) });
     const workers = [await startReadyWorker(env, 2), await startReadyWorker(env, 2)];
@@ -54,7 +62,11 @@ describe('Redis restarted mid-batch', () => {
     expect(before.ok).toBeLessThan(40);
     await redis.restart(2000);
 
-    await waitUntil(async () => (await rt.ctx.catalog.getBatch(batchId))?.state === 'done', 120_000, 'the batch to finish after the restart');
+    await waitUntil(
+      async () => (await rt.ctx.catalog.getBatch(batchId))?.state === 'done',
+      120_000,
+      'the batch to finish after the restart',
+    );
     await expectBatchWhole(rt, batchId, { items: 40, ok: 40 });
     // The same worker processes carried on: none died with Redis.
     for (const w of workers) expect(w.alive).toBe(true);

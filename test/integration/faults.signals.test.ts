@@ -32,13 +32,24 @@ describe('SIGTERM to worker and run', () => {
     const prefix = uniquePrefix('sig');
     const dir = path.join(root, String(++n));
     // Caption-only items go in chunks: chunks of 2 items, so some are in flight and some wait.
-    const env = { REDIS_URL, PHOTOWIRE_PREFIX: prefix, PHOTOWIRE_DATA_DIR: path.join(dir, 'data'), PHOTOWIRE_LOCK_MS: '2000', PHOTOWIRE_CHUNK_SIZE: String(CHUNK) };
+    const env = {
+      REDIS_URL,
+      PHOTOWIRE_PREFIX: prefix,
+      PHOTOWIRE_DATA_DIR: path.join(dir, 'data'),
+      PHOTOWIRE_LOCK_MS: '2000',
+      PHOTOWIRE_CHUNK_SIZE: String(CHUNK),
+    };
     const rt = await Runtime.open({ allowPrivateRedis: false, config: loadConfig({ ...env, LOG_LEVEL: 'silent' }) });
     const queue = new Queue(QUEUES.item, { connection: rt.redis, prefix: queuePrefix(prefix) });
     opened.push({ rt, queue, prefix });
     mkdirSync(dir, { recursive: true });
     const manifest = path.join(dir, 'night.ndjson');
-    const lines = Array.from({ length: ITEMS }, (_, i) => JSON.stringify({ id: `n${i}`, caption: `Night shift ${i}: a nurse checks on a patient in the intensive care unit of a hospital in Lyon.` }));
+    const lines = Array.from({ length: ITEMS }, (_, i) =>
+      JSON.stringify({
+        id: `n${i}`,
+        caption: `Night shift ${i}: a nurse checks on a patient in the intensive care unit of a hospital in Lyon.`,
+      }),
+    );
     writeFileSync(manifest, lines.join('\n') + '\n');
     const spawn = (args: string[], extra: Record<string, string> = {}) => {
       const p = CliProcess.start(args, { ...env, ...extra });
@@ -58,7 +69,10 @@ describe('SIGTERM to worker and run', () => {
     removeDir(root);
   });
 
-  const pauses = (p: CliProcess, count: number) => p.waitForLogs((l) => l.msg === 'test pause', count, 30_000, 'test pauses').then((ls) => ls.map((l) => String(l.itemId)));
+  const pauses = (p: CliProcess, count: number) =>
+    p
+      .waitForLogs((l) => l.msg === 'test pause', count, 30_000, 'test pauses')
+      .then((ls) => ls.map((l) => String(l.itemId)));
 
   it('worker: in-flight items finish, then it exits 0; the rest stay queued for the next worker', async () => {
     const { env, rt, queue, manifest } = await setup();
@@ -80,7 +94,11 @@ describe('SIGTERM to worker and run', () => {
 
     const b = await startReadyWorker(env, 2);
     procs.push(b);
-    await waitUntil(async () => (await rt.ctx.catalog.getBatch(o.batchId!))?.state === 'done', 60_000, 'the batch to finish');
+    await waitUntil(
+      async () => (await rt.ctx.catalog.getBatch(o.batchId!))?.state === 'done',
+      60_000,
+      'the batch to finish',
+    );
     await expectBatchWhole(rt, o.batchId!, { items: ITEMS, ok: ITEMS });
     expect(new Set([...a.itemsDone(), ...b.itemsDone()]).size).toBe(ITEMS);
     expect(b.itemsDone().filter((id) => a.itemsDone().includes(id))).toEqual([]);
@@ -104,7 +122,11 @@ describe('SIGTERM to worker and run', () => {
 
     const b = await startReadyWorker(env, 2);
     procs.push(b);
-    await waitUntil(async () => (await rt.ctx.catalog.getBatch(o.batchId!))?.state === 'done', 60_000, 'the batch to finish');
+    await waitUntil(
+      async () => (await rt.ctx.catalog.getBatch(o.batchId!))?.state === 'done',
+      60_000,
+      'the batch to finish',
+    );
     await expectBatchWhole(rt, o.batchId!, { items: ITEMS, ok: ITEMS });
     expect(b.itemsDone()).toEqual(expect.arrayContaining(inFlight));
   });

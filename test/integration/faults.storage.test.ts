@@ -8,7 +8,7 @@ import type { CatalogRecord } from '../../src/schemas/record';
 import { runCli } from '../helpers/cli';
 import { photoVariants } from '../helpers/corpus';
 import { expectBatchWhole } from '../helpers/integrity';
-import { CliProcess, startReadyWorker, waitUntil } from '../helpers/processes';
+import { type CliProcess, startReadyWorker, waitUntil } from '../helpers/processes';
 import { REDIS_URL, deletePrefix, makeTmpDir, removeDir, uniquePrefix } from '../helpers/testEnv';
 import { scaledMs } from '../helpers/deadline';
 
@@ -43,7 +43,13 @@ describe('data directory not writable', () => {
 
   async function setup(name: string, dataDir: string) {
     const prefix = uniquePrefix('storage');
-    const env = { REDIS_URL, PHOTOWIRE_PREFIX: prefix, PHOTOWIRE_DATA_DIR: dataDir, PHOTOWIRE_ATTEMPTS: '2', LOG_LEVEL: 'warn' };
+    const env = {
+      REDIS_URL,
+      PHOTOWIRE_PREFIX: prefix,
+      PHOTOWIRE_DATA_DIR: dataDir,
+      PHOTOWIRE_ATTEMPTS: '2',
+      LOG_LEVEL: 'warn',
+    };
     const rt = await Runtime.open({ allowPrivateRedis: false, config: loadConfig({ ...env, LOG_LEVEL: 'silent' }) });
     cleanups.push(async () => {
       await rt.close();
@@ -65,7 +71,13 @@ describe('data directory not writable', () => {
   async function expectStorageFailures(env: Record<string, string>, batchId: string, reason: RegExp) {
     const failed = await runCli(['failed', '--batch', batchId, '--json'], env);
     expect(failed.code).toBe(0);
-    const list = JSON.parse(failed.stdout) as Array<{ itemId: string; code: string; message: string; attempts: number; source: string }>;
+    const list = JSON.parse(failed.stdout) as Array<{
+      itemId: string;
+      code: string;
+      message: string;
+      attempts: number;
+      source: string;
+    }>;
     expect(list.map((f) => [f.code, f.attempts])).toEqual([
       ['STORAGE_FAILED', 2],
       ['STORAGE_FAILED', 2],
@@ -90,7 +102,9 @@ describe('data directory not writable', () => {
     expect(out.batch).toMatchObject({ state: 'done', ok: 3, failed: 0, failures: [] });
     expect(out.batch.warnings).toEqual([]);
     await expectBatchWhole(rt, batchId, { items: 3, ok: 3 });
-    const exported = readFileSync(path.join(rt.config.dataDir, 'batches', batchId, 'records.ndjson'), 'utf8').trim().split('\n');
+    const exported = readFileSync(path.join(rt.config.dataDir, 'batches', batchId, 'records.ndjson'), 'utf8')
+      .trim()
+      .split('\n');
     expect(exported.map((l) => (JSON.parse(l) as CatalogRecord).error)).toEqual([null, null, null]);
     expect(JSON.parse((await runCli(['failed', '--batch', batchId, '--json'], env)).stdout)).toEqual([]);
     // A second retry finds nothing to do and changes nothing.
@@ -112,26 +126,34 @@ describe('data directory not writable', () => {
     expect(status.warnings.join('\n')).toMatch(/STORAGE_FAILED: records\.ndjson could not be written/);
     // export still has every record, from Redis.
     const exported = await runCli(['export', batchId], env);
-    expect(exported.stdout.trim().split('\n').map((l) => (JSON.parse(l) as CatalogRecord).error?.code)).toEqual(['STORAGE_FAILED', 'STORAGE_FAILED', 'STORAGE_FAILED']);
+    expect(
+      exported.stdout
+        .trim()
+        .split('\n')
+        .map((l) => (JSON.parse(l) as CatalogRecord).error?.code),
+    ).toEqual(['STORAGE_FAILED', 'STORAGE_FAILED', 'STORAGE_FAILED']);
 
     rmSync(path.join(dataDir, 'tmp'));
     await retryAndCheck(env, rt, batchId);
   });
 
-  (canMount ? it : it.skip)('a full disk (256 KB tmpfs): STORAGE_FAILED with ENOSPC, retry succeeds once there is room', async () => {
-    const dataDir = path.join(root, 'full-data');
-    mkdirSync(dataDir);
-    expect(spawnSync('mount', ['-t', 'tmpfs', '-o', 'size=256k', 'tmpfs', dataDir]).status).toBe(0);
-    cleanups.push(async () => {
-      spawnSync('umount', ['-l', dataDir]);
-    });
-    const { env, rt, batchId } = await setup('full', dataDir);
+  (canMount ? it : it.skip)(
+    'a full disk (256 KB tmpfs): STORAGE_FAILED with ENOSPC, retry succeeds once there is room',
+    async () => {
+      const dataDir = path.join(root, 'full-data');
+      mkdirSync(dataDir);
+      expect(spawnSync('mount', ['-t', 'tmpfs', '-o', 'size=256k', 'tmpfs', dataDir]).status).toBe(0);
+      cleanups.push(async () => {
+        spawnSync('umount', ['-l', dataDir]);
+      });
+      const { env, rt, batchId } = await setup('full', dataDir);
 
-    await expectStorageFailures(env, batchId, /ENOSPC/);
-    // Each failed write removed its temp file: the little room left is not eaten by debris.
-    expect(existsSync(path.join(dataDir, 'tmp')) ? readdirSync(path.join(dataDir, 'tmp')) : []).toEqual([]);
+      await expectStorageFailures(env, batchId, /ENOSPC/);
+      // Each failed write removed its temp file: the little room left is not eaten by debris.
+      expect(existsSync(path.join(dataDir, 'tmp')) ? readdirSync(path.join(dataDir, 'tmp')) : []).toEqual([]);
 
-    expect(spawnSync('mount', ['-o', 'remount,size=64m', dataDir]).status).toBe(0);
-    await retryAndCheck(env, rt, batchId);
-  });
+      expect(spawnSync('mount', ['-o', 'remount,size=64m', dataDir]).status).toBe(0);
+      await retryAndCheck(env, rt, batchId);
+    },
+  );
 });

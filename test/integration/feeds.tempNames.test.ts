@@ -20,11 +20,14 @@ describe('temp-named files inside folder feeds', () => {
     mkdirSync(dir);
     const photo = await syntheticPhoto({ width: 320, height: 240, seed: 1801 });
     writeFileSync(path.join(dir, 'a.jpg'), photo);
-    for (const name of ['cp.jpg.part', 'x.tmp', 'y.jpg.crdownload', 'z.jpg~']) writeFileSync(path.join(dir, name), photo.subarray(0, 3000));
+    for (const name of ['cp.jpg.part', 'x.tmp', 'y.jpg.crdownload', 'z.jpg~'])
+      writeFileSync(path.join(dir, name), photo.subarray(0, 3000));
     const feed = await loadFeed(dir, MAX);
     expect(feed.items.map((i) => path.basename(i.image!))).toEqual(['a.jpg']);
     for (const name of ['cp.jpg.part', 'x.tmp', 'y.jpg.crdownload', 'z.jpg~']) {
-      expect(feed.warnings).toContain(`${path.join(dir, name)}: skipped, a temporary name (a file still being written is never an item)`);
+      expect(feed.warnings).toContain(
+        `${path.join(dir, name)}: skipped, a temporary name (a file still being written is never an item)`,
+      );
     }
   });
 
@@ -34,10 +37,15 @@ describe('temp-named files inside folder feeds', () => {
     const photo = await syntheticPhoto({ width: 320, height: 240, seed: 1802 });
     writeFileSync(path.join(dir, 'a.jpg'), photo);
     writeFileSync(path.join(dir, 'b.jpg.part'), photo.subarray(0, 3000));
-    writeFileSync(path.join(dir, 'feed.csv'), 'ID,Caption,Credit,Image\nX1,"A caption. (Photo: Jane Halloran/Northwind Press)",Jane Halloran/Northwind Press,a.jpg\n');
+    writeFileSync(
+      path.join(dir, 'feed.csv'),
+      'ID,Caption,Credit,Image\nX1,"A caption. (Photo: Jane Halloran/Northwind Press)",Jane Halloran/Northwind Press,a.jpg\n',
+    );
     const feed = await loadFeed(dir, MAX);
     expect(feed.format).toBe('folder-bundle');
     expect(feed.items.map((i) => path.basename(i.image ?? i.source.file))).toEqual(['a.jpg']);
-    expect(feed.warnings).toContain(`${path.join(dir, 'b.jpg.part')}: skipped, a temporary name (a file still being written is never an item)`);
+    expect(feed.warnings).toContain(
+      `${path.join(dir, 'b.jpg.part')}: skipped, a temporary name (a file still being written is never an item)`,
+    );
   });
 });

@@ -22,10 +22,18 @@ describe('photowire health (real Redis, real processes)', () => {
 
   it('exit 1 with one line naming Redis when nothing answers at REDIS_URL; the password is never printed', async () => {
     const port = await freePort();
-    const r = await runCli(['health', '--timeout-ms', '1500'], { REDIS_URL: `redis://:hunter2secret@127.0.0.1:${port}`, REDIS_CLUSTER_NODES: '', PHOTOWIRE_DATA_DIR: path.join(dir, 'data2') });
+    const r = await runCli(['health', '--timeout-ms', '1500'], {
+      REDIS_URL: `redis://:hunter2secret@127.0.0.1:${port}`,
+      REDIS_CLUSTER_NODES: '',
+      PHOTOWIRE_DATA_DIR: path.join(dir, 'data2'),
+    });
     expect(r.code).toBe(1);
     expect(r.stdout.split('\n')).toHaveLength(2);
-    expect(r.stdout).toMatch(new RegExp(`^unhealthy: redis does not answer \\(Redis at redis://:\\*+@127\\.0\\.0\\.1:${port}\\): .+; storage reachable`));
+    expect(r.stdout).toMatch(
+      new RegExp(
+        `^unhealthy: redis does not answer \\(Redis at redis://:\\*+@127\\.0\\.0\\.1:${port}\\): .+; storage reachable`,
+      ),
+    );
     expect(r.stdout + r.stderr).not.toContain('hunter2secret');
   });
 

@@ -35,9 +35,17 @@ describe('a hot folder: a marked folder that still holds a temp-named file (real
   it('waits for the .part to be renamed, never makes it an item, then takes the folder whole', async () => {
     const hot = path.join(root, 'hot');
     mkdirSync(hot);
-    const env = { REDIS_URL, PHOTOWIRE_PREFIX: prefix, PHOTOWIRE_DATA_DIR: path.join(root, 'data'), PHOTOWIRE_SETTLE_MS: '300' };
+    const env = {
+      REDIS_URL,
+      PHOTOWIRE_PREFIX: prefix,
+      PHOTOWIRE_DATA_DIR: path.join(root, 'data'),
+      PHOTOWIRE_SETTLE_MS: '300',
+    };
     rt = await Runtime.open({ allowPrivateRedis: false, config: loadConfig({ ...env, LOG_LEVEL: 'silent' }) });
-    w = CliProcess.start(['watch', hot, '--with-workers', '--concurrency', '2', '--settle-ms', '300', '--scan-ms', '200'], env);
+    w = CliProcess.start(
+      ['watch', hot, '--with-workers', '--concurrency', '2', '--settle-ms', '300', '--scan-ms', '200'],
+      env,
+    );
     await w.waitForLogs((l) => l.msg === 'watching hot folders', 1, 20_000, '"watching hot folders"');
 
     // The sender has uploaded a.jpg, is half-way through cp.jpg (under its temp name), and has already written the marker.
@@ -67,7 +75,11 @@ describe('a hot folder: a marked folder that still holds a temp-named file (real
     appendFileSync(part, cp.subarray(Math.floor(cp.length / 2)));
     renameSync(part, path.join(gallery, 'cp.jpg'));
     const moved = path.join(hot, 'processed', dayFolder(new Date()), 'gallery');
-    await waitUntil(async () => existsSync(moved), NORMAL_MS, `gallery/ to reach processed/ (watcher stderr:\n${w.tail()})`);
+    await waitUntil(
+      async () => existsSync(moved),
+      NORMAL_MS,
+      `gallery/ to reach processed/ (watcher stderr:\n${w.tail()})`,
+    );
     expect(readdirSync(moved).sort()).toEqual(['a.jpg', 'cp.jpg']);
     const [batchId] = await rt.ctx.catalog.listBatches(50);
     expect(await rt.ctx.catalog.listBatches(50)).toHaveLength(1);

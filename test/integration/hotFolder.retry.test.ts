@@ -43,7 +43,10 @@ describe('retrying the failed items of a hot-folder batch (real watcher process,
 
   async function startWatcher(): Promise<CliProcess> {
     // The manifest naming a photo that never comes waits for it only briefly (PHOTOWIRE_PAIR_WAIT).
-    const w = CliProcess.start(['watch', hot, '--with-workers', '--concurrency', '2', '--settle-ms', '300', '--scan-ms', '200'], { ...env, PHOTOWIRE_PAIR_WAIT: '2s' });
+    const w = CliProcess.start(
+      ['watch', hot, '--with-workers', '--concurrency', '2', '--settle-ms', '300', '--scan-ms', '200'],
+      { ...env, PHOTOWIRE_PAIR_WAIT: '2s' },
+    );
     procs.push(w);
     await w.waitForLogs((l) => l.msg === 'watching hot folders', 1, 60_000, '"watching hot folders"');
     return w;
@@ -51,11 +54,17 @@ describe('retrying the failed items of a hot-folder batch (real watcher process,
 
   /** The watcher's "batch done, file moved" line for a dropped entry: the event a take ends with. */
   async function taken(w: CliProcess, name: string): Promise<{ batchId: string; movedTo: string }> {
-    const [line] = await w.waitForLogs((l) => l.msg === 'hot folder: batch done, file moved' && l.file === name, 1, 120_000, `${name} taken and moved`);
+    const [line] = await w.waitForLogs(
+      (l) => l.msg === 'hot folder: batch done, file moved' && l.file === name,
+      1,
+      120_000,
+      `${name} taken and moved`,
+    );
     return { batchId: String(line.batchId), movedTo: String(line.movedTo) };
   }
 
-  const detail = async (batchId: string) => batchDetailSchema.parse(await (await desk.fetch(`/api/batches/${batchId}`)).json());
+  const detail = async (batchId: string) =>
+    batchDetailSchema.parse(await (await desk.fetch(`/api/batches/${batchId}`)).json());
 
   it('a dropped folder with an empty photo: failed shows where it is now, the desk offers a retry only while the photo is there, and a corrected file in processed/ retries ok', async () => {
     const w = await startWatcher();
@@ -75,9 +84,18 @@ describe('retrying the failed items of a hot-folder batch (real watcher process,
     // `failed` names the file where it is now, and where it was dropped.
     const listed = await runCli(['failed', '--batch', batchId], env);
     expect(listed.code).toBe(0);
-    expect(listed.stdout).toContain(`IMAGE_CORRUPT  1 attempt  ${emptyNow}  (dropped as ${path.join(hot, 'night2', 'empty.jpg')})`);
+    expect(listed.stdout).toContain(
+      `IMAGE_CORRUPT  1 attempt  ${emptyNow}  (dropped as ${path.join(hot, 'night2', 'empty.jpg')})`,
+    );
     const listedJson = JSON.parse((await runCli(['failed', '--batch', batchId, '--json'], env)).stdout);
-    expect(listedJson).toEqual([expect.objectContaining({ code: 'IMAGE_CORRUPT', source: emptyNow, movedFrom: path.join(hot, 'night2', 'empty.jpg'), retryable: true })]);
+    expect(listedJson).toEqual([
+      expect.objectContaining({
+        code: 'IMAGE_CORRUPT',
+        source: emptyNow,
+        movedFrom: path.join(hot, 'night2', 'empty.jpg'),
+        retryable: true,
+      }),
+    ]);
 
     // The desk: the photo is there (still empty): a retry can read it, so it is offered.
     let d = await detail(batchId);
@@ -85,7 +103,12 @@ describe('retrying the failed items of a hot-folder batch (real watcher process,
     // Gone from processed/: a retry could only fail IMAGE_NOT_FOUND again, so it is not offered, and the desk says where the photo goes.
     rmSync(emptyNow);
     d = await detail(batchId);
-    expect(d.failures).toEqual([expect.objectContaining({ retryable: false, retryNote: `no photo at ${emptyNow} (where a retry reads it): put the photo there, then retry` })]);
+    expect(d.failures).toEqual([
+      expect.objectContaining({
+        retryable: false,
+        retryNote: `no photo at ${emptyNow} (where a retry reads it): put the photo there, then retry`,
+      }),
+    ]);
 
     // The corrected photo, put back where the drop is now, is what the retry reads.
     const corrected = await syntheticPhoto({ width: 640, height: 480, seed: 3102 });
@@ -114,7 +137,10 @@ describe('retrying the failed items of a hot-folder batch (real watcher process,
     const staging = path.join(root, 'stage-csv');
     mkdirSync(staging);
     writeFileSync(path.join(staging, 'a.jpg'), present);
-    writeFileSync(path.join(staging, 'wire.csv'), 'file,caption\na.jpg,First photo of the set\nlate.jpg,The photo the sender forgot\n');
+    writeFileSync(
+      path.join(staging, 'wire.csv'),
+      'file,caption\na.jpg,First photo of the set\nlate.jpg,The photo the sender forgot\n',
+    );
     // Photo first, then the manifest: the manifest holds its photo back until it is taken with it.
     renameSync(path.join(staging, 'a.jpg'), path.join(hot, 'a.jpg'));
     renameSync(path.join(staging, 'wire.csv'), path.join(hot, 'wire.csv'));
@@ -123,12 +149,26 @@ describe('retrying the failed items of a hot-folder batch (real watcher process,
     const dayDir = path.dirname(movedTo);
     expect(existsSync(path.join(dayDir, 'a.jpg'))).toBe(true);
     const failed = await desk.p.rt.ctx.catalog.getFailed(batchId);
-    expect(failed).toEqual([expect.objectContaining({ code: 'PICTURE_MISSING', message: expect.stringContaining(`its picture ${path.join(hot, 'late.jpg')} did not arrive in the hot folder within PHOTOWIRE_PAIR_WAIT`) })]);
+    expect(failed).toEqual([
+      expect.objectContaining({
+        code: 'PICTURE_MISSING',
+        message: expect.stringContaining(
+          `its picture ${path.join(hot, 'late.jpg')} did not arrive in the hot folder within PHOTOWIRE_PAIR_WAIT`,
+        ),
+      }),
+    ]);
 
     const lateNow = path.join(dayDir, 'late.jpg');
     const listed = JSON.parse((await runCli(['failed', '--batch', batchId, '--json'], env)).stdout);
-    expect(listed).toEqual([expect.objectContaining({ source: `${movedTo}:3`, movedFrom: `${path.join(hot, 'wire.csv')}:3` })]);
-    expect((await detail(batchId)).failures).toEqual([expect.objectContaining({ retryable: false, retryNote: `no photo at ${lateNow} (where a retry reads it): put the photo there, then retry` })]);
+    expect(listed).toEqual([
+      expect.objectContaining({ source: `${movedTo}:3`, movedFrom: `${path.join(hot, 'wire.csv')}:3` }),
+    ]);
+    expect((await detail(batchId)).failures).toEqual([
+      expect.objectContaining({
+        retryable: false,
+        retryNote: `no photo at ${lateNow} (where a retry reads it): put the photo there, then retry`,
+      }),
+    ]);
 
     const late = await syntheticPhoto({ width: 400, height: 300, seed: 3104 });
     writeFileSync(lateNow, late);

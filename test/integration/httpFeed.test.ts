@@ -16,7 +16,11 @@ import { scaledMs } from '../helpers/deadline';
 const FIXTURES = path.resolve(__dirname, '../fixtures/feeds');
 const sha = (b: Buffer) => createHash('sha256').update(b).digest('hex');
 
-async function waitFor<T>(what: string, probe: () => T | null | undefined | false | Promise<T | null | undefined | false>, timeoutMs = 30_000): Promise<T> {
+async function waitFor<T>(
+  what: string,
+  probe: () => T | null | undefined | false | Promise<T | null | undefined | false>,
+  timeoutMs = 30_000,
+): Promise<T> {
   const deadline = Date.now() + scaledMs(timeoutMs); // scaled by the load (test/helpers/deadline.ts)
   for (;;) {
     const v = await probe();
@@ -122,7 +126,9 @@ describe('HTTP feeds (a local server on 127.0.0.1)', () => {
         code: 'FETCH_REFUSED',
         message: expect.stringContaining('PHOTOWIRE_FETCH_ALLOW is empty'),
       });
-      await expect(fetchBytes(`${agency.base}/feeds/photo.jpg`, limits({ allow: ['127.0.0.1:1'] }))).rejects.toMatchObject({ code: 'FETCH_REFUSED' });
+      await expect(
+        fetchBytes(`${agency.base}/feeds/photo.jpg`, limits({ allow: ['127.0.0.1:1'] })),
+      ).rejects.toMatchObject({ code: 'FETCH_REFUSED' });
       expect(agency.count('/feeds/photo.jpg')).toBe(before);
     });
 
@@ -138,7 +144,9 @@ describe('HTTP feeds (a local server on 127.0.0.1)', () => {
       const started = Date.now();
       await expect(fetchBytes(`${agency.base}/hang`, limits({ timeoutMs: 300, retries: 1 }))).rejects.toMatchObject({
         code: 'FETCH_FAILED',
-        message: expect.stringMatching(/\/hang: no complete answer within 300 ms \(PHOTOWIRE_FETCH_TIMEOUT_MS\) \(2 attempts\)/),
+        message: expect.stringMatching(
+          /\/hang: no complete answer within 300 ms \(PHOTOWIRE_FETCH_TIMEOUT_MS\) \(2 attempts\)/,
+        ),
       });
       expect(agency.count('/hang')).toBe(2);
       expect(Date.now() - started).toBeLessThan(scaledMs(10_000));
@@ -147,13 +155,21 @@ describe('HTTP feeds (a local server on 127.0.0.1)', () => {
     it('a 503 is retried until it succeeds; a 404 is not retried', async () => {
       expect((await fetchBytes(`${agency.base}/flaky`, limits())).bytes.toString()).toBe('finally');
       expect(agency.count('/flaky')).toBe(3);
-      await expect(fetchBytes(`${agency.base}/nothing`, limits())).rejects.toMatchObject({ code: 'FETCH_FAILED', message: expect.stringContaining('HTTP 404') });
+      await expect(fetchBytes(`${agency.base}/nothing`, limits())).rejects.toMatchObject({
+        code: 'FETCH_FAILED',
+        message: expect.stringContaining('HTTP 404'),
+      });
       expect(agency.count('/nothing')).toBe(1);
     });
 
     it('the size cap holds whether the server declares the size or not', async () => {
-      await expect(fetchBytes(`${agency.base}/big`, limits({ maxBytes: 100_000 }))).rejects.toMatchObject({ code: 'FEED_TOO_LARGE', message: expect.stringContaining('PHOTOWIRE_MAX_FEED_MB') });
-      await expect(fetchBytes(`${agency.base}/big-chunked`, limits({ maxBytes: 500_000, what: 'image' }))).rejects.toMatchObject({
+      await expect(fetchBytes(`${agency.base}/big`, limits({ maxBytes: 100_000 }))).rejects.toMatchObject({
+        code: 'FEED_TOO_LARGE',
+        message: expect.stringContaining('PHOTOWIRE_MAX_FEED_MB'),
+      });
+      await expect(
+        fetchBytes(`${agency.base}/big-chunked`, limits({ maxBytes: 500_000, what: 'image' })),
+      ).rejects.toMatchObject({
         code: 'IMAGE_TOO_LARGE',
         message: expect.stringContaining('PHOTOWIRE_MAX_FILE_MB'),
       });
@@ -180,13 +196,24 @@ describe('HTTP feeds (a local server on 127.0.0.1)', () => {
       expect(rec.error).toBeNull();
       expect(rec.source.file).toBe(url);
       expect(rec.image!.sha256).toBe(sha(agency.photo));
-      expect(rec).toMatchObject({ agencyId: 'tag:nwp.example,2012:NWP0042', agencyVersion: '3', headline: 'Rain delays final at Wimbledon' });
+      expect(rec).toMatchObject({
+        agencyId: 'tag:nwp.example,2012:NWP0042',
+        agencyVersion: '3',
+        headline: 'Rain delays final at Wimbledon',
+      });
       expect(agency.count('/feeds/photo.jpg')).toBeGreaterThanOrEqual(1);
 
       const second = await run();
-      expect(second).toMatchObject({ state: 'empty', note: expect.stringMatching(/^nothing new: the feed's 1 item\(s\) were all taken before; next check (\d{4}-\d\d-\d\d )?\d\d:\d\d$/) });
+      expect(second).toMatchObject({
+        state: 'empty',
+        note: expect.stringMatching(
+          /^nothing new: the feed's 1 item\(s\) were all taken before; next check (\d{4}-\d\d-\d\d )?\d\d:\d\d$/,
+        ),
+      });
 
-      agency.g2 = agency.g2.replace('version="3"', 'version="4"').replace('Rain delays final at Wimbledon', 'Rain stops play in Wimbledon final');
+      agency.g2 = agency.g2
+        .replace('version="3"', 'version="4"')
+        .replace('Rain delays final at Wimbledon', 'Rain stops play in Wimbledon final');
       const third = await run();
       expect(third).toMatchObject({ state: 'done', items: 1, ok: 1 });
       const [v4] = await p.rt.ctx.catalog.getRecords(third.batchId!);
@@ -200,12 +227,14 @@ describe('HTTP feeds (a local server on 127.0.0.1)', () => {
   it('anything else is refused with a clear error: hosts off the list, photos on other hosts (JSON manifests by URL are read)', async () => {
     const s = new Scheduler(p.rt);
     try {
-      await expect(s.upsert({ name: 'elsewhere', every: 60_000, source: `http://localhost:${agency.port}/feeds/g2.xml` })).rejects.toThrow(
-        /schedule elsewhere: .*host localhost:\d+ is not in PHOTOWIRE_FETCH_ALLOW/,
-      );
+      await expect(
+        s.upsert({ name: 'elsewhere', every: 60_000, source: `http://localhost:${agency.port}/feeds/g2.xml` }),
+      ).rejects.toThrow(/schedule elsewhere: .*host localhost:\d+ is not in PHOTOWIRE_FETCH_ALLOW/);
       // A JSON manifest by URL is a feed like the others: its image paths resolve against its URL.
       const fed = await loadHttpFeed(`${agency.base}/feeds/manifest.json`, p.rt.config);
-      expect(fed.items.map((i) => [i.captionRaw, i.image, i.error])).toEqual([['x', `${agency.base}/feeds/photo.jpg`, undefined]]);
+      expect(fed.items.map((i) => [i.captionRaw, i.image, i.error])).toEqual([
+        ['x', `${agency.base}/feeds/photo.jpg`, undefined],
+      ]);
     } finally {
       await s.close();
     }

@@ -18,7 +18,13 @@ describe('ingest --wait with no worker running', () => {
   const env = pipelineEnv(prefix, path.join(root, 'data'));
   const feed = (name: string) => {
     const f = path.join(root, `${name}.ndjson`);
-    writeFileSync(f, [`{"id":"${name}-1","caption":"Rain at Wimbledon. REUTERS/Jo Bloggs"}`, `{"id":"${name}-2","caption":"Fans wait at the gate. (AP Photo/Jo Bloggs)"}`].join('\n') + '\n');
+    writeFileSync(
+      f,
+      [
+        `{"id":"${name}-1","caption":"Rain at Wimbledon. REUTERS/Jo Bloggs"}`,
+        `{"id":"${name}-2","caption":"Fans wait at the gate. (AP Photo/Jo Bloggs)"}`,
+      ].join('\n') + '\n',
+    );
     return f;
   };
   let worker: CliProcess | null = null;
@@ -35,17 +41,29 @@ describe('ingest --wait with no worker running', () => {
     expect(r.stdout).toBe('');
     const lines = r.stderr.trim().split('\n');
     expect(lines).toHaveLength(1);
-    expect(lines[0]).toMatch(/^photowire: no worker is consuming the photowire-item and photowire-batch queue \(PHOTOWIRE_PREFIX pwtest-noworker-\w+\): batch alone-\w+ stays queued until one starts; run `photowire worker`/);
+    expect(lines[0]).toMatch(
+      /^photowire: no worker is consuming the photowire-item and photowire-batch queue \(PHOTOWIRE_PREFIX pwtest-noworker-\w+\): batch alone-\w+ stays queued until one starts; run `photowire worker`/,
+    );
     const status = await runCli(['status', '--json'], env);
-    expect((JSON.parse(status.stdout) as Array<{ state: string; expected: number }>).map((b) => [b.state, b.expected])).toEqual([['queued', 2]]);
+    expect(
+      (JSON.parse(status.stdout) as Array<{ state: string; expected: number }>).map((b) => [b.state, b.expected]),
+    ).toEqual([['queued', 2]]);
   });
 
   it('with --wait-for-workers, waits, says when a worker appears, then prints the summary', async () => {
     const ingest = CliProcess.start(['ingest', feed('later'), '--wait', '--wait-for-workers'], env);
     try {
-      await waitUntil(async () => ingest.plain.some((l) => l.includes('no worker is consuming')) || !ingest.alive, 60_000, 'the "no worker" line');
+      await waitUntil(
+        async () => ingest.plain.some((l) => l.includes('no worker is consuming')) || !ingest.alive,
+        60_000,
+        'the "no worker" line',
+      );
       expect(ingest.alive).toBe(true);
-      expect(ingest.plain.filter((l) => l.startsWith('photowire:'))).toEqual([expect.stringMatching(/no worker is consuming the photowire-item and photowire-batch queue .*; waiting for one \(--wait-for-workers\)$/)]);
+      expect(ingest.plain.filter((l) => l.startsWith('photowire:'))).toEqual([
+        expect.stringMatching(
+          /no worker is consuming the photowire-item and photowire-batch queue .*; waiting for one \(--wait-for-workers\)$/,
+        ),
+      ]);
       worker = await startReadyWorker(env);
       const exit = await ingest.exited;
       expect(exit.code).toBe(0);

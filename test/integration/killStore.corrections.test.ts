@@ -40,12 +40,24 @@ describe('KillStore: a correction stored before the item it corrects', () => {
       targets: ['NYPS301'],
       groups: ['b:NYPS301'],
       reason: 'LOCATION TO QUEENS',
-      notice: { itemId: correction.id, batchId: correction.batchId, kind: 'correction', source: 'iptc:specialInstructions', text: 'CORRECTS LOCATION TO QUEENS', targets: ['NYPS301'], receivedAt: new Date().toISOString() },
+      notice: {
+        itemId: correction.id,
+        batchId: correction.batchId,
+        kind: 'correction',
+        source: 'iptc:specialInstructions',
+        text: 'CORRECTS LOCATION TO QUEENS',
+        targets: ['NYPS301'],
+        receivedAt: new Date().toISOString(),
+      },
       supersededBy: correction.id,
     });
     expect(event.items).toEqual([]);
     const original = record(1, 'fire-aaaa');
-    expect(await store.register(original)).toMatchObject({ status: 'superseded', supersededBy: correction.id, killedAt: null });
+    expect(await store.register(original)).toMatchObject({
+      status: 'superseded',
+      supersededBy: correction.id,
+      killedAt: null,
+    });
     expect((await store.getEvent('corr-1'))!.items).toEqual([original.id]);
     // a later item of the same batch, and an item of another batch, are not older versions
     expect(await store.register(record(3, 'fire-aaaa'))).toBeNull();

@@ -18,11 +18,56 @@ describe('KillStore: data of the earlier layout', () => {
   });
 
   it('moves memberships, reached lists and marks once; a new kill reaches the old records', async () => {
-    const info = (id: string, groups: string[]) => JSON.stringify({ itemId: id, batchId: 'old-aaaaaaaaaaaa', index: 0, file: '/feeds/old.jpg', original: null, agencyId: 'X', photoId: null, photoVersion: null, caption: '', groups });
-    await redis.hset(k.items, 'old-aaaaaaaaaaaa-0001', info('old-aaaaaaaaaaaa-0001', ['i:old-aaaaaaaaaaaa-0001', 'a:LON900', 'p:photo-9']));
-    await redis.hset(k.items, 'old-aaaaaaaaaaaa-0002', info('old-aaaaaaaaaaaa-0002', ['i:old-aaaaaaaaaaaa-0002', 'p:photo-9']));
-    await redis.hset(k.groups, 'a:LON900', JSON.stringify(['old-aaaaaaaaaaaa-0001']), 'p:photo-9', JSON.stringify(['old-aaaaaaaaaaaa-0001', 'old-aaaaaaaaaaaa-0002']));
-    const oldEvent = { id: 'oldkill', kind: 'kill', status: 'killed', targets: ['LON901'], reason: 'r', notice: { itemId: '', batchId: '', kind: 'manual', source: 'manual', text: 'r', targets: ['LON901'], receivedAt: '2026-01-01T00:00:00.000Z' }, createdAt: '2026-01-01T00:00:00.000Z', items: ['gone-1'], review: [], supersededBy: null };
+    const info = (id: string, groups: string[]) =>
+      JSON.stringify({
+        itemId: id,
+        batchId: 'old-aaaaaaaaaaaa',
+        index: 0,
+        file: '/feeds/old.jpg',
+        original: null,
+        agencyId: 'X',
+        photoId: null,
+        photoVersion: null,
+        caption: '',
+        groups,
+      });
+    await redis.hset(
+      k.items,
+      'old-aaaaaaaaaaaa-0001',
+      info('old-aaaaaaaaaaaa-0001', ['i:old-aaaaaaaaaaaa-0001', 'a:LON900', 'p:photo-9']),
+    );
+    await redis.hset(
+      k.items,
+      'old-aaaaaaaaaaaa-0002',
+      info('old-aaaaaaaaaaaa-0002', ['i:old-aaaaaaaaaaaa-0002', 'p:photo-9']),
+    );
+    await redis.hset(
+      k.groups,
+      'a:LON900',
+      JSON.stringify(['old-aaaaaaaaaaaa-0001']),
+      'p:photo-9',
+      JSON.stringify(['old-aaaaaaaaaaaa-0001', 'old-aaaaaaaaaaaa-0002']),
+    );
+    const oldEvent = {
+      id: 'oldkill',
+      kind: 'kill',
+      status: 'killed',
+      targets: ['LON901'],
+      reason: 'r',
+      notice: {
+        itemId: '',
+        batchId: '',
+        kind: 'manual',
+        source: 'manual',
+        text: 'r',
+        targets: ['LON901'],
+        receivedAt: '2026-01-01T00:00:00.000Z',
+      },
+      createdAt: '2026-01-01T00:00:00.000Z',
+      items: ['gone-1'],
+      review: [],
+      supersededBy: null,
+    };
     await redis.hset(k.events, 'oldkill', JSON.stringify(oldEvent));
     await redis.zadd(k.log, Date.now(), 'oldkill');
     await redis.hset(k.killed, 'a:LON901', 'oldkill');
@@ -34,7 +79,15 @@ describe('KillStore: data of the earlier layout', () => {
       targets: ['LON900'],
       groups: ['a:LON900'],
       reason: 'wrong person',
-      notice: { itemId: '', batchId: '', kind: 'manual', source: 'manual', text: 'wrong person', targets: ['LON900'], receivedAt: new Date().toISOString() },
+      notice: {
+        itemId: '',
+        batchId: '',
+        kind: 'manual',
+        source: 'manual',
+        text: 'wrong person',
+        targets: ['LON900'],
+        receivedAt: new Date().toISOString(),
+      },
     });
     expect([...event.items].sort()).toEqual(['old-aaaaaaaaaaaa-0001', 'old-aaaaaaaaaaaa-0002']);
     expect(await redis.exists(k.groups)).toBe(0);
@@ -50,7 +103,15 @@ describe('KillStore: data of the earlier layout', () => {
       targets: ['LON900'],
       groups: ['b:LON900'],
       reason: 'withdrawn',
-      notice: { itemId: '', batchId: '', kind: 'manual', source: 'manual', text: 'withdrawn', targets: ['LON900'], receivedAt: new Date().toISOString() },
+      notice: {
+        itemId: '',
+        batchId: '',
+        kind: 'manual',
+        source: 'manual',
+        text: 'withdrawn',
+        targets: ['LON900'],
+        receivedAt: new Date().toISOString(),
+      },
     });
     expect(bare.items).toContain('old-aaaaaaaaaaaa-0001');
   });

@@ -26,7 +26,11 @@ describe('the kill webhook, durably retried', () => {
   let server: Server;
   let url: string;
   let host: string;
-  const requests: Array<{ status: number; body: { type: string; kill: { id: string; items: string[]; targets: string[] } }; killHeader: string | undefined }> = [];
+  const requests: Array<{
+    status: number;
+    body: { type: string; kill: { id: string; items: string[]; targets: string[] } };
+    killHeader: string | undefined;
+  }> = [];
   let p: TestPipeline;
   let root: string;
 
@@ -36,7 +40,11 @@ describe('the kill webhook, durably retried', () => {
       req.on('data', (d) => (body += String(d)));
       req.on('end', () => {
         const status = requests.length < 2 ? 503 : 200;
-        requests.push({ status, body: JSON.parse(body), killHeader: req.headers['x-photowire-kill'] as string | undefined });
+        requests.push({
+          status,
+          body: JSON.parse(body),
+          killHeader: req.headers['x-photowire-kill'] as string | undefined,
+        });
         res.writeHead(status).end(status === 200 ? 'ok' : 'try later');
       });
     });
@@ -44,7 +52,9 @@ describe('the kill webhook, durably retried', () => {
     host = `127.0.0.1:${(server.address() as AddressInfo).port}`;
     url = `http://${host}/cms/unpublish`;
     root = makeTmpDir('kill-webhook');
-    p = await TestPipeline.start({ overrides: { PHOTOWIRE_KILL_WEBHOOK: url, PHOTOWIRE_FETCH_ALLOW: host, PHOTOWIRE_FETCH_RETRIES: '3' } });
+    p = await TestPipeline.start({
+      overrides: { PHOTOWIRE_KILL_WEBHOOK: url, PHOTOWIRE_FETCH_ALLOW: host, PHOTOWIRE_FETCH_RETRIES: '3' },
+    });
   });
   afterAll(async () => {
     await p.close();
@@ -58,7 +68,16 @@ describe('the kill webhook, durably retried', () => {
     copyFileSync(path.join(WIRE_IMAGES, 'getty.jpg'), path.join(a, 'LON805.jpg'));
     // AP's LON805 (the notice below is AP's; a reference is an id of its provider)
     const caption = 'Protesters march through the city centre. (AP Photo/Staff)';
-    execFileSync('exiftool', ['-q', '-overwrite_original', '-IPTC:OriginalTransmissionReference=LON805', '-IPTC:Credit=AP', `-IPTC:Caption-Abstract=${caption}`, `-XMP-dc:Description=${caption}`, `-EXIF:ImageDescription=${caption}`, path.join(a, 'LON805.jpg')]);
+    execFileSync('exiftool', [
+      '-q',
+      '-overwrite_original',
+      '-IPTC:OriginalTransmissionReference=LON805',
+      '-IPTC:Credit=AP',
+      `-IPTC:Caption-Abstract=${caption}`,
+      `-XMP-dc:Description=${caption}`,
+      `-EXIF:ImageDescription=${caption}`,
+      path.join(a, 'LON805.jpg'),
+    ]);
     const [photo] = await p.ingest([a]);
     const b = path.join(root, 'b');
     mkdirSync(b);
@@ -69,7 +88,11 @@ describe('the kill webhook, durably retried', () => {
     const queue = new Queue(QUEUES.killWebhook, { connection: p.rt.redis, prefix: queuePrefix(p.config.prefix) });
     try {
       const jobId = jobIds.killWebhook(kill.id);
-      await waitUntil(async () => (await Job.fromId(queue, jobId))?.finishedOn !== undefined, 30_000, 'the webhook job to finish');
+      await waitUntil(
+        async () => (await Job.fromId(queue, jobId))?.finishedOn !== undefined,
+        30_000,
+        'the webhook job to finish',
+      );
       const job = (await Job.fromId(queue, jobId))!;
       expect(await job.getState()).toBe('completed');
       expect(job.attemptsMade).toBe(3);
@@ -77,11 +100,17 @@ describe('the kill webhook, durably retried', () => {
       const itemId = `${photo.batchId}-0001`;
       for (const r of requests) {
         expect(r.killHeader).toBe(kill.id);
-        expect(r.body).toMatchObject({ type: 'photowire.kill', kill: { id: kill.id, targets: ['LON805'], items: [itemId] } });
+        expect(r.body).toMatchObject({
+          type: 'photowire.kill',
+          kill: { id: kill.id, targets: ['LON805'], items: [itemId] },
+        });
       }
 
       // the notice read again (a retry, a re-ingest) queues the same job id: nothing is sent again
-      expect(await queueKillWebhook({ ...p.rt.ctx, logger: p.rt.logger }, kill)).toMatchObject({ state: 'queued', jobId });
+      expect(await queueKillWebhook({ ...p.rt.ctx, logger: p.rt.logger }, kill)).toMatchObject({
+        state: 'queued',
+        jobId,
+      });
       await new Promise((r) => setTimeout(r, 2500));
       expect(requests).toHaveLength(3);
     } finally {
@@ -97,8 +126,14 @@ describe('the kill webhook, durably retried', () => {
     const config = { ...p.rt.ctx.config, fetchAllow: ['cms.example.com'], prefix: `${p.config.prefix}-refused` };
     const queues = new Queues(p.rt.redis, config.prefix);
     const out = await queueKillWebhook({ queues, config, logger }, kill).finally(() => queues.close());
-    expect(out).toEqual({ state: 'refused', jobId: null, error: expect.stringContaining(`host ${host} is not in PHOTOWIRE_FETCH_ALLOW (allowed: cms.example.com)`) });
-    expect(warnings).toEqual([{ obj: expect.objectContaining({ killId: kill.id, code: 'FETCH_REFUSED' }), msg: out.error }]);
+    expect(out).toEqual({
+      state: 'refused',
+      jobId: null,
+      error: expect.stringContaining(`host ${host} is not in PHOTOWIRE_FETCH_ALLOW (allowed: cms.example.com)`),
+    });
+    expect(warnings).toEqual([
+      { obj: expect.objectContaining({ killId: kill.id, code: 'FETCH_REFUSED' }), msg: out.error },
+    ]);
     const queue = new Queue(QUEUES.killWebhook, { connection: p.rt.redis, prefix: queuePrefix(config.prefix) });
     try {
       expect(await queue.getJobCounts()).toMatchObject({ waiting: 0, delayed: 0, completed: 0, failed: 0 });

@@ -37,8 +37,17 @@ describe('a kill naming a reused transmission reference', () => {
     // each its own subject: near-identical captions would make the later photo a resend of the earlier
     const caption = `${SUBJECTS[name] ?? `A photo named ${name}`}. (AP Photo/Staff)`;
     execFileSync('exiftool', [
-      '-q', '-overwrite_original', `-IPTC:OriginalTransmissionReference=${ref}`, `-XMP-photoshop:TransmissionReference=${ref}`,
-      '-IPTC:Credit=AP', '-IPTC:Source=AP', '-XMP-photoshop:Credit=AP', `-IPTC:Caption-Abstract=${caption}`, `-XMP-dc:Description=${caption}`, `-EXIF:ImageDescription=${caption}`, file,
+      '-q',
+      '-overwrite_original',
+      `-IPTC:OriginalTransmissionReference=${ref}`,
+      `-XMP-photoshop:TransmissionReference=${ref}`,
+      '-IPTC:Credit=AP',
+      '-IPTC:Source=AP',
+      '-XMP-photoshop:Credit=AP',
+      `-IPTC:Caption-Abstract=${caption}`,
+      `-XMP-dc:Description=${caption}`,
+      `-EXIF:ImageDescription=${caption}`,
+      file,
     ]);
     return d;
   };
@@ -48,7 +57,8 @@ describe('a kill naming a reused transmission reference', () => {
     const [r] = await presentRecords(desk.p.rt.ctx, await desk.p.rt.ctx.catalog.getRecords(o.batchId!));
     return r;
   };
-  const now = async (r: PresentedRecord) => (await presentRecords(desk.p.rt.ctx, await desk.p.rt.ctx.catalog.getRecords(r.batchId)))[0];
+  const now = async (r: PresentedRecord) =>
+    (await presentRecords(desk.p.rt.ctx, await desk.p.rt.ctx.catalog.getRecords(r.batchId)))[0];
 
   beforeAll(async () => {
     root = makeTmpDir('kill-window');
@@ -69,9 +79,15 @@ describe('a kill naming a reused transmission reference', () => {
     copyFileSync(path.join(FIX, 'ap-eliminate-nyps101.ndjson'), path.join(d, 'ap-eliminate-nyps101.ndjson'));
     const notice = await ingestOne(path.join(d, 'ap-eliminate-nyps101.ndjson'));
 
-    expect(await now(recent)).toMatchObject({ status: 'killed', notice: { itemId: notice.id, targets: ['NYPS101'] }, availability: { state: 'killed' } });
+    expect(await now(recent)).toMatchObject({
+      status: 'killed',
+      notice: { itemId: notice.id, targets: ['NYPS101'] },
+      availability: { state: 'killed' },
+    });
     expect(await now(old)).toMatchObject({ status: 'active', availability: { state: 'publishable' } });
-    const { kills } = (await (await desk.fetch('/api/kills?since=1h')).json()) as { kills: Array<{ copies: Array<{ itemId: string }> }> };
+    const { kills } = (await (await desk.fetch('/api/kills?since=1h')).json()) as {
+      kills: Array<{ copies: Array<{ itemId: string }> }>;
+    };
     expect(kills.map((k) => k.copies.map((c) => c.itemId))).toEqual([[recent.id]]);
 
     // within the window after the kill: killed on arrival (and stored so)
@@ -86,7 +102,11 @@ describe('a kill naming a reused transmission reference', () => {
   it('a guid is unique: a kill of it reaches every record with it, whatever its age', async () => {
     const first = await ingestOne(photo('guid1', 'IPTC.jpg', 'urn:ap:20240310:PIC1'));
     await sleep(WINDOW_MS + 1000);
-    const res = await desk.fetch('/api/kills', { method: 'POST', body: JSON.stringify({ target: 'urn:ap:20240310:PIC1', reason: 'Wrong person named' }), headers: { 'content-type': 'application/json' } });
+    const res = await desk.fetch('/api/kills', {
+      method: 'POST',
+      body: JSON.stringify({ target: 'urn:ap:20240310:PIC1', reason: 'Wrong person named' }),
+      headers: { 'content-type': 'application/json' },
+    });
     expect(res.status).toBe(201);
     expect(await now(first)).toMatchObject({ status: 'killed', reason: 'Wrong person named' });
   });

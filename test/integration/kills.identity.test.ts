@@ -20,7 +20,8 @@ describe('kills: what they name and whose photo it is', () => {
   let root: string;
   let env: Record<string, string | undefined>;
   const cli = (...args: string[]) => runCli(args, { ...env, PHOTOWIRE_OPERATOR: 'night-desk' });
-  const records = async (batchId: string): Promise<PresentedRecord[]> => presentRecords(desk.p.rt.ctx, await desk.p.rt.ctx.catalog.getRecords(batchId));
+  const records = async (batchId: string): Promise<PresentedRecord[]> =>
+    presentRecords(desk.p.rt.ctx, await desk.p.rt.ctx.catalog.getRecords(batchId));
   /** A JPEG with no metadata of its own: the manifest's credit is the only one. */
   const bare = (from: string, to: string) => {
     copyFileSync(path.join(WIRE_IMAGES, from), to);
@@ -46,7 +47,11 @@ describe('kills: what they name and whose photo it is', () => {
   });
 
   it('a kill by item id typed while the item is queued is standing, says so, and kills it when it arrives', async () => {
-    const feed = manifest('queued', { id: 'Q-77', caption: 'A queued photo of a harbour at dawn.', credit: 'Jane Roe/Reuters' }, 'cp.jpg');
+    const feed = manifest(
+      'queued',
+      { id: 'Q-77', caption: 'A queued photo of a harbour at dawn.', credit: 'Jane Roe/Reuters' },
+      'cp.jpg',
+    );
     const [o] = await ingestPaths(desk.p.rt, [feed]);
     expect(o.error).toBeNull();
     const itemId = `${o.batchId}-0001`;
@@ -62,15 +67,32 @@ describe('kills: what they name and whose photo it is', () => {
     await desk.p.rt.startWorkers(2);
     await waitForBatches(desk.p.rt, [o.batchId!], { progress: false, timeoutMs: 120_000 });
     const [r] = await records(o.batchId!);
-    expect(r).toMatchObject({ id: itemId, status: 'killed', reason: 'Wrong caption', availability: { state: 'killed' } });
+    expect(r).toMatchObject({
+      id: itemId,
+      status: 'killed',
+      reason: 'Wrong caption',
+      availability: { state: 'killed' },
+    });
     // the export a CMS imports from says the same
     const exported = await cli('export', o.batchId!);
     expect(exported.stdout).not.toContain(`"${itemId}"`);
   });
 
-  it("two feeds' bare id \"1\" are two photos: not versions of each other, and a kill of one asks whose", async () => {
-    const [dpa] = await desk.p.ingest([manifest('dpa', { id: '1', caption: 'Cyclists ride past the Brandenburg Gate in Berlin.', credit: 'Kay Nietfeld/dpa' }, 'getty.jpg')]);
-    const [kyodo] = await desk.p.ingest([manifest('kyodo', { id: '1', caption: 'Commuters cross a street in Tokyo at rush hour.', credit: 'Kyodo' }, 'corbis.jpg')]);
+  it('two feeds\' bare id "1" are two photos: not versions of each other, and a kill of one asks whose', async () => {
+    const [dpa] = await desk.p.ingest([
+      manifest(
+        'dpa',
+        { id: '1', caption: 'Cyclists ride past the Brandenburg Gate in Berlin.', credit: 'Kay Nietfeld/dpa' },
+        'getty.jpg',
+      ),
+    ]);
+    const [kyodo] = await desk.p.ingest([
+      manifest(
+        'kyodo',
+        { id: '1', caption: 'Commuters cross a street in Tokyo at rush hour.', credit: 'Kyodo' },
+        'corbis.jpg',
+      ),
+    ]);
     const [d] = await records(dpa.batchId!);
     const [k] = await records(kyodo.batchId!);
     expect(d.agencyId).toBe('1');
@@ -86,9 +108,16 @@ describe('kills: what they name and whose photo it is', () => {
 
     const one = await cli('kill', '1', '--agency', 'dpa', '--reason', 'Wrong person', '--json');
     expect(one.code).toBe(0);
-    expect(JSON.parse(one.stdout)).toMatchObject({ matched: true, provider: 'DPA', event: { items: [d.id], groups: ['a:DPA/1'] } });
+    expect(JSON.parse(one.stdout)).toMatchObject({
+      matched: true,
+      provider: 'DPA',
+      event: { items: [d.id], groups: ['a:DPA/1'] },
+    });
     expect((await records(dpa.batchId!))[0]).toMatchObject({ status: 'killed' });
-    expect((await records(kyodo.batchId!))[0]).toMatchObject({ status: 'active', availability: { state: 'publishable' } });
+    expect((await records(kyodo.batchId!))[0]).toMatchObject({
+      status: 'active',
+      availability: { state: 'publishable' },
+    });
   });
 
   it('a mistyped kill exits 3, can be lifted with a reason, and the lift is kept with who and when', async () => {
@@ -100,18 +129,34 @@ describe('kills: what they name and whose photo it is', () => {
     expect(lifted.code).toBe(0);
     expect(lifted.stdout).toContain(`lifted killed nosuch-typo (kill ${killId})`);
     // a later arrival with that id is not killed by the lifted kill
-    const [late] = await desk.p.ingest([manifest('late', { id: 'nosuch-typo', caption: 'A photo that arrives with the mistyped id.', credit: 'AP' }, 'pa.jpg')]);
+    const [late] = await desk.p.ingest([
+      manifest(
+        'late',
+        { id: 'nosuch-typo', caption: 'A photo that arrives with the mistyped id.', credit: 'AP' },
+        'pa.jpg',
+      ),
+    ]);
     expect((await records(late.batchId!))[0]).toMatchObject({ status: 'active' });
 
     const listed = await cli('kills', '--json');
     expect(listed.stdout).not.toContain(killId);
-    const all = (await cli('kills', '--all', '--json')).stdout.trim().split('\n').map((l) => JSON.parse(l));
-    expect(all.find((k) => k.id === killId)).toMatchObject({ by: 'night-desk', lifted: { by: 'night-desk', reason: 'typo' } });
+    const all = (await cli('kills', '--all', '--json')).stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
+    expect(all.find((k) => k.id === killId)).toMatchObject({
+      by: 'night-desk',
+      lifted: { by: 'night-desk', reason: 'typo' },
+    });
     expect((await cli('unkill', 'ffffffffffffffffffff', '--reason', 'x')).code).not.toBe(0);
   });
 
   it('lifting a real kill makes its records publishable again, unless another live kill still names them', async () => {
-    const feed = manifest('lift', { id: 'LIFT-9', caption: 'Fans celebrate a late goal at the stadium.', credit: 'John Doe/AP' }, 'IPTC.jpg');
+    const feed = manifest(
+      'lift',
+      { id: 'LIFT-9', caption: 'Fans celebrate a late goal at the stadium.', credit: 'John Doe/AP' },
+      'IPTC.jpg',
+    );
     const [o] = await desk.p.ingest([feed]);
     const first = JSON.parse((await cli('kill', 'LIFT-9', '--reason', 'Wrong match', '--json')).stdout);
     const second = JSON.parse((await cli('kill', `${o.batchId}-0001`, '--reason', 'Also wrong', '--json')).stdout);
@@ -119,9 +164,17 @@ describe('kills: what they name and whose photo it is', () => {
     await cli('unkill', first.event.id, '--reason', 'sent in error');
     // the item-id kill still stands
     expect((await records(o.batchId!))[0]).toMatchObject({ status: 'killed', reason: 'Also wrong' });
-    const res = await desk.fetch(`/api/kills/${second.event.id}/lift`, { method: 'POST', body: JSON.stringify({ reason: 'both in error' }), headers: { 'content-type': 'application/json' } });
+    const res = await desk.fetch(`/api/kills/${second.event.id}/lift`, {
+      method: 'POST',
+      body: JSON.stringify({ reason: 'both in error' }),
+      headers: { 'content-type': 'application/json' },
+    });
     expect(res.status).toBe(200);
-    expect(await res.json()).toMatchObject({ state: 'lifted', restored: 1, kill: { lifted: { by: 'desk', reason: 'both in error' } } });
+    expect(await res.json()).toMatchObject({
+      state: 'lifted',
+      restored: 1,
+      kill: { lifted: { by: 'desk', reason: 'both in error' } },
+    });
     expect((await records(o.batchId!))[0]).toMatchObject({ status: 'active', availability: { state: 'publishable' } });
   });
 });

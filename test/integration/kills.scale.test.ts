@@ -43,7 +43,8 @@ describe('a kill reaching 20,000 records', () => {
       slowlogWas = current;
       await redis.config('SET', 'slowlog-log-slower-than', String(MAX_COMMAND_US / 2));
     }
-    for (let i = 0; i < N; i += 500) await store.registerMany(Array.from({ length: Math.min(500, N - i) }, (_, j) => record(i + j)));
+    for (let i = 0; i < N; i += 500)
+      await store.registerMany(Array.from({ length: Math.min(500, N - i) }, (_, j) => record(i + j)));
   });
   afterAll(async () => {
     if (slowlogWas !== null) await redis.config('SET', 'slowlog-log-slower-than', slowlogWas);
@@ -52,11 +53,26 @@ describe('a kill reaching 20,000 records', () => {
   });
 
   it('reaches every one, standing for later arrivals, with no Redis command over 50 ms', async () => {
-    const notice = { itemId: '', batchId: '', kind: 'manual' as const, source: 'manual' as const, text: 'MANDATORY KILL: REF1', targets: ['REF1'], receivedAt: new Date().toISOString() };
+    const notice = {
+      itemId: '',
+      batchId: '',
+      kind: 'manual' as const,
+      source: 'manual' as const,
+      text: 'MANDATORY KILL: REF1',
+      targets: ['REF1'],
+      receivedAt: new Date().toISOString(),
+    };
     /** Apply one kill of REF1 and read how long each of its Redis commands took (SLOWLOG, microseconds). */
     const measured = async (id: string) => {
       const before = ((await redis.call('SLOWLOG', 'GET', '1')) as Array<[number]>)[0]?.[0] ?? -1;
-      const event = await store.apply({ id, kind: 'kill', targets: ['REF1'], groups: ['a:AP/REF1'], reason: 'MANDATORY KILL', notice });
+      const event = await store.apply({
+        id,
+        kind: 'kill',
+        targets: ['REF1'],
+        groups: ['a:AP/REF1'],
+        reason: 'MANDATORY KILL',
+        notice,
+      });
       const entries = (await redis.call('SLOWLOG', 'GET', '1000')) as Array<[number, number, number, string[]]>;
       const ours = entries.filter(([eid, , , args]) => eid > before && args.some((a) => String(a).includes(prefix)));
       return { event, ours, worst: Math.max(0, ...ours.map(([, , us]) => us)) };
@@ -79,7 +95,10 @@ describe('a kill reaching 20,000 records', () => {
       latest = `scale-kill-${attempt}`;
       worst.push((await measured(latest)).worst);
     }
-    if (worst[worst.length - 1] >= MAX_COMMAND_US) process.stderr.write(`slowest kill-store command of each try (µs): ${worst.join(', ')}; last: ${JSON.stringify(first.ours.map(([, , us, args]) => [us, args.slice(0, 3)]))}\n`);
+    if (worst[worst.length - 1] >= MAX_COMMAND_US)
+      process.stderr.write(
+        `slowest kill-store command of each try (µs): ${worst.join(', ')}; last: ${JSON.stringify(first.ours.map(([, , us, args]) => [us, args.slice(0, 3)]))}\n`,
+      );
     expect(worst[worst.length - 1]).toBeLessThan(MAX_COMMAND_US);
 
     // a later arrival of the reference is killed on arrival (by the latest kill that marked it), and counted
@@ -94,7 +113,15 @@ describe('a kill reaching 20,000 records', () => {
       targets: [record(5).id],
       groups: [`i:${record(5).id}`],
       reason: 'withdrawn',
-      notice: { itemId: '', batchId: '', kind: 'manual', source: 'manual', text: 'withdrawn', targets: [record(5).id], receivedAt: new Date().toISOString() },
+      notice: {
+        itemId: '',
+        batchId: '',
+        kind: 'manual',
+        source: 'manual',
+        text: 'withdrawn',
+        targets: [record(5).id],
+        receivedAt: new Date().toISOString(),
+      },
     });
     // a:AP/REF1 is marked by this withdrawal too (the record's own id): the whole reference is reached
     expect(event.itemCount).toBe(N + 1);

@@ -11,9 +11,15 @@ import { killStoreOf } from '../../src/app/kills/itemKills';
  * test/fixtures/kills, JPEGs made from the shared wire images with exiftool and ImageMagick.
  */
 const FIX = path.join(REPO_ROOT, 'test/fixtures/kills');
-const exif = (file: string, ...args: string[]) => execFileSync('exiftool', ['-q', '-overwrite_original', ...args, file]);
-const caption = (text: string) => [`-IPTC:Caption-Abstract=${text}`, `-XMP-dc:Description=${text}`, `-EXIF:ImageDescription=${text}`];
-const CAPTION = "Britain's Catherine, Princess of Wales, poses with her children Prince George, Princess Charlotte and Prince Louis in a photo released by Kensington Palace in London, March 10, 2024.";
+const exif = (file: string, ...args: string[]) =>
+  execFileSync('exiftool', ['-q', '-overwrite_original', ...args, file]);
+const caption = (text: string) => [
+  `-IPTC:Caption-Abstract=${text}`,
+  `-XMP-dc:Description=${text}`,
+  `-EXIF:ImageDescription=${text}`,
+];
+const CAPTION =
+  "Britain's Catherine, Princess of Wales, poses with her children Prince George, Princess Charlotte and Prince Louis in a photo released by Kensington Palace in London, March 10, 2024.";
 
 describe('kills reach every copy; embargoes end on their own', () => {
   let desk: Desk;
@@ -28,8 +34,10 @@ describe('kills reach every copy; embargoes end on their own', () => {
     expect(o.error).toBeNull();
     return o.batchId!;
   };
-  const records = async (batchId: string): Promise<PresentedRecord[]> => presentRecords(desk.p.rt.ctx, await desk.p.rt.ctx.catalog.getRecords(batchId));
-  const byName = (rs: PresentedRecord[], name: string) => rs.find((r) => path.basename(r.source.file) === name || r.agencyId === name)!;
+  const records = async (batchId: string): Promise<PresentedRecord[]> =>
+    presentRecords(desk.p.rt.ctx, await desk.p.rt.ctx.catalog.getRecords(batchId));
+  const byName = (rs: PresentedRecord[], name: string) =>
+    rs.find((r) => path.basename(r.source.file) === name || r.agencyId === name)!;
 
   let batchA: string;
   let batchB: string;
@@ -40,7 +48,11 @@ describe('kills reach every copy; embargoes end on their own', () => {
     // batch A: the original, AP transmission reference LON805
     const a = dir('a');
     copyFileSync(path.join(WIRE_IMAGES, 'getty.jpg'), path.join(a, 'LON805.jpg'));
-    exif(path.join(a, 'LON805.jpg'), '-IPTC:OriginalTransmissionReference=LON805', ...caption(`${CAPTION} (AP Photo/Kensington Palace)`));
+    exif(
+      path.join(a, 'LON805.jpg'),
+      '-IPTC:OriginalTransmissionReference=LON805',
+      ...caption(`${CAPTION} (AP Photo/Kensington Palace)`),
+    );
     batchA = await ingest(a);
     // batch B: a byte-identical copy, a later version (new pixels, same reference), a resend with a changed caption
     // (same pixels, another reference), a different photo with a near-identical caption, an unrelated photo
@@ -49,11 +61,19 @@ describe('kills reach every copy; embargoes end on their own', () => {
     execFileSync('convert', [path.join(a, 'LON805.jpg'), '-quality', '70', path.join(b, 'v2.jpg')]);
     exif(path.join(b, 'v2.jpg'), '-IPTC:OriginalTransmissionReference=LON805');
     copyFileSync(path.join(a, 'LON805.jpg'), path.join(b, 'resend.jpg'));
-    exif(path.join(b, 'resend.jpg'), '-IPTC:OriginalTransmissionReference=LON806', ...caption(`RESENDING to fix the date. ${CAPTION} (AP Photo/Kensington Palace)`));
+    exif(
+      path.join(b, 'resend.jpg'),
+      '-IPTC:OriginalTransmissionReference=LON806',
+      ...caption(`RESENDING to fix the date. ${CAPTION} (AP Photo/Kensington Palace)`),
+    );
     copyFileSync(path.join(WIRE_IMAGES, 'Bush-dog.jpg'), path.join(b, 'lookalike.jpg'));
     // Another photo under the same caption with a name's typo fixed: the same subject (one caption
     // cluster), so a person reviews it. Another place ("in Windsor") would be another subject.
-    exif(path.join(b, 'lookalike.jpg'), '-IPTC:OriginalTransmissionReference=LON900', ...caption(`${CAPTION.replace('Charlotte', 'Charlote')} (AP Photo/Kensington Palace)`));
+    exif(
+      path.join(b, 'lookalike.jpg'),
+      '-IPTC:OriginalTransmissionReference=LON900',
+      ...caption(`${CAPTION.replace('Charlotte', 'Charlote')} (AP Photo/Kensington Palace)`),
+    );
     copyFileSync(path.join(WIRE_IMAGES, 'cech.jpg'), path.join(b, 'unrelated.jpg'));
     batchB = await ingest(b);
   }, 120_000);
@@ -64,7 +84,13 @@ describe('kills reach every copy; embargoes end on their own', () => {
 
   it('an AP-style MANDATORY KILL quoting LON805 kills the original, its later version, its copy in another batch and its resend', async () => {
     const before = await records(batchB);
-    expect(before.map((r) => r.availability.state)).toEqual(['publishable', 'publishable', 'publishable', 'publishable', 'publishable']);
+    expect(before.map((r) => r.availability.state)).toEqual([
+      'publishable',
+      'publishable',
+      'publishable',
+      'publishable',
+      'publishable',
+    ]);
     const c = dir('c');
     copyFileSync(path.join(FIX, 'ap-mandatory-kill.ndjson'), path.join(c, 'ap-mandatory-kill.ndjson'));
     const batchC = await ingest(path.join(c, 'ap-mandatory-kill.ndjson'));
@@ -86,17 +112,28 @@ describe('kills reach every copy; embargoes end on their own', () => {
 
     const res = await desk.fetch('/api/kills?since=1h');
     expect(res.status).toBe(200);
-    const { kills } = (await res.json()) as { kills: Array<{ targets: string[]; copies: Array<{ itemId: string; batchId: string; original: string }>; reviewCopies: Array<{ itemId: string }> }> };
+    const { kills } = (await res.json()) as {
+      kills: Array<{
+        targets: string[];
+        copies: Array<{ itemId: string; batchId: string; original: string }>;
+        reviewCopies: Array<{ itemId: string }>;
+      }>;
+    };
     expect(kills).toHaveLength(1);
     expect(kills[0].targets).toEqual(['LON805']);
-    expect(kills[0].copies.map((x) => x.itemId).sort()).toEqual([orig.id, byName(b, 'copy.jpg').id, byName(b, 'v2.jpg').id, byName(b, 'resend.jpg').id].sort());
+    expect(kills[0].copies.map((x) => x.itemId).sort()).toEqual(
+      [orig.id, byName(b, 'copy.jpg').id, byName(b, 'v2.jpg').id, byName(b, 'resend.jpg').id].sort(),
+    );
     expect(kills[0].copies.every((x) => x.batchId && x.original.startsWith('originals/'))).toBe(true);
     // a near-identical caption on another photo is listed for a person, not killed
     expect(kills[0].reviewCopies.map((x) => x.itemId)).toContain(byName(b, 'lookalike.jpg').id);
 
     // the API returns the records struck: status and why
     const page = (await (await desk.fetch(`/api/batches/${batchB}/records`)).json()) as { records: PresentedRecord[] };
-    expect(page.records.find((r) => r.id === byName(b, 'copy.jpg').id)!.availability).toMatchObject({ state: 'killed', why: expect.stringMatching(/^killed .*notice .*LON805/) });
+    expect(page.records.find((r) => r.id === byName(b, 'copy.jpg').id)!.availability).toMatchObject({
+      state: 'killed',
+      why: expect.stringMatching(/^killed .*notice .*LON805/),
+    });
   });
 
   it('a photo arriving after the kill with the killed reference is killed on arrival', async () => {
@@ -108,7 +145,9 @@ describe('kills reach every copy; embargoes end on their own', () => {
     // stored killed, not only merged at read time
     const [stored] = await desk.p.rt.ctx.catalog.getRecords(late.batchId);
     expect(stored.status).toBe('killed');
-    const event = await killStoreOf(desk.p.rt.ctx).getEvent(late.notice ? ((await killStoreOf(desk.p.rt.ctx).statusOf([late.id])).get(late.id)!.killId) : '');
+    const event = await killStoreOf(desk.p.rt.ctx).getEvent(
+      late.notice ? (await killStoreOf(desk.p.rt.ctx).statusOf([late.id])).get(late.id)!.killId : '',
+    );
     expect(event!.items).toContain(late.id);
   });
 
@@ -117,24 +156,42 @@ describe('kills reach every copy; embargoes end on their own', () => {
     copyFileSync(path.join(FIX, 'reuters-picture.xml'), path.join(e, 'reuters-picture.xml'));
     copyFileSync(path.join(WIRE_IMAGES, 'cp.jpg'), path.join(e, 'royal-reuters.jpg'));
     const [pic] = await records(await ingest(path.join(e, 'reuters-picture.xml')));
-    expect(pic.rights!.restrictions).toEqual(expect.arrayContaining(['editorial-only', 'no-sales', 'no-archive', 'third-party-supplied']));
+    expect(pic.rights!.restrictions).toEqual(
+      expect.arrayContaining(['editorial-only', 'no-sales', 'no-archive', 'third-party-supplied']),
+    );
     expect(pic.status).toBe('active');
     const f = dir('f');
     copyFileSync(path.join(FIX, 'reuters-cancel.xml'), path.join(f, 'reuters-cancel.xml'));
     const [cancel] = await records(await ingest(path.join(f, 'reuters-cancel.xml')));
     const [after] = await records(pic.batchId);
-    expect(after).toMatchObject({ status: 'killed', notice: { itemId: cancel.id, targets: ['tag:reuters.com,2024:newsml_LYNXMPEK2A0RT'] } });
+    expect(after).toMatchObject({
+      status: 'killed',
+      notice: { itemId: cancel.id, targets: ['tag:reuters.com,2024:newsml_LYNXMPEK2A0RT'] },
+    });
   });
 
   it('a manual kill from the desk needs the token and reaches the photo by item id', async () => {
     const unrelated = byName(await records(batchB), 'unrelated.jpg');
     const body = JSON.stringify({ target: unrelated.id, reason: 'Wrong caption: not the event described' });
-    const refused = await desk.fetch('/api/kills', { method: 'POST', body, headers: { 'content-type': 'application/json' }, auth: false });
+    const refused = await desk.fetch('/api/kills', {
+      method: 'POST',
+      body,
+      headers: { 'content-type': 'application/json' },
+      auth: false,
+    });
     expect(refused.status).toBe(401);
-    const res = await desk.fetch('/api/kills', { method: 'POST', body, headers: { 'content-type': 'application/json' } });
+    const res = await desk.fetch('/api/kills', {
+      method: 'POST',
+      body,
+      headers: { 'content-type': 'application/json' },
+    });
     expect(res.status).toBe(201);
     expect(((await res.json()) as { targetKind: string }).targetKind).toBe('item');
-    expect((await records(batchB)).find((r) => r.id === unrelated.id)).toMatchObject({ status: 'killed', reason: 'Wrong caption: not the event described', notice: { kind: 'manual' } });
+    expect((await records(batchB)).find((r) => r.id === unrelated.id)).toMatchObject({
+      status: 'killed',
+      reason: 'Wrong caption: not the event described',
+      notice: { kind: 'manual' },
+    });
   });
 
   it('an embargoed photo is locked, then available when its time comes, with nothing re-ingested', async () => {
@@ -148,7 +205,10 @@ describe('kills reach every copy; embargoes end on their own', () => {
     const url = `/api/batches/${batchG}/records`;
     const locked = ((await (await desk.fetch(url)).json()) as { records: PresentedRecord[] }).records[0];
     expect(locked.release!.embargoUntil!.at).toBe(new Date(Math.floor(at.getTime() / 1000) * 1000).toISOString());
-    expect(locked.availability).toMatchObject({ state: 'embargoed', why: expect.stringMatching(/^embargoed until .* left/) });
+    expect(locked.availability).toMatchObject({
+      state: 'embargoed',
+      why: expect.stringMatching(/^embargoed until .* left/),
+    });
     await new Promise((r) => setTimeout(r, Math.max(0, at.getTime() - Date.now()) + 500));
     const open = ((await (await desk.fetch(url)).json()) as { records: PresentedRecord[] }).records[0];
     expect(open.availability.state).toBe('publishable');
@@ -165,7 +225,9 @@ describe('kills reach every copy; embargoes end on their own', () => {
     const i = dir('i');
     copyFileSync(path.join(FIX, 'afp-handout.ndjson'), path.join(i, 'afp-handout.ndjson'));
     const [afp] = await records(await ingest(path.join(i, 'afp-handout.ndjson')));
-    expect(afp.rights!.restrictions).toEqual(expect.arrayContaining(['editorial-only', 'mandatory-credit', 'no-commercial', 'no-sales', 'handout']));
+    expect(afp.rights!.restrictions).toEqual(
+      expect.arrayContaining(['editorial-only', 'mandatory-credit', 'no-commercial', 'no-sales', 'handout']),
+    );
     expect(afp.rights!.outMarkets.map((m) => m.code)).toEqual(['CA', 'JP']);
   });
 });

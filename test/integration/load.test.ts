@@ -7,7 +7,7 @@ import { ingestPaths } from '../../src/cli/ingestPaths';
 import { QUEUES, queuePrefix } from '../../src/queues/definitions';
 import { photoVariants } from '../helpers/corpus';
 import { expectBatchWhole } from '../helpers/integrity';
-import { CliProcess, startReadyWorker, waitDoneWithPeakRss, waitUntil } from '../helpers/processes';
+import { type CliProcess, startReadyWorker, waitDoneWithPeakRss, waitUntil } from '../helpers/processes';
 import { REDIS_URL, deletePrefix, makeTmpDir, removeDir, uniquePrefix } from '../helpers/testEnv';
 import { scaledMs } from '../helpers/deadline';
 import { prefixPatterns } from '../../src/adapters/redis/keys';
@@ -23,7 +23,20 @@ const ITEMS = Number(process.env.LOAD_ITEMS ?? 10_000);
 const PHOTOS = 200;
 jest.setTimeout(scaledMs(300_000));
 
-const PLACES = ['Leeds', 'Lyon', 'Porto', 'Gdansk', 'Bilbao', 'Turin', 'Ghent', 'Tampere', 'Brno', 'Cork', 'Split', 'Malmo'];
+const PLACES = [
+  'Leeds',
+  'Lyon',
+  'Porto',
+  'Gdansk',
+  'Bilbao',
+  'Turin',
+  'Ghent',
+  'Tampere',
+  'Brno',
+  'Cork',
+  'Split',
+  'Malmo',
+];
 const SCENES = [
   'Commuters wait on a crowded platform as strike action halts trains in',
   'Firefighters damp down the remains of a warehouse fire in',
@@ -59,7 +72,14 @@ describe(`a ${ITEMS.toLocaleString('en')}-item batch with 4 concurrent items`, (
     mkdirSync(feed);
     const photos = await photoVariants(PHOTOS, 640, 427, 11);
     photos.forEach((jpeg, i) => writeFileSync(path.join(feed, `p${String(i).padStart(3, '0')}.jpg`), jpeg));
-    const lines = Array.from({ length: ITEMS }, (_, i) => JSON.stringify({ id: `L${i}`, caption: caption(i), image: `p${String(i % PHOTOS).padStart(3, '0')}.jpg`, byline: 'Staff' }));
+    const lines = Array.from({ length: ITEMS }, (_, i) =>
+      JSON.stringify({
+        id: `L${i}`,
+        caption: caption(i),
+        image: `p${String(i % PHOTOS).padStart(3, '0')}.jpg`,
+        byline: 'Staff',
+      }),
+    );
     writeFileSync(path.join(feed, 'night.ndjson'), lines.join('\n') + '\n');
     rt = await Runtime.open({ allowPrivateRedis: false, config: loadConfig({ ...env, LOG_LEVEL: 'silent' }) });
     events = new QueueEvents(QUEUES.item, { connection: { url: REDIS_URL }, prefix: queuePrefix(prefix) });
@@ -81,7 +101,12 @@ describe(`a ${ITEMS.toLocaleString('en')}-item batch with 4 concurrent items`, (
     expect(o.expected).toBe(ITEMS);
     const enqueuedMs = Date.now() - started;
     // The worker's peak RSS is read from /proc while it runs (the poll keeps it fresh).
-    const peakKb = await waitDoneWithPeakRss(worker, async (id) => (await rt.ctx.catalog.getBatch(id))?.state, [o.batchId!], { everyMs: 1000 });
+    const peakKb = await waitDoneWithPeakRss(
+      worker,
+      async (id) => (await rt.ctx.catalog.getBatch(id))?.state,
+      [o.batchId!],
+      { everyMs: 1000 },
+    );
     const tookMs = Date.now() - started;
     const peakRssMb = Math.round(Math.max(peakKb, worker.peakRssKb() ?? 0) / 1024);
 
@@ -91,7 +116,8 @@ describe(`a ${ITEMS.toLocaleString('en')}-item batch with 4 concurrent items`, (
     expect(new Set(records.map((r) => r.image!.sha256)).size).toBe(PHOTOS);
     // Every re-sent caption landed in the cluster of its first sending, whichever of the 4 slots took it.
     const clusterOfCaption = new Map<string, Set<string>>();
-    for (const r of records) clusterOfCaption.set(r.captionRaw, (clusterOfCaption.get(r.captionRaw) ?? new Set()).add(r.cluster!.id));
+    for (const r of records)
+      clusterOfCaption.set(r.captionRaw, (clusterOfCaption.get(r.captionRaw) ?? new Set()).add(r.cluster!.id));
     expect(clusterOfCaption.size).toBeLessThan(ITEMS);
     expect([...clusterOfCaption.values()].filter((ids) => ids.size > 1)).toEqual([]);
 
@@ -110,7 +136,18 @@ describe(`a ${ITEMS.toLocaleString('en')}-item batch with 4 concurrent items`, (
     expect(bytes / ITEMS).toBeGreaterThan(200);
     const redisMb = Math.round(bytes / 1048576);
 
-    const report = { items: ITEMS, photos: PHOTOS, concurrency: 4, enqueuedMs, tookMs, itemsPerSecond: Math.round(ITEMS / (tookMs / 1000)), workerPeakRssMb: peakRssMb, redisKeys: keys, redisMb, redisBytesPerItem: Math.round(bytes / ITEMS) };
+    const report = {
+      items: ITEMS,
+      photos: PHOTOS,
+      concurrency: 4,
+      enqueuedMs,
+      tookMs,
+      itemsPerSecond: Math.round(ITEMS / (tookMs / 1000)),
+      workerPeakRssMb: peakRssMb,
+      redisKeys: keys,
+      redisMb,
+      redisBytesPerItem: Math.round(bytes / ITEMS),
+    };
     console.log(`load: ${JSON.stringify(report)}`);
     // The worker holds a few photos at a time and reads records in chunks, never the batch: its peak
     // does not grow with the batch (299 MB at 10,000 and at 30,000 items, LOAD_ITEMS=30000, on Node 20).

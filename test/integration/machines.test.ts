@@ -75,7 +75,8 @@ rgw.describe('two worker machines with no shared disk: only Redis and an S3 buck
     s3 = rgw.env();
     await createBucket(s3, bucket);
     photos = await photoVariants(PHOTOS, 480, 320, 13);
-    for (let i = 0; i < ITEMS; i++) served.set(`/wire/p${String(i).padStart(4, '0')}.jpg`, photos[i < PHOTOS ? i : i - PHOTOS]);
+    for (let i = 0; i < ITEMS; i++)
+      served.set(`/wire/p${String(i).padStart(4, '0')}.jpg`, photos[i < PHOTOS ? i : i - PHOTOS]);
     agency = http.createServer((req, res) => {
       const body = served.get(req.url ?? '');
       if (!body) return void res.writeHead(404).end('no such photo');
@@ -84,7 +85,9 @@ rgw.describe('two worker machines with no shared disk: only Redis and an S3 buck
     await new Promise<void>((resolve) => agency.listen(0, '127.0.0.1', resolve));
     agencyHost = `127.0.0.1:${(agency.address() as AddressInfo).port}`;
     // The ingesting machine's own file: a manifest naming each photo by URL.
-    const lines = [...served.keys()].map((url, i) => JSON.stringify({ id: `wire-${i}`, caption: caption(i), credit: 'AFP', image: `http://${agencyHost}${url}` }));
+    const lines = [...served.keys()].map((url, i) =>
+      JSON.stringify({ id: `wire-${i}`, caption: caption(i), credit: 'AFP', image: `http://${agencyHost}${url}` }),
+    );
     writeFileSync(manifest, lines.join('\n') + '\n');
   }, 600_000);
 
@@ -142,7 +145,10 @@ rgw.describe('two worker machines with no shared disk: only Redis and an S3 buck
   }
 
   function ingest(l: Lane): CliProcess {
-    const p = CliProcess.start(['ingest', manifest, '--wait', '--json'], { ...machineEnv(l, 'ingest'), LOG_LEVEL: 'warn' });
+    const p = CliProcess.start(['ingest', manifest, '--wait', '--json'], {
+      ...machineEnv(l, 'ingest'),
+      LOG_LEVEL: 'warn',
+    });
     l.procs.push(p);
     return p;
   }
@@ -157,7 +163,10 @@ rgw.describe('two worker machines with no shared disk: only Redis and an S3 buck
   async function ingested(p: CliProcess): Promise<{ batchId: string; exit: Exit }> {
     const exit = await p.exited;
     if (exit.code !== 0) throw new Error(`ingest --wait exited ${exit.code}: ${p.stdout.slice(-1500)}\n${p.tail()}`);
-    const out = JSON.parse(p.stdout) as { feeds: Array<{ batchId: string; expected: number }>; batches: Array<{ ok: number; failed: number }> };
+    const out = JSON.parse(p.stdout) as {
+      feeds: Array<{ batchId: string; expected: number }>;
+      batches: Array<{ ok: number; failed: number }>;
+    };
     expect(out.feeds).toHaveLength(1);
     expect(out.feeds[0].expected).toBe(ITEMS);
     expect(out.batches[0]).toMatchObject({ ok: ITEMS, failed: 0 });
@@ -169,7 +178,7 @@ rgw.describe('two worker machines with no shared disk: only Redis and an S3 buck
     const batch = (await (await fetch(`${url}/api/batches/${batchId}`)).json()) as Record<string, unknown>;
     expect(batch).toMatchObject({ state: 'done' });
     const records: ApiRecord[] = [];
-    for (let offset: number | null = 0; offset !== null; ) {
+    for (let offset: number | null = 0; offset !== null;) {
       const res = await fetch(`${url}/api/batches/${batchId}/records?limit=100&offset=${offset}`);
       expect(res.status).toBe(200);
       const page = (await res.json()) as { total: number; records: ApiRecord[]; nextOffset: number | null };
@@ -200,7 +209,10 @@ rgw.describe('two worker machines with no shared disk: only Redis and an S3 buck
     const perSha = new Map<string, string[]>();
     const other: string[] = [];
     for (const key of listed.keys()) {
-      const m = /^(?:originals\/[0-9a-f]{2}\/[0-9a-f]{2}\/([0-9a-f]{64})\.jpg|renditions\/[0-9a-f]{2}\/[0-9a-f]{2}\/([0-9a-f]{64})\/[^/]+)$/.exec(key);
+      const m =
+        /^(?:originals\/[0-9a-f]{2}\/[0-9a-f]{2}\/([0-9a-f]{64})\.jpg|renditions\/[0-9a-f]{2}\/[0-9a-f]{2}\/([0-9a-f]{64})\/[^/]+)$/.exec(
+          key,
+        );
       if (m) perSha.set(m[1] ?? m[2]!, [...(perSha.get(m[1] ?? m[2]!) ?? []), key]);
       else if (!key.startsWith(`batches/${batchId}/`)) other.push(key);
     }
@@ -208,10 +220,19 @@ rgw.describe('two worker machines with no shared disk: only Redis and an S3 buck
     expect(new Set(perSha.keys())).toEqual(expectedShas);
     for (const [s, keys] of perSha) {
       const dir = `renditions/${s.slice(0, 2)}/${s.slice(2, 4)}/${s}`;
-      expect(keys.sort()).toEqual([`${dir}/preview.jpg`, `${dir}/renditions.json`, `${dir}/thumb.webp`, `originals/${s.slice(0, 2)}/${s.slice(2, 4)}/${s}.jpg`].sort());
+      expect(keys.sort()).toEqual(
+        [
+          `${dir}/preview.jpg`,
+          `${dir}/renditions.json`,
+          `${dir}/thumb.webp`,
+          `originals/${s.slice(0, 2)}/${s.slice(2, 4)}/${s}.jpg`,
+        ].sort(),
+      );
     }
     // No upload left half-done (a multipart upload never completed is invisible to listing).
-    const uploads = await l.storage.client.send(new ListMultipartUploadsCommand({ Bucket: bucket, Prefix: `${l.label}/` }));
+    const uploads = await l.storage.client.send(
+      new ListMultipartUploadsCommand({ Bucket: bucket, Prefix: `${l.label}/` }),
+    );
     expect(uploads.Uploads ?? []).toEqual([]);
     // Records point at them, with their sizes.
     for (const r of records) {
@@ -220,7 +241,9 @@ rgw.describe('two worker machines with no shared disk: only Redis and an S3 buck
       for (const x of r.renditions) expect([x.path, listed.get(x.path)]).toEqual([x.path, x.bytes]);
     }
     // And no machine kept a photo of its own: the scratch folders hold no originals or renditions.
-    for (const dir of l.dirs) for (const sub of ['originals', 'renditions']) expect([dir, sub, existsSync(path.join(dir, sub))]).toEqual([dir, sub, false]);
+    for (const dir of l.dirs)
+      for (const sub of ['originals', 'renditions'])
+        expect([dir, sub, existsSync(path.join(dir, sub))]).toEqual([dir, sub, false]);
   }
 
   /** A few renditions through the desk: the redirect followed, the bytes the bucket's. */
@@ -252,7 +275,9 @@ rgw.describe('two worker machines with no shared disk: only Redis and an S3 buck
     const records = await readBatch(url, batchId);
     await expectWhole(l, records, batchId);
     await expectDeskServes(l, url, records);
-    process.stderr.write(`machines: ${ITEMS} items on two workers in ${(tookMs / 1000).toFixed(1)} s (a ${a.itemsDone().length}, b ${b.itemsDone().length})\n`);
+    process.stderr.write(
+      `machines: ${ITEMS} items on two workers in ${(tookMs / 1000).toFixed(1)} s (a ${a.itemsDone().length}, b ${b.itemsDone().length})\n`,
+    );
   });
 
   it('kill -9 of one machine mid-batch: the other finishes it, nothing lost or doubled', async () => {
@@ -292,7 +317,9 @@ rgw.describe('two worker machines with no shared disk: only Redis and an S3 buck
       // (Under heavy load B's own lock can lapse too: such an item stalls and is done again before
       // the kill; only stalled items B finished after the kill are A's.)
       const stalledIds = new Set(stalled.map((s) => s.itemId));
-      const retaken = b.logs.filter((e) => e.msg === 'item done' && stalledIds.has(String(e.itemId)) && Number(e.time) >= killed.at).map((e) => Number(e.time));
+      const retaken = b.logs
+        .filter((e) => e.msg === 'item done' && stalledIds.has(String(e.itemId)) && Number(e.time) >= killed.at)
+        .map((e) => Number(e.time));
       expect(retaken.length).toBeGreaterThan(0);
       const recoveryMs = Math.min(...retaken) - killed.at;
       expect(recoveryMs).toBeLessThan(4 * LOCK_MS + scaledMs(20_000));

@@ -40,7 +40,9 @@ describe('a batch of camera files whose only caption is the camera default', () 
       expect(r.captionRaw).toBe('');
       expect(r.caption).toBe('');
     }
-    expect(warnings.join('\n')).toMatch(/exiftool-Olympus\.jpg: EXIF caption "OLYMPUS DIGITAL CAMERA" is a camera or software default \(rule camera-model-caption\); dropped/);
+    expect(warnings.join('\n')).toMatch(
+      /exiftool-Olympus\.jpg: EXIF caption "OLYMPUS DIGITAL CAMERA" is a camera or software default \(rule camera-model-caption\); dropped/,
+    );
   });
 
   it('puts none of them in a caption cluster', () => {

@@ -43,7 +43,12 @@ describe('a folder of photos (real Redis, real JPEG bytes)', () => {
   it('renders thumb and preview for good photos and fails the bad ones clearly, one by one', async () => {
     const [o] = await p.ingest([feedDir]);
     const records = await p.rt.ctx.catalog.getRecords(o.batchId!);
-    expect(records.map((r) => path.basename(r.source.file))).toEqual(['a-big.jpg', 'b-small.jpg', 'c-truncated.jpg', 'd-not-a-photo.jpg']);
+    expect(records.map((r) => path.basename(r.source.file))).toEqual([
+      'a-big.jpg',
+      'b-small.jpg',
+      'c-truncated.jpg',
+      'd-not-a-photo.jpg',
+    ]);
 
     const [big, small, truncated, html] = records;
     expect(big.error).toBeNull();
@@ -55,7 +60,15 @@ describe('a folder of photos (real Redis, real JPEG bytes)', () => {
     expect([preview.width, preview.height, preview.format]).toEqual([1600, 1067, 'jpeg']);
     const thumbMeta = await sharp(await p.readStored(thumb.path)).metadata();
     expect([thumbMeta.format, thumbMeta.width, thumbMeta.height]).toEqual(['webp', 400, 267]);
-    expect(thumb.path).toBe(path.join('renditions', big.image!.sha256.slice(0, 2), big.image!.sha256.slice(2, 4), big.image!.sha256, 'thumb.webp'));
+    expect(thumb.path).toBe(
+      path.join(
+        'renditions',
+        big.image!.sha256.slice(0, 2),
+        big.image!.sha256.slice(2, 4),
+        big.image!.sha256,
+        'thumb.webp',
+      ),
+    );
     // The credit travels with the pixels.
     const exif = (await sharp(await p.readStored(preview.path)).metadata()).exif!.toString('latin1');
     expect(exif).toContain('Koen van Weel');

@@ -18,7 +18,14 @@ jest.setTimeout(scaledMs(180_000));
 
 const rgw = cephRgw();
 const PHOTOS = ['cp.jpg', 'pa.jpg', 'getty.jpg', 'corbis.jpg', 'cech.jpg'];
-const STORAGE_VARS = ['PHOTOWIRE_STORAGE', 'S3_ENDPOINT', 'S3_REGION', 'S3_FORCE_PATH_STYLE', 'AWS_ACCESS_KEY_ID', 'AWS_SECRET_ACCESS_KEY'] as const;
+const STORAGE_VARS = [
+  'PHOTOWIRE_STORAGE',
+  'S3_ENDPOINT',
+  'S3_REGION',
+  'S3_FORCE_PATH_STYLE',
+  'AWS_ACCESS_KEY_ID',
+  'AWS_SECRET_ACCESS_KEY',
+] as const;
 
 rgw.describe('the item pipeline with PHOTOWIRE_STORAGE=s3://... on Ceph RGW', () => {
   const bucket = uniqueBucket('pipeline');
@@ -66,7 +73,12 @@ rgw.describe('the item pipeline with PHOTOWIRE_STORAGE=s3://... on Ceph RGW', ()
     const all = [];
     for await (const obj of storage.list('')) all.push(obj);
     // The batch's export (records.ndjson, summary.json) is in the bucket too, under batches/.
-    expect(all.filter((x) => x.key.startsWith('batches/')).map((x) => x.key).sort()).toEqual([`batches/${o.batchId}/records.ndjson`, `batches/${o.batchId}/summary.json`]);
+    expect(
+      all
+        .filter((x) => x.key.startsWith('batches/'))
+        .map((x) => x.key)
+        .sort(),
+    ).toEqual([`batches/${o.batchId}/records.ndjson`, `batches/${o.batchId}/summary.json`]);
     const listed = all.filter((x) => !x.key.startsWith('batches/'));
     const keys = listed.map((x) => x.key);
     expect(new Set(keys).size).toBe(keys.length);

@@ -70,13 +70,23 @@ describe('photowire run on the seed gallery (real Redis)', () => {
   });
 
   it('keeps on each member the words that differ from its canonical caption (cluster.diff) and why it joined (cluster.why)', () => {
-    expect(records[10].cluster!.why).toEqual({ matched: ['subject'], background: 'same', edits: [{ kind: 'function-word', from: 'a', to: '' }] });
+    expect(records[10].cluster!.why).toEqual({
+      matched: ['subject'],
+      background: 'same',
+      edits: [{ kind: 'function-word', from: 'a', to: '' }],
+    });
     expect(records[2].cluster!.why).toBeUndefined(); // 03: word for word 01
     expect(records[0].cluster!.diff).toBeUndefined();
     expect(records[2].cluster!.diff).toBeUndefined(); // 03: word for word 01
     expect(records[10].cluster).toMatchObject({ canonicalId: records[0].id, exact: false });
     // "A masked supporter of Julian Assange" -> "Masked supporters of Julian Assange"
-    expect(records[10].cluster!.diff).toEqual({ edits: [{ at: 0, deleted: 'A', inserted: '' }, { at: 2, deleted: 'supporter', inserted: 'supporters' }], more: 0 });
+    expect(records[10].cluster!.diff).toEqual({
+      edits: [
+        { at: 0, deleted: 'A', inserted: '' },
+        { at: 2, deleted: 'supporter', inserted: 'supporters' },
+      ],
+      more: 0,
+    });
   });
 
   it('writes records.ndjson when the batch completes, equal to export', async () => {

@@ -36,7 +36,13 @@ describe('a transient image download failure retries through BullMQ', () => {
       hits.set(url, n);
       if (url === '/feed.csv') {
         res.setHeader('content-type', 'text/csv');
-        res.end(['ID,Caption,Image', 'flaky,"A photo from a host that is down for a moment",img/flaky.jpg', 'gone,"A photo that is not there",img/gone.jpg'].join('\n') + '\n');
+        res.end(
+          [
+            'ID,Caption,Image',
+            'flaky,"A photo from a host that is down for a moment",img/flaky.jpg',
+            'gone,"A photo that is not there",img/gone.jpg',
+          ].join('\n') + '\n',
+        );
         return;
       }
       if (url === '/img/gone.jpg') {
@@ -56,7 +62,14 @@ describe('a transient image download failure retries through BullMQ', () => {
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
     base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
     // Inner retries set high on purpose: an image download must not use them (the feed's does).
-    p = await TestPipeline.start({ overrides: { PHOTOWIRE_FETCH_ALLOW: '127.0.0.1', PHOTOWIRE_ATTEMPTS: '4', PHOTOWIRE_FETCH_RETRIES: '5', PHOTOWIRE_FETCH_TIMEOUT_MS: '5000' } });
+    p = await TestPipeline.start({
+      overrides: {
+        PHOTOWIRE_FETCH_ALLOW: '127.0.0.1',
+        PHOTOWIRE_ATTEMPTS: '4',
+        PHOTOWIRE_FETCH_RETRIES: '5',
+        PHOTOWIRE_FETCH_TIMEOUT_MS: '5000',
+      },
+    });
     queue = new Queue(QUEUES.item, { connection: p.rt.redis, prefix: queuePrefix(p.config.prefix) });
   });
   afterAll(async () => {
@@ -70,9 +83,21 @@ describe('a transient image download failure retries through BullMQ', () => {
     const batchId = batchIdFor(feed.url, createHash('sha256').update(JSON.stringify(feed.items)).digest('hex'));
     await enqueueFeed(
       { catalog: p.rt.ctx.catalog, flow: p.rt.flow, prefix: p.config.prefix, attempts: p.config.attempts },
-      { batchId, feedPath: feed.url, root: feed.url, format: feed.format, items: feed.items, article: feed.article, warnings: feed.warnings },
+      {
+        batchId,
+        feedPath: feed.url,
+        root: feed.url,
+        format: feed.format,
+        items: feed.items,
+        article: feed.article,
+        warnings: feed.warnings,
+      },
     );
-    await waitUntil(async () => (await p.rt.ctx.catalog.getBatch(batchId))?.state === 'done', 60_000, 'the batch to end');
+    await waitUntil(
+      async () => (await p.rt.ctx.catalog.getBatch(batchId))?.state === 'done',
+      60_000,
+      'the batch to end',
+    );
 
     const records = new Map((await p.rt.ctx.catalog.getRecords(batchId)).map((r) => [r.agencyId, r]));
     const flaky = records.get('flaky')!;

@@ -13,7 +13,9 @@ describe('photowire run on the real agency JPEGs (wire-images fixtures)', () => 
   let p: TestPipeline;
   let records: CatalogRecord[];
   let batchId: string;
-  const files = readdirSync(WIRE_IMAGES).filter((f) => /\.jpe?g$/i.test(f)).sort();
+  const files = readdirSync(WIRE_IMAGES)
+    .filter((f) => /\.jpe?g$/i.test(f))
+    .sort();
 
   beforeAll(async () => {
     p = await TestPipeline.start();
@@ -34,7 +36,10 @@ describe('photowire run on the real agency JPEGs (wire-images fixtures)', () => 
   it('carries the IPTC/XMP fields exactly as exiftool reads them', () => {
     for (const r of records) {
       const want = expected.files[path.basename(r.source.file)].merged;
-      expect({ file: path.basename(r.source.file), iptc: r.iptc }).toEqual({ file: path.basename(r.source.file), iptc: want });
+      expect({ file: path.basename(r.source.file), iptc: r.iptc }).toEqual({
+        file: path.basename(r.source.file),
+        iptc: want,
+      });
     }
   });
 
@@ -66,9 +71,17 @@ describe('photowire run on the real agency JPEGs (wire-images fixtures)', () => 
 
   it('normalizes the agency credits consistently with their IPTC', () => {
     const byFile = (name: string) => records.find((r) => r.source.file.endsWith(name))!.credit;
-    expect(byFile('getty.jpg')).toMatchObject({ creators: ['Christof Stache'], agency: 'AFP', distributor: 'Getty Images' });
+    expect(byFile('getty.jpg')).toMatchObject({
+      creators: ['Christof Stache'],
+      agency: 'AFP',
+      distributor: 'Getty Images',
+    });
     expect(byFile('Bush-dog.jpg')).toMatchObject({ creators: ['Duane A. Laverty'], agency: 'AP' });
-    expect(byFile('cp.jpg')).toMatchObject({ creators: ['Paul Chiasson'], agency: 'The Canadian Press', agencyId: 'CP' });
+    expect(byFile('cp.jpg')).toMatchObject({
+      creators: ['Paul Chiasson'],
+      agency: 'The Canadian Press',
+      agencyId: 'CP',
+    });
     expect(byFile('reuters-GM1EA7M13RP01-thumb.jpg')).toMatchObject({ creators: ['Mario Anzuoni'], agency: 'REUTERS' });
     expect(byFile('pa.jpg')).toMatchObject({ creators: ['Martin Rickett'], agency: 'PA' });
     expect(byFile('cech.jpg')).toMatchObject({ creators: ['Phil Cole'], agency: 'Getty Images', agencyId: 'GETTY' });

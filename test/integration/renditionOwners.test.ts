@@ -15,7 +15,17 @@ describe('rendition owners in Redis', () => {
   const owners = new RenditionOwners(redis, prefix);
   const sha = 'ab'.repeat(32);
   const record = (id: string, extra: object = {}) =>
-    ({ id, image: { sha256: sha }, renditions: [{ name: 'thumb' }], status: 'active', killedAt: null, reason: 'r'.repeat(5000), notice: null, supersededBy: null, ...extra }) as unknown as CatalogRecord;
+    ({
+      id,
+      image: { sha256: sha },
+      renditions: [{ name: 'thumb' }],
+      status: 'active',
+      killedAt: null,
+      reason: 'r'.repeat(5000),
+      notice: null,
+      supersededBy: null,
+      ...extra,
+    }) as unknown as CatalogRecord;
 
   afterAll(async () => {
     redis.disconnect();

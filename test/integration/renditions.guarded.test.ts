@@ -21,7 +21,8 @@ describe('renditions of killed and embargoed photos', () => {
   let embargoed: CatalogRecord;
   let active: CatalogRecord;
   const DETAILS = { 'x-photowire-view': 'details', 'sec-fetch-site': 'same-origin' };
-  const url = (r: CatalogRecord, name: 'thumb' | 'preview') => `/api/${r.renditions.find((x) => x.name === name)!.path}`;
+  const url = (r: CatalogRecord, name: 'thumb' | 'preview') =>
+    `/api/${r.renditions.find((x) => x.name === name)!.path}`;
 
   beforeAll(async () => {
     tmp = makeTmpDir('rendguard');
@@ -29,7 +30,12 @@ describe('renditions of killed and embargoed photos', () => {
     mkdirSync(dir);
     copyFileSync(path.join(WIRE_IMAGES, 'getty.jpg'), path.join(dir, '01-to-kill.jpg'));
     copyFileSync(path.join(WIRE_IMAGES, 'IPTC.jpg'), path.join(dir, '02-embargoed.jpg'));
-    execFileSync('exiftool', ['-q', '-overwrite_original', '-IPTC:SpecialInstructions=EMBARGOED UNTIL 0001 GMT JANUARY 1, 2099', path.join(dir, '02-embargoed.jpg')]);
+    execFileSync('exiftool', [
+      '-q',
+      '-overwrite_original',
+      '-IPTC:SpecialInstructions=EMBARGOED UNTIL 0001 GMT JANUARY 1, 2099',
+      path.join(dir, '02-embargoed.jpg'),
+    ]);
     copyFileSync(path.join(WIRE_IMAGES, 'Bush-dog.jpg'), path.join(dir, '03-active.jpg'));
     desk = await startDesk();
     const [o] = await desk.p.ingest([dir]);
@@ -39,7 +45,8 @@ describe('renditions of killed and embargoed photos', () => {
     killed = byFile('01-to-kill.jpg');
     embargoed = byFile('02-embargoed.jpg');
     active = byFile('03-active.jpg');
-    for (const r of [killed, embargoed, active]) expect(r.renditions.map((x) => x.name).sort()).toEqual(['preview', 'thumb']);
+    for (const r of [killed, embargoed, active])
+      expect(r.renditions.map((x) => x.name).sort()).toEqual(['preview', 'thumb']);
     expect(embargoed.release?.embargoUntil?.at).toBe('2099-01-01T00:01:00.000Z');
   }, 120_000);
   afterAll(async () => {
@@ -64,7 +71,9 @@ describe('renditions of killed and embargoed photos', () => {
 
   it('a killed photo: 410 to a CMS or a copied URL, the image private and unstored to the desk Details view', async () => {
     // Before the kill it is as any active photo.
-    expect((await desk.fetch(url(killed, 'preview'))).headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+    expect((await desk.fetch(url(killed, 'preview'))).headers.get('cache-control')).toBe(
+      'public, max-age=31536000, immutable',
+    );
     const res = await desk.fetch('/api/kills', {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
@@ -82,18 +91,30 @@ describe('renditions of killed and embargoed photos', () => {
       expect((await desk.fetch(`${url(killed, name)}?as=url`)).status).toBe(410);
       // The header alone, without the browser's word that the desk's own page asks, is not the Details view.
       expect((await desk.fetch(url(killed, name), { headers: { 'x-photowire-view': 'details' } })).status).toBe(410);
-      expect((await desk.fetch(url(killed, name), { headers: { 'x-photowire-view': 'details', 'sec-fetch-site': 'cross-site' } })).status).toBe(410);
+      expect(
+        (
+          await desk.fetch(url(killed, name), {
+            headers: { 'x-photowire-view': 'details', 'sec-fetch-site': 'cross-site' },
+          })
+        ).status,
+      ).toBe(410);
       // Without the token it is 401 as before: the kill tells nothing to someone without it.
       expect((await desk.fetch(url(killed, name), { headers: DETAILS, auth: false })).status).toBe(401);
     }
 
     const shown = await desk.fetch(`${url(killed, 'preview')}?as=url`, { headers: DETAILS });
-    expect([shown.status, shown.headers.get('cache-control'), shown.headers.get('content-type')]).toEqual([200, 'private, no-store', 'image/jpeg']);
+    expect([shown.status, shown.headers.get('cache-control'), shown.headers.get('content-type')]).toEqual([
+      200,
+      'private, no-store',
+      'image/jpeg',
+    ]);
     const meta = await sharp(Buffer.from(await shown.arrayBuffer())).metadata();
     expect(meta.format).toBe('jpeg');
     expect(meta.width).toBeGreaterThan(0);
 
     // The kill did not reach the others.
-    expect((await desk.fetch(url(active, 'preview'))).headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+    expect((await desk.fetch(url(active, 'preview'))).headers.get('cache-control')).toBe(
+      'public, max-age=31536000, immutable',
+    );
   });
 });

@@ -14,7 +14,10 @@ describe('archived batches on the desk API', () => {
     desk = await startDesk({ token: null, overrides: { PHOTOWIRE_RETENTION_EVERY: '0' } });
     mkdirSync(dir, { recursive: true });
     const feed = path.join(dir, 'old.ndjson');
-    const items = Array.from({ length: 30 }, (_, i) => ({ id: `a-${i + 1}`, caption: `Item ${i + 1}: the ${i % 2 ? 'tram' : 'ferry'} waits at Hull. (Photo: Jo Bloggs/${i % 3 ? 'AFP' : 'Reuters'})` }));
+    const items = Array.from({ length: 30 }, (_, i) => ({
+      id: `a-${i + 1}`,
+      caption: `Item ${i + 1}: the ${i % 2 ? 'tram' : 'ferry'} waits at Hull. (Photo: Jo Bloggs/${i % 3 ? 'AFP' : 'Reuters'})`,
+    }));
     writeFileSync(feed, items.map((x) => JSON.stringify(x)).join('\n') + '\n');
     const [out] = await desk.p.ingest([feed]);
     batchId = out.batchId!;
@@ -27,7 +30,9 @@ describe('archived batches on the desk API', () => {
   });
 
   it('lists, shows and pages the archived batch from storage, says archived: true, refuses a retry with 409 BATCH_ARCHIVED', async () => {
-    const list = (await (await desk.fetch('/api/batches?days=60')).json()) as { batches: Array<{ id: string; archived?: boolean; expected: number }> };
+    const list = (await (await desk.fetch('/api/batches?days=60')).json()) as {
+      batches: Array<{ id: string; archived?: boolean; expected: number }>;
+    };
     expect(list.batches.find((b) => b.id === batchId)).toMatchObject({ archived: true, expected: 30 });
     const recentOnly = (await (await desk.fetch('/api/batches')).json()) as { batches: Array<{ id: string }> };
     expect(recentOnly.batches.map((b) => b.id)).not.toContain(batchId);
@@ -36,10 +41,18 @@ describe('archived batches on the desk API', () => {
     expect(detail.status).toBe(200);
     expect(await detail.json()).toMatchObject({ id: batchId, archived: true, state: 'done', ok: 30, failed: 0 });
 
-    const page = (await (await desk.fetch(`/api/batches/${batchId}/records?offset=10&limit=5`)).json()) as { archived: boolean; total: number; nextOffset: number | null; records: Array<{ index: number }> };
+    const page = (await (await desk.fetch(`/api/batches/${batchId}/records?offset=10&limit=5`)).json()) as {
+      archived: boolean;
+      total: number;
+      nextOffset: number | null;
+      records: Array<{ index: number }>;
+    };
     expect(page).toMatchObject({ archived: true, total: 30, nextOffset: 15 });
     expect(page.records.map((r) => r.index)).toEqual([10, 11, 12, 13, 14]);
-    const afp = (await (await desk.fetch(`/api/batches/${batchId}/records?agency=AFP&limit=100`)).json()) as { total: number; records: Array<{ credit: { agency: string | null } }> };
+    const afp = (await (await desk.fetch(`/api/batches/${batchId}/records?agency=AFP&limit=100`)).json()) as {
+      total: number;
+      records: Array<{ credit: { agency: string | null } }>;
+    };
     expect(afp.total).toBe(20);
     expect(afp.records.every((r) => r.credit.agency === 'AFP')).toBe(true);
 

@@ -14,7 +14,10 @@ import { makeTmpDir, removeDir } from '../helpers/testEnv';
 function writeManifest(dir: string, name: string, n: number, tag: string): string {
   mkdirSync(dir, { recursive: true });
   const file = path.join(dir, name);
-  const items = Array.from({ length: n }, (_, i) => ({ id: `${tag}-${i + 1}`, caption: `${tag} ${i + 1}: the ${['ferry', 'tram', 'barge'][i % 3]} leaves ${['Hull', 'Dover', 'Leith'][i % 3]} at dawn. (Photo: Jo Bloggs/Northwind Press)` }));
+  const items = Array.from({ length: n }, (_, i) => ({
+    id: `${tag}-${i + 1}`,
+    caption: `${tag} ${i + 1}: the ${['ferry', 'tram', 'barge'][i % 3]} leaves ${['Hull', 'Dover', 'Leith'][i % 3]} at dawn. (Photo: Jo Bloggs/Northwind Press)`,
+  }));
   writeFileSync(file, items.map((x) => JSON.stringify(x)).join('\n') + '\n');
   return file;
 }
@@ -54,19 +57,38 @@ describe('retention as a scheduled job (a BullMQ job scheduler, PHOTOWIRE_RETENT
     // The old batch finished 45 days ago (ledger times and the batch list's score).
     const keys = redisKeys(p.config.prefix);
     const created = Date.now() - 45 * DAY_MS;
-    await p.rt.redis.hset(keys.batch(oldId).ledger, 'createdAt', new Date(created).toISOString(), 'finishedAt', new Date(created + 60_000).toISOString());
+    await p.rt.redis.hset(
+      keys.batch(oldId).ledger,
+      'createdAt',
+      new Date(created).toISOString(),
+      'finishedAt',
+      new Date(created + 60_000).toISOString(),
+    );
     await p.rt.redis.zadd(keys.batches, String(created), oldId);
 
     // No one calls the pass: the scheduler's job does, within a few intervals.
-    await waitUntil(async () => (await p.rt.ctx.catalog.getBatch(oldId)) === null && (await p.rt.redis.zscore(keys.batches, oldId)) === null, 60_000, 'the scheduled pass removed the old batch', 200);
+    await waitUntil(
+      async () =>
+        (await p.rt.ctx.catalog.getBatch(oldId)) === null && (await p.rt.redis.zscore(keys.batches, oldId)) === null,
+      60_000,
+      'the scheduled pass removed the old batch',
+      200,
+    );
     // Two more ticks: nothing more to remove, nothing fails.
     const ticksSeen = (await queue.getJobCounts('completed')).completed;
-    await waitUntil(async () => (await queue.getJobCounts('completed')).completed >= ticksSeen + 2, 30_000, 'two more scheduled passes', 200);
+    await waitUntil(
+      async () => (await queue.getJobCounts('completed')).completed >= ticksSeen + 2,
+      30_000,
+      'two more scheduled passes',
+      200,
+    );
 
     const completed = await queue.getJobs(['completed'], 0, -1);
     const runs = completed.map((j) => j.returnvalue as RetentionRun);
     const ran = runs.filter((r): r is Extract<RetentionRun, { ran: true }> => r.ran);
-    const removedTimes = ran.flatMap((r) => [...r.report.removed, ...r.report.resumed]).filter((id) => id === oldId).length;
+    const removedTimes = ran
+      .flatMap((r) => [...r.report.removed, ...r.report.resumed])
+      .filter((id) => id === oldId).length;
     expect(removedTimes).toBe(1);
     expect(ran.every((r) => r.trigger === 'schedule')).toBe(true);
     const removing = ran.find((r) => r.report.removed.includes(oldId))!;

@@ -51,7 +51,12 @@ describe('retention: old batches leave Redis, their export stays in storage and 
 
   beforeAll(async () => {
     p = await TestPipeline.start({ overrides: { LOG_LEVEL: process.env.RETENTION_LOG ?? 'silent' } });
-    for (const [name, n] of [['old1', 40], ['old2', 30], ['recent', 20], ['noExport', 10]] as const) {
+    for (const [name, n] of [
+      ['old1', 40],
+      ['old2', 30],
+      ['recent', 20],
+      ['noExport', 10],
+    ] as const) {
       const [out] = await p.ingest([writeManifest(dir, `${name}.ndjson`, n, name)]);
       ids[name] = out.batchId!;
     }
@@ -62,7 +67,13 @@ describe('retention: old batches leave Redis, their export stays in storage and 
     for (const [name, days] of Object.entries(finished)) {
       const id = ids[name as keyof typeof ids];
       const created = now.getTime() - days * DAY_MS - 60_000;
-      await p.rt.redis.hset(keys.batch(id).ledger, 'createdAt', new Date(created).toISOString(), 'finishedAt', new Date(created + 60_000).toISOString());
+      await p.rt.redis.hset(
+        keys.batch(id).ledger,
+        'createdAt',
+        new Date(created).toISOString(),
+        'finishedAt',
+        new Date(created + 60_000).toISOString(),
+      );
       await p.rt.redis.zadd(keys.batches, String(created), id);
     }
     await p.rt.ctx.exports.remove(ids.noExport, 'records.ndjson');
@@ -73,7 +84,11 @@ describe('retention: old batches leave Redis, their export stays in storage and 
   });
 
   it('removes old batches (every key of their slot, their jobs), keeps a recent one and one without export, resumes a killed pass', async () => {
-    const before = { keys: await prefixKeyCount(p), memory: await usedMemory(p), recentKeys: (await keysOf(p, ids.recent)).sort() };
+    const before = {
+      keys: await prefixKeyCount(p),
+      memory: await usedMemory(p),
+      recentKeys: (await keysOf(p, ids.recent)).sort(),
+    };
     expect((await keysOf(p, ids.old1)).length).toBeGreaterThan(5);
     const batchQueue = new Queue(QUEUES.batch, { connection: p.rt.redis, prefix: queuePrefix(p.config.prefix) });
     const itemQueue = new Queue(QUEUES.item, { connection: p.rt.redis, prefix: queuePrefix(p.config.prefix) });
@@ -126,7 +141,9 @@ describe('retention: old batches leave Redis, their export stays in storage and 
       expect(await Job.fromId(batchQueue, jobIds.batch(ids.recent))).toBeDefined();
 
       const after = { keys: await prefixKeyCount(p), memory: await usedMemory(p) };
-      process.stdout.write(`retention: keys of the prefix ${before.keys} -> ${after.keys}; INFO used_memory ${before.memory} -> ${after.memory}\n`);
+      process.stdout.write(
+        `retention: keys of the prefix ${before.keys} -> ${after.keys}; INFO used_memory ${before.memory} -> ${after.memory}\n`,
+      );
       expect(after.keys).toBeLessThan(before.keys);
 
       // A second pass finds nothing more to do (idempotent).

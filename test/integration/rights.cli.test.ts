@@ -2,7 +2,15 @@ import { execFileSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { runCli } from '../helpers/cli';
-import { REDIS_URL, REPO_ROOT, WIRE_IMAGES, deletePrefix, makeTmpDir, removeDir, uniquePrefix } from '../helpers/testEnv';
+import {
+  REDIS_URL,
+  REPO_ROOT,
+  WIRE_IMAGES,
+  deletePrefix,
+  makeTmpDir,
+  removeDir,
+  uniquePrefix,
+} from '../helpers/testEnv';
 import { scaledMs } from '../helpers/deadline';
 
 /**
@@ -12,7 +20,8 @@ import { scaledMs } from '../helpers/deadline';
  */
 jest.setTimeout(scaledMs(180_000));
 
-const exif = (file: string, ...args: string[]) => execFileSync('exiftool', ['-q', '-overwrite_original', ...args, file]);
+const exif = (file: string, ...args: string[]) =>
+  execFileSync('exiftool', ['-q', '-overwrite_original', ...args, file]);
 
 describe('photowire export / kill / kills / rights', () => {
   const prefix = uniquePrefix('rights-cli');
@@ -24,10 +33,15 @@ describe('photowire export / kill / kills / rights', () => {
     expect(r.code).toBe(0);
     return JSON.parse(r.stdout).batches[0].batchId as string;
   };
-  const lines = (s: string) => s.split('\n').filter(Boolean).map((l) => JSON.parse(l));
+  const lines = (s: string) =>
+    s
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l));
 
   beforeAll(() => {
-    if (!existsSync(path.join(REPO_ROOT, 'dist/cli/main.js'))) throw new Error('dist/ is missing: run `npm run build` first');
+    if (!existsSync(path.join(REPO_ROOT, 'dist/cli/main.js')))
+      throw new Error('dist/ is missing: run `npm run build` first');
   });
   afterAll(async () => {
     await deletePrefix(prefix);
@@ -63,23 +77,40 @@ describe('photowire export / kill / kills / rights', () => {
 
     // records.ndjson is the batch as received (docs/RIGHTS.md); export and the API are the current truth
     const asReceived = lines(readFileSync(path.join(dataDir, 'batches', batch, 'records.ndjson'), 'utf8'));
-    expect(asReceived.map((r) => [path.basename(r.source.file), r.status])).toEqual([['01-LON805.jpg', 'active'], ['02-embargoed.jpg', 'active'], ['03-open.jpg', 'active']]);
+    expect(asReceived.map((r) => [path.basename(r.source.file), r.status])).toEqual([
+      ['01-LON805.jpg', 'active'],
+      ['02-embargoed.jpg', 'active'],
+      ['03-open.jpg', 'active'],
+    ]);
     const after = await runCli(['export', batch], env);
     expect(after.code).toBe(0);
     expect(lines(after.stdout).map((r) => path.basename(r.source.file))).toEqual(['03-open.jpg']);
     expect(after.stderr).toContain('left out: 1 killed, 1 embargoed (--include-embargoed writes them)');
     const withEmbargoed = await runCli(['export', batch, '--include-embargoed'], env);
     const written = lines(withEmbargoed.stdout);
-    expect(written.map((r) => [path.basename(r.source.file), r.availability.state])).toEqual([['02-embargoed.jpg', 'embargoed'], ['03-open.jpg', 'publishable']]);
+    expect(written.map((r) => [path.basename(r.source.file), r.availability.state])).toEqual([
+      ['02-embargoed.jpg', 'embargoed'],
+      ['03-open.jpg', 'publishable'],
+    ]);
     expect(withEmbargoed.stderr).toContain('left out: 1 killed');
     expect(lines((await runCli(['export', again], env)).stdout)).toEqual([]);
 
     const kills = await runCli(['kills', '--since', '1d'], env);
     expect(kills.code).toBe(0);
     const [k] = lines(kills.stdout);
-    expect(k).toMatchObject({ status: 'killed', targets: ['LON805'], reason: 'Manipulated at source', notice: { kind: 'manual' } });
+    expect(k).toMatchObject({
+      status: 'killed',
+      targets: ['LON805'],
+      reason: 'Manipulated at source',
+      notice: { kind: 'manual' },
+    });
     expect(k.copies.map((c: { itemId: string }) => c.itemId).sort()).toEqual([`${batch}-0001`, `${again}-0001`].sort());
-    for (const c of k.copies) expect(c).toMatchObject({ batchId: expect.any(String), file: expect.stringMatching(/LON805/), original: expect.stringMatching(/^originals\//) });
+    for (const c of k.copies)
+      expect(c).toMatchObject({
+        batchId: expect.any(String),
+        file: expect.stringMatching(/LON805/),
+        original: expect.stringMatching(/^originals\//),
+      });
   });
 
   it('rights: a table on a terminal, one JSON object per line when piped', async () => {
@@ -88,13 +119,18 @@ describe('photowire export / kill / kills / rights', () => {
     const piped = await runCli(['rights', file], env);
     expect(piped.code).toBe(0);
     const [a, b] = lines(piped.stdout);
-    expect(a).toMatchObject({ input: 'EDITORIAL USE ONLY. NO SALES. MAGS OUT', rights: { restrictions: expect.arrayContaining(['editorial-only', 'no-sales', 'no-magazines']) } });
+    expect(a).toMatchObject({
+      input: 'EDITORIAL USE ONLY. NO SALES. MAGS OUT',
+      rights: { restrictions: expect.arrayContaining(['editorial-only', 'no-sales', 'no-magazines']) },
+    });
     expect(b.release.embargoUntil.at).toBe('2024-03-09T00:01:00.000Z');
     // script(1) runs the CLI on a pseudo-terminal, so stdout is a TTY
     const tty = await runCli(['rights', file], env, { wrap: ['sh', '-c', 'exec script -qec "$*" /dev/null', 'sh'] });
     expect(tty.code).toBe(0);
     const text = tty.stdout.replace(/\r/g, '');
-    expect(text).toMatch(/^EDITORIAL USE ONLY\. NO SALES\. MAGS OUT\n {2}restrictions editorial-only, no-sales, no-magazines\n/m);
+    expect(text).toMatch(
+      /^EDITORIAL USE ONLY\. NO SALES\. MAGS OUT\n {2}restrictions editorial-only, no-sales, no-magazines\n/m,
+    );
     expect(text).toMatch(/ {2}embargo {6}2024-03-09T00:01:00\.000Z/);
     expect(text).not.toContain('{"input"');
   });

@@ -14,7 +14,15 @@ describe('rights and release on the records of the wire images', () => {
 
   beforeAll(async () => {
     dir = makeTmpDir('rights');
-    for (const f of ['GAC103-thumb.jpg', 'cp.jpg', 'pa.jpg', 'reuters-LYNXMPEA6F0MS-thumb.jpg', 'corbis.jpg', 'Bush-dog.jpg']) copyFileSync(path.join(WIRE_IMAGES, f), path.join(dir, f));
+    for (const f of [
+      'GAC103-thumb.jpg',
+      'cp.jpg',
+      'pa.jpg',
+      'reuters-LYNXMPEA6F0MS-thumb.jpg',
+      'corbis.jpg',
+      'Bush-dog.jpg',
+    ])
+      copyFileSync(path.join(WIRE_IMAGES, f), path.join(dir, f));
     p = await TestPipeline.start();
     const [o] = await p.ingest([dir]);
     expect(o.error).toBeNull();
@@ -27,10 +35,23 @@ describe('rights and release on the records of the wire images', () => {
 
   it('GAC103: "HANDOUT PHOTO; ONE TIME USE ONLY; NO ARCHIVES" and its 14-day window reach the record', () => {
     const r = byFile('GAC103-thumb.jpg');
-    expect(r.rights!.restrictions).toEqual(['no-sales', 'no-archive', 'one-time-use', 'time-limited', 'mandatory-credit', 'handout', 'news-context-only']);
+    expect(r.rights!.restrictions).toEqual([
+      'no-sales',
+      'no-archive',
+      'one-time-use',
+      'time-limited',
+      'mandatory-credit',
+      'handout',
+      'news-context-only',
+    ]);
     expect(r.rights!.usageTerms).toMatch(/14 DAYS FROM THE TIME OF TRANSMISSION$/);
-    expect(r.rights!.raw.map((t) => t.source)).toEqual(expect.arrayContaining(['iptc:specialInstructions', 'xmp:photoshop:Instructions']));
-    expect(r.release!.expires).toMatchObject({ source: 'xmp:photoshop:Instructions', text: 'MAY BE USED ONLY FOR 14 DAYS FROM THE TIME OF TRANSMISSION' });
+    expect(r.rights!.raw.map((t) => t.source)).toEqual(
+      expect.arrayContaining(['iptc:specialInstructions', 'xmp:photoshop:Instructions']),
+    );
+    expect(r.release!.expires).toMatchObject({
+      source: 'xmp:photoshop:Instructions',
+      text: 'MAY BE USED ONLY FOR 14 DAYS FROM THE TIME OF TRANSMISSION',
+    });
     expect(r.status).toBe('active');
   });
 
@@ -55,13 +76,32 @@ describe('rights and release on the records of the wire images', () => {
     const r = byFile('GAC103-thumb.jpg');
     const preview = path.join(p.config.dataDir, r.renditions.find((x) => x.name === 'preview')!.path);
     const [tags] = JSON.parse(
-      execFileSync('exiftool', ['-j', '-IPTC:SpecialInstructions', '-XMP-photoshop:Instructions', '-XMP-xmpRights:UsageTerms', '-IPTC:Credit', '-XMP-dc:Rights', preview], { encoding: 'utf8' }),
+      execFileSync(
+        'exiftool',
+        [
+          '-j',
+          '-IPTC:SpecialInstructions',
+          '-XMP-photoshop:Instructions',
+          '-XMP-xmpRights:UsageTerms',
+          '-IPTC:Credit',
+          '-XMP-dc:Rights',
+          preview,
+        ],
+        { encoding: 'utf8' },
+      ),
     ) as Array<Record<string, string>>;
     expect(tags.SpecialInstructions).toMatch(/^HANDOUT PHOTO; ONE TIME USE ONLY; NO ARCHIVES/);
-    expect(tags.Instructions).toMatch(/^HANDOUT PHOTO; ONE TIME USE ONLY; NO ARCHIVES.*14 DAYS FROM THE TIME OF TRANSMISSION$/);
+    expect(tags.Instructions).toMatch(
+      /^HANDOUT PHOTO; ONE TIME USE ONLY; NO ARCHIVES.*14 DAYS FROM THE TIME OF TRANSMISSION$/,
+    );
     expect(tags.UsageTerms).toBe(r.rights!.usageTerms);
     expect(tags.Credit).toBe(r.credit.line!.slice(0, 32));
-    const reuters = path.join(p.config.dataDir, byFile('reuters-LYNXMPEA6F0MS-thumb.jpg').renditions.find((x) => x.name === 'preview')!.path);
-    expect(execFileSync('exiftool', ['-s3', '-IPTC:SpecialInstructions', reuters], { encoding: 'utf8' })).toMatch(/SALESOUT|NARCH|EUO/);
+    const reuters = path.join(
+      p.config.dataDir,
+      byFile('reuters-LYNXMPEA6F0MS-thumb.jpg').renditions.find((x) => x.name === 'preview')!.path,
+    );
+    expect(execFileSync('exiftool', ['-s3', '-IPTC:SpecialInstructions', reuters], { encoding: 'utf8' })).toMatch(
+      /SALESOUT|NARCH|EUO/,
+    );
   });
 });

@@ -23,22 +23,42 @@ const canUnshare = process.getuid?.() === 0 && spawnSync('unshare', ['-n', 'true
   it('stores in ./data and runs on a private Redis', async () => {
     assertBuilt();
     const photo = path.join(WIRE_IMAGES, 'cp.jpg');
-    const r = await runCli(['run', photo], {}, { cwd, wrap: ['unshare', '-n', 'sh', '-c', 'ip link set lo up 2>/dev/null; exec "$@"', 'sh'] });
+    const r = await runCli(
+      ['run', photo],
+      {},
+      { cwd, wrap: ['unshare', '-n', 'sh', '-c', 'ip link set lo up 2>/dev/null; exec "$@"', 'sh'] },
+    );
     expect([r.code, r.stderr.slice(-1500)]).toEqual([0, expect.any(String)]);
     // The private Redis, said on stderr, and where the records stay.
-    expect(r.stderr).toMatch(/no Redis on 127\.0\.0\.1:6379 and no REDIS_URL: using a private redis-server at redis:\/\/127\.0\.0\.1:\d+ \(stopped on exit\)/);
+    expect(r.stderr).toMatch(
+      /no Redis on 127\.0\.0\.1:6379 and no REDIS_URL: using a private redis-server at redis:\/\/127\.0\.0\.1:\d+ \(stopped on exit\)/,
+    );
     expect(r.stdout).toMatch(/records: +data\/batches\/cp-[0-9a-f]{12}\/records\.ndjson/);
     expect(r.stdout).toMatch(/renditions: +data\/renditions/);
 
     // Everything is under ./data of the working folder: the export, the original and the renditions.
     const data = path.join(cwd, 'data');
     const [batchId] = readdirSync(path.join(data, 'batches'));
-    const [record] = readFileSync(path.join(data, 'batches', batchId, 'records.ndjson'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    const [record] = readFileSync(path.join(data, 'batches', batchId, 'records.ndjson'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     expect(existsSync(path.join(data, 'batches', batchId, 'summary.json'))).toBe(true);
     expect(existsSync(path.join(data, record.image.original))).toBe(true);
     expect(record.renditions.length).toBe(2);
     for (const x of record.renditions) expect(existsSync(path.join(data, x.path))).toBe(true);
-    expect(existsSync(path.join(data, 'renditions', record.image.sha256.slice(0, 2), record.image.sha256.slice(2, 4), record.image.sha256, 'renditions.json'))).toBe(true);
+    expect(
+      existsSync(
+        path.join(
+          data,
+          'renditions',
+          record.image.sha256.slice(0, 2),
+          record.image.sha256.slice(2, 4),
+          record.image.sha256,
+          'renditions.json',
+        ),
+      ),
+    ).toBe(true);
     // Nothing else was written in the working folder.
     expect(readdirSync(cwd)).toEqual(['data']);
   });

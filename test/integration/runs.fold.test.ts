@@ -15,7 +15,8 @@ describe('RunLog folds consecutive empty runs of a schedule (real Redis)', () =>
     redis.disconnect();
   });
   const t0 = Date.parse('2026-11-30T02:00:00Z');
-  const run = (id: string, min: number, schedule = 'every-minute') => newRun({ id, schedule, source: '/import/afp', trigger: 'schedule', startedAt: new Date(t0 + min * 60_000) });
+  const run = (id: string, min: number, schedule = 'every-minute') =>
+    newRun({ id, schedule, source: '/import/afp', trigger: 'schedule', startedAt: new Date(t0 + min * 60_000) });
   /** As the runner does: saved running when it starts, then saved again when it ends. */
   async function empty(id: string, min: number, schedule?: string): Promise<string> {
     const r = run(id, min, schedule);
@@ -40,7 +41,9 @@ describe('RunLog folds consecutive empty runs of a schedule (real Redis)', () =>
 
     const took = run('t1', 60);
     await log.save(took);
-    await log.save(finishRun(took, 'done', new Date(t0 + 61 * 60_000), { batchId: 'every-minute-afp-0123456789ab', files: 1 }));
+    await log.save(
+      finishRun(took, 'done', new Date(t0 + 61 * 60_000), { batchId: 'every-minute-afp-0123456789ab', files: 1 }),
+    );
     await empty('m61', 62);
     await empty('m62', 63);
     expect((await log.list({ schedule: 'every-minute' })).map((r) => [r.id, r.state, r.checks ?? 1])).toEqual([
@@ -50,7 +53,13 @@ describe('RunLog folds consecutive empty runs of a schedule (real Redis)', () =>
     ]);
 
     for (const id of ['w1', 'w2']) {
-      const w = newRun({ id, schedule: 'watch', source: `/hot/${id}.jpg`, trigger: 'drop', startedAt: new Date(t0 + 70 * 60_000) });
+      const w = newRun({
+        id,
+        schedule: 'watch',
+        source: `/hot/${id}.jpg`,
+        trigger: 'drop',
+        startedAt: new Date(t0 + 70 * 60_000),
+      });
       await log.save(finishRun(w, 'empty', new Date(t0 + 70 * 60_000 + 5), { note: 'the same file was taken before' }));
     }
     expect((await log.list({ schedule: 'watch' })).map((r) => r.id).sort()).toEqual(['w1', 'w2']);
@@ -59,7 +68,8 @@ describe('RunLog folds consecutive empty runs of a schedule (real Redis)', () =>
   it('saves racing each other never lose a check', async () => {
     // Runs of one schedule never overlap (its lock); the ends of runs saved at once still must not race.
     await empty('c0', 0, 'concurrent');
-    const end = (i: number) => finishRun(run(`c${i}`, i, 'concurrent'), 'empty', new Date(t0 + i * 60_000 + 100), { note: `check c${i}` });
+    const end = (i: number) =>
+      finishRun(run(`c${i}`, i, 'concurrent'), 'empty', new Date(t0 + i * 60_000 + 100), { note: `check c${i}` });
     await Promise.all(Array.from({ length: 40 }, (_, i) => log.save(end(i + 1))));
     const rows = await log.list({ schedule: 'concurrent' });
     expect(rows.map((r) => r.checks)).toEqual([41]);

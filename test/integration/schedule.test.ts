@@ -12,7 +12,11 @@ import type { RunRecord } from '../../src/core/runs/runRecord';
 import { Scheduler } from '../../src/app/jobs/scheduler';
 import { scaledMs } from '../helpers/deadline';
 
-async function waitFor<T>(what: string, probe: () => T | null | undefined | false | Promise<T | null | undefined | false>, timeoutMs = 45_000): Promise<T> {
+async function waitFor<T>(
+  what: string,
+  probe: () => T | null | undefined | false | Promise<T | null | undefined | false>,
+  timeoutMs = 45_000,
+): Promise<T> {
   const deadline = Date.now() + scaledMs(timeoutMs); // scaled by the load (test/helpers/deadline.ts)
   for (;;) {
     const v = await probe();
@@ -48,9 +52,12 @@ describe('scheduled imports (real Redis, BullMQ job schedulers, real files)', ()
     return s;
   }
   const workerConnection = () => createRedis(p.rt.redisHandle.url, { forWorker: true, name: 'test-scheduler' });
-  const finished = async (schedule: string) => (await runs.list({ schedule, limit: 100 })).filter((r) => r.state !== 'running').reverse();
+  const finished = async (schedule: string) =>
+    (await runs.list({ schedule, limit: 100 })).filter((r) => r.state !== 'running').reverse();
   const takenFiles = async (rs: RunRecord[]) =>
-    (await Promise.all(rs.filter((r) => r.batchId).map((r) => p.rt.ctx.catalog.getRecords(r.batchId!)))).flat().map((rec) => path.basename(rec.source.file));
+    (await Promise.all(rs.filter((r) => r.batchId).map((r) => p.rt.ctx.catalog.getRecords(r.batchId!))))
+      .flat()
+      .map((rec) => path.basename(rec.source.file));
 
   beforeAll(async () => {
     // Files younger than 10 minutes count as still being written.
@@ -76,17 +83,30 @@ describe('scheduled imports (real Redis, BullMQ job schedulers, real files)', ()
       const f = await finished('nightly');
       return f.length >= 1 && f;
     });
-    expect(first).toMatchObject({ schedule: 'nightly', source: src, trigger: 'schedule', state: 'done', files: 2, items: 2, ok: 2, failed: 0 });
+    expect(first).toMatchObject({
+      schedule: 'nightly',
+      source: src,
+      trigger: 'schedule',
+      state: 'done',
+      files: 2,
+      items: 2,
+      ok: 2,
+      failed: 0,
+    });
     expect(first.note).toMatch(/1 file\(s\) still being written, left for the next run: young.jpg/);
     expect(first.durationMs).toBeGreaterThanOrEqual(0);
 
     const second = await waitFor('a run that finds nothing', async () => (await finished('nightly'))[1]);
     expect(second).toMatchObject({ state: 'empty', files: 0, items: 0, batchId: null });
-    expect(second.note).toMatch(/^nothing new since the last run \(\d\d:\d\d\); 1 file still being written \(young\.jpg\); next check (\d{4}-\d\d-\d\d )?\d\d:\d\d$/);
+    expect(second.note).toMatch(
+      /^nothing new since the last run \(\d\d:\d\d\); 1 file still being written \(young\.jpg\); next check (\d{4}-\d\d-\d\d )?\d\d:\d\d$/,
+    );
 
     await put(src, 'c.jpg', 4);
     utimesSync(path.join(src, 'young.jpg'), HOUR_AGO(), HOUR_AGO());
-    const third = await waitFor('the run that takes the new files', async () => (await finished('nightly')).find((r, i) => i > 0 && r.state === 'done'));
+    const third = await waitFor('the run that takes the new files', async () =>
+      (await finished('nightly')).find((r, i) => i > 0 && r.state === 'done'),
+    );
     expect(third).toMatchObject({ files: 2, items: 2, ok: 2 });
 
     // Restart: a new process applies the same schedule from its config file.
@@ -125,7 +145,9 @@ describe('scheduled imports (real Redis, BullMQ job schedulers, real files)', ()
       return f.length >= 1 && f;
     });
     expect(first).toMatchObject({ state: 'empty', files: 0, batchId: null });
-    expect(first.note).toMatch(/^first run: 1 file still being written \(young\.jpg\); next check (\d{4}-\d\d-\d\d )?\d\d:\d\d$/);
+    expect(first.note).toMatch(
+      /^first run: 1 file still being written \(young\.jpg\); next check (\d{4}-\d\d-\d\d )?\d\d:\d\d$/,
+    );
 
     // Empty checks fold into that one row.
     const stretch = await waitFor('three empty checks', async () => {
@@ -134,15 +156,23 @@ describe('scheduled imports (real Redis, BullMQ job schedulers, real files)', ()
     });
     expect(stretch).toMatchObject({ id: first.id, state: 'empty', startedAt: first.startedAt });
     expect(Date.parse(stretch.lastAt!)).toBeGreaterThan(Date.parse(first.startedAt));
-    expect(stretch.note).toMatch(/^nothing new since the last run \(\d\d:\d\d\); 1 file still being written \(young\.jpg\); next check/);
+    expect(stretch.note).toMatch(
+      /^nothing new since the last run \(\d\d:\d\d\); 1 file still being written \(young\.jpg\); next check/,
+    );
 
     // A run that takes something is its own row; the empty runs after it start a new stretch.
     await put(src, 'new.jpg', 61);
-    const done = await waitFor('a run that takes new.jpg', async () => (await finished('every-second')).find((r) => r.state === 'done'));
+    const done = await waitFor('a run that takes new.jpg', async () =>
+      (await finished('every-second')).find((r) => r.state === 'done'),
+    );
     expect(done).toMatchObject({ files: 1, ok: 1 });
     const name = `every-second-${path.basename(src).toLowerCase()}`;
     expect(done.batchId).toMatch(new RegExp(`^${name}-[0-9a-f]{12}$`));
-    expect(await p.rt.ctx.catalog.getBatch(done.batchId!)).toMatchObject({ feed: name, format: 'scheduled-folder', ok: 1 });
+    expect(await p.rt.ctx.catalog.getBatch(done.batchId!)).toMatchObject({
+      feed: name,
+      format: 'scheduled-folder',
+      ok: 1,
+    });
     const rows = await waitFor('a new stretch after the run that took something', async () => {
       const f = await finished('every-second');
       return f.length === 3 && (f[2].checks ?? 1) >= 2 && f;
@@ -164,7 +194,9 @@ describe('scheduled imports (real Redis, BullMQ job schedulers, real files)', ()
     const r = await s.upsert({ name: 'missed', cron: '0 0 2 * * *', tz: 'Europe/London', source: src });
     expect(r.caughtUp).toBe(true);
     expect(r.next).toBeGreaterThan(Date.now() + 60_000);
-    expect((await s.upsert({ name: 'missed', cron: '0 0 2 * * *', tz: 'Europe/London', source: src })).caughtUp).toBe(false);
+    expect((await s.upsert({ name: 'missed', cron: '0 0 2 * * *', tz: 'Europe/London', source: src })).caughtUp).toBe(
+      false,
+    );
 
     await s.startWorker(workerConnection());
     const [run] = await waitFor('the catch-up run', async () => {
@@ -204,8 +236,14 @@ describe('scheduled imports (real Redis, BullMQ job schedulers, real files)', ()
     const s = scheduler();
     await s.upsert({ name: 'crash', cron: '0 0 4 * * *', source: src });
     // What a scheduler killed mid-run leaves behind: a pending run whose batch is enqueued.
-    const pending = (await s.runner.prepare({ schedule: 'crash', source: src, trigger: 'schedule' }, 'run-before-crash'))!;
-    await enqueueFeed({ catalog: p.rt.ctx.catalog, flow: p.rt.flow, prefix: p.config.prefix, attempts: p.config.attempts }, pending.feed);
+    const pending = (await s.runner.prepare(
+      { schedule: 'crash', source: src, trigger: 'schedule' },
+      'run-before-crash',
+    ))!;
+    await enqueueFeed(
+      { catalog: p.rt.ctx.catalog, flow: p.rt.flow, prefix: p.config.prefix, attempts: p.config.attempts },
+      pending.feed,
+    );
     expect(await runs.get('run-before-crash')).toMatchObject({ state: 'running', files: 2 });
 
     await s.startWorker(workerConnection());
@@ -222,15 +260,23 @@ describe('scheduled imports (real Redis, BullMQ job schedulers, real files)', ()
     });
     expect(again).toMatchObject({ state: 'empty' });
     expect(await runs.list({ schedule: 'crash' })).toHaveLength(2);
-    const batches = await Promise.all((await p.rt.ctx.catalog.listBatches(500)).map((id) => p.rt.ctx.catalog.getBatch(id)));
-    expect(batches.filter((b) => b!.feed === `crash-${path.basename(src).toLowerCase()}`).map((b) => b!.id)).toEqual([pending.feed.batchId]);
+    const batches = await Promise.all(
+      (await p.rt.ctx.catalog.listBatches(500)).map((id) => p.rt.ctx.catalog.getBatch(id)),
+    );
+    expect(batches.filter((b) => b!.feed === `crash-${path.basename(src).toLowerCase()}`).map((b) => b!.id)).toEqual([
+      pending.feed.batchId,
+    ]);
   });
 
   it('refuses a schedule whose source does not exist or whose cron is not one, naming it', async () => {
     const s = scheduler();
-    await expect(s.upsert({ name: 'bad', every: 60_000, source: '/nonexistent/drop' })).rejects.toThrow(/schedule bad: source \/nonexistent\/drop is not a folder/);
+    await expect(s.upsert({ name: 'bad', every: 60_000, source: '/nonexistent/drop' })).rejects.toThrow(
+      /schedule bad: source \/nonexistent\/drop is not a folder/,
+    );
     const src = await source([], 0);
-    await expect(s.upsert({ name: 'bad', cron: 'at two in the morning', source: src })).rejects.toThrow(/schedule bad: cron "at two in the morning" was refused/);
+    await expect(s.upsert({ name: 'bad', cron: 'at two in the morning', source: src })).rejects.toThrow(
+      /schedule bad: cron "at two in the morning" was refused/,
+    );
     expect(await s.get('bad')).toBeNull();
   });
 
@@ -251,27 +297,38 @@ describe('scheduled imports (real Redis, BullMQ job schedulers, real files)', ()
     });
     try {
       // The pipeline's Redis in this mode (a cluster URL is not a REDIS_URL: REDIS_CLUSTER_NODES).
-      Object.assign(process.env, pipelineEnv(p.config.prefix, p.config.dataDir, {
-        LOG_LEVEL: 'silent',
-        // Quiet for over about a second counts as stale here.
-        PHOTOWIRE_STALE_HOURS: '0.0003',
-      }));
+      Object.assign(
+        process.env,
+        pipelineEnv(p.config.prefix, p.config.dataDir, {
+          LOG_LEVEL: 'silent',
+          // Quiet for over about a second counts as stale here.
+          PHOTOWIRE_STALE_HOURS: '0.0003',
+        }),
+      );
       await sleep(1500);
       expect(await runsCommand({ schedule: 'quiet' })).toBe(0);
       const textChunks = out.length;
       expect(await runsCommand({ schedule: 'quiet', json: true })).toBe(0);
       const text = out.slice(0, textChunks).join('');
       const lines = text.split('\n');
-      expect(lines[0]).toMatch(/^schedule\s+start\s+duration\s+files\s+items\s+ok\s+dup\s+failed\s+state\s+batch\s+source$/);
+      expect(lines[0]).toMatch(
+        /^schedule\s+start\s+duration\s+files\s+items\s+ok\s+dup\s+failed\s+state\s+batch\s+source$/,
+      );
       expect(lines[1]).toMatch(/^quiet\s.*\s0\s+0\s+0\s+0\s+0\s+empty\s+-\s+\/tmp\//);
-      expect(lines[2]).toMatch(/^ {4}nothing new since the last run \(\d\d:\d\d\); next check (\d{4}-\d\d-\d\d )?05:00$/);
+      expect(lines[2]).toMatch(
+        /^ {4}nothing new since the last run \(\d\d:\d\d\); next check (\d{4}-\d\d-\d\d )?05:00$/,
+      );
       const doneRun = (await runs.list({ schedule: 'quiet' })).find((r) => r.state === 'done')!;
-      expect(lines[3]).toMatch(new RegExp(`^quiet\\s.*\\s1\\s+1\\s+1\\s+0\\s+0\\s+done\\s+${doneRun.batchId}\\s+/tmp/`));
+      expect(lines[3]).toMatch(
+        new RegExp(`^quiet\\s.*\\s1\\s+1\\s+1\\s+0\\s+0\\s+done\\s+${doneRun.batchId}\\s+/tmp/`),
+      );
       expect(doneRun.batchId).toMatch(/^quiet-photowire-src-[a-z0-9]+-[0-9a-f]{12}$/);
       expect(text).toMatch(/STALE schedule quiet \(.*\): nothing new for/);
       const json = JSON.parse(out.slice(textChunks).join(''));
       expect(json.runs.map((r: RunRecord) => r.state)).toEqual(['empty', 'done']);
-      expect(json.sources).toEqual([expect.objectContaining({ kind: 'schedule', name: 'quiet', source: src, stale: true })]);
+      expect(json.sources).toEqual([
+        expect.objectContaining({ kind: 'schedule', name: 'quiet', source: src, stale: true }),
+      ]);
     } finally {
       write.mockRestore();
       process.env = saved;

@@ -3,7 +3,13 @@ import * as path from 'node:path';
 import { startDesk, type Desk } from '../helpers/deskServer';
 import { SEED_GALLERY, makeTmpDir, removeDir } from '../helpers/testEnv';
 import { waitForBatches } from '../../src/cli/waitForBatches';
-import { batchDetailSchema, batchListSchema, clusterSchema, ingestResponseSchema, recordPageSchema } from '../../src/server/apiSchemas';
+import {
+  batchDetailSchema,
+  batchListSchema,
+  clusterSchema,
+  ingestResponseSchema,
+  recordPageSchema,
+} from '../../src/server/apiSchemas';
 import { BROKEN_NAME, DESK_PHOTOS, deskPhoto, writeDeskPhotoFeed } from '../browser/deskFixture';
 
 describe('the desk API (real server on 127.0.0.1, real Redis, real workers)', () => {
@@ -44,9 +50,17 @@ describe('the desk API (real server on 127.0.0.1, real Redis, real workers)', ()
         expect([p, none.status, none.body.error]).toEqual([p, 401, 'UNAUTHORIZED']);
         expect(none.body.message).toContain('Authorization: Bearer');
       }
-      const wrong = await json('/api/batches', { auth: false, headers: { Authorization: 'Bearer not-the-token-at-all' } });
+      const wrong = await json('/api/batches', {
+        auth: false,
+        headers: { Authorization: 'Bearer not-the-token-at-all' },
+      });
       expect([wrong.status, wrong.body.message]).toEqual([401, 'wrong token']);
-      const post = await json('/api/feeds', { auth: false, method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ path: 'gallery.txt' }) });
+      const post = await json('/api/feeds', {
+        auth: false,
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ path: 'gallery.txt' }),
+      });
       expect(post.status).toBe(401);
       expect(readdirSync(root)).toEqual(['gallery.txt']);
     });
@@ -55,7 +69,10 @@ describe('the desk API (real server on 127.0.0.1, real Redis, real workers)', ()
       const none = await desk.fetch('/admin/queues', { auth: false });
       expect(none.status).toBe(401);
       expect(none.headers.get('www-authenticate')).toMatch(/^Basic realm=/);
-      const basic = await desk.fetch('/admin/queues', { auth: false, headers: { Authorization: `Basic ${Buffer.from(`ops:${desk.token}`).toString('base64')}` } });
+      const basic = await desk.fetch('/admin/queues', {
+        auth: false,
+        headers: { Authorization: `Basic ${Buffer.from(`ops:${desk.token}`).toString('base64')}` },
+      });
       expect(basic.status).toBe(200);
       expect(await basic.text()).toContain('photowire queues');
       const api = await desk.fetch('/admin/queues/api/queues?activeQueue=photowire-item&page=1&jobsPerPage=10');
@@ -74,13 +91,25 @@ describe('the desk API (real server on 127.0.0.1, real Redis, real workers)', ()
       const doc = await json('/openapi.json', { auth: false });
       expect(doc.body.openapi).toBe('3.1.0');
       expect(Object.keys(doc.body.paths)).toEqual(
-        expect.arrayContaining(['/api/batches', '/api/batches/{batchId}/records', '/api/clusters/{clusterId}', '/api/feeds', '/api/items/{itemId}/retry', '/api/events']),
+        expect.arrayContaining([
+          '/api/batches',
+          '/api/batches/{batchId}/records',
+          '/api/clusters/{clusterId}',
+          '/api/feeds',
+          '/api/items/{itemId}/retry',
+          '/api/events',
+        ]),
       );
       const record = doc.body.components.schemas.CatalogRecord;
-      expect(record.required).toEqual(expect.arrayContaining(['id', 'caption', 'captionRaw', 'credit', 'cluster', 'error']));
-      const page200 = doc.body.paths['/api/batches/{batchId}/records'].get.responses['200'].content['application/json'].schema;
+      expect(record.required).toEqual(
+        expect.arrayContaining(['id', 'caption', 'captionRaw', 'credit', 'cluster', 'error']),
+      );
+      const page200 =
+        doc.body.paths['/api/batches/{batchId}/records'].get.responses['200'].content['application/json'].schema;
       expect(page200).toEqual({ $ref: '#/components/schemas/RecordPage' });
-      expect(doc.body.components.schemas.RecordPage.properties.records.items).toEqual({ $ref: '#/components/schemas/CatalogRecord' });
+      expect(doc.body.components.schemas.RecordPage.properties.records.items).toEqual({
+        $ref: '#/components/schemas/CatalogRecord',
+      });
       // Every $ref points at a component that exists.
       const refs = JSON.stringify(doc.body).match(/"#\/components\/schemas\/[^"]+"/g) ?? [];
       for (const ref of new Set(refs)) expect(Object.keys(doc.body.components.schemas)).toContain(ref.slice(22, -1));
@@ -89,24 +118,49 @@ describe('the desk API (real server on 127.0.0.1, real Redis, real workers)', ()
 
   describe('submitting feeds', () => {
     it('ingests a feed named by path under an allowed root', async () => {
-      const res = await json('/api/feeds', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ path: 'gallery.txt' }) });
+      const res = await json('/api/feeds', {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ path: 'gallery.txt' }),
+      });
       expect(res.status).toBe(202);
       const body = ingestResponseSchema.parse(res.body);
       expect(body.feeds).toHaveLength(1);
-      expect(body.feeds[0]).toMatchObject({ path: path.join(root, 'gallery.txt'), created: true, expected: 41, error: null });
+      expect(body.feeds[0]).toMatchObject({
+        path: path.join(root, 'gallery.txt'),
+        created: true,
+        expected: 41,
+        error: null,
+      });
       galleryId = body.feeds[0].batchId!;
       await waitDone([galleryId]);
     });
 
     it('refuses a path outside the roots, even through a symlink, without touching it', async () => {
-      const out = await json('/api/feeds', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ path: path.join(outside, 'secret.txt') }) });
+      const out = await json('/api/feeds', {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ path: path.join(outside, 'secret.txt') }),
+      });
       expect([out.status, out.body.error]).toEqual([403, 'PATH_OUTSIDE_ROOTS']);
-      const dotdot = await json('/api/feeds', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ path: '../' + path.basename(outside) + '/secret.txt' }) });
+      const dotdot = await json('/api/feeds', {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ path: '../' + path.basename(outside) + '/secret.txt' }),
+      });
       expect(dotdot.status).toBe(403);
       symlinkSync(outside, path.join(root, 'link'));
-      const link = await json('/api/feeds', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ path: 'link/secret.txt' }) });
+      const link = await json('/api/feeds', {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ path: 'link/secret.txt' }),
+      });
       expect([link.status, link.body.error]).toEqual([403, 'PATH_OUTSIDE_ROOTS']);
-      const bad = await json('/api/feeds', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ file: 'x' }) });
+      const bad = await json('/api/feeds', {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ file: 'x' }),
+      });
       expect([bad.status, bad.body.error]).toEqual([400, 'BAD_REQUEST']);
       expect(bad.body.message).toContain('path');
       const batches = batchListSchema.parse((await json('/api/batches')).body).batches;
@@ -119,7 +173,8 @@ describe('the desk API (real server on 127.0.0.1, real Redis, real workers)', ()
         await writeDeskPhotoFeed(dir);
         const form = () => {
           const fd = new FormData();
-          for (const name of readdirSync(dir).sort()) fd.append('file', new Blob([readFileSync(path.join(dir, name))]), name);
+          for (const name of readdirSync(dir).sort())
+            fd.append('file', new Blob([readFileSync(path.join(dir, name))]), name);
           return fd;
         };
         const first = await json('/api/feeds', { method: 'POST', body: form() });
@@ -129,11 +184,14 @@ describe('the desk API (real server on 127.0.0.1, real Redis, real workers)', ()
         // A storage feed (the data directory or the bucket, whichever the pipeline stores in), not a local path.
         expect(outcome.path).toMatch(/^storage:uploads\/[0-9a-f]{16}\/$/);
         const prefix = outcome.path.slice('storage:'.length);
-        expect(await desk.p.listStored(prefix)).toEqual([...DESK_PHOTOS.map((p) => p.name), BROKEN_NAME].sort().map((n) => prefix + n));
+        expect(await desk.p.listStored(prefix)).toEqual(
+          [...DESK_PHOTOS.map((p) => p.name), BROKEN_NAME].sort().map((n) => prefix + n),
+        );
         photosId = outcome.batchId!;
         await waitDone([photosId]);
 
-        const again = ingestResponseSchema.parse((await json('/api/feeds', { method: 'POST', body: form() })).body).feeds[0];
+        const again = ingestResponseSchema.parse((await json('/api/feeds', { method: 'POST', body: form() })).body)
+          .feeds[0];
         expect(again).toMatchObject({ batchId: photosId, created: false });
         expect(scratchUploads()).toEqual([]);
       } finally {
@@ -156,7 +214,14 @@ describe('the desk API (real server on 127.0.0.1, real Redis, real workers)', ()
     it('lists the batches of the last days with live ledger counts and record counts', async () => {
       const { batches } = batchListSchema.parse((await json('/api/batches?days=2')).body);
       const gallery = batches.find((b) => b.id === galleryId)!;
-      expect(gallery).toMatchObject({ state: 'done', expected: 41, ok: 41, failed: 0, pending: 0, format: 'gallery-text' });
+      expect(gallery).toMatchObject({
+        state: 'done',
+        expected: 41,
+        ok: 41,
+        failed: 0,
+        pending: 0,
+        format: 'gallery-text',
+      });
       expect(gallery.counts).toMatchObject({ captionOnly: 41, photos: 0 });
       expect(gallery.counts!.clusters).toBeGreaterThan(0);
       expect(gallery.counts!.duplicates).toBeGreaterThanOrEqual(2);
@@ -180,13 +245,16 @@ describe('the desk API (real server on 127.0.0.1, real Redis, real workers)', ()
       const first = recordPageSchema.parse((await json(`/api/batches/${galleryId}/records?limit=10`)).body);
       const second = recordPageSchema.parse((await json(`/api/batches/${galleryId}/records?limit=10&offset=10`)).body);
       expect([first.total, first.records.length, second.records.length]).toEqual([41, 10, 10]);
-      expect([...first.records, ...second.records].map((r) => r.source.counter)).toEqual(Array.from({ length: 20 }, (_, i) => i + 1));
+      expect([...first.records, ...second.records].map((r) => r.source.counter)).toEqual(
+        Array.from({ length: 20 }, (_, i) => i + 1),
+      );
       const tooMany = await json(`/api/batches/${galleryId}/records?limit=5000`);
       expect(tooMany.status).toBe(400);
     });
 
     it('filters records by cluster, agency, creator, low-confidence credit, failure and text', async () => {
-      const q = async (query: string) => recordPageSchema.parse((await json(`/api/batches/${galleryId}/records?${query}`)).body);
+      const q = async (query: string) =>
+        recordPageSchema.parse((await json(`/api/batches/${galleryId}/records?${query}`)).body);
       const all = (await q('limit=100')).records;
       const clusterId = all[0].cluster!.id;
       const cluster = await q(`cluster=${clusterId}`);
@@ -200,7 +268,8 @@ describe('the desk API (real server on 127.0.0.1, real Redis, real workers)', ()
       expect((await q('q=supreme court')).total).toBeGreaterThan(0);
       expect((await q('failed=true')).total).toBe(0);
 
-      const photos = async (query: string) => recordPageSchema.parse((await json(`/api/batches/${photosId}/records?${query}`)).body);
+      const photos = async (query: string) =>
+        recordPageSchema.parse((await json(`/api/batches/${photosId}/records?${query}`)).body);
       expect((await photos('failed=true')).records.map((r) => r.error?.code)).toEqual(['IMAGE_CORRUPT']);
       expect((await photos('failed=false')).total).toBe(5);
       expect((await photos('lowConfidence=1')).records.map((r) => r.credit.line)).toEqual(['J. Smith/Daily Bugle Ltd']);
@@ -232,7 +301,11 @@ describe('the desk API (real server on 127.0.0.1, real Redis, real workers)', ()
       expect(res.headers.get('content-type')).toBe('image/webp');
       expect(res.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
       expect(Buffer.from(await res.arrayBuffer()).equals(await desk.p.readStored(thumb.path))).toBe(true);
-      expect((await desk.fetch(`/api/${rec.renditions.find((r) => r.name === 'preview')!.path}`)).headers.get('content-type')).toBe('image/jpeg');
+      expect(
+        (await desk.fetch(`/api/${rec.renditions.find((r) => r.name === 'preview')!.path}`)).headers.get(
+          'content-type',
+        ),
+      ).toBe('image/jpeg');
 
       const sha = rec.image!.sha256;
       // A planted symlink inside the data directory leads nowhere (local storage: a bucket has no symlinks).
@@ -292,7 +365,15 @@ describe('the desk API (real server on 127.0.0.1, real Redis, real workers)', ()
         } finally {
           removeDir(dir);
         }
-        const sub = ingestResponseSchema.parse((await json('/api/feeds', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ path: 'more' }) })).body);
+        const sub = ingestResponseSchema.parse(
+          (
+            await json('/api/feeds', {
+              method: 'POST',
+              headers: { 'Content-Type': 'application/json' },
+              body: JSON.stringify({ path: 'more' }),
+            })
+          ).body,
+        );
         const id = sub.feeds[0].batchId!;
         for (;;) {
           const e = await next();

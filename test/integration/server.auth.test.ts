@@ -22,11 +22,29 @@ interface Answer {
 }
 
 /** One request with the path sent byte for byte (fetch would normalise `/./`, `\` and `%61`). */
-function rawRequest(base: string, method: string, rawPath: string, headers: Record<string, string> = {}, body?: string): Promise<Answer> {
+function rawRequest(
+  base: string,
+  method: string,
+  rawPath: string,
+  headers: Record<string, string> = {},
+  body?: string,
+): Promise<Answer> {
   const u = new URL(base);
   return new Promise((resolve, reject) => {
     const req = http.request(
-      { host: u.hostname, port: u.port, method, path: rawPath, headers: { ...headers, ...(body !== undefined ? { 'Content-Type': 'application/json', 'Content-Length': String(Buffer.byteLength(body)) } : {}) }, agent: false },
+      {
+        host: u.hostname,
+        port: u.port,
+        method,
+        path: rawPath,
+        headers: {
+          ...headers,
+          ...(body !== undefined
+            ? { 'Content-Type': 'application/json', 'Content-Length': String(Buffer.byteLength(body)) }
+            : {}),
+        },
+        agent: false,
+      },
       (res) => {
         // An event stream never ends: its status is enough.
         if (String(res.headers['content-type'] ?? '').startsWith('text/event-stream')) {
@@ -135,16 +153,28 @@ describe('the desk refuses every spelling of every protected route without the t
     removeDir(feed);
   });
 
-  const concrete = (url: string) => url.replace(/:(\w+)|\*/g, (m, name: string | undefined) => values[name ?? '*'] ?? 'x');
+  const concrete = (url: string) =>
+    url.replace(/:(\w+)|\*/g, (m, name: string | undefined) => values[name ?? '*'] ?? 'x');
 
   it('knows its routes from fastify, and only the page, /openapi.json and /healthz are public', () => {
     const table = desk.app.routeTable;
     expect(table.length).toBeGreaterThan(40);
-    const publicRoutes = [...new Set(table.filter((r) => r.access === 'public').map((r) => `${r.method} ${r.url}`))].sort();
-    expect(publicRoutes).toEqual(['GET /*', 'GET /healthz', 'GET /openapi.json', 'HEAD /*', 'HEAD /healthz', 'HEAD /openapi.json']);
+    const publicRoutes = [
+      ...new Set(table.filter((r) => r.access === 'public').map((r) => `${r.method} ${r.url}`)),
+    ].sort();
+    expect(publicRoutes).toEqual([
+      'GET /*',
+      'GET /healthz',
+      'GET /openapi.json',
+      'HEAD /*',
+      'HEAD /healthz',
+      'HEAD /openapi.json',
+    ]);
     // With the token, the plain spelling of a protected route reaches its handler (the values are real).
     expect(table.some((r) => r.url === '/api/batches/:batchId/records')).toBe(true);
-    expect(table.some((r) => r.url.startsWith('/admin/queues/api/queues/:queueName/') && r.method === 'PUT')).toBe(true);
+    expect(table.some((r) => r.url.startsWith('/admin/queues/api/queues/:queueName/') && r.method === 'PUT')).toBe(
+      true,
+    );
   });
 
   it('answers 401 or "no route" to each, and never runs a handler', async () => {
@@ -167,7 +197,9 @@ describe('the desk refuses every spelling of every protected route without the t
     // The same requests with the token do reach the handlers: the values behind the parameters are real.
     const withToken: string[] = [];
     for (const route of protectedRoutes.filter((r) => r.method === 'GET')) {
-      withToken.push(`${route.url} ${(await rawRequest(desk.url, 'GET', concrete(route.url), { Authorization: `Bearer ${desk.token}` })).status}`);
+      withToken.push(
+        `${route.url} ${(await rawRequest(desk.url, 'GET', concrete(route.url), { Authorization: `Bearer ${desk.token}` })).status}`,
+      );
     }
     expect(withToken).toEqual(protectedRoutes.filter((r) => r.method === 'GET').map((r) => `${r.url} 200`));
     // Nothing was done through the board either: the item queue runs and still holds its jobs.
@@ -185,12 +217,19 @@ describe('the desk refuses every spelling of every protected route without the t
     try {
       const statuses: number[] = [];
       for (const p of ['/%61pi/batches', '/api/%62atches', '/%61%70%69/batches', '/api/batches']) {
-        for (let i = 0; i < 3; i++) statuses.push((await rawRequest(limited.url, 'GET', p, { Authorization: `Bearer ${limited.token}` })).status);
+        for (let i = 0; i < 3; i++)
+          statuses.push((await rawRequest(limited.url, 'GET', p, { Authorization: `Bearer ${limited.token}` })).status);
       }
       expect(statuses.filter((s) => s === 200)).toHaveLength(5);
       expect(statuses.filter((s) => s === 429)).toHaveLength(7);
       // The board is behind the limit too; the page and health check are not.
-      expect((await rawRequest(limited.url, 'GET', '/%61dmin/queues/api/queues', { Authorization: `Bearer ${limited.token}` })).status).toBe(429);
+      expect(
+        (
+          await rawRequest(limited.url, 'GET', '/%61dmin/queues/api/queues', {
+            Authorization: `Bearer ${limited.token}`,
+          })
+        ).status,
+      ).toBe(429);
       expect((await rawRequest(limited.url, 'GET', '/healthz')).status).toBe(200);
       expect((await rawRequest(limited.url, 'GET', '/')).status).toBe(200);
     } finally {
@@ -224,7 +263,16 @@ describe('the queue board', () => {
         expect(await q.isPaused()).toBe(false);
         expect(await q.getJob('probe-1')).toBeTruthy();
         // Reading still works.
-        expect((await rawRequest(desk.url, 'GET', '/admin/queues/api/queues?activeQueue=photowire-item&page=1&jobsPerPage=10', auth(desk.token))).status).toBe(200);
+        expect(
+          (
+            await rawRequest(
+              desk.url,
+              'GET',
+              '/admin/queues/api/queues?activeQueue=photowire-item&page=1&jobsPerPage=10',
+              auth(desk.token),
+            )
+          ).status,
+        ).toBe(200);
       } finally {
         await q.close();
       }
@@ -244,7 +292,10 @@ describe('the queue board', () => {
         expect(await q.isPaused()).toBe(false);
         expect((await rawRequest(desk.url, 'PUT', pause, auth(desk.token), '{}')).status).toBe(200);
         expect(await q.isPaused()).toBe(true);
-        expect((await rawRequest(desk.url, 'PUT', `/admin/queues/api/queues/${QUEUES.item}/resume`, auth(desk.token), '{}')).status).toBe(200);
+        expect(
+          (await rawRequest(desk.url, 'PUT', `/admin/queues/api/queues/${QUEUES.item}/resume`, auth(desk.token), '{}'))
+            .status,
+        ).toBe(200);
         expect(await q.isPaused()).toBe(false);
       } finally {
         await q.close();
@@ -254,4 +305,3 @@ describe('the queue board', () => {
     }
   });
 });
-

@@ -10,8 +10,10 @@ import { startServer } from '../../src/server/startServer';
 
 describe('who may reach the desk', () => {
   it('tells loopback addresses from the rest', () => {
-    for (const h of ['127.0.0.1', '127.8.9.1', 'localhost', '::1', '[::1]', '::ffff:127.0.0.1']) expect([h, isLoopbackHost(h)]).toEqual([h, true]);
-    for (const h of ['0.0.0.0', '::', '192.168.1.10', 'desk.example.org', '128.0.0.1']) expect([h, isLoopbackHost(h)]).toEqual([h, false]);
+    for (const h of ['127.0.0.1', '127.8.9.1', 'localhost', '::1', '[::1]', '::ffff:127.0.0.1'])
+      expect([h, isLoopbackHost(h)]).toEqual([h, true]);
+    for (const h of ['0.0.0.0', '::', '192.168.1.10', 'desk.example.org', '128.0.0.1'])
+      expect([h, isLoopbackHost(h)]).toEqual([h, false]);
   });
 
   it('refuses to listen off loopback without a token, naming the variable', async () => {
@@ -20,7 +22,9 @@ describe('who may reach the desk', () => {
     expect(() => assertServable('127.0.0.1', undefined)).not.toThrow();
     const p = await TestPipeline.start({ workers: false });
     try {
-      await expect(startServer(p.rt, { host: '0.0.0.0', port: 0 }, { token: null })).rejects.toThrow(/refusing to listen on 0\.0\.0\.0 without PHOTOWIRE_API_TOKEN/);
+      await expect(startServer(p.rt, { host: '0.0.0.0', port: 0 }, { token: null })).rejects.toThrow(
+        /refusing to listen on 0\.0\.0\.0 without PHOTOWIRE_API_TOKEN/,
+      );
     } finally {
       await p.close();
     }
@@ -50,7 +54,10 @@ describe('caps', () => {
     fd.append('file', new Blob([Buffer.alloc(700 * 1024, 2)]), 'b.jpg');
     const res = await desk.fetch('/api/feeds', { method: 'POST', body: fd });
     expect(res.status).toBe(413);
-    expect(await res.json()).toMatchObject({ error: 'UPLOAD_TOO_LARGE', message: expect.stringContaining('PHOTOWIRE_UPLOAD_MAX_MB') });
+    expect(await res.json()).toMatchObject({
+      error: 'UPLOAD_TOO_LARGE',
+      message: expect.stringContaining('PHOTOWIRE_UPLOAD_MAX_MB'),
+    });
     const uploads = path.join(desk.p.config.dataDir, 'uploads');
     expect(existsSync(uploads) ? readdirSync(uploads) : []).toEqual([]);
     expect(await desk.p.listStored('uploads/')).toEqual([]);
@@ -68,7 +75,9 @@ describe('caps', () => {
     expect(await limited.json()).toMatchObject({ error: 'RATE_LIMITED' });
     // Guessing tokens is limited too.
     expect((await desk.fetch('/api/batches', { auth: false })).status).toBe(429);
-    const thumbs = await Promise.all(Array.from({ length: 20 }, () => desk.fetch(`/api/renditions/ab/cd/ab${'c'.repeat(62)}/thumb.webp`)));
+    const thumbs = await Promise.all(
+      Array.from({ length: 20 }, () => desk.fetch(`/api/renditions/ab/cd/ab${'c'.repeat(62)}/thumb.webp`)),
+    );
     expect(thumbs.map((r) => r.status)).toEqual(Array(20).fill(404));
     expect((await desk.fetch('/', { auth: false })).status).toBe(200);
   });
@@ -78,7 +87,10 @@ describe('photowire serve (the built CLI, as a user runs it)', () => {
   const built = existsSync(path.join(REPO_ROOT, 'dist/cli/main.js'));
   const run = (args: string[], env: Record<string, string>) => {
     const [node, ...argv] = binArgv();
-    const child = spawn(node, [...argv, ...args], { env: { ...process.env, LOG_LEVEL: 'info', REDIS_URL, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(node, [...argv, ...args], {
+      env: { ...process.env, LOG_LEVEL: 'info', REDIS_URL, ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stderr = '';
     child.stderr.on('data', (d) => (stderr += d));
     const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
@@ -89,7 +101,11 @@ describe('photowire serve (the built CLI, as a user runs it)', () => {
     const prefix = uniquePrefix('serve');
     const dataDir = makeTmpDir('serve');
     try {
-      const r = run(['serve', '--host', '0.0.0.0', '--port', '0'], { PHOTOWIRE_PREFIX: prefix, PHOTOWIRE_DATA_DIR: dataDir, PHOTOWIRE_API_TOKEN: '' });
+      const r = run(['serve', '--host', '0.0.0.0', '--port', '0'], {
+        PHOTOWIRE_PREFIX: prefix,
+        PHOTOWIRE_DATA_DIR: dataDir,
+        PHOTOWIRE_API_TOKEN: '',
+      });
       expect(await r.exited).toBe(2);
       expect(r.stderr()).toContain('refusing to listen on 0.0.0.0 without PHOTOWIRE_API_TOKEN');
       expect(r.stderr()).not.toMatch(/\n\s+at /);
@@ -103,7 +119,11 @@ describe('photowire serve (the built CLI, as a user runs it)', () => {
     const prefix = uniquePrefix('serve');
     const dataDir = makeTmpDir('serve');
     const token = 'cli-test-token-abcdefghijkl';
-    const r = run(['serve', '--port', '0'], { PHOTOWIRE_PREFIX: prefix, PHOTOWIRE_DATA_DIR: dataDir, PHOTOWIRE_API_TOKEN: token });
+    const r = run(['serve', '--port', '0'], {
+      PHOTOWIRE_PREFIX: prefix,
+      PHOTOWIRE_DATA_DIR: dataDir,
+      PHOTOWIRE_API_TOKEN: token,
+    });
     try {
       const url = await new Promise<string>((resolve, reject) => {
         const timer = setTimeout(() => reject(new Error(`no "desk ready" line: ${r.stderr()}`)), 20_000);

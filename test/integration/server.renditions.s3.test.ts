@@ -38,7 +38,11 @@ rgw.describe('renditions served from S3 storage (Ceph RGW)', () => {
     await storage.put(renditionKey(sha, 'thumb.webp'), thumb);
     await storage.put(renditionKey(sha, 'preview.jpg'), preview);
     desk = await startDesk({ workers: false, server: { storage } });
-    const s = await startServer(desk.p.rt, { host: '127.0.0.1', port: 0 }, { token: desk.token, storage, storageProxy: true });
+    const s = await startServer(
+      desk.p.rt,
+      { host: '127.0.0.1', port: 0 },
+      { token: desk.token, storage, storageProxy: true },
+    );
     proxied = { url: s.url, close: () => s.app.close() };
   }, 600_000);
 
@@ -61,7 +65,9 @@ rgw.describe('renditions served from S3 storage (Ceph RGW)', () => {
     expect(Number(url.searchParams.get('X-Amz-Expires'))).toBe(900);
     // The presigned query names the access key (as every SigV4 URL does) and signs; the secret is nowhere.
     const headers = [...res.headers.entries()];
-    expect(headers.filter(([k, v]) => k !== 'location' && (v.includes(env.AWS_ACCESS_KEY_ID) || /X-Amz-/i.test(v)))).toEqual([]);
+    expect(
+      headers.filter(([k, v]) => k !== 'location' && (v.includes(env.AWS_ACCESS_KEY_ID) || /X-Amz-/i.test(v))),
+    ).toEqual([]);
     expect(JSON.stringify(headers)).not.toContain(env.AWS_SECRET_ACCESS_KEY);
     expect(JSON.stringify(headers)).not.toContain(encodeURIComponent(env.AWS_SECRET_ACCESS_KEY));
 
@@ -79,7 +85,11 @@ rgw.describe('renditions served from S3 storage (Ceph RGW)', () => {
 
   it('tells the page where the image is with ?as=url (JSON, same origin), and streams it in proxy mode', async () => {
     const res = await fetch(desk.url + path('thumb.webp') + '?as=url', { headers: auth(), redirect: 'manual' });
-    expect([res.status, res.headers.get('content-type'), res.headers.get('cache-control')]).toEqual([200, 'application/json; charset=utf-8', 'private, max-age=300']);
+    expect([res.status, res.headers.get('content-type'), res.headers.get('cache-control')]).toEqual([
+      200,
+      'application/json; charset=utf-8',
+      'private, max-age=300',
+    ]);
     const { url } = (await res.json()) as { url: string };
     expect(new URL(url).origin).toBe(new URL(env.S3_ENDPOINT).origin);
     const img = await fetch(url);
@@ -87,13 +97,20 @@ rgw.describe('renditions served from S3 storage (Ceph RGW)', () => {
     expect(Buffer.from(await img.arrayBuffer()).equals(thumb)).toBe(true);
     // The page's CSP lets images (only) come from there.
     const page = await fetch(desk.url + '/');
-    expect(page.headers.get('content-security-policy')).toContain(`img-src 'self' blob: data: ${new URL(env.S3_ENDPOINT).origin};`);
+    expect(page.headers.get('content-security-policy')).toContain(
+      `img-src 'self' blob: data: ${new URL(env.S3_ENDPOINT).origin};`,
+    );
     expect(page.headers.get('content-security-policy')).toContain("connect-src 'self';");
 
-    const proxiedRes = await fetch(proxied.url + path('thumb.webp') + '?as=url', { headers: auth(), redirect: 'manual' });
+    const proxiedRes = await fetch(proxied.url + path('thumb.webp') + '?as=url', {
+      headers: auth(),
+      redirect: 'manual',
+    });
     expect([proxiedRes.status, proxiedRes.headers.get('content-type')]).toEqual([200, 'image/webp']);
     expect(Buffer.from(await proxiedRes.arrayBuffer()).equals(thumb)).toBe(true);
-    expect((await fetch(proxied.url + '/')).headers.get('content-security-policy')).toContain("img-src 'self' blob: data:;");
+    expect((await fetch(proxied.url + '/')).headers.get('content-security-policy')).toContain(
+      "img-src 'self' blob: data:;",
+    );
   });
 
   it('streams the object through the server with PHOTOWIRE_STORAGE_PROXY=1', async () => {
@@ -111,22 +128,61 @@ rgw.describe('renditions served from S3 storage (Ceph RGW)', () => {
     const held = randomBytes(32).toString('hex');
     const gone = randomBytes(32).toString('hex');
     for (const s of [held, gone]) await storage.put(renditionKey(s, 'thumb.webp'), thumb);
-    const embargo = { type: 'embargo', at: '2099-01-01T00:01:00.000Z', text: 'EMBARGOED UNTIL 0001 GMT JANUARY 1, 2099', source: 'iptc:specialInstructions', rule: 'x', zone: null, assumed: [] };
+    const embargo = {
+      type: 'embargo',
+      at: '2099-01-01T00:01:00.000Z',
+      text: 'EMBARGOED UNTIL 0001 GMT JANUARY 1, 2099',
+      source: 'iptc:specialInstructions',
+      rule: 'x',
+      zone: null,
+      assumed: [],
+    };
     const owner = (id: string, s: string, extra: object) =>
-      ({ id, image: { sha256: s }, renditions: [{ name: 'thumb' }], status: 'active', killedAt: null, reason: null, notice: null, supersededBy: null, ...extra }) as unknown as CatalogRecord;
+      ({
+        id,
+        image: { sha256: s },
+        renditions: [{ name: 'thumb' }],
+        status: 'active',
+        killedAt: null,
+        reason: null,
+        notice: null,
+        supersededBy: null,
+        ...extra,
+      }) as unknown as CatalogRecord;
     await desk.p.rt.ctx.catalog.renditionOwners.remember([
-      owner('s3-held-0001', held, { release: { embargoUntil: embargo, expires: null, found: [], raw: [], confidence: 'high', rulesVersion: 'x' } }),
+      owner('s3-held-0001', held, {
+        release: { embargoUntil: embargo, expires: null, found: [], raw: [], confidence: 'high', rulesVersion: 'x' },
+      }),
       owner('s3-gone-0001', gone, { status: 'killed', killedAt: '2024-03-10T00:00:00.000Z', reason: 'MANDATORY KILL' }),
     ]);
     for (const q of ['', '?as=url']) {
       const res = await fetch(desk.url + path('thumb.webp', held) + q, { headers: auth(), redirect: 'manual' });
-      expect([q, res.status, res.headers.get('location'), res.headers.get('content-type'), res.headers.get('cache-control')]).toEqual([q, 200, null, 'image/webp', 'private, no-store']);
+      expect([
+        q,
+        res.status,
+        res.headers.get('location'),
+        res.headers.get('content-type'),
+        res.headers.get('cache-control'),
+      ]).toEqual([q, 200, null, 'image/webp', 'private, no-store']);
       expect(Buffer.from(await res.arrayBuffer()).equals(thumb)).toBe(true);
       const killed = await fetch(desk.url + path('thumb.webp', gone) + q, { headers: auth(), redirect: 'manual' });
-      expect([q, killed.status, killed.headers.get('location'), killed.headers.get('cache-control')]).toEqual([q, 410, null, 'private, no-store']);
+      expect([q, killed.status, killed.headers.get('location'), killed.headers.get('cache-control')]).toEqual([
+        q,
+        410,
+        null,
+        'private, no-store',
+      ]);
       expect(((await killed.json()) as { error: string }).error).toBe('RENDITION_GONE');
-      const details = await fetch(desk.url + path('thumb.webp', gone) + q, { headers: { ...auth(), 'x-photowire-view': 'details', 'sec-fetch-site': 'same-origin' }, redirect: 'manual' });
-      expect([q, details.status, details.headers.get('location'), details.headers.get('cache-control')]).toEqual([q, 200, null, 'private, no-store']);
+      const details = await fetch(desk.url + path('thumb.webp', gone) + q, {
+        headers: { ...auth(), 'x-photowire-view': 'details', 'sec-fetch-site': 'same-origin' },
+        redirect: 'manual',
+      });
+      expect([q, details.status, details.headers.get('location'), details.headers.get('cache-control')]).toEqual([
+        q,
+        200,
+        null,
+        'private, no-store',
+      ]);
       expect(Buffer.from(await details.arrayBuffer()).equals(thumb)).toBe(true);
     }
   });
@@ -134,7 +190,12 @@ rgw.describe('renditions served from S3 storage (Ceph RGW)', () => {
   it('answers 404 for a rendition that is not there, or a path that is not one, in both modes', async () => {
     const other = randomBytes(32).toString('hex');
     for (const base of [desk.url, proxied.url]) {
-      for (const p of [path('thumb.webp', other), path('renditions.json'), path('thumb.webp').replace(`/${sha.slice(0, 2)}/`, sha.startsWith('00') ? '/ff/' : '/00/'), path('x.webp')]) {
+      for (const p of [
+        path('thumb.webp', other),
+        path('renditions.json'),
+        path('thumb.webp').replace(`/${sha.slice(0, 2)}/`, sha.startsWith('00') ? '/ff/' : '/00/'),
+        path('x.webp'),
+      ]) {
         const res = await fetch(base + p, { headers: auth(), redirect: 'manual' });
         expect([base, p, res.status]).toEqual([base, p, 404]);
         expect(((await res.json()) as { error: string }).error).toBe('NOT_FOUND');

@@ -50,7 +50,12 @@ describe('retrying failed items (retryItems and the API, real Redis and workers)
     const before = (await desk.p.rt.ctx.catalog.getFailed(batchId))[0];
     const res = await post(`/api/items/${brokenId}/retry`);
     expect(res.status).toBe(202);
-    expect(retryOutcomeSchema.parse(res.body)).toMatchObject({ batchId, retried: [brokenId], pending: [], skipped: [] });
+    expect(retryOutcomeSchema.parse(res.body)).toMatchObject({
+      batchId,
+      retried: [brokenId],
+      pending: [],
+      skipped: [],
+    });
     // Reopened until the retry's finalize job has run.
     const during = await desk.p.rt.ctx.catalog.getBatch(batchId);
     expect(during?.state === 'running' || during?.state === 'done').toBe(true);
@@ -98,7 +103,10 @@ describe('retrying failed items (retryItems and the API, real Redis and workers)
 
   it('says why when there is nothing to retry, and 404s what does not exist', async () => {
     const ok = await post(`/api/items/${batchId}-0001/retry`);
-    expect(ok.body).toMatchObject({ retried: [], skipped: [{ itemId: `${batchId}-0001`, reason: 'the item has not failed' }] });
+    expect(ok.body).toMatchObject({
+      retried: [],
+      skipped: [{ itemId: `${batchId}-0001`, reason: 'the item has not failed' }],
+    });
     expect((await post(`/api/batches/${batchId}/retry`)).body).toMatchObject({ retried: [], pending: [], skipped: [] });
     expect((await post(`/api/items/${batchId}-0099/retry`)).status).toBe(404);
     expect((await post('/api/batches/no-such-batch/retry')).status).toBe(404);
@@ -129,11 +137,21 @@ describe('retrying failed items (retryItems and the API, real Redis and workers)
   it('does not retry an item the feed itself got wrong: it names the fix', async () => {
     const dir = makeTmpDir('retry-bad-line');
     try {
-      writeFileSync(path.join(dir, 'feed.ndjson'), '{"caption": "A good line. REUTERS/Jane Doe"}\n{"caption": broken json\n');
+      writeFileSync(
+        path.join(dir, 'feed.ndjson'),
+        '{"caption": "A good line. REUTERS/Jane Doe"}\n{"caption": broken json\n',
+      );
       const [o] = await desk.p.ingest([path.join(dir, 'feed.ndjson')]);
       const out = await retryItems(desk.p.rt, o.batchId!);
       expect(out!.retried).toEqual([]);
-      expect(out!.skipped).toEqual([{ itemId: `${o.batchId}-0002`, reason: expect.stringMatching(/^FEED_MALFORMED: the feed itself is bad at this item; fix the feed and ingest it again/) }]);
+      expect(out!.skipped).toEqual([
+        {
+          itemId: `${o.batchId}-0002`,
+          reason: expect.stringMatching(
+            /^FEED_MALFORMED: the feed itself is bad at this item; fix the feed and ingest it again/,
+          ),
+        },
+      ]);
       expect(await desk.p.rt.ctx.catalog.getBatch(o.batchId!)).toMatchObject({ state: 'done' });
     } finally {
       removeDir(dir);

@@ -121,11 +121,21 @@ function contract(subject: Subject): void {
   });
 
   it('lists by prefix in key order, only under the prefix (a folder prefix and a partial name)', async () => {
-    for (const k of ['batches/b1/records.ndjson', 'batches/b1/summary.json', 'batches/b10/summary.json', 'batches/b2/records.ndjson', 'originals/x.jpg']) {
+    for (const k of [
+      'batches/b1/records.ndjson',
+      'batches/b1/summary.json',
+      'batches/b10/summary.json',
+      'batches/b2/records.ndjson',
+      'originals/x.jpg',
+    ]) {
       await port.put(k, k);
     }
     expect(await keysOf(port, 'batches/b1/')).toEqual(['batches/b1/records.ndjson', 'batches/b1/summary.json']);
-    expect(await keysOf(port, 'batches/b1')).toEqual(['batches/b1/records.ndjson', 'batches/b1/summary.json', 'batches/b10/summary.json']);
+    expect(await keysOf(port, 'batches/b1')).toEqual([
+      'batches/b1/records.ndjson',
+      'batches/b1/summary.json',
+      'batches/b10/summary.json',
+    ]);
     expect(await keysOf(port, 'batches/')).toHaveLength(4);
     expect(await keysOf(port, 'nothing/')).toEqual([]);
     const all = await keysOf(port, '');
@@ -182,7 +192,17 @@ function contract(subject: Subject): void {
   });
 
   it('refuses keys that could leave the store or alias another key, before any I/O', async () => {
-    for (const bad of ['../etc/passwd', '/abs/key', 'a//b', 'a/./b', 'a/../b', 'trailing/', 'back\\slash', '', 'nul\u0000byte']) {
+    for (const bad of [
+      '../etc/passwd',
+      '/abs/key',
+      'a//b',
+      'a/./b',
+      'a/../b',
+      'trailing/',
+      'back\\slash',
+      '',
+      'nul\u0000byte',
+    ]) {
       await expect(port.put(bad, 'x')).rejects.toThrow(/refusing storage key/);
       await expect(port.get(bad)).rejects.toThrow(/refusing storage key/);
     }

@@ -65,7 +65,9 @@ describe('local-directory storage', () => {
 
   it('a target the file system refuses: STORAGE_FAILED naming the path, no temp file left', async () => {
     writeFileSync(path.join(dir, 'renditions'), 'a file where a folder should be');
-    const err = (await s.put('renditions/ab/thumb.webp', Readable.from([Buffer.from('x')])).catch((e: unknown) => e)) as StorageError;
+    const err = (await s
+      .put('renditions/ab/thumb.webp', Readable.from([Buffer.from('x')]))
+      .catch((e: unknown) => e)) as StorageError;
     expect(err).toBeInstanceOf(StorageError);
     expect(err.code).toBe('STORAGE_FAILED');
     expect(err.message).toContain(path.join(dir, 'renditions', 'ab', 'thumb.webp'));
@@ -74,7 +76,7 @@ describe('local-directory storage', () => {
     expect(await fs.readdir(path.join(dir, 'tmp'))).toEqual([]);
   });
 
-  it('keys under tmp/ are the adapter\'s own: refused, and never listed', async () => {
+  it("keys under tmp/ are the adapter's own: refused, and never listed", async () => {
     await expect(s.put('tmp/x', 'y')).rejects.toThrow(/tmp\//);
     await s.put('a/b', 'c');
     await fs.writeFile(path.join(dir, 'tmp', '123-stale.tmp'), 'half');
@@ -91,7 +93,9 @@ describe('local-directory storage', () => {
   it('a folder that cannot be made or written: a configuration error at open naming it', async () => {
     const file = path.join(dir, 'plain-file');
     writeFileSync(file, 'x');
-    const err = (await openStorage({ kind: 'local', root: path.join(file, 'data') }).catch((e: unknown) => e)) as StorageConfigError;
+    const err = (await openStorage({ kind: 'local', root: path.join(file, 'data') }).catch(
+      (e: unknown) => e,
+    )) as StorageConfigError;
     expect(err).toBeInstanceOf(StorageConfigError);
     expect(err.reason).toBe('not-writable');
     expect(err.message).toContain(path.join(file, 'data'));

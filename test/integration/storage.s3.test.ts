@@ -81,14 +81,20 @@ rgw.describe('S3 storage on a real Ceph RGW: configuration errors and retried fa
     expect(e1.message).toMatch(/HTTP 403/);
     expect(e1.message).not.toContain(wrongSecret);
     expect(e1.message).not.toContain(env.AWS_SECRET_ACCESS_KEY);
-    const e2 = await openError(s3Storage(env, `s3://${bucket}/x`, {}, { accessKey: 'NOSUCHKEY' + randomBytes(4).toString('hex') }));
+    const e2 = await openError(
+      s3Storage(env, `s3://${bucket}/x`, {}, { accessKey: 'NOSUCHKEY' + randomBytes(4).toString('hex') }),
+    );
     expect(e2.reason).toBe('credentials-refused');
     expect(e2.message).not.toContain(env.AWS_SECRET_ACCESS_KEY);
   });
 
   it('nothing answering at S3_ENDPOINT: a configuration error naming the endpoint', async () => {
     const port = await freePort();
-    const err = await openError(s3Storage({ ...env, S3_ENDPOINT: `http://127.0.0.1:${port}` }, `s3://${bucket}/x`, { PHOTOWIRE_STORAGE_ATTEMPTS: '1' }));
+    const err = await openError(
+      s3Storage({ ...env, S3_ENDPOINT: `http://127.0.0.1:${port}` }, `s3://${bucket}/x`, {
+        PHOTOWIRE_STORAGE_ATTEMPTS: '1',
+      }),
+    );
     expect(err.reason).toBe('unreachable');
     expect(err.message).toContain(`http://127.0.0.1:${port}`);
   });
@@ -127,11 +133,13 @@ rgw.describe('S3 storage on a real Ceph RGW: configuration errors and retried fa
     expect(err).toBeInstanceOf(StorageError);
     expect(err.code).toBe('STORAGE_FAILED');
     expect(err.message).toMatch(/timeout|timed out|socket hang up/i);
-    expect(proxy.seen.filter((l) => l.startsWith('GET ') && l.includes('summary.json')).length).toBeGreaterThanOrEqual(2);
+    expect(proxy.seen.filter((l) => l.startsWith('GET ') && l.includes('summary.json')).length).toBeGreaterThanOrEqual(
+      2,
+    );
     expect(Date.now() - t0).toBeGreaterThanOrEqual(800);
   });
 
-  it('a known SHA-256 (an original\'s content address) is signed as the payload hash and checked by the RGW: right = stored, wrong = refused', async () => {
+  it("a known SHA-256 (an original's content address) is signed as the payload hash and checked by the RGW: right = stored, wrong = refused", async () => {
     const s = viaProxy({});
     const body = randomBytes(300_000);
     const sha = createHash('sha256').update(body).digest('hex');
@@ -143,14 +151,20 @@ rgw.describe('S3 storage on a real Ceph RGW: configuration errors and retried fa
     });
     expect(await s.putIfAbsent('originals/k/known.jpg', body, { sha256: sha })).toBe('created');
     expect(sent).toEqual([sha]);
-    expect(createHash('sha256').update((await direct.get('originals/k/known.jpg'))!).digest('hex')).toBe(sha);
+    expect(
+      createHash('sha256')
+        .update((await direct.get('originals/k/known.jpg'))!)
+        .digest('hex'),
+    ).toBe(sha);
     // without one the SDK hashes the body itself: the same header, computed
     await s.putIfAbsent('originals/k/computed.jpg', body);
     expect(sent).toEqual([sha, sha]);
 
     // a hash that is not the body's (bytes changed on the way, or a wrong key): refused, nothing stored
     const other = createHash('sha256').update('other bytes').digest('hex');
-    const err = (await s.putIfAbsent('originals/k/wrong.jpg', body, { sha256: other }).catch((e: unknown) => e)) as StorageError;
+    const err = (await s
+      .putIfAbsent('originals/k/wrong.jpg', body, { sha256: other })
+      .catch((e: unknown) => e)) as StorageError;
     expect(err).toBeInstanceOf(StorageError);
     expect(err.message).toMatch(/HTTP 400/);
     expect(await direct.head('originals/k/wrong.jpg')).toBeNull();
@@ -165,7 +179,8 @@ rgw.describe('S3 storage on a real Ceph RGW: configuration errors and retried fa
   it('a streamed multipart upload: a 503 on one part is retried; parts failing for good leave no object and no open upload', async () => {
     const s = viaProxy({ PHOTOWIRE_STORAGE_ATTEMPTS: '3' }, { partSizeBytes: 5 * 1024 * 1024 });
     const body = randomBytes(11 * 1024 * 1024);
-    const isPart = (r: { method?: string; url?: string }) => r.method === 'PUT' && /[?&]partNumber=2\b/.test(r.url ?? '');
+    const isPart = (r: { method?: string; url?: string }) =>
+      r.method === 'PUT' && /[?&]partNumber=2\b/.test(r.url ?? '');
     proxy.failNext(1, isPart);
     await s.put('originals/big/one.tif', Readable.from([body.subarray(0, 3_000_000), body.subarray(3_000_000)]));
     const back = await direct.get('originals/big/one.tif');
@@ -177,7 +192,9 @@ rgw.describe('S3 storage on a real Ceph RGW: configuration errors and retried fa
     expect(err).toBeInstanceOf(StorageError);
     expect(err.code).toBe('STORAGE_FAILED');
     expect(await direct.head('originals/big/two.tif')).toBeNull();
-    const open = await direct.client.send(new ListMultipartUploadsCommand({ Bucket: bucket, Prefix: 'p/originals/big/two.tif' }));
+    const open = await direct.client.send(
+      new ListMultipartUploadsCommand({ Bucket: bucket, Prefix: 'p/originals/big/two.tif' }),
+    );
     expect(open.Uploads ?? []).toEqual([]);
   });
 });

@@ -19,7 +19,11 @@ describe('stories in the desk API (real server, workers, Redis)', () => {
     return { status: res.status, body: (await res.json()) as any };
   };
   const ingest = async (name: string): Promise<string> => {
-    const res = await json('/api/feeds', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ path: name }) });
+    const res = await json('/api/feeds', {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ path: name }),
+    });
     expect(res.status).toBe(202);
     return ingestResponseSchema.parse(res.body).feeds[0].batchId!;
   };
@@ -49,10 +53,12 @@ describe('stories in the desk API (real server, workers, Redis)', () => {
     expect(byId.get(seedItem(3))!.story!.via).toMatchObject({ kind: 'words', with: seedItem(1), similarity: 1 });
   });
 
-  it('filters a batch\'s records by story', async () => {
+  it("filters a batch's records by story", async () => {
     const all = recordPageSchema.parse((await json(`/api/batches/${seedBatch}/records?limit=41`)).body);
     const storyId = all.records.find((r) => r.id === seedItem(1))!.story!.id;
-    const page = recordPageSchema.parse((await json(`/api/batches/${seedBatch}/records?story=${storyId}&limit=5`)).body);
+    const page = recordPageSchema.parse(
+      (await json(`/api/batches/${seedBatch}/records?story=${storyId}&limit=5`)).body,
+    );
     expect(page.total).toBe(11);
     expect(page.records.map((r) => r.id)).toEqual([1, 2, 3, 4, 5].map(seedItem));
     expect(page.nextOffset).toBe(5);
@@ -75,7 +81,8 @@ describe('stories in the desk API (real server, workers, Redis)', () => {
     expect(story.clusters.map((c) => c.id).sort()).toEqual(list.clusters.map((c) => c.id).sort());
     const members = story.clusters.flatMap((c) => c.members);
     expect(members.filter((m) => m.via === null)).toHaveLength(1); // the first picture founded it
-    for (const m of members.filter((x) => x.via !== null)) expect(m.via).toMatchObject({ kind: 'slug', text: expect.stringContaining('copa libertadores') });
+    for (const m of members.filter((x) => x.via !== null))
+      expect(m.via).toMatchObject({ kind: 'slug', text: expect.stringContaining('copa libertadores') });
     for (const c of story.clusters) for (const m of c.members) expect(m.record?.cluster?.id).toBe(c.id);
 
     expect((await json('/api/stories/0123456789abcdef')).status).toBe(404);

@@ -2,7 +2,15 @@ import { existsSync } from 'node:fs';
 import * as path from 'node:path';
 import { runCli } from '../helpers/cli';
 import { reutersPhotos, writeReutersCsv } from '../helpers/storyFeeds';
-import { REPO_ROOT, SEED_GALLERY, deletePrefix, makeTmpDir, pipelineEnv, removeDir, uniquePrefix } from '../helpers/testEnv';
+import {
+  REPO_ROOT,
+  SEED_GALLERY,
+  deletePrefix,
+  makeTmpDir,
+  pipelineEnv,
+  removeDir,
+  uniquePrefix,
+} from '../helpers/testEnv';
 
 interface ListedCluster {
   id: string;
@@ -23,7 +31,8 @@ describe('photowire clusters --story (the story above the caption clusters)', ()
   const photos = reutersPhotos();
 
   beforeAll(async () => {
-    if (!existsSync(path.join(REPO_ROOT, 'dist/cli/main.js'))) throw new Error('dist/ is missing: run `npm run build` first');
+    if (!existsSync(path.join(REPO_ROOT, 'dist/cli/main.js')))
+      throw new Error('dist/ is missing: run `npm run build` first');
     const seed = await runCli(['run', SEED_GALLERY, '--json'], env);
     expect(seed.code).toBe(0);
     seedBatch = JSON.parse(seed.stdout).batches[0].batchId;

@@ -10,11 +10,18 @@ import { referenceStories, storyEvidence, type StoryEvidence } from '../../src/c
 import { deletePrefix, testRedisUrl, uniquePrefix } from '../helpers/testEnv';
 
 const seed = readSeedCaptions();
-const reuters = (JSON.parse(readFileSync(path.join(__dirname, '../fixtures/stories/reuters-arc-photos.json'), 'utf8')) as { photos: Array<{ story: string; caption: string }> }).photos;
+const reuters = (
+  JSON.parse(readFileSync(path.join(__dirname, '../fixtures/stories/reuters-arc-photos.json'), 'utf8')) as {
+    photos: Array<{ story: string; caption: string }>;
+  }
+).photos;
 
 type Item = { itemId: string; evidence: StoryEvidence | null };
 const seedItems: Item[] = seed.map((s) => ({ itemId: s.n, evidence: captionStoryEvidence(s.raw) }));
-const reutersItems: Item[] = reuters.map((p, i) => ({ itemId: `r${String(i).padStart(2, '0')}`, evidence: captionStoryEvidence(p.caption) }));
+const reutersItems: Item[] = reuters.map((p, i) => ({
+  itemId: `r${String(i).padStart(2, '0')}`,
+  evidence: captionStoryEvidence(p.caption),
+}));
 
 let redis: Redis;
 const prefixes: string[] = [];
@@ -32,7 +39,8 @@ afterAll(async () => {
   redis.disconnect();
 });
 
-const partition = (groups: Iterable<string[]>): string[][] => [...groups].map((g) => [...g].sort()).sort((a, b) => a[0].localeCompare(b[0]));
+const partition = (groups: Iterable<string[]>): string[][] =>
+  [...groups].map((g) => [...g].sort()).sort((a, b) => a[0].localeCompare(b[0]));
 
 /**
  * The stories as the store has them after assigning `items` in this order, one call per caption:
@@ -53,7 +61,8 @@ async function storeStories(store: StoryStore, items: Item[]): Promise<string[][
   return partition(byStory.values());
 }
 
-const reference = (items: Item[]) => partition(referenceStories(items.map((i) => ({ id: i.itemId, evidence: i.evidence }))).stories);
+const reference = (items: Item[]) =>
+  partition(referenceStories(items.map((i) => ({ id: i.itemId, evidence: i.evidence }))).stories);
 
 describe('the story store (real Redis) against the brute-force oracle', () => {
   const orders = (items: Item[]): Array<[string, Item[]]> => [
@@ -65,14 +74,28 @@ describe('the story store (real Redis) against the brute-force oracle', () => {
   it.each(orders(seedItems))('gives the seed the oracle partition, 01-11 one story, in %s', async (_name, items) => {
     const got = await storeStories(freshStore(), items);
     expect(got).toEqual(reference(seedItems));
-    expect(got.find((g) => g.includes('01'))).toEqual(['01', '02', '03', '04', '05', '06', '07', '08', '09', '10', '11']);
+    expect(got.find((g) => g.includes('01'))).toEqual([
+      '01',
+      '02',
+      '03',
+      '04',
+      '05',
+      '06',
+      '07',
+      '08',
+      '09',
+      '10',
+      '11',
+    ]);
   });
 
   it.each(orders(reutersItems))('gives 46 Reuters captions their agency stories in %s', async (_name, items) => {
     const got = await storeStories(freshStore(), items);
     expect(got).toEqual(reference(reutersItems));
     const byLabel = new Map<string, string[]>();
-    reutersItems.forEach((it, i) => byLabel.set(reuters[i].story, [...(byLabel.get(reuters[i].story) ?? []), it.itemId]));
+    reutersItems.forEach((it, i) =>
+      byLabel.set(reuters[i].story, [...(byLabel.get(reuters[i].story) ?? []), it.itemId]),
+    );
     expect(got).toEqual(partition(byLabel.values()));
   });
 
@@ -99,7 +122,11 @@ describe('the story store (real Redis) against the brute-force oracle', () => {
 
   it('gives a caption without slug or enough words no story, and stores nothing for it', async () => {
     const store = freshStore();
-    expect(await store.assignMany([{ itemId: 'x', evidence: storyEvidence({ subject: 'Police at the scene.', background: '' }) }])).toEqual([null]);
+    expect(
+      await store.assignMany([
+        { itemId: 'x', evidence: storyEvidence({ subject: 'Police at the scene.', background: '' }) },
+      ]),
+    ).toEqual([null]);
     expect(await store.getStory('0000000000000000')).toBeNull();
   });
 });

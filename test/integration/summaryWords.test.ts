@@ -17,13 +17,19 @@ jest.setTimeout(scaledMs(120_000));
 
 /** Our own captions in a wire's style, each about something else (they share no cluster). */
 const CAPTIONS = {
-  umbrellas: "Spectators shelter under umbrellas as rain delays the men's singles final on Centre Court at Wimbledon in London, Sunday, July 8, 2012. (Photo: Jane Halloran/Northwind Press)",
-  covers: 'Ground staff pull the covers over the grass of Court 1 during a shower at the All England Club, Saturday, July 7, 2012. (Photo: Jane Halloran/Northwind Press)',
+  umbrellas:
+    "Spectators shelter under umbrellas as rain delays the men's singles final on Centre Court at Wimbledon in London, Sunday, July 8, 2012. (Photo: Jane Halloran/Northwind Press)",
+  covers:
+    'Ground staff pull the covers over the grass of Court 1 during a shower at the All England Club, Saturday, July 7, 2012. (Photo: Jane Halloran/Northwind Press)',
   // The same picture resent with a typo: one subject, a near-duplicate (a word added to the subject would be another subject).
-  coversTypo: 'Ground staff pull the covers over the grass of Court 1 during a showr at the All England Club, Saturday, July 7, 2012. (Photo: Jane Halloran/Northwind Press)',
-  ferry: 'Passengers board the first ferry of the winter timetable at Kelmouth harbour before dawn, Tuesday, Nov. 3, 2026. (Photo: Tom Reyes/Northwind Press)',
-  scoreboard: 'A technician replaces a broken panel of the electronic scoreboard at Harbourton stadium ahead of the cup final, Friday. (Photo: Ana Brandt/Northwind Press)',
-  market: 'Stallholders set out pumpkins and squashes at the Saturday market in Valmont, eastern France, October 31, 2026. (Photo: Luc Moreau/Northwind Press)',
+  coversTypo:
+    'Ground staff pull the covers over the grass of Court 1 during a showr at the All England Club, Saturday, July 7, 2012. (Photo: Jane Halloran/Northwind Press)',
+  ferry:
+    'Passengers board the first ferry of the winter timetable at Kelmouth harbour before dawn, Tuesday, Nov. 3, 2026. (Photo: Tom Reyes/Northwind Press)',
+  scoreboard:
+    'A technician replaces a broken panel of the electronic scoreboard at Harbourton stadium ahead of the cup final, Friday. (Photo: Ana Brandt/Northwind Press)',
+  market:
+    'Stallholders set out pumpkins and squashes at the Saturday market in Valmont, eastern France, October 31, 2026. (Photo: Luc Moreau/Northwind Press)',
 };
 
 function ndjson(file: string, items: Array<{ id: string; caption: string }>): string {
@@ -79,7 +85,9 @@ describe('summary words', () => {
     // Before: "1 joined earlier cluster" for a feed taken in the same command.
     expect(together.stdout).not.toContain('earlier');
 
-    const json = JSON.parse((await runCli(['ingest', a, b, '--wait', '--json'], env(), { timeoutMs: scaledMs(90_000) })).stdout) as { batches: BatchSummary[] };
+    const json = JSON.parse(
+      (await runCli(['ingest', a, b, '--wait', '--json'], env(), { timeoutMs: scaledMs(90_000) })).stdout,
+    ) as { batches: BatchSummary[] };
     expect(json.batches.map((s) => s.joinedEarlier)).toEqual([0, 0]);
     expect(json.batches.reduce((n, s) => n + s.joinedThisRun, 0)).toBe(1);
 

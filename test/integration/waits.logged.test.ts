@@ -21,7 +21,13 @@ describe('the watcher and the scheduler say at once that a ledger vanished', () 
   let p: TestPipeline;
   const dir = makeTmpDir('waits-logged');
   const procs: CliProcess[] = [];
-  const env = () => ({ REDIS_URL, PHOTOWIRE_PREFIX: p.config.prefix, PHOTOWIRE_DATA_DIR: p.config.dataDir, PHOTOWIRE_SETTLE_MS: '200', PHOTOWIRE_LEDGER_LOST_MS: '60000' });
+  const env = () => ({
+    REDIS_URL,
+    PHOTOWIRE_PREFIX: p.config.prefix,
+    PHOTOWIRE_DATA_DIR: p.config.dataDir,
+    PHOTOWIRE_SETTLE_MS: '200',
+    PHOTOWIRE_LEDGER_LOST_MS: '60000',
+  });
 
   beforeAll(async () => {
     p = await TestPipeline.start({ workers: false });

@@ -13,7 +13,11 @@ import { scaledMs } from '../helpers/deadline';
 
 const sha = (b: Buffer) => createHash('sha256').update(b).digest('hex');
 
-async function waitFor<T>(what: string, probe: () => T | null | undefined | false | Promise<T | null | undefined | false>, timeoutMs = 30_000): Promise<T> {
+async function waitFor<T>(
+  what: string,
+  probe: () => T | null | undefined | false | Promise<T | null | undefined | false>,
+  timeoutMs = 30_000,
+): Promise<T> {
   const deadline = Date.now() + scaledMs(timeoutMs); // scaled by the load (test/helpers/deadline.ts)
   for (;;) {
     const v = await probe();
@@ -133,7 +137,11 @@ describe('hot folders (real Redis, real files)', () => {
     await waitFor('three entries taken', () => taken.length >= 3 && taken);
     const by = Object.fromEntries(taken.map((t) => [t.name, t]));
     expect(by['early.jpg']).toMatchObject({ outcome: 'processed' });
-    expect(by['gallery']).toMatchObject({ outcome: 'processed', reason: 'marker', movedTo: path.join(drop, 'processed', today(), 'gallery') });
+    expect(by['gallery']).toMatchObject({
+      outcome: 'processed',
+      reason: 'marker',
+      movedTo: path.join(drop, 'processed', today(), 'gallery'),
+    });
     const galleryRecords = await p.rt.ctx.catalog.getRecords(by['gallery'].batchId!);
     expect(galleryRecords.map((r) => [path.basename(r.source.file), r.error])).toEqual([
       ['a.jpg', null],
@@ -167,15 +175,22 @@ describe('hot folders (real Redis, real files)', () => {
     watchers.push(w);
     await w.start();
     const log = new RunLog(p.rt.redis, p.config.prefix);
-    const waiting = await waitFor('a waiting run', async () => (await log.list({ schedule: 'watch' })).find((r) => r.source === gallery && r.state === 'waiting'));
-    expect(waiting.note).toMatch(/^gallery\/ still holds cp\.jpg\.part after \d+ s \(its \.done marker is there\); waiting for the sender$/);
+    const waiting = await waitFor('a waiting run', async () =>
+      (await log.list({ schedule: 'watch' })).find((r) => r.source === gallery && r.state === 'waiting'),
+    );
+    expect(waiting.note).toMatch(
+      /^gallery\/ still holds cp\.jpg\.part after \d+ s \(its \.done marker is there\); waiting for the sender$/,
+    );
     expect(taken).toEqual([]);
 
     appendFileSync(path.join(gallery, 'cp.jpg.part'), photo.subarray(2000));
     renameSync(path.join(gallery, 'cp.jpg.part'), path.join(gallery, 'cp.jpg'));
     const t = await waitFor('the gallery to be taken', () => taken[0]);
     expect(t).toMatchObject({ name: 'gallery', reason: 'marker', outcome: 'processed' });
-    expect((await p.rt.ctx.catalog.getRecords(t.batchId!)).map((r) => path.basename(r.source.file))).toEqual(['a.jpg', 'cp.jpg']);
+    expect((await p.rt.ctx.catalog.getRecords(t.batchId!)).map((r) => path.basename(r.source.file))).toEqual([
+      'a.jpg',
+      'cp.jpg',
+    ]);
     const closed = (await log.get(waiting.id))!;
     expect(closed.state).toBe('done');
     expect(closed.note).toMatch(/^gallery\/ waited .* for its temp-named files; no longer waiting$/);
@@ -188,7 +203,8 @@ describe('hot folders (real Redis, real files)', () => {
     watchers.push(a.w, b.w);
     await Promise.all([a.w.start(), b.w.start()]);
     const names = Array.from({ length: 8 }, (_, i) => `p${i}.jpg`);
-    for (const [i, n] of names.entries()) writeFileSync(path.join(drop, n), await syntheticPhoto({ width: 300, height: 200, seed: 100 + i }));
+    for (const [i, n] of names.entries())
+      writeFileSync(path.join(drop, n), await syntheticPhoto({ width: 300, height: 200, seed: 100 + i }));
     await waitFor('all files taken', () => a.taken.length + b.taken.length >= names.length);
     await Promise.all([scansPass(a.w, 3), scansPass(b.w, 3)]);
     const all = [...a.taken, ...b.taken];
@@ -260,7 +276,8 @@ describe('a flood of files dropped at once', () => {
     let watcher: Watcher | null = null;
     try {
       const names = Array.from({ length: 6 }, (_, i) => `f${i}.jpg`);
-      for (const [i, n] of names.entries()) writeFileSync(path.join(drop, n), await syntheticPhoto({ width: 200, height: 150, seed: 300 + i }));
+      for (const [i, n] of names.entries())
+        writeFileSync(path.join(drop, n), await syntheticPhoto({ width: 200, height: 150, seed: 300 + i }));
       const { w, taken } = watcherOn(p, { dirs: [drop], settleMs: 100, maxTakes: 2 });
       watcher = w;
       await w.start();

@@ -57,7 +57,10 @@ describe('NewsML-G2, NITF and CSV feeds give the same record as the photo with I
     const stage = makeTmpDir('stage');
     try {
       // Staged elsewhere, copied in, then announced by a .done marker as a sender would.
-      writeFileSync(path.join(stage, 'photo-iptc.jpg'), insertIptcIntoJpeg(pixels, buildIimBlock(IPTC, { utf8: true })));
+      writeFileSync(
+        path.join(stage, 'photo-iptc.jpg'),
+        insertIptcIntoJpeg(pixels, buildIimBlock(IPTC, { utf8: true })),
+      );
       for (const [dir, feed] of [
         ['g2', 'newsml-g2-picture.xml'],
         ['nitf', 'nitf-picture.xml'],

@@ -48,10 +48,25 @@ describe('photowire run on NewsML 1.2, IPTC 7901, ANPA 1312 and UTF-16 XML', () 
     mkdirSync(efe);
     copyFileSync(path.join(WIRE, 'efe-newsml12-photo.xml'), path.join(efe, 'item.xml'));
     // The largest rendition the item names, delivered beside it (the photo carries no metadata of its own).
-    writeFileSync(path.join(efe, '20150923-11125521w.jpg'), await syntheticPhoto({ width: 800, height: 523, seed: 2015 }));
-    const utf16 = readFileSync(path.join(WIRE, 'efe-newsml12-photo.xml'), 'utf8').replace('encoding="utf-8"', 'encoding="UTF-16"');
-    writeFileSync(path.join(efe, 'item-utf16.xml'), Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(utf16, 'utf16le')]));
-    writeFileSync(path.join(root, 'dpa-spool.txt'), Buffer.concat([readFileSync(path.join(WIRE, 'dpa-iptc7901-two-line.txt')), readFileSync(path.join(WIRE, 'dpa-iptc7901-four-line.txt'))]));
+    writeFileSync(
+      path.join(efe, '20150923-11125521w.jpg'),
+      await syntheticPhoto({ width: 800, height: 523, seed: 2015 }),
+    );
+    const utf16 = readFileSync(path.join(WIRE, 'efe-newsml12-photo.xml'), 'utf8').replace(
+      'encoding="utf-8"',
+      'encoding="UTF-16"',
+    );
+    writeFileSync(
+      path.join(efe, 'item-utf16.xml'),
+      Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(utf16, 'utf16le')]),
+    );
+    writeFileSync(
+      path.join(root, 'dpa-spool.txt'),
+      Buffer.concat([
+        readFileSync(path.join(WIRE, 'dpa-iptc7901-two-line.txt')),
+        readFileSync(path.join(WIRE, 'dpa-iptc7901-four-line.txt')),
+      ]),
+    );
   });
   afterAll(async () => {
     await deletePrefix(prefix);
@@ -88,9 +103,18 @@ describe('photowire run on NewsML 1.2, IPTC 7901, ANPA 1312 and UTF-16 XML', () 
   it('IPTC 7901 (dpa spool of two messages): two caption-only records with headline, slug, priority, category and dateline', async () => {
     const { code, records } = await runAndExport(path.join(root, 'dpa-spool.txt'));
     expect(code).toBe(0);
-    expect(records.map((r) => [r.error, r.image, r.headline, r.iptc.objectName, r.iptc.urgency, r.iptc.category])).toEqual([
+    expect(
+      records.map((r) => [r.error, r.image, r.headline, r.iptc.objectName, r.iptc.urgency, r.iptc.category]),
+    ).toEqual([
       [null, null, 'Peace talks on Yemen to take place in Sweden next month, Mattis says', 'Yemen/conflict', '3', 'i'],
-      [null, null, 'Switzerland joins list of countries resisting UN migration pact', 'Switzerland/migration/UN', '3', 'i'],
+      [
+        null,
+        null,
+        'Switzerland joins list of countries resisting UN migration pact',
+        'Switzerland/migration/UN',
+        '3',
+        'i',
+      ],
     ]);
     expect(records[0].caption).toMatch(/US Defence Secretary Jim Mattis says he expects the warring parties in Yemen/);
     expect(records[0].location).toMatchObject({ city: 'Washington' });
@@ -107,7 +131,12 @@ describe('photowire run on NewsML 1.2, IPTC 7901, ANPA 1312 and UTF-16 XML', () 
       image: null,
       source: { format: 'anpa1312' },
       headline: 'For Argentine chemo patients, mirrors can hurt',
-      iptc: { byline: ['PAUL BYRNE and ALMUDENA CALATRAVA'], objectName: 'Argentina-CancerB', urgency: 'f', category: 'l' },
+      iptc: {
+        byline: ['PAUL BYRNE and ALMUDENA CALATRAVA'],
+        objectName: 'Argentina-CancerB',
+        urgency: 'f',
+        category: 'l',
+      },
       location: { city: 'BUENOS AIRES', country: 'Argentina' },
     });
     expect(records[0].caption).toMatch(/For cancer patients dealing with the physical and psychological trauma/);

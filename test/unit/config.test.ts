@@ -25,13 +25,19 @@ describe('config from the environment', () => {
   it('names every bad variable at once', () => {
     let err: unknown;
     try {
-      loadConfig({ REDIS_URL: 'localhost:6379', PHOTOWIRE_CONCURRENCY: 'lots', PHOTOWIRE_DEDUP_RETENTION_DAYS: '0', LOG_LEVEL: 'loud' });
+      loadConfig({
+        REDIS_URL: 'localhost:6379',
+        PHOTOWIRE_CONCURRENCY: 'lots',
+        PHOTOWIRE_DEDUP_RETENTION_DAYS: '0',
+        LOG_LEVEL: 'loud',
+      });
     } catch (e) {
       err = e;
     }
     expect(err).toBeInstanceOf(ConfigError);
     const problems = (err as ConfigError).problems.join('\n');
-    for (const v of ['REDIS_URL', 'PHOTOWIRE_CONCURRENCY', 'PHOTOWIRE_DEDUP_RETENTION_DAYS', 'LOG_LEVEL']) expect(problems).toContain(v);
+    for (const v of ['REDIS_URL', 'PHOTOWIRE_CONCURRENCY', 'PHOTOWIRE_DEDUP_RETENTION_DAYS', 'LOG_LEVEL'])
+      expect(problems).toContain(v);
   });
 
   it('reads PHOTOWIRE_LEDGER_LOST_MS with the rest, and names a bad value at start, not when a wait begins', () => {
@@ -51,7 +57,9 @@ describe('config from the environment', () => {
     expect(loadConfig({}).retentionEveryMs).toBe(86_400_000);
     expect(loadConfig({ PHOTOWIRE_RETENTION_EVERY: '6h' }).retentionEveryMs).toBe(21_600_000);
     expect(loadConfig({ PHOTOWIRE_RETENTION_EVERY: '0' }).retentionEveryMs).toBe(0);
-    expect(() => loadConfig({ PHOTOWIRE_RETENTION_EVERY: '500ms' })).toThrow(/PHOTOWIRE_RETENTION_EVERY="500ms".*at least 1s/);
+    expect(() => loadConfig({ PHOTOWIRE_RETENTION_EVERY: '500ms' })).toThrow(
+      /PHOTOWIRE_RETENTION_EVERY="500ms".*at least 1s/,
+    );
   });
 
   it('reads every property from one variable of its own, each with a row in docs/CONFIGURATION.md', () => {
@@ -86,14 +94,24 @@ describe('config from the environment', () => {
     expect(c.logLevel).toBe('warn');
 
     const d = loadConfig({ PHOTOWIRE_FEED_ROOTS: '', PHOTOWIRE_BOARD_WRITE: '' });
-    expect([d.maxFileBytes, d.maxFeedBytes, d.uploadMaxBytes]).toEqual([200 * 1024 * 1024, 64 * 1024 * 1024, 512 * 1024 * 1024]);
-    expect([d.feedRoots, d.fetchAllow, d.boardWrite, d.schedulesPath, d.dedupRetentionDays]).toEqual([[], [], false, undefined, 90]);
+    expect([d.maxFileBytes, d.maxFeedBytes, d.uploadMaxBytes]).toEqual([
+      200 * 1024 * 1024,
+      64 * 1024 * 1024,
+      512 * 1024 * 1024,
+    ]);
+    expect([d.feedRoots, d.fetchAllow, d.boardWrite, d.schedulesPath, d.dedupRetentionDays]).toEqual([
+      [],
+      [],
+      false,
+      undefined,
+      90,
+    ]);
     expect(d.dataDir).toBe(path.resolve('./data'));
     // Unset optional properties are there, undefined (not missing keys).
     expect(Object.keys(d)).toEqual(expect.arrayContaining(['redisUrl', 'apiToken', 'testPauseAt', 'killWebhook']));
   });
 
-  it('names a bad variable by its env name with its value, never a secret\'s value', () => {
+  it("names a bad variable by its env name with its value, never a secret's value", () => {
     let err: unknown;
     try {
       loadConfig({ PHOTOWIRE_API_TOKEN: 'short-secret', PHOTOWIRE_BOARD_WRITE: 'yes', PHOTOWIRE_MAX_FILE_MB: '0' });

@@ -11,7 +11,10 @@ import * as path from 'node:path';
 const FILE = path.resolve(__dirname, '../../docker-compose.yml');
 const PY = 'import json, sys, yaml; print(json.dumps(yaml.safe_load(open(sys.argv[1]))))';
 const hasYaml = spawnSync('python3', ['-c', 'import yaml'], { stdio: 'ignore' }).status === 0;
-if (!hasYaml) process.stderr.write('\ntests: SKIPPED docker-compose.yml checks: python3 with PyYAML (python3-yaml) is not available\n');
+if (!hasYaml)
+  process.stderr.write(
+    '\ntests: SKIPPED docker-compose.yml checks: python3 with PyYAML (python3-yaml) is not available\n',
+  );
 const suite = hasYaml ? describe : describe.skip;
 
 interface Service {
@@ -30,7 +33,10 @@ interface Service {
 }
 
 suite('docker-compose.yml', () => {
-  const doc = JSON.parse(execFileSync('python3', ['-c', PY, FILE], { encoding: 'utf8' })) as { services: Record<string, Service>; volumes?: Record<string, unknown> };
+  const doc = JSON.parse(execFileSync('python3', ['-c', PY, FILE], { encoding: 'utf8' })) as {
+    services: Record<string, Service>;
+    volumes?: Record<string, unknown>;
+  };
   const services = Object.entries(doc.services);
   // The long-running photowire services (built from the image; `inboxes` is a one-shot of it).
   const photowire = services.filter(([, s]) => s.build !== undefined && s.restart !== 'no');
@@ -78,18 +84,23 @@ suite('docker-compose.yml', () => {
     }
   });
 
-  it('gives the inboxes to the image\'s node user before any photowire service starts (a missing host folder is made by Docker as root)', () => {
+  it("gives the inboxes to the image's node user before any photowire service starts (a missing host folder is made by Docker as root)", () => {
     const init = doc.services.inboxes;
     expect(init.build).toBeDefined();
     expect(init.user).toBe('0:0');
     expect(init.restart).toBe('no');
     expect(init.entrypoint!.join(' ')).toContain('chown node:node /drop /import');
     expect(init.volumes!.map((v) => v.slice(v.lastIndexOf(':') + 1)).sort()).toEqual(['/drop', '/import']);
-    for (const [name, s] of photowire) expect([name, s.depends_on?.inboxes?.condition]).toEqual([name, 'service_completed_successfully']);
+    for (const [name, s] of photowire)
+      expect([name, s.depends_on?.inboxes?.condition]).toEqual([name, 'service_completed_successfully']);
   });
 
   it('checks each photowire service with `photowire health`', () => {
-    for (const [name, s] of photowire) expect([name, s.healthcheck?.test]).toEqual([name, ['CMD', '/app/bin/photowire.js', 'health', '--timeout-ms', '5000']]);
+    for (const [name, s] of photowire)
+      expect([name, s.healthcheck?.test]).toEqual([
+        name,
+        ['CMD', '/app/bin/photowire.js', 'health', '--timeout-ms', '5000'],
+      ]);
   });
 });
 
@@ -102,7 +113,10 @@ describe('Dockerfile and .dockerignore', () => {
     .filter((l) => l && !l.startsWith('#'));
 
   it('builds and runs on Node 24 LTS (Node 20 is end of life)', () => {
-    expect([...dockerfile.matchAll(/^FROM (\S+)/gm)].map((m) => m[1])).toEqual(['node:24-bookworm-slim', 'node:24-bookworm-slim']);
+    expect([...dockerfile.matchAll(/^FROM (\S+)/gm)].map((m) => m[1])).toEqual([
+      'node:24-bookworm-slim',
+      'node:24-bookworm-slim',
+    ]);
   });
 
   it('makes /drop and /import for the node user it runs as', () => {
@@ -111,8 +125,19 @@ describe('Dockerfile and .dockerignore', () => {
   });
 
   it('keeps node_modules, the data folder, the git history and build output out of the build context', () => {
-    expect(ignored).toEqual(expect.arrayContaining(['node_modules', 'data', '.git', 'dist', 'dist-bench', 'test-output', '.env']));
+    expect(ignored).toEqual(
+      expect.arrayContaining(['node_modules', 'data', '.git', 'dist', 'dist-bench', 'test-output', '.env']),
+    );
     // What the Dockerfile copies is not ignored.
-    for (const copied of ['package.json', 'package-lock.json', 'tsconfig.json', 'tsconfig.build.json', 'src', 'bin', 'web']) expect(ignored).not.toContain(copied);
+    for (const copied of [
+      'package.json',
+      'package-lock.json',
+      'tsconfig.json',
+      'tsconfig.build.json',
+      'src',
+      'bin',
+      'web',
+    ])
+      expect(ignored).not.toContain(copied);
   });
 });

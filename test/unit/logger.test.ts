@@ -31,7 +31,14 @@ describe('logs never carry a secret', () => {
 
   it('removes tokens and authorization headers whatever they hold', () => {
     const { logger, lines } = capture();
-    logger.info({ token: 'tok-0123456789abcdef', req: { headers: { authorization: 'Bearer tok-0123456789abcdef' } }, apiToken: 'tok-0123456789abcdef' }, 'request');
+    logger.info(
+      {
+        token: 'tok-0123456789abcdef',
+        req: { headers: { authorization: 'Bearer tok-0123456789abcdef' } },
+        apiToken: 'tok-0123456789abcdef',
+      },
+      'request',
+    );
     expect(lines()).not.toContain('tok-0123456789abcdef');
     expect(lines()).toContain('"token":"***"');
   });

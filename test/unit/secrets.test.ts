@@ -13,13 +13,20 @@ describe('secrets are masked before anything prints them', () => {
   });
 
   it('leaves URLs without a password alone', () => {
-    for (const url of ['redis://127.0.0.1:6379', 'redis://default@h:6379', 'https://feeds.example.com/a:b@c', 'http://h/x?y=a:b@c']) {
+    for (const url of [
+      'redis://127.0.0.1:6379',
+      'redis://default@h:6379',
+      'https://feeds.example.com/a:b@c',
+      'http://h/x?y=a:b@c',
+    ]) {
       expect(maskUrlCredentials(url)).toBe(url);
     }
   });
 
   it('masks authorization values quoted in free text', () => {
-    expect(maskSecrets('request had Authorization: Bearer abcdef0123456789abcdef')).toBe('request had Authorization: Bearer ***');
+    expect(maskSecrets('request had Authorization: Bearer abcdef0123456789abcdef')).toBe(
+      'request had Authorization: Bearer ***',
+    );
     expect(maskSecrets('Basic dXNlcjpwYXNzd29yZA==')).toBe('Basic ***');
   });
 

@@ -54,7 +54,11 @@ export class ApiClient {
       } catch {
         // Not JSON (a proxy's page): the status says enough.
       }
-      const err = new ApiError(res.status, body?.error ?? `HTTP_${res.status}`, body?.message ?? `${res.status} ${res.statusText}`);
+      const err = new ApiError(
+        res.status,
+        body?.error ?? `HTTP_${res.status}`,
+        body?.message ?? `${res.status} ${res.statusText}`,
+      );
       if (res.status === 401) this.onUnauthorized(err);
       throw err;
     }
@@ -68,11 +72,17 @@ export class ApiClient {
   /** JSON body, or a FormData (multipart upload) as it is. Answers of 202 and 422 both carry JSON. */
   async post(path, body) {
     const isForm = typeof FormData !== 'undefined' && body instanceof FormData;
-    const init = isForm ? { method: 'POST', body } : { method: 'POST', body: JSON.stringify(body ?? {}), headers: { 'Content-Type': 'application/json' } };
+    const init = isForm
+      ? { method: 'POST', body }
+      : { method: 'POST', body: JSON.stringify(body ?? {}), headers: { 'Content-Type': 'application/json' } };
     const res = await this.fetch(path, { ...init, headers: this.headers(init.headers) });
     const json = await res.json().catch(() => null);
     if (res.ok || res.status === 422) return { status: res.status, body: json };
-    const err = new ApiError(res.status, json?.error ?? `HTTP_${res.status}`, json?.message ?? `${res.status} ${res.statusText}`);
+    const err = new ApiError(
+      res.status,
+      json?.error ?? `HTTP_${res.status}`,
+      json?.message ?? `${res.status} ${res.statusText}`,
+    );
     if (res.status === 401) this.onUnauthorized(err);
     throw err;
   }
@@ -95,7 +105,8 @@ export class ApiClient {
       p = this.request(`${path}${path.includes('?') ? '&' : '?'}as=url`, init).then(async (res) => {
         if ((res.headers.get('content-type') ?? '').startsWith('application/json')) {
           const { url } = await res.json();
-          if (typeof url !== 'string' || !/^https?:\/\//.test(url)) throw new ApiError(res.status, 'BAD_IMAGE_URL', `no image URL for ${path}`);
+          if (typeof url !== 'string' || !/^https?:\/\//.test(url))
+            throw new ApiError(res.status, 'BAD_IMAGE_URL', `no image URL for ${path}`);
           return url;
         }
         return this.createObjectURL(await res.blob());
@@ -120,7 +131,9 @@ export class ApiClient {
   async allRecords(batchId, pageSize = 500) {
     const out = [];
     for (let offset = 0; ; offset += pageSize) {
-      const page = await this.get(`/api/batches/${encodeURIComponent(batchId)}/records?offset=${offset}&limit=${pageSize}`);
+      const page = await this.get(
+        `/api/batches/${encodeURIComponent(batchId)}/records?offset=${offset}&limit=${pageSize}`,
+      );
       out.push(...page.records);
       if (out.length >= page.total || page.records.length === 0) return out;
     }

@@ -63,9 +63,12 @@ export function progressOf(batch) {
 
 /** The last part of a feed path: what a person recognises. An uploaded folder is named by a digest, so it is called what it is. */
 export function feedName(feedPath) {
-  const parts = String(feedPath ?? '').split(/[\\/]/).filter(Boolean);
+  const parts = String(feedPath ?? '')
+    .split(/[\\/]/)
+    .filter(Boolean);
   const last = parts[parts.length - 1] ?? '';
-  if (parts[parts.length - 2] === 'uploads' && /^[0-9a-f]{16}$/.test(last)) return `Uploaded photos ${last.slice(0, 6)}`;
+  if (parts[parts.length - 2] === 'uploads' && /^[0-9a-f]{16}$/.test(last))
+    return `Uploaded photos ${last.slice(0, 6)}`;
   return last;
 }
 
@@ -88,13 +91,17 @@ export function rawCreditParts(record) {
     ['Source', r.source],
     ['Copyright', r.copyright],
   ];
-  return parts.filter(([, v]) => v !== null && v !== undefined && String(v).trim() !== '').map(([label, value]) => ({ label, value }));
+  return parts
+    .filter(([, v]) => v !== null && v !== undefined && String(v).trim() !== '')
+    .map(([label, value]) => ({ label, value }));
 }
 
 /** One line of the raw credit, e.g. "Raw: By-line: LEON NEAL · Credit: AFP/Getty Images". */
 export function rawCreditText(record) {
   const parts = rawCreditParts(record);
-  return parts.length ? `Raw credit: ${parts.map((p) => `${p.label}: ${p.value}`).join(' · ')}` : 'No raw credit was sent';
+  return parts.length
+    ? `Raw credit: ${parts.map((p) => `${p.label}: ${p.value}`).join(' · ')}`
+    : 'No raw credit was sent';
 }
 
 /** The URL of a rendition of a record (thumb or preview), or null for caption-only and failed items. */
@@ -144,7 +151,9 @@ export function resendLabel(record) {
   // probableResend compares the photo with its caption cluster's canonical item (photoVersions.isProbableResend).
   const prev = parseItemId(record.cluster?.canonicalId ?? record.photo?.previousItemId);
   if (!prev) return 'resend of an earlier photo';
-  return prev.batchId === record.batchId ? `resend of #${prev.number}` : `resend of #${prev.number} (batch ${prev.batchId})`;
+  return prev.batchId === record.batchId
+    ? `resend of #${prev.number}`
+    : `resend of #${prev.number} (batch ${prev.batchId})`;
 }
 
 /** The batch of an earlier night whose cluster this caption joined; null when the cluster began in this batch. */
@@ -229,7 +238,8 @@ export function restrictionLabels(record) {
       // rights record has the same one as a market ("OUT: Netherlands"). One chip, in one form.
       const market = marketRestriction(r);
       if (!market) add(r);
-      else if (!market.names.every((n) => markets[market.kind].has(foldLabel(n)))) add(`${market.kind}: ${market.names.map(titleCase).join(', ')}`);
+      else if (!market.names.every((n) => markets[market.kind].has(foldLabel(n))))
+        add(`${market.kind}: ${market.names.map(titleCase).join(', ')}`);
     }
   }
   return out;

@@ -27,7 +27,8 @@ export function groupByCluster(records) {
   return groups.map((g) => {
     const isCluster = g.records.length > 1;
     const canonicalId = g.records[0].cluster?.canonicalId;
-    const lead = (isCluster && g.records.find((r) => r.id === canonicalId && r.status !== 'superseded')) || g.records[0];
+    const lead =
+      (isCluster && g.records.find((r) => r.id === canonicalId && r.status !== 'superseded')) || g.records[0];
     return {
       kind: isCluster ? 'cluster' : 'single',
       key: isCluster ? `cluster:${g.clusterId}` : `item:${lead.id}`,

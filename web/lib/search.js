@@ -40,11 +40,21 @@ function fieldText(record, field) {
     case 'creator':
       return fold(c.creators.join('\n'));
     case 'credit':
-      return fold([c.line, c.raw.captionTail, ...c.raw.byline, c.raw.creditLine, c.raw.source, c.raw.copyright].filter(Boolean).join('\n'));
+      return fold(
+        [c.line, c.raw.captionTail, ...c.raw.byline, c.raw.creditLine, c.raw.source, c.raw.copyright]
+          .filter(Boolean)
+          .join('\n'),
+      );
     case 'caption':
       return fold([record.caption, record.title, record.headline].filter(Boolean).join('\n'));
     default:
-      return [fieldText(record, 'caption'), fieldText(record, 'creator'), fieldText(record, 'agency'), fold(c.line ?? ''), fold(record.error?.message ?? '')].join('\n');
+      return [
+        fieldText(record, 'caption'),
+        fieldText(record, 'creator'),
+        fieldText(record, 'agency'),
+        fold(c.line ?? ''),
+        fold(record.error?.message ?? ''),
+      ].join('\n');
   }
 }
 
@@ -57,7 +67,10 @@ const squeeze = (s) => s.replace(/[\s_.-]+/g, '');
 export function recordMatches(record, terms) {
   return terms.every((t) => {
     const text = fieldText(record, t.field);
-    return text.includes(t.text) || (t.field === 'agency' && text.split('\n').some((name) => squeeze(name).includes(squeeze(t.text))));
+    return (
+      text.includes(t.text) ||
+      (t.field === 'agency' && text.split('\n').some((name) => squeeze(name).includes(squeeze(t.text))))
+    );
   });
 }
 

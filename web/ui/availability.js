@@ -49,7 +49,12 @@ export function availabilityBanner(record) {
     );
   }
   if (a.state === 'superseded' && record.supersededBy) return supersededBanner(record);
-  return h('div', { class: `state-banner state-${a.state}`, role: 'note', dataset: { state: a.state } }, h('strong', { text: a.state.toUpperCase() }), h('span', { class: 'state-reason', text: a.why ?? '' }));
+  return h(
+    'div',
+    { class: `state-banner state-${a.state}`, role: 'note', dataset: { state: a.state } },
+    h('strong', { text: a.state.toUpperCase() }),
+    h('span', { class: 'state-reason', text: a.why ?? '' }),
+  );
 }
 
 /**
@@ -70,14 +75,30 @@ function supersededBanner(record) {
     'div',
     { class: 'state-banner state-superseded', role: 'note', dataset: { state: 'superseded' } },
     h('strong', { text: 'SUPERSEDED' }),
-    h('span', { class: 'state-reason', text: 'corrected by ' }, h('a', { class: 'state-link', href: `#/batch/${encodeURIComponent(batchOfItem(newer))}`, dataset: { newer }, on: { click: go }, text: newer })),
+    h(
+      'span',
+      { class: 'state-reason', text: 'corrected by ' },
+      h('a', {
+        class: 'state-link',
+        href: `#/batch/${encodeURIComponent(batchOfItem(newer))}`,
+        dataset: { newer },
+        on: { click: go },
+        text: newer,
+      }),
+    ),
     record.reason ? h('span', { class: 'state-notice', text: record.reason }) : null,
   );
 }
 
 /** States a person must see before using a photo, most serious first: a group's card counts each. */
 const GUARDED = ['killed', 'withdrawn', 'embargoed', 'expired', 'superseded'];
-const STATE_LABEL = { killed: 'KILLED', withdrawn: 'WITHDRAWN', embargoed: 'EMBARGOED', expired: 'EXPIRED', superseded: 'SUPERSEDED' };
+const STATE_LABEL = {
+  killed: 'KILLED',
+  withdrawn: 'WITHDRAWN',
+  embargoed: 'EMBARGOED',
+  expired: 'EXPIRED',
+  superseded: 'SUPERSEDED',
+};
 
 /**
  * A group's records that may not be published now, by state (most serious first), each with the
@@ -110,10 +131,20 @@ export function groupBanners(records, number) {
     const count = serious ? `${rs.length} of ${total} ${STATE_LABEL[state]}` : `${rs.length} ${STATE_LABEL[state]}`;
     const names = rs.slice(0, 3).map(number).join(', ') + (rs.length > 3 ? ` +${rs.length - 3}` : '');
     const one = rs.length === 1 ? rs[0] : null;
-    const why = !one ? '' : serious ? (one.reason ?? 'no reason given') : state === 'embargoed' ? embargoText(one.availability?.release) : (one.availability?.why ?? '');
+    const why = !one
+      ? ''
+      : serious
+        ? (one.reason ?? 'no reason given')
+        : state === 'embargoed'
+          ? embargoText(one.availability?.release)
+          : (one.availability?.why ?? '');
     return h(
       'div',
-      { class: `state-banner group-banner state-${state}`, role: 'note', dataset: { state, count: String(rs.length), of: String(total), itemIds: rs.map((r) => r.id).join(' ') } },
+      {
+        class: `state-banner group-banner state-${state}`,
+        role: 'note',
+        dataset: { state, count: String(rs.length), of: String(total), itemIds: rs.map((r) => r.id).join(' ') },
+      },
       h('strong', { text: count }),
       h('span', { class: 'state-members', text: names }),
       why ? h('span', { class: 'state-reason', text: why }) : null,

@@ -60,7 +60,9 @@ export function tookText(b, long = false) {
   const elapsed = b.elapsedMs ?? Date.parse(b.finishedAt) - Date.parse(b.createdAt);
   const processing = b.processingMs ?? elapsed;
   const took = `took ${formatDuration(processing)}`;
-  return long && elapsed - processing >= 2000 && elapsed >= 1.5 * processing ? `${took}, finished ${formatDuration(elapsed)} after it arrived` : took;
+  return long && elapsed - processing >= 2000 && elapsed >= 1.5 * processing
+    ? `${took}, finished ${formatDuration(elapsed)} after it arrived`
+    : took;
 }
 
 export function countsList(b) {
@@ -75,7 +77,14 @@ export function countsList(b) {
     c ? item(c.duplicates - (c.identical ?? 0), 'near-duplicate', 'near-duplicates') : null,
     c?.joinedEarlier ? item(c.joinedEarlier, 'joined earlier cluster', 'joined earlier clusters') : null,
     item(b.failed, 'failed', 'failed', b.failed ? 'is-fail' : ''),
-    c ? item(c.lowConfidenceCredits, 'low-confidence credit', 'low-confidence credits', c.lowConfidenceCredits ? 'is-warn' : '') : null,
+    c
+      ? item(
+          c.lowConfidenceCredits,
+          'low-confidence credit',
+          'low-confidence credits',
+          c.lowConfidenceCredits ? 'is-warn' : '',
+        )
+      : null,
   );
 }
 
@@ -94,7 +103,10 @@ export class BatchList {
       ...runs.filter((r) => !r.batchId && r.state !== 'running').map((r) => ({ kind: 'run', at: r.startedAt, r })),
     ].sort((a, b) => Date.parse(b.at) - Date.parse(a.at));
     if (entries.length === 0) {
-      setChildren(this.container, h('p', { class: 'list-empty', text: 'No batches in this period. Import a feed to start.' }));
+      setChildren(
+        this.container,
+        h('p', { class: 'list-empty', text: 'No batches in this period. Import a feed to start.' }),
+      );
       return;
     }
     const days = groupByDay(entries, (e) => e.at);
@@ -102,7 +114,9 @@ export class BatchList {
       this.container,
       days.map((d) => [
         h('h3', { class: 'day-label', text: d.label }),
-        d.items.map((e) => (e.kind === 'batch' ? this.batchItem(e.b, runByBatch.get(e.b.id), e.b.id === selectedId) : runRow(e.r))),
+        d.items.map((e) =>
+          e.kind === 'batch' ? this.batchItem(e.b, runByBatch.get(e.b.id), e.b.id === selectedId) : runRow(e.r),
+        ),
       ]),
     );
     if (focusedId) this.container.querySelector(`[data-batch-id="${CSS.escape(focusedId)}"]`)?.focus();
@@ -115,13 +129,32 @@ export class BatchList {
     const took = tookText(b);
     return h(
       'a',
-      { class: 'batch-item', href: `#/batch/${encodeURIComponent(b.id)}`, 'aria-current': selected ? 'page' : null, dataset: { batchId: b.id } },
-      h('div', { class: 'batch-row' }, h('span', { class: 'batch-name', title: b.feed, text: name }), h('span', { class: `state state-${b.state}`, text: STATE_NAMES[b.state] ?? b.state })),
+      {
+        class: 'batch-item',
+        href: `#/batch/${encodeURIComponent(b.id)}`,
+        'aria-current': selected ? 'page' : null,
+        dataset: { batchId: b.id },
+      },
+      h(
+        'div',
+        { class: 'batch-row' },
+        h('span', { class: 'batch-name', title: b.feed, text: name }),
+        h('span', { class: `state state-${b.state}`, text: STATE_NAMES[b.state] ?? b.state }),
+      ),
       h(
         'div',
         { class: 'batch-sub' },
         `${clockTime(b.createdAt)} · ${formatName(b.format)}${took ? ` · ${took}` : ''}`,
-        run ? [' · ', h('span', { class: 'run-tag', title: `${run.trigger} run ${run.id}`, text: run.schedule === 'watch' ? 'hot folder' : run.schedule })] : null,
+        run
+          ? [
+              ' · ',
+              h('span', {
+                class: 'run-tag',
+                title: `${run.trigger} run ${run.id}`,
+                text: run.schedule === 'watch' ? 'hot folder' : run.schedule,
+              }),
+            ]
+          : null,
       ),
       bar,
       countsList(b),
@@ -131,7 +164,9 @@ export class BatchList {
 
 /** The first line of a run's note, cut to a sidebar's width: the reason, not the whole story. */
 export function shortNote(note, max = 90) {
-  const first = String(note ?? '').split('\n')[0].trim();
+  const first = String(note ?? '')
+    .split('\n')[0]
+    .trim();
   return first.length > max ? `${first.slice(0, max - 1)}…` : first;
 }
 
@@ -163,5 +198,11 @@ function runRow(r) {
   }
   // A stretch of empty checks: its count says it all; the latest check's note is on hover.
   const stretch = (r.checks ?? 1) > 1;
-  return h('div', { class: 'run-row', title: stretch ? r.note : null, dataset: { runId: r.id } }, head, r.note && !stretch ? `: ${shortNote(r.note)}` : '', r.items ? ` · ${plural(r.items, 'item')}` : '');
+  return h(
+    'div',
+    { class: 'run-row', title: stretch ? r.note : null, dataset: { runId: r.id } },
+    head,
+    r.note && !stretch ? `: ${shortNote(r.note)}` : '',
+    r.items ? ` · ${plural(r.items, 'item')}` : '',
+  );
 }

@@ -30,9 +30,12 @@ export class BatchView {
     this.moreObserver =
       typeof IntersectionObserver === 'undefined'
         ? null
-        : new IntersectionObserver((entries) => {
-            if (entries.some((e) => e.isIntersecting)) this.loadMore();
-          }, { rootMargin: '800px 0px' });
+        : new IntersectionObserver(
+            (entries) => {
+              if (entries.some((e) => e.isIntersecting)) this.loadMore();
+            },
+            { rootMargin: '800px 0px' },
+          );
   }
 
   searching() {
@@ -57,7 +60,12 @@ export class BatchView {
       const res = await this.ui.search(this.batchId, { q: this.q.trim(), show: this.show, ...(next ?? {}) });
       if (seq !== this.searchSeq || key !== `${this.batchId}|${this.show}|${this.q}`) return;
       const records = next && this.found?.key === key ? [...this.found.records, ...res.records] : res.records;
-      const nextPage = res.nextCursor != null ? { cursor: res.nextCursor } : res.nextOffset != null ? { offset: res.nextOffset } : null;
+      const nextPage =
+        res.nextCursor != null
+          ? { cursor: res.nextCursor }
+          : res.nextOffset != null
+            ? { offset: res.nextOffset }
+            : null;
       this.found = { key, records, total: res.total, exact: res.exact !== false, next: nextPage, loading: false };
     } catch (err) {
       if (seq !== this.searchSeq) return;
@@ -101,7 +109,8 @@ export class BatchView {
     this.renderHead();
     // A search shown stays as it is; a reload of its batch asks the server again.
     if (this.searching() && this.found === null) this.scheduleSearch(0);
-    else if (this.searching() && !this.found?.loading && this.found?.key.startsWith(`${detail.id}|`)) void this.search();
+    else if (this.searching() && !this.found?.loading && this.found?.key.startsWith(`${detail.id}|`))
+      void this.search();
     this.renderGrid();
   }
 
@@ -141,11 +150,20 @@ export class BatchView {
     const toolbar = h(
       'div',
       { class: 'toolbar', role: 'search', 'aria-label': 'Search this batch' },
-      h('label', { class: 'search' }, h('span', { class: 'visually-hidden', text: 'Search this batch by caption text, creator or agency' }), this.searchInput),
+      h(
+        'label',
+        { class: 'search' },
+        h('span', { class: 'visually-hidden', text: 'Search this batch by caption text, creator or agency' }),
+        this.searchInput,
+      ),
       h('div', { class: 'segmented', role: 'group', 'aria-label': 'Show' }, this.filterButtons),
       this.resultCount,
     );
-    this.grid = h('div', { class: 'grid', id: 'grid', 'aria-label': 'Items of this batch, grouped by caption cluster' });
+    this.grid = h('div', {
+      class: 'grid',
+      id: 'grid',
+      'aria-label': 'Items of this batch, grouped by caption cluster',
+    });
     setChildren(this.main, this.head, toolbar, this.grid);
   }
 
@@ -154,7 +172,13 @@ export class BatchView {
     const name = feedName(d.feed);
     const took = tookText(d, true);
     const counts = d.counts ?? {};
-    const tile = (value, label, cls = '') => h('li', { class: `tile ${cls}` }, h('div', { class: 'tile-value', text: formatCount(value) }), h('div', { class: 'tile-label', text: label }));
+    const tile = (value, label, cls = '') =>
+      h(
+        'li',
+        { class: `tile ${cls}` },
+        h('div', { class: 'tile-value', text: formatCount(value) }),
+        h('div', { class: 'tile-label', text: label }),
+      );
     // Only what a retry can change: feed-level failures need the feed fixed and dropped again.
     const failedNow = (d.failures ?? []).filter((f) => !this.ui.retrying.has(f.itemId) && f.retryable !== false).length;
     const { el: bar, widths } = progressBar(d, `Progress of ${name}`, this.widths);
@@ -172,14 +196,31 @@ export class BatchView {
             'p',
             { class: 'batch-meta' },
             `${formatName(d.format)} · received ${dayLabel(d.createdAt).toLowerCase()} at ${clockTime(d.createdAt)}`,
-            d.state === 'done' ? (took ? ` · ${took}` : '') : ` · ${d.state === 'queued' ? 'queued' : `running: ${formatCount(d.ok + d.failed)} of ${formatCount(d.expected)} items`}`,
+            d.state === 'done'
+              ? took
+                ? ` · ${took}`
+                : ''
+              : ` · ${d.state === 'queued' ? 'queued' : `running: ${formatCount(d.ok + d.failed)} of ${formatCount(d.expected)} items`}`,
             ' · ',
             h('code', { text: d.id }),
           ),
         ),
-        failedNow > 0 && !d.archived ? h('button', { class: 'btn btn-danger', type: 'button', on: { click: () => this.ui.retryAll(d) } }, `Retry ${plural(failedNow, 'failed item')}`) : null,
+        failedNow > 0 && !d.archived
+          ? h(
+              'button',
+              { class: 'btn btn-danger', type: 'button', on: { click: () => this.ui.retryAll(d) } },
+              `Retry ${plural(failedNow, 'failed item')}`,
+            )
+          : null,
       ),
-      d.archived ? h('p', { class: 'notice notice-archived', role: 'note', dataset: { archived: 'true' }, text: archivedText(d.archivedAt) }) : null,
+      d.archived
+        ? h('p', {
+            class: 'notice notice-archived',
+            role: 'note',
+            dataset: { archived: 'true' },
+            text: archivedText(d.archivedAt),
+          })
+        : null,
       h('div', { class: 'batch-progress' }, bar),
       h(
         'ul',
@@ -189,14 +230,29 @@ export class BatchView {
         tile(counts.captionOnly ?? 0, 'caption only'),
         tile(d.counts?.clusters ?? 0, 'clusters'),
         // An identical caption is said as the cluster card says it ("identical captions"), apart from near ones.
-        d.counts?.identical ? tile(d.counts.identical, d.counts.identical === 1 ? 'identical duplicate' : 'identical duplicates') : null,
+        d.counts?.identical
+          ? tile(d.counts.identical, d.counts.identical === 1 ? 'identical duplicate' : 'identical duplicates')
+          : null,
         tile((d.counts?.duplicates ?? 0) - (d.counts?.identical ?? 0), 'near-duplicates'),
         d.counts?.joinedEarlier ? tile(d.counts.joinedEarlier, 'joined earlier clusters') : null,
         tile(d.failed, 'failed', d.failed ? 'is-fail' : ''),
-        tile(d.counts?.lowConfidenceCredits ?? 0, 'low-confidence credits', d.counts?.lowConfidenceCredits ? 'is-warn' : ''),
+        tile(
+          d.counts?.lowConfidenceCredits ?? 0,
+          'low-confidence credits',
+          d.counts?.lowConfidenceCredits ? 'is-warn' : '',
+        ),
       ),
       d.warningList.length
-        ? h('details', { class: 'notice' }, h('summary', { text: `${plural(d.warningList.length, 'warning')} from the feed` }), h('ul', {}, d.warningList.slice(0, 200).map((w) => h('li', { text: w }))))
+        ? h(
+            'details',
+            { class: 'notice' },
+            h('summary', { text: `${plural(d.warningList.length, 'warning')} from the feed` }),
+            h(
+              'ul',
+              {},
+              d.warningList.slice(0, 200).map((w) => h('li', { text: w })),
+            ),
+          )
         : null,
     );
     this.balanceTiles();
@@ -214,7 +270,11 @@ export class BatchView {
 
   renderGrid() {
     const d = this.detail;
-    const labels = { all: `All ${formatCount(d.expected)}`, failed: `Failed ${formatCount(d.failed)}`, low: `Low-confidence credit ${formatCount(d.counts?.lowConfidenceCredits ?? 0)}` };
+    const labels = {
+      all: `All ${formatCount(d.expected)}`,
+      failed: `Failed ${formatCount(d.failed)}`,
+      low: `Low-confidence credit ${formatCount(d.counts?.lowConfidenceCredits ?? 0)}`,
+    };
     for (const b of this.filterButtons) {
       b.textContent = labels[b.dataset.show];
       b.setAttribute('aria-pressed', String(b.dataset.show === this.show));
@@ -230,7 +290,9 @@ export class BatchView {
     const total = searching ? this.found.total : d.expected;
     if (searching) {
       const n = this.found.exact ? plural(total, 'item') : `${plural(shown.length, 'item')} so far,`;
-      this.resultCount.textContent = this.found.error ? `Search failed: ${this.found.error}` : `${n} of ${formatCount(d.expected)} match`;
+      this.resultCount.textContent = this.found.error
+        ? `Search failed: ${this.found.error}`
+        : `${n} of ${formatCount(d.expected)} match`;
     } else {
       this.resultCount.textContent = `${plural(groups.length, 'card')} for ${plural(shown.length, 'item')}${more ? ` (of ${formatCount(total)}; more as you scroll)` : ''}`;
     }
@@ -239,7 +301,15 @@ export class BatchView {
     if (groups.length === 0 && !more) {
       setChildren(
         this.grid,
-        h('p', { class: 'grid-empty', text: !searching && this.records.length === 0 ? (d.state === 'done' ? 'This batch has no items.' : 'Waiting for the first items…') : 'Nothing in this batch matches.' }),
+        h('p', {
+          class: 'grid-empty',
+          text:
+            !searching && this.records.length === 0
+              ? d.state === 'done'
+                ? 'This batch has no items.'
+                : 'Waiting for the first items…'
+              : 'Nothing in this batch matches.',
+        }),
       );
       return;
     }
@@ -308,7 +378,9 @@ function keepUnchanged(grid, fresh) {
 }
 
 function focusSelector(card, active) {
-  const attr = card.dataset.clusterId ? `[data-cluster-id="${CSS.escape(card.dataset.clusterId)}"]` : `[data-item-id="${CSS.escape(card.dataset.itemId)}"]`;
+  const attr = card.dataset.clusterId
+    ? `[data-cluster-id="${CSS.escape(card.dataset.clusterId)}"]`
+    : `[data-item-id="${CSS.escape(card.dataset.itemId)}"]`;
   const tag = active.tagName.toLowerCase();
   const cls = active.classList[0] ? `.${CSS.escape(active.classList[0])}` : '';
   return `${attr} ${tag}${cls}`;
@@ -317,6 +389,9 @@ function focusSelector(card, active) {
 /** "Archived on 5 March 2024: read from storage, read-only" (the retention pass removed it from Redis). */
 export function archivedText(archivedAt) {
   const at = archivedAt ? new Date(archivedAt) : null;
-  const day = at && !Number.isNaN(at.getTime()) ? ` on ${at.toLocaleDateString('en-GB', { day: 'numeric', month: 'long', year: 'numeric' })}` : '';
+  const day =
+    at && !Number.isNaN(at.getTime())
+      ? ` on ${at.toLocaleDateString('en-GB', { day: 'numeric', month: 'long', year: 'numeric' })}`
+      : '';
   return `Archived${day}: read from storage, read-only`;
 }

@@ -1,6 +1,18 @@
 // Cards of the batch grid: a photo, a caption-only item, a failed item, a caption cluster.
 
-import { creditLine, earlierClusterBatch, errorLabel, feedName, itemNumber, plural, rawCreditText, renditionUrl, resendLabel, restrictionLabels, thumbSize } from '../lib/format.js';
+import {
+  creditLine,
+  earlierClusterBatch,
+  errorLabel,
+  feedName,
+  itemNumber,
+  plural,
+  rawCreditText,
+  renditionUrl,
+  resendLabel,
+  restrictionLabels,
+  thumbSize,
+} from '../lib/format.js';
 import { h } from './dom.js';
 import { availabilityBanner, availabilityClass, groupBanners, groupGuarded, groupState } from './availability.js';
 
@@ -26,17 +38,36 @@ function media(record, ui, { alt }) {
   if (state === 'killed' || state === 'withdrawn') {
     return h(
       'button',
-      { class: 'card-media is-withheld', type: 'button', 'aria-label': `Open ${itemNumber(record)} (${state}) in full`, on: { click: () => ui.open(record) } },
-      h('span', { class: 'withheld-tag', text: `${state === 'killed' ? 'Killed' : 'Withdrawn'}: preview in Details only` }),
+      {
+        class: 'card-media is-withheld',
+        type: 'button',
+        'aria-label': `Open ${itemNumber(record)} (${state}) in full`,
+        on: { click: () => ui.open(record) },
+      },
+      h('span', {
+        class: 'withheld-tag',
+        text: `${state === 'killed' ? 'Killed' : 'Withdrawn'}: preview in Details only`,
+      }),
     );
   }
   // A photo smaller than the card is shown at its own size on a plain ground, not stretched into a blur.
   const size = thumbSize(record);
-  const img = h('img', { class: `thumb${size?.small ? ' thumb-small' : ''}`, alt, width: size?.width ?? 400, height: size?.height ?? 267, decoding: 'async' });
+  const img = h('img', {
+    class: `thumb${size?.small ? ' thumb-small' : ''}`,
+    alt,
+    width: size?.width ?? 400,
+    height: size?.height ?? 267,
+    decoding: 'async',
+  });
   ui.loadImage(img, url);
   return h(
     'button',
-    { class: `card-media${size?.small ? ' is-small' : ''}`, type: 'button', 'aria-label': `Open ${itemNumber(record)} in full`, on: { click: () => ui.open(record) } },
+    {
+      class: `card-media${size?.small ? ' is-small' : ''}`,
+      type: 'button',
+      'aria-label': `Open ${itemNumber(record)} in full`,
+      on: { click: () => ui.open(record) },
+    },
     img,
     size?.small ? h('span', { class: 'size-tag', text: `${size.width}×${size.height} px` }) : null,
   );
@@ -44,20 +75,52 @@ function media(record, ui, { alt }) {
 
 /** What a person must see before publishing or trusting the item: restrictions, resends, clusters of earlier nights. */
 function noticeBadges(record, ui) {
-  const out = restrictionLabels(record).map((label) => h('span', { class: 'badge badge-restrict', title: 'A restriction or advisory sent with the photo: check it before publishing', text: label }));
+  const out = restrictionLabels(record).map((label) =>
+    h('span', {
+      class: 'badge badge-restrict',
+      title: 'A restriction or advisory sent with the photo: check it before publishing',
+      text: label,
+    }),
+  );
   const resend = resendLabel(record);
-  if (resend) out.push(h('span', { class: 'badge badge-resend', title: `Image and caption near-identical to ${record.cluster?.canonicalId ?? record.photo?.previousItemId}`, text: resend }));
+  if (resend)
+    out.push(
+      h('span', {
+        class: 'badge badge-resend',
+        title: `Image and caption near-identical to ${record.cluster?.canonicalId ?? record.photo?.previousItemId}`,
+        text: resend,
+      }),
+    );
   const earlier = earlierClusterBatch(record);
-  if (earlier) out.push(h('span', { class: 'badge badge-earlier', title: `The same caption arrived before, in batch ${earlier} (${record.cluster.canonicalId})`, text: `caption seen before (batch ${earlier})` }));
-  if (ui.outcomes?.get(record.id) === 'ok') out.push(h('span', { class: 'badge badge-ok', role: 'status', text: 'Retried: ok' }));
+  if (earlier)
+    out.push(
+      h('span', {
+        class: 'badge badge-earlier',
+        title: `The same caption arrived before, in batch ${earlier} (${record.cluster.canonicalId})`,
+        text: `caption seen before (batch ${earlier})`,
+      }),
+    );
+  if (ui.outcomes?.get(record.id) === 'ok')
+    out.push(h('span', { class: 'badge badge-ok', role: 'status', text: 'Retried: ok' }));
   return out.length ? h('div', { class: 'notices' }, out) : null;
 }
 
 function creditBlock(record) {
   const low = !record.error && record.credit.confidence === 'low';
   return [
-    h('p', { class: 'credit', title: rawCreditText(record) }, h('span', { class: 'visually-hidden', text: 'Credit: ' }), h('span', { class: 'credit-line', text: creditLine(record) })),
-    low ? h('span', { class: 'badge badge-warn', title: 'photowire could not read this credit with confidence: check it against the raw credit', text: 'Low-confidence credit' }) : null,
+    h(
+      'p',
+      { class: 'credit', title: rawCreditText(record) },
+      h('span', { class: 'visually-hidden', text: 'Credit: ' }),
+      h('span', { class: 'credit-line', text: creditLine(record) }),
+    ),
+    low
+      ? h('span', {
+          class: 'badge badge-warn',
+          title: 'photowire could not read this credit with confidence: check it against the raw credit',
+          text: 'Low-confidence credit',
+        })
+      : null,
   ];
 }
 
@@ -66,20 +129,35 @@ const HEADLINE_MAX = 160;
 
 /** The item's headline (IPTC headline, or a feed's title when it differs from the caption), above the caption; null when there is none. */
 function headlineLine(record) {
-  const text = [record.headline, record.title].map((t) => String(t ?? '').trim()).find((t) => t !== '' && t !== record.caption?.trim());
+  const text = [record.headline, record.title]
+    .map((t) => String(t ?? '').trim())
+    .find((t) => t !== '' && t !== record.caption?.trim());
   if (!text) return null;
-  return h('p', { class: 'headline', title: text.length > HEADLINE_MAX ? text : null, text: text.length > HEADLINE_MAX ? `${text.slice(0, HEADLINE_MAX - 1)}…` : text });
+  return h('p', {
+    class: 'headline',
+    title: text.length > HEADLINE_MAX ? text : null,
+    text: text.length > HEADLINE_MAX ? `${text.slice(0, HEADLINE_MAX - 1)}…` : text,
+  });
 }
 
 function detailsButton(record, ui) {
-  return h('button', { class: 'link-btn', type: 'button', on: { click: () => ui.open(record) } }, 'Details', h('span', { class: 'visually-hidden', text: ` of ${itemNumber(record)}` }));
+  return h(
+    'button',
+    { class: 'link-btn', type: 'button', on: { click: () => ui.open(record) } },
+    'Details',
+    h('span', { class: 'visually-hidden', text: ` of ${itemNumber(record)}` }),
+  );
 }
 
 /** Instead of Retry: what to do first (the server's note says why a retry cannot work now). */
 function retryBlockedNote(record, ui) {
   const note = ui.retryNote?.(record);
   const missing = note?.startsWith('no photo at ');
-  return h('span', { class: 'fix-feed', title: note ?? 'Retrying reads the same feed and would fail the same way', text: missing ? 'Put the photo back, then retry' : 'Fix the feed and drop it again' });
+  return h('span', {
+    class: 'fix-feed',
+    title: note ?? 'Retrying reads the same feed and would fail the same way',
+    text: missing ? 'Put the photo back, then retry' : 'Fix the feed and drop it again',
+  });
 }
 
 function failedCard(record, ui) {
@@ -88,22 +166,44 @@ function failedCard(record, ui) {
   const againAfterRetry = ui.outcomes?.get(record.id) === 'failed-again';
   // A feed-level failure (bad line, invalid or duplicate item, path outside the folder) fails the same way on retry.
   const retry = ui.readOnly?.()
-    ? h('span', { class: 'read-only', title: 'Retention archived this batch: it is read from storage and cannot be retried', text: 'Archived: read-only' })
+    ? h('span', {
+        class: 'read-only',
+        title: 'Retention archived this batch: it is read from storage and cannot be retried',
+        text: 'Archived: read-only',
+      })
     : canRetry
-    ? h(
-        'button',
-        { class: 'btn btn-small btn-danger', type: 'button', disabled: retrying, on: { click: () => ui.retry(record) } },
-        retrying ? 'Retry queued' : againAfterRetry ? 'Retry again' : 'Retry',
-        h('span', { class: 'visually-hidden', text: ` ${itemNumber(record)}` }),
-      )
-    : retryBlockedNote(record, ui);
+      ? h(
+          'button',
+          {
+            class: 'btn btn-small btn-danger',
+            type: 'button',
+            disabled: retrying,
+            on: { click: () => ui.retry(record) },
+          },
+          retrying ? 'Retry queued' : againAfterRetry ? 'Retry again' : 'Retry',
+          h('span', { class: 'visually-hidden', text: ` ${itemNumber(record)}` }),
+        )
+      : retryBlockedNote(record, ui);
   return h(
     'article',
-    { class: 'card is-failed', dataset: { itemId: record.id, state: retrying ? 'retrying' : againAfterRetry ? 'failed-again' : 'failed', retryable: String(canRetry) }, 'aria-label': `${itemNumber(record)}, failed` },
+    {
+      class: 'card is-failed',
+      dataset: {
+        itemId: record.id,
+        state: retrying ? 'retrying' : againAfterRetry ? 'failed-again' : 'failed',
+        retryable: String(canRetry),
+      },
+      'aria-label': `${itemNumber(record)}, failed`,
+    },
     h(
       'div',
       { class: 'card-body' },
-      h('div', { class: 'fail-head' }, h('span', { class: 'fail-icon', 'aria-hidden': 'true', text: '!' }), `${againAfterRetry ? 'Failed again after retry' : 'Failed'} · ${errorLabel(record.error.code)}`),
+      h(
+        'div',
+        { class: 'fail-head' },
+        h('span', { class: 'fail-icon', 'aria-hidden': 'true', text: '!' }),
+        `${againAfterRetry ? 'Failed again after retry' : 'Failed'} · ${errorLabel(record.error.code)}`,
+      ),
       h('p', { class: 'fail-msg', text: record.error.message }),
       record.caption ? h('p', { class: 'caption', text: record.caption }) : null,
       h(
@@ -126,7 +226,11 @@ export function itemCard(record, ui) {
   const photo = media(record, ui, { alt: `Photo ${itemNumber(record)}: ${record.caption.slice(0, 120)}` });
   return h(
     'article',
-    { class: `card${photo ? '' : ' caption-card'}${low ? ' is-low' : ''}${availabilityClass(record)}`, dataset: { itemId: record.id, availability: record.availability?.state ?? 'publishable' }, 'aria-label': itemNumber(record) },
+    {
+      class: `card${photo ? '' : ' caption-card'}${low ? ' is-low' : ''}${availabilityClass(record)}`,
+      dataset: { itemId: record.id, availability: record.availability?.state ?? 'publishable' },
+      'aria-label': itemNumber(record),
+    },
     photo,
     h(
       'div',
@@ -137,7 +241,13 @@ export function itemCard(record, ui) {
       h('p', { class: 'caption', text: record.caption || record.title || '(no caption)' }),
       creditBlock(record),
       noticeBadges(record, ui),
-      h('div', { class: 'card-foot' }, h('span', { class: 'num', text: itemNumber(record) }), h('span', { class: 'spacer' }), detailsButton(record, ui)),
+      h(
+        'div',
+        { class: 'card-foot' },
+        h('span', { class: 'num', text: itemNumber(record) }),
+        h('span', { class: 'spacer' }),
+        detailsButton(record, ui),
+      ),
     ),
   );
 }
@@ -186,11 +296,24 @@ export function captionDiff(record, lead) {
   });
   if (onPage) keep(pos, words.length, false, true);
   if (diff.more) parts.push(h('span', { class: 'diff-more', text: `+${plural(diff.more, 'more change')}` }));
-  return h('p', { class: 'caption caption-diff', 'aria-label': `Differences from the canonical caption: ${diff.edits.map((e) => `${e.deleted ? `"${e.deleted}"` : 'nothing'} became ${e.inserted ? `"${e.inserted}"` : 'nothing'}`).join('; ')}` }, parts);
+  return h(
+    'p',
+    {
+      class: 'caption caption-diff',
+      'aria-label': `Differences from the canonical caption: ${diff.edits.map((e) => `${e.deleted ? `"${e.deleted}"` : 'nothing'} became ${e.inserted ? `"${e.inserted}"` : 'nothing'}`).join('; ')}`,
+    },
+    parts,
+  );
 }
 
 const MATCHED = { slug: 'slug', dateline: 'dateline', subject: 'subject' };
-const BACKGROUND = { same: 'same background', appended: 'background added to', dropped: 'background cut', changed: 'background reworded', none: 'no background' };
+const BACKGROUND = {
+  same: 'same background',
+  appended: 'background added to',
+  dropped: 'background cut',
+  changed: 'background reworded',
+  none: 'no background',
+};
 const EDIT = { 'function-word': 'word', spelling: 'spelling', number: 'number' };
 
 /**
@@ -202,8 +325,14 @@ export function whyLine(record, lead) {
   const why = record.cluster?.why;
   if (!why || record === lead) return null;
   const matched = `same ${why.matched.map((m) => MATCHED[m] ?? m).join(' + ')}`;
-  const edits = why.edits.map((e) => `${EDIT[e.kind] ?? e.kind} ${e.from ? `“${e.from}”` : '∅'} → ${e.to ? `“${e.to}”` : '∅'}`);
-  return h('p', { class: 'cluster-why muted', dataset: { matched: why.matched.join(' ') }, text: [matched, BACKGROUND[why.background] ?? why.background, ...edits].join(' · ') });
+  const edits = why.edits.map(
+    (e) => `${EDIT[e.kind] ?? e.kind} ${e.from ? `“${e.from}”` : '∅'} → ${e.to ? `“${e.to}”` : '∅'}`,
+  );
+  return h('p', {
+    class: 'cluster-why muted',
+    dataset: { matched: why.matched.join(' ') },
+    text: [matched, BACKGROUND[why.background] ?? why.background, ...edits].join(' · '),
+  });
 }
 
 function memberCard(record, lead, ui) {
@@ -212,7 +341,11 @@ function memberCard(record, lead, ui) {
   const sameCaption = record === lead || record.caption === lead.caption;
   return h(
     'article',
-    { class: `member${low ? ' is-low' : ''}${availabilityClass(record)}`, dataset: { itemId: record.id, availability: record.availability?.state ?? 'publishable' }, 'aria-label': itemNumber(record) },
+    {
+      class: `member${low ? ' is-low' : ''}${availabilityClass(record)}`,
+      dataset: { itemId: record.id, availability: record.availability?.state ?? 'publishable' },
+      'aria-label': itemNumber(record),
+    },
     photo,
     h(
       'div',
@@ -226,7 +359,14 @@ function memberCard(record, lead, ui) {
       whyLine(record, lead),
       creditBlock(record),
       noticeBadges(record, ui),
-      h('div', { class: 'card-foot' }, h('span', { class: 'num', text: itemNumber(record) }), similarityBadge(record, lead), h('span', { class: 'spacer' }), detailsButton(record, ui)),
+      h(
+        'div',
+        { class: 'card-foot' },
+        h('span', { class: 'num', text: itemNumber(record) }),
+        similarityBadge(record, lead),
+        h('span', { class: 'spacer' }),
+        detailsButton(record, ui),
+      ),
     ),
   );
 }
@@ -239,7 +379,13 @@ export function clusterCard(group, ui) {
   const kind = group.allExact ? 'identical captions' : 'near-identical captions';
   const toggle = h(
     'button',
-    { class: 'btn btn-small', type: 'button', 'aria-expanded': String(expanded), 'aria-controls': membersId, on: { click: () => ui.toggle(group) } },
+    {
+      class: 'btn btn-small',
+      type: 'button',
+      'aria-expanded': String(expanded),
+      'aria-controls': membersId,
+      on: { click: () => ui.toggle(group) },
+    },
     expanded ? 'Collapse' : `Show all ${count}`,
   );
   const numbers = group.records.map(itemNumber).join(', ');
@@ -249,22 +395,35 @@ export function clusterCard(group, ui) {
   const banners = () => groupBanners(group.records, itemNumber);
   const attrs = {
     class: `card cluster${expanded ? ' expanded' : ''}${guarded.map((g) => ` has-${g.state}`).join('')}`,
-    dataset: { clusterId: group.clusterId, itemIds: group.records.map((r) => r.id).join(' '), count: String(count), availability: groupState(group.records) },
+    dataset: {
+      clusterId: group.clusterId,
+      itemIds: group.records.map((r) => r.id).join(' '),
+      count: String(count),
+      availability: groupState(group.records),
+    },
     'aria-label': `Cluster of ${count} items with ${kind}: ${numbers}${guarded.map((g) => `; ${g.records.length} ${g.state}`).join('')}`,
   };
   const credits = new Set(group.records.map(creditLine));
   const extra = [
-    group.lowConfidence ? h('span', { class: 'badge badge-warn', text: `${group.lowConfidence} low-confidence` }) : null,
+    group.lowConfidence
+      ? h('span', { class: 'badge badge-warn', text: `${group.lowConfidence} low-confidence` })
+      : null,
     credits.size > 1 ? h('span', { class: 'badge', text: plural(credits.size, 'credit') }) : null,
   ];
   // Restrictions of members other than the lead must not hide behind the collapsed card.
   const restricted = group.records.filter((r) => r !== lead && restrictionLabels(r).length > 0).length;
-  if (restricted) extra.push(h('span', { class: 'badge badge-restrict', text: `${restricted} more with restrictions` }));
+  if (restricted)
+    extra.push(h('span', { class: 'badge badge-restrict', text: `${restricted} more with restrictions` }));
   if (!expanded) {
-    const photo = media(lead, ui, { alt: `Photo ${itemNumber(lead)}, first of ${count}: ${lead.caption.slice(0, 120)}` });
+    const photo = media(lead, ui, {
+      alt: `Photo ${itemNumber(lead)}, first of ${count}: ${lead.caption.slice(0, 120)}`,
+    });
     return h(
       'article',
-      { ...attrs, class: `${attrs.class}${photo ? '' : ' caption-card'}${availabilityClass(lead).replace(' is-', ' lead-is-')}` },
+      {
+        ...attrs,
+        class: `${attrs.class}${photo ? '' : ' caption-card'}${availabilityClass(lead).replace(' is-', ' lead-is-')}`,
+      },
       h('span', { class: 'count-badge', 'aria-hidden': 'true', text: `×${count}` }),
       photo,
       h(
@@ -276,7 +435,14 @@ export function clusterCard(group, ui) {
         h('p', { class: 'caption', text: lead.caption }),
         creditBlock(lead),
         noticeBadges(lead, ui),
-        h('div', { class: 'card-foot' }, h('span', { class: 'num', text: numbers }), extra, h('span', { class: 'spacer' }), toggle),
+        h(
+          'div',
+          { class: 'card-foot' },
+          h('span', { class: 'num', text: numbers }),
+          extra,
+          h('span', { class: 'spacer' }),
+          toggle,
+        ),
       ),
     );
   }
@@ -297,7 +463,11 @@ export function clusterCard(group, ui) {
       ),
       toggle,
     ),
-    h('div', { class: 'members', id: membersId, role: 'list', 'aria-label': `The ${count} items of this cluster` }, group.records.map((r) => memberWrap(memberCard(r, lead, ui)))),
+    h(
+      'div',
+      { class: 'members', id: membersId, role: 'list', 'aria-label': `The ${count} items of this cluster` },
+      group.records.map((r) => memberWrap(memberCard(r, lead, ui))),
+    ),
   );
 }
 

@@ -5,7 +5,9 @@ import { h, setChildren } from './dom.js';
 import { whyLine } from './cards.js';
 
 function facts(rows) {
-  const kept = rows.filter(([, v]) => v !== null && v !== undefined && v !== '' && !(Array.isArray(v) && v.length === 0));
+  const kept = rows.filter(
+    ([, v]) => v !== null && v !== undefined && v !== '' && !(Array.isArray(v) && v.length === 0),
+  );
   if (kept.length === 0) return null;
   return h(
     'dl',
@@ -28,7 +30,10 @@ export function renderDetails(title, body, record, ui) {
   const previewUrl = renditionUrl(record, 'preview');
   let preview = null;
   if (previewUrl) {
-    preview = h('img', { class: 'details-preview', alt: `Preview of ${itemNumber(record)}: ${record.caption.slice(0, 160)}` });
+    preview = h('img', {
+      class: 'details-preview',
+      alt: `Preview of ${itemNumber(record)}: ${record.caption.slice(0, 160)}`,
+    });
     ui.loadImage(preview, previewUrl, { eager: true, details: true });
   }
   const clusterLine = h('p', { class: 'muted' });
@@ -47,7 +52,11 @@ export function renderDetails(title, body, record, ui) {
         'p',
         { class: 'muted story-line' },
         `In a story of ${record.story.size} caption${record.story.size === 1 ? '' : 's'}. `,
-        h('a', { href: `#/story/${encodeURIComponent(record.story.id)}`, text: 'Show the story', on: { click: () => ui.closeDetails?.() } }),
+        h('a', {
+          href: `#/story/${encodeURIComponent(record.story.id)}`,
+          text: 'Show the story',
+          on: { click: () => ui.closeDetails?.() },
+        }),
       )
     : null;
   const loc = record.location;
@@ -58,7 +67,12 @@ export function renderDetails(title, body, record, ui) {
       {},
       preview,
       record.error
-        ? h('div', { class: 'notice' }, h('div', { class: 'fail-head' }, `Failed · ${errorLabel(record.error.code)}`), h('p', { class: 'fail-msg', text: record.error.message }))
+        ? h(
+            'div',
+            { class: 'notice' },
+            h('div', { class: 'fail-head' }, `Failed · ${errorLabel(record.error.code)}`),
+            h('p', { class: 'fail-msg', text: record.error.message }),
+          )
         : null,
       h('h3', { class: 'details-section', text: 'Caption' }),
       h('p', { class: 'details-caption', text: record.caption || '(no caption)' }),
@@ -66,7 +80,12 @@ export function renderDetails(title, body, record, ui) {
         ['Title', record.title],
         ['Headline', record.headline],
       ]),
-      h('details', {}, h('summary', { text: 'Caption as received' }), h('p', { class: 'raw-caption', text: record.captionRaw || '(empty)' })),
+      h(
+        'details',
+        {},
+        h('summary', { text: 'Caption as received' }),
+        h('p', { class: 'raw-caption', text: record.captionRaw || '(empty)' }),
+      ),
     ),
     h(
       'div',
@@ -79,18 +98,31 @@ export function renderDetails(title, body, record, ui) {
         ['Distributor', c.distributor],
         ['Partners', c.partners],
         ['Flags', flags],
-        ['Confidence', c.confidence === 'low' ? 'low: check the raw credit' : c.confidence === 'medium' ? 'medium: an organisation the rules do not list' : 'high'],
+        [
+          'Confidence',
+          c.confidence === 'low'
+            ? 'low: check the raw credit'
+            : c.confidence === 'medium'
+              ? 'medium: an organisation the rules do not list'
+              : 'high',
+        ],
         ['Rule', c.rule],
       ]),
       h('h3', { class: 'details-section', text: 'Raw credit' }),
-      facts(rawCreditParts(record).map((p) => [p.label, p.value])) ?? h('p', { class: 'muted', text: 'No credit was sent.' }),
+      facts(rawCreditParts(record).map((p) => [p.label, p.value])) ??
+        h('p', { class: 'muted', text: 'No credit was sent.' }),
       h('h3', { class: 'details-section', text: 'Item' }),
       facts([
         ['Date', record.dateCreated],
         ['Place', loc ? [loc.city, loc.state, loc.country].filter(Boolean).join(', ') : null],
         ['Keywords', record.keywords],
         ['Agency id', record.agencyId],
-        ['Photo', record.image ? `${record.image.width} × ${record.image.height} ${record.image.format}, ${(record.image.bytes / 1048576).toFixed(1)} MB` : null],
+        [
+          'Photo',
+          record.image
+            ? `${record.image.width} × ${record.image.height} ${record.image.format}, ${(record.image.bytes / 1048576).toFixed(1)} MB`
+            : null,
+        ],
         ['Source', `${record.source.file}${record.source.line ? `:${record.source.line}` : ''}`],
         ['Id', record.id],
       ]),

@@ -42,9 +42,22 @@ function copiesList(k, review, actions) {
 
 /** The lift form: a reason, then the kill is lifted and the view reloaded. */
 function liftForm(k, actions) {
-  const reason = h('input', { type: 'text', name: 'reason', required: true, maxlength: 2000, placeholder: 'why (kept with the kill)', 'aria-label': `Reason to lift kill ${k.id}` });
+  const reason = h('input', {
+    type: 'text',
+    name: 'reason',
+    required: true,
+    maxlength: 2000,
+    placeholder: 'why (kept with the kill)',
+    'aria-label': `Reason to lift kill ${k.id}`,
+  });
   const status = h('span', { class: 'muted', role: 'status' });
-  const form = h('form', { class: 'kill-lift' }, reason, h('button', { type: 'submit', text: 'Lift this kill' }), status);
+  const form = h(
+    'form',
+    { class: 'kill-lift' },
+    reason,
+    h('button', { type: 'submit', text: 'Lift this kill' }),
+    status,
+  );
   form.addEventListener('submit', async (e) => {
     e.preventDefault();
     if (!reason.value.trim()) return;
@@ -61,14 +74,27 @@ function liftForm(k, actions) {
 
 export function renderKills(main, data, actions) {
   const kills = data.kills ?? [];
-  const showAll = h('label', { class: 'kill-all' }, h('input', { type: 'checkbox', checked: !!data.all }), ' show lifted kills');
+  const showAll = h(
+    'label',
+    { class: 'kill-all' },
+    h('input', { type: 'checkbox', checked: !!data.all }),
+    ' show lifted kills',
+  );
   showAll.querySelector('input').addEventListener('change', (e) => actions.reload(e.target.checked));
   main.replaceChildren(
     h(
       'section',
       { class: 'kills-view', 'aria-labelledby': 'kills-title' },
       h('h1', { id: 'kills-title', text: 'Kills' }),
-      h('p', { class: 'muted', text: `Since ${new Date(data.since).toUTCString()}: ${plural(kills.length, 'kill', 'kills')}, withdrawals and corrections.` }, ' ', showAll),
+      h(
+        'p',
+        {
+          class: 'muted',
+          text: `Since ${new Date(data.since).toUTCString()}: ${plural(kills.length, 'kill', 'kills')}, withdrawals and corrections.`,
+        },
+        ' ',
+        showAll,
+      ),
       kills.length === 0
         ? h('div', { class: 'empty-state' }, h('p', { text: 'No kills in these days.' }))
         : h(
@@ -83,16 +109,38 @@ export function renderKills(main, data, actions) {
                 h(
                   'div',
                   { class: 'kill-head' },
-                  h('strong', { class: 'kill-status', text: k.lifted ? `${k.status.toUpperCase()} · LIFTED` : k.status.toUpperCase() }),
+                  h('strong', {
+                    class: 'kill-status',
+                    text: k.lifted ? `${k.status.toUpperCase()} · LIFTED` : k.status.toUpperCase(),
+                  }),
                   h('span', { text: k.targets.join(', ') }),
                   h('span', { class: 'muted', text: new Date(k.createdAt).toUTCString() }),
                 ),
                 h('p', { class: 'kill-reason', text: k.reason ?? 'no reason given' }),
-                h('p', { class: 'muted', title: k.notice.text, text: `${k.notice.kind === 'manual' ? 'manual kill' : `notice ${k.notice.itemId} (${k.notice.source})`}${k.by ? ` · by ${k.by}` : ''} · id ${k.id}` }),
-                k.lifted ? h('p', { class: 'kill-lifted-note', text: `Lifted ${new Date(k.lifted.at).toUTCString()} by ${k.lifted.by}: ${k.lifted.reason}` }) : null,
-                h('h3', { text: count === 0 ? 'No copies yet: it stands for photos that arrive with this id' : plural(count, 'copy', 'copies') }),
+                h('p', {
+                  class: 'muted',
+                  title: k.notice.text,
+                  text: `${k.notice.kind === 'manual' ? 'manual kill' : `notice ${k.notice.itemId} (${k.notice.source})`}${k.by ? ` · by ${k.by}` : ''} · id ${k.id}`,
+                }),
+                k.lifted
+                  ? h('p', {
+                      class: 'kill-lifted-note',
+                      text: `Lifted ${new Date(k.lifted.at).toUTCString()} by ${k.lifted.by}: ${k.lifted.reason}`,
+                    })
+                  : null,
+                h('h3', {
+                  text:
+                    count === 0
+                      ? 'No copies yet: it stands for photos that arrive with this id'
+                      : plural(count, 'copy', 'copies'),
+                }),
                 copiesList(k, false, actions),
-                reviewCount ? [h('h3', { text: `To review (near-identical captions, not killed): ${reviewCount}` }), copiesList(k, true, actions)] : null,
+                reviewCount
+                  ? [
+                      h('h3', { text: `To review (near-identical captions, not killed): ${reviewCount}` }),
+                      copiesList(k, true, actions),
+                    ]
+                  : null,
                 k.lifted ? null : liftForm(k, actions),
               );
             }),

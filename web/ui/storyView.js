@@ -26,8 +26,12 @@ function version(member, lead, ui) {
       'div',
       { class: 'story-version-head' },
       h('strong', { text: r ? `${itemNumber(r)} · ${feedName(r.source.file)}` : member.itemId }),
-      r ? h('span', { class: 'muted', text: creditLine(r) }) : h('span', { class: 'muted', text: 'record no longer in the catalog' }),
-      r ? h('button', { class: 'btn btn-quiet', type: 'button', text: 'Details', on: { click: () => ui.open(r) } }) : null,
+      r
+        ? h('span', { class: 'muted', text: creditLine(r) })
+        : h('span', { class: 'muted', text: 'record no longer in the catalog' }),
+      r
+        ? h('button', { class: 'btn btn-quiet', type: 'button', text: 'Details', on: { click: () => ui.open(r) } })
+        : null,
     ),
     r ? captionDiff(r, canonical) : null,
     r ? whyLine(r, canonical) : null,
@@ -44,7 +48,10 @@ export function renderStory(main, story, ui) {
       'section',
       { class: 'story-view', 'aria-labelledby': 'story-title', dataset: { storyId: story.id } },
       h('h1', { id: 'story-title', text: `Story · ${plural(story.size, 'caption')}` }),
-      h('p', { class: 'muted', text: `${plural(clusters.length, 'cluster')}${shownNote}: one per picture, each with the versions that were sent. Story ${story.id}.` }),
+      h('p', {
+        class: 'muted',
+        text: `${plural(clusters.length, 'cluster')}${shownNote}: one per picture, each with the versions that were sent. Story ${story.id}.`,
+      }),
       h(
         'ol',
         { class: 'story-clusters', 'aria-label': `The ${plural(clusters.length, 'cluster')} of this story` },
@@ -57,10 +64,16 @@ export function renderStory(main, story, ui) {
             h(
               'div',
               { class: 'story-cluster-head' },
-              h('h2', { text: `Cluster ${i + 1} · ${plural(c.members.length, 'version')}${c.size > c.members.length ? ` here, ${c.size} in all` : ''}` }),
+              h('h2', {
+                text: `Cluster ${i + 1} · ${plural(c.members.length, 'version')}${c.size > c.members.length ? ` here, ${c.size} in all` : ''}`,
+              }),
               h('p', { class: 'caption', text: caption || '(no caption)' }),
             ),
-            h('ol', { class: 'story-versions', 'aria-label': `Versions of cluster ${i + 1}` }, c.members.map((m) => version(m, c.members.find((x) => x.itemId === c.canonicalId)?.record ?? null, ui))),
+            h(
+              'ol',
+              { class: 'story-versions', 'aria-label': `Versions of cluster ${i + 1}` },
+              c.members.map((m) => version(m, c.members.find((x) => x.itemId === c.canonicalId)?.record ?? null, ui)),
+            ),
           );
         }),
       ),

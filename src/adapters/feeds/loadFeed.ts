@@ -39,7 +39,8 @@ export interface LoadedFeed {
   names?: string[];
 }
 
-const TEXT_FEED_FORMATS = 'a JPEG (or PNG/TIFF/WebP) with IPTC/XMP, a folder of them, an NDJSON/JSON/CSV manifest, NewsML-G2, NewsML 1.2 or NITF XML (UTF-8, UTF-16 or a declared charset), an IPTC 7901 / ANPA 1312 text wire, or gallery text with "(N of M)" counters';
+const TEXT_FEED_FORMATS =
+  'a JPEG (or PNG/TIFF/WebP) with IPTC/XMP, a folder of them, an NDJSON/JSON/CSV manifest, NewsML-G2, NewsML 1.2 or NITF XML (UTF-8, UTF-16 or a declared charset), an IPTC 7901 / ANPA 1312 text wire, or gallery text with "(N of M)" counters';
 
 export interface LoadOptions {
   /** Stops a folder walk or a photo's hashing (the watcher or scheduler stopping). */
@@ -52,17 +53,26 @@ export async function loadFeed(input: string, maxFeedBytes: number, opts: LoadOp
   try {
     st = await fs.stat(feedPath);
   } catch (err) {
-    throw new InputError('FEED_UNREADABLE', `${feedPath}: ${(err as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file or folder' : (err as Error).message}`);
+    throw new InputError(
+      'FEED_UNREADABLE',
+      `${feedPath}: ${(err as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file or folder' : (err as Error).message}`,
+    );
   }
   if (st.isDirectory()) return loadFolder(feedPath, maxFeedBytes, opts.signal);
   if (!st.isFile()) throw new InputError('FEED_UNREADABLE', `${feedPath}: not a file or folder`);
   if (st.size > maxFeedBytes && !hasImageExtension(feedPath)) {
-    throw new InputError('FEED_TOO_LARGE', `${feedPath}: ${(st.size / 1048576).toFixed(1)} MB is over the feed cap (PHOTOWIRE_MAX_FEED_MB)`);
+    throw new InputError(
+      'FEED_TOO_LARGE',
+      `${feedPath}: ${(st.size / 1048576).toFixed(1)} MB is over the feed cap (PHOTOWIRE_MAX_FEED_MB)`,
+    );
   }
 
   // A single photo is a feed of one; its batch id comes from its path and bytes (src/core/ids.ts).
   const singlePhoto = async (): Promise<LoadedFeed> => ({
-    batchId: batchIdFor(feedPath, photoDigest(st.size <= HASH_MAX_BYTES ? await sha256File(feedPath, opts.signal) : null, st.size, st.mtimeMs)),
+    batchId: batchIdFor(
+      feedPath,
+      photoDigest(st.size <= HASH_MAX_BYTES ? await sha256File(feedPath, opts.signal) : null, st.size, st.mtimeMs),
+    ),
     feedPath,
     root: path.dirname(feedPath),
     format: 'image',
@@ -80,7 +90,12 @@ export async function loadFeed(input: string, maxFeedBytes: number, opts: LoadOp
  * A text feed from its bytes (a file, or an object in storage: src/adapters/feeds/loadStorageFeed.ts),
  * its batch id from `feedPath` and the bytes' SHA-256; `root` is the folder its photos must stay in.
  */
-export async function feedOfBytes(bytes: Buffer, feedPath: string, root: string, singlePhoto: () => Promise<LoadedFeed>): Promise<LoadedFeed> {
+export async function feedOfBytes(
+  bytes: Buffer,
+  feedPath: string,
+  root: string,
+  singlePhoto: () => Promise<LoadedFeed>,
+): Promise<LoadedFeed> {
   const batchId = batchIdFor(feedPath, createHash('sha256').update(bytes).digest('hex'));
   try {
     return { batchId, feedPath, root, ...parseFeedBytes(bytes, feedPath) };
@@ -88,7 +103,12 @@ export async function feedOfBytes(bytes: Buffer, feedPath: string, root: string,
     // An empty or broken `photo.jpg` given on its own (an HTML error page saved under the photo's
     // name, say) is a photo that failed, not a mystery feed: its item says why (IMAGE_CORRUPT
     // "the file is empty", IMAGE_UNSUPPORTED "not an image format").
-    if (isInputError(err) && (err.code === 'FEED_UNKNOWN_FORMAT' || err.code === 'FEED_MALFORMED') && hasImageExtension(feedPath)) return await singlePhoto();
+    if (
+      isInputError(err) &&
+      (err.code === 'FEED_UNKNOWN_FORMAT' || err.code === 'FEED_MALFORMED') &&
+      hasImageExtension(feedPath)
+    )
+      return await singlePhoto();
     throw err;
   }
 }
@@ -149,12 +169,26 @@ function parseUncapped(bytes: Buffer, feedPath: string, wireOptions?: NewsmlG2Op
       // A feed fetched over HTTP reads no local file beside it; one kept in storage only the
       // objects its folder reader lists (wireOptions: src/adapters/feeds/loadStorageFeed.ts).
       const remote = /^https?:\/\//i.test(feedPath);
-      const wire = parseWireXml(text, feedPath, wireOptions ?? (remote || isStorageRef(feedPath) ? {} : localWireXmlOptions(feedPath)));
+      const wire = parseWireXml(
+        text,
+        feedPath,
+        wireOptions ?? (remote || isStorageRef(feedPath) ? {} : localWireXmlOptions(feedPath)),
+      );
       const names = remote ? [] : wireXmlNames(text, feedPath);
-      return { ...base, format: detectXmlFlavor(text) ?? 'xml', items: wire.items, warnings: [...(decoded.warning ? [decoded.warning] : []), ...skippedWarnings(feedPath, wire.skipped)], skipped: countSkipped(wire.skipped), names };
+      return {
+        ...base,
+        format: detectXmlFlavor(text) ?? 'xml',
+        items: wire.items,
+        warnings: [...(decoded.warning ? [decoded.warning] : []), ...skippedWarnings(feedPath, wire.skipped)],
+        skipped: countSkipped(wire.skipped),
+        names,
+      };
     }
     default:
-      throw new InputError('FEED_UNKNOWN_FORMAT', `${feedPath}: not a feed photowire reads (expected ${TEXT_FEED_FORMATS})`);
+      throw new InputError(
+        'FEED_UNKNOWN_FORMAT',
+        `${feedPath}: not a feed photowire reads (expected ${TEXT_FEED_FORMATS})`,
+      );
   }
 }
 
@@ -220,7 +254,19 @@ async function loadFolder(root: string, maxFeedBytes: number, signal?: AbortSign
     unread.push(file);
   };
   const refused = (file: string, code: string, message: string) =>
-    parts.push({ file, picture: false, items: [{ source: { file, position: 0, format: 'unreadable' }, captionRaw: '', iptc: {}, image: null, error: { code, message } }] });
+    parts.push({
+      file,
+      picture: false,
+      items: [
+        {
+          source: { file, position: 0, format: 'unreadable' },
+          captionRaw: '',
+          iptc: {},
+          image: null,
+          error: { code, message },
+        },
+      ],
+    });
   /** A regular file inside the folder: a picture, a feed (its items and the pictures it names), or skipped with the reason. */
   const readFile = async (file: string, size: number) => {
     if (hasImageExtension(file) || sniffImage(await readHead(file, 16))) {
@@ -229,13 +275,23 @@ async function loadFolder(root: string, maxFeedBytes: number, signal?: AbortSign
     }
     if (size > maxFeedBytes) {
       // A video or archive beside the photos: never read, named and counted like any other file.
-      skip(file, `not a picture, and at ${(size / 1048576).toFixed(1)} MB over the feed cap (PHOTOWIRE_MAX_FEED_MB): not read`);
+      skip(
+        file,
+        `not a picture, and at ${(size / 1048576).toFixed(1)} MB over the feed cap (PHOTOWIRE_MAX_FEED_MB): not read`,
+      );
       return;
     }
     try {
       const feed = parseFeedBytes(await fs.readFile(file), file);
       warnings.push(...feed.warnings);
-      parts.push({ file, picture: false, items: feed.items, names: feed.names, article: feed.article, skipped: feed.skipped });
+      parts.push({
+        file,
+        picture: false,
+        items: feed.items,
+        names: feed.names,
+        article: feed.article,
+        skipped: feed.skipped,
+      });
     } catch (err) {
       if (!isInputError(err)) throw err;
       // A README or checksum file beside the photos is not a failure: it is named, and counted in the summary.
@@ -247,7 +303,9 @@ async function loadFolder(root: string, maxFeedBytes: number, signal?: AbortSign
     root,
     async (e) => {
       if (e.name.startsWith('.')) {
-        warnings.push(`${e.abs}: skipped, a hidden ${e.kind === 'dir' ? 'folder' : 'file'} (its name starts with a dot)`);
+        warnings.push(
+          `${e.abs}: skipped, a hidden ${e.kind === 'dir' ? 'folder' : 'file'} (its name starts with a dot)`,
+        );
         return false;
       }
       if (e.kind === 'dir') {
@@ -276,8 +334,15 @@ async function loadFolder(root: string, maxFeedBytes: number, signal?: AbortSign
           return;
         }
         if (!inside(real, realRoot)) {
-          const error = { code: 'PATH_OUTSIDE_FEED', message: `${e.abs} is a symlink to ${real}, outside the feed folder ${realRoot}: not read` };
-          parts.push({ file: e.abs, picture: hasImageExtension(e.name), items: [{ ...imageItem(e.abs, 0), image: null, error }] });
+          const error = {
+            code: 'PATH_OUTSIDE_FEED',
+            message: `${e.abs} is a symlink to ${real}, outside the feed folder ${realRoot}: not read`,
+          };
+          parts.push({
+            file: e.abs,
+            picture: hasImageExtension(e.name),
+            items: [{ ...imageItem(e.abs, 0), image: null, error }],
+          });
           return;
         }
         if (!st.isFile()) {
@@ -300,7 +365,12 @@ async function loadFolder(root: string, maxFeedBytes: number, signal?: AbortSign
     // A refused link is described by itself (lstat), never by what it points to.
     const st = await (failed ? fs.lstat(f.file) : fs.stat(f.file)).catch(() => null);
     const hashable = !failed && st !== null && st.size <= HASH_MAX_BYTES;
-    entries.push({ rel: path.relative(root, f.file), sha256: hashable ? await sha256File(f.file, signal) : null, size: st?.size ?? -1, mtimeMs: st?.mtimeMs ?? -1 });
+    entries.push({
+      rel: path.relative(root, f.file),
+      sha256: hashable ? await sha256File(f.file, signal) : null,
+      size: st?.size ?? -1,
+      mtimeMs: st?.mtimeMs ?? -1,
+    });
   }
   const listed = new Set(parts.map((p) => p.file));
   const folder = assembleFolderFeed(parts, (p) => listed.has(p) || existsSync(p));
@@ -313,7 +383,8 @@ async function loadFolder(root: string, maxFeedBytes: number, signal?: AbortSign
         : `${root}: the folder holds no picture and no feed${warnings.length ? ` (${warnings.length} entries skipped: see the names above)` : ''}`,
     );
   }
-  if (folder.paired) warnings.push(`${root}: ${folder.paired} picture(s) taken with the item that names them, not on their own`);
+  if (folder.paired)
+    warnings.push(`${root}: ${folder.paired} picture(s) taken with the item that names them, not on their own`);
   const skipped = { ...folder.skipped, ...(unread.length ? { file: unread.length } : {}) };
   const hasFeeds = parts.some((p) => !p.picture);
   return {

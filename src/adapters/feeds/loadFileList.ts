@@ -16,11 +16,30 @@ import { assembleFolderFeed, type FolderPart } from '../../core/feeds/folderFeed
  * Special files (FIFOs, sockets, devices) are warnings, never opened.
  * Positions are renumbered across the batch: records are keyed by position.
  */
-export async function loadFileList(root: string, files: string[], maxFeedBytes: number, batchId: string, opts: { signal?: AbortSignal } = {}): Promise<LoadedFeed> {
+export async function loadFileList(
+  root: string,
+  files: string[],
+  maxFeedBytes: number,
+  batchId: string,
+  opts: { signal?: AbortSignal } = {},
+): Promise<LoadedFeed> {
   const parts: FolderPart[] = [];
   const warnings: string[] = [];
   const realRoot = await fs.realpath(root);
-  const refused = (file: string, code: string, message: string) => parts.push({ file, picture: false, items: [{ source: { file, position: 0, format: 'unreadable' }, captionRaw: '', iptc: {}, image: null, error: { code, message } }] });
+  const refused = (file: string, code: string, message: string) =>
+    parts.push({
+      file,
+      picture: false,
+      items: [
+        {
+          source: { file, position: 0, format: 'unreadable' },
+          captionRaw: '',
+          iptc: {},
+          image: null,
+          error: { code, message },
+        },
+      ],
+    });
   for (const file of files) {
     opts.signal?.throwIfAborted();
     const own = await fs.lstat(file).catch(() => null);
@@ -32,7 +51,11 @@ export async function loadFileList(root: string, files: string[], maxFeedBytes: 
         continue;
       }
       if (real !== realRoot && !real.startsWith(realRoot + path.sep)) {
-        refused(file, 'PATH_OUTSIDE_FEED', `${file} is a symlink to ${real}, outside the folder ${realRoot}: never followed, nothing behind it read`);
+        refused(
+          file,
+          'PATH_OUTSIDE_FEED',
+          `${file} is a symlink to ${real}, outside the folder ${realRoot}: never followed, nothing behind it read`,
+        );
         continue;
       }
       if ((await fs.stat(real)).isDirectory()) {
@@ -40,13 +63,22 @@ export async function loadFileList(root: string, files: string[], maxFeedBytes: 
         continue;
       }
     } else if (own && !own.isFile()) {
-      warnings.push(`${file}: skipped, not a regular file (${own.isFIFO() ? 'a FIFO' : own.isSocket() ? 'a socket' : own.isDirectory() ? 'a folder' : 'a device'})`);
+      warnings.push(
+        `${file}: skipped, not a regular file (${own.isFIFO() ? 'a FIFO' : own.isSocket() ? 'a socket' : own.isDirectory() ? 'a folder' : 'a device'})`,
+      );
       continue;
     }
     try {
       const feed = await loadFeed(file, maxFeedBytes, opts);
       warnings.push(...feed.warnings);
-      parts.push({ file, picture: feed.format === 'image', items: feed.items, names: feed.names, article: feed.article, skipped: feed.skipped });
+      parts.push({
+        file,
+        picture: feed.format === 'image',
+        items: feed.items,
+        names: feed.names,
+        article: feed.article,
+        skipped: feed.skipped,
+      });
     } catch (err) {
       if (!isInputError(err)) throw err;
       // A README or checksum file beside the photos is not a failure: it is listed, like a folder feed does.

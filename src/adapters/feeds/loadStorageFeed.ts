@@ -17,7 +17,12 @@ export type FeedStorage = Pick<StoragePort, 'get' | 'list'>;
  * port, anything else as a local path (loadFeed). What the runtime's ingest service and `retry`
  * load feeds with, so a feed named in a ledger reads the same on every machine.
  */
-export function loadAnyFeed(storage: FeedStorage, feed: string, maxFeedBytes: number, opts: LoadOptions = {}): Promise<LoadedFeed> {
+export function loadAnyFeed(
+  storage: FeedStorage,
+  feed: string,
+  maxFeedBytes: number,
+  opts: LoadOptions = {},
+): Promise<LoadedFeed> {
   return isStorageRef(feed) ? loadStorageFeed(storage, feed, maxFeedBytes, opts) : loadFeed(feed, maxFeedBytes, opts);
 }
 
@@ -32,13 +37,21 @@ export function loadAnyFeed(storage: FeedStorage, feed: string, maxFeedBytes: nu
  * - `storage:<key>`: one file, parsed like a local one (manifest, XML, gallery text, or a photo);
  *   the photos it names are keys below its folder (src/core/feeds/storageFeed.ts).
  */
-export async function loadStorageFeed(storage: FeedStorage, ref: string, maxFeedBytes: number, opts: LoadOptions = {}): Promise<LoadedFeed> {
+export async function loadStorageFeed(
+  storage: FeedStorage,
+  ref: string,
+  maxFeedBytes: number,
+  opts: LoadOptions = {},
+): Promise<LoadedFeed> {
   const key = storageKeyOf(ref);
   if (key.endsWith('/')) return loadStorageFolder(storage, ref, key, maxFeedBytes, opts.signal);
   const bytes = await storage.get(key);
   if (!bytes) throw new InputError('FEED_UNREADABLE', `${ref}: no such object in storage`);
   if (bytes.length > maxFeedBytes && !hasImageExtension(key)) {
-    throw new InputError('FEED_TOO_LARGE', `${ref}: ${(bytes.length / 1048576).toFixed(1)} MB is over the feed cap (PHOTOWIRE_MAX_FEED_MB)`);
+    throw new InputError(
+      'FEED_TOO_LARGE',
+      `${ref}: ${(bytes.length / 1048576).toFixed(1)} MB is over the feed cap (PHOTOWIRE_MAX_FEED_MB)`,
+    );
   }
   const root = storageFolderOf(ref);
   const singlePhoto = async (): Promise<LoadedFeed> => ({
@@ -50,22 +63,35 @@ export async function loadStorageFeed(storage: FeedStorage, ref: string, maxFeed
     article: null,
     warnings: [],
   });
-  if (sniffImage(bytes.subarray(0, 16)) || (hasImageExtension(key) && bytes.length > maxFeedBytes)) return singlePhoto();
+  if (sniffImage(bytes.subarray(0, 16)) || (hasImageExtension(key) && bytes.length > maxFeedBytes))
+    return singlePhoto();
   return feedOfBytes(bytes, ref, root, singlePhoto);
 }
 
-async function loadStorageFolder(storage: FeedStorage, ref: string, prefix: string, maxFeedBytes: number, signal?: AbortSignal): Promise<LoadedFeed> {
+async function loadStorageFolder(
+  storage: FeedStorage,
+  ref: string,
+  prefix: string,
+  maxFeedBytes: number,
+  signal?: AbortSignal,
+): Promise<LoadedFeed> {
   const objects: Array<{ key: string; rel: string; size: number }> = [];
   const warnings: string[] = [];
   const unread: string[] = [];
   let seen = 0;
   for await (const o of storage.list(prefix)) {
     signal?.throwIfAborted();
-    if (++seen > WALK_MAX_ENTRIES) throw new InputError('FEED_TOO_LARGE', `${ref}: more than ${WALK_MAX_ENTRIES} objects below it (the most a folder feed takes): split the delivery`);
+    if (++seen > WALK_MAX_ENTRIES)
+      throw new InputError(
+        'FEED_TOO_LARGE',
+        `${ref}: more than ${WALK_MAX_ENTRIES} objects below it (the most a folder feed takes): split the delivery`,
+      );
     const rel = o.key.slice(prefix.length);
     const name = rel.slice(rel.lastIndexOf('/') + 1);
-    if (rel.split('/').some((part) => part.startsWith('.'))) warnings.push(`${storageRef(o.key)}: skipped, a hidden file (its name starts with a dot)`);
-    else if (isTempNameInsideFolder(name)) warnings.push(`${storageRef(o.key)}: skipped, a temporary name (a file still being written is never an item)`);
+    if (rel.split('/').some((part) => part.startsWith('.')))
+      warnings.push(`${storageRef(o.key)}: skipped, a hidden file (its name starts with a dot)`);
+    else if (isTempNameInsideFolder(name))
+      warnings.push(`${storageRef(o.key)}: skipped, a temporary name (a file still being written is never an item)`);
     else objects.push({ key: o.key, rel, size: o.size });
   }
   objects.sort((a, b) => (a.rel < b.rel ? -1 : a.rel > b.rel ? 1 : 0));
@@ -81,9 +107,23 @@ async function loadStorageFolder(storage: FeedStorage, ref: string, prefix: stri
       continue;
     }
     const refused = (code: string, message: string) =>
-      parts.push({ file, picture: false, items: [{ source: { file, position: 0, format: 'unreadable' }, captionRaw: '', iptc: {}, image: null, error: { code, message } }] });
+      parts.push({
+        file,
+        picture: false,
+        items: [
+          {
+            source: { file, position: 0, format: 'unreadable' },
+            captionRaw: '',
+            iptc: {},
+            image: null,
+            error: { code, message },
+          },
+        ],
+      });
     if (o.size > maxFeedBytes) {
-      warnings.push(`${file}: skipped, not a picture, and at ${(o.size / 1048576).toFixed(1)} MB over the feed cap (PHOTOWIRE_MAX_FEED_MB): not read`);
+      warnings.push(
+        `${file}: skipped, not a picture, and at ${(o.size / 1048576).toFixed(1)} MB over the feed cap (PHOTOWIRE_MAX_FEED_MB): not read`,
+      );
       unread.push(o.rel);
       continue;
     }
@@ -97,7 +137,14 @@ async function loadStorageFolder(storage: FeedStorage, ref: string, prefix: stri
     try {
       const feed = parseFeedBytes(bytes, file, wireOptions);
       warnings.push(...feed.warnings);
-      parts.push({ file, picture: false, items: feed.items, names: feed.names, article: feed.article, skipped: feed.skipped });
+      parts.push({
+        file,
+        picture: false,
+        items: feed.items,
+        names: feed.names,
+        article: feed.article,
+        skipped: feed.skipped,
+      });
     } catch (err) {
       if (!isInputError(err)) throw err;
       if (err.code === 'FEED_UNKNOWN_FORMAT') {
@@ -114,11 +161,17 @@ async function loadStorageFolder(storage: FeedStorage, ref: string, prefix: stri
       `${ref}: no picture and no feed photowire reads${unread.length ? `; ${unread.length} file(s) skipped (${shown.join(', ')}${unread.length > shown.length ? ', ...' : ''})` : ''}`,
     );
   }
-  if (folder.paired) warnings.push(`${ref}: ${folder.paired} picture(s) taken with the item that names them, not on their own`);
+  if (folder.paired)
+    warnings.push(`${ref}: ${folder.paired} picture(s) taken with the item that names them, not on their own`);
   const skipped = { ...folder.skipped, ...(unread.length ? { file: unread.length } : {}) };
   const hasFeeds = parts.some((p) => !p.picture);
   // A folder of photos keeps the identity it had before feeds inside were read: its photos' names and sizes.
-  const identity = (hasFeeds ? objects : objects.filter((o) => hasImageExtension(o.rel))).map((o) => ({ rel: o.rel, sha256: null, size: o.size, mtimeMs: 0 }));
+  const identity = (hasFeeds ? objects : objects.filter((o) => hasImageExtension(o.rel))).map((o) => ({
+    rel: o.rel,
+    sha256: null,
+    size: o.size,
+    mtimeMs: 0,
+  }));
   return {
     batchId: batchIdFor(ref, folderDigest(identity)),
     feedPath: ref,

@@ -46,7 +46,13 @@ function kindOf(e: Dirent): { kind: WalkKind; special: string | null } {
   if (e.isSymbolicLink()) return { kind: 'symlink', special: null };
   if (e.isDirectory()) return { kind: 'dir', special: null };
   if (e.isFile()) return { kind: 'file', special: null };
-  const special = e.isFIFO() ? 'a FIFO' : e.isSocket() ? 'a socket' : e.isBlockDevice() || e.isCharacterDevice() ? 'a device' : 'not a file';
+  const special = e.isFIFO()
+    ? 'a FIFO'
+    : e.isSocket()
+      ? 'a socket'
+      : e.isBlockDevice() || e.isCharacterDevice()
+        ? 'a device'
+        : 'not a file';
   return { kind: 'other', special };
 }
 
@@ -57,7 +63,11 @@ function kindOf(e: Dirent): { kind: WalkKind; special: string | null } {
  * `maxEntries` and `maxDepth` (InputError FEED_TOO_LARGE naming the root); yields to the event
  * loop every WALK_YIELD_EVERY entries and stops when `signal` aborts.
  */
-export async function walkFolder(root: string, visit: (e: WalkEntry) => boolean | void | Promise<boolean | void>, opts: WalkOptions = {}): Promise<{ entries: number }> {
+export async function walkFolder(
+  root: string,
+  visit: (e: WalkEntry) => boolean | void | Promise<boolean | void>,
+  opts: WalkOptions = {},
+): Promise<{ entries: number }> {
   const maxEntries = opts.maxEntries ?? WALK_MAX_ENTRIES;
   const maxDepth = opts.maxDepth ?? WALK_MAX_DEPTH;
   let entries = 0;
@@ -74,7 +84,10 @@ export async function walkFolder(root: string, visit: (e: WalkEntry) => boolean 
     list.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     for (const e of list) {
       if (++entries > maxEntries) {
-        throw new InputError('FEED_TOO_LARGE', `${root}: more than ${maxEntries} files and folders below it (the most a folder walk takes; symlinked folders are never followed): split the delivery`);
+        throw new InputError(
+          'FEED_TOO_LARGE',
+          `${root}: more than ${maxEntries} files and folders below it (the most a folder walk takes; symlinked folders are never followed): split the delivery`,
+        );
       }
       if (entries % WALK_YIELD_EVERY === 0) await nextTurn();
       opts.signal?.throwIfAborted();
@@ -83,7 +96,10 @@ export async function walkFolder(root: string, visit: (e: WalkEntry) => boolean 
       const descend = await visit(entry);
       if (entry.kind !== 'dir' || descend === false) continue;
       if (depth >= maxDepth) {
-        throw new InputError('FEED_TOO_LARGE', `${root}: folders nested deeper than ${maxDepth} levels (at ${entry.rel}): the most a folder walk goes down`);
+        throw new InputError(
+          'FEED_TOO_LARGE',
+          `${root}: folders nested deeper than ${maxDepth} levels (at ${entry.rel}): the most a folder walk goes down`,
+        );
       }
       await walk(abs, depth + 1);
     }

@@ -33,7 +33,8 @@ export function checkFetchAllowed(raw: string, allow: string[]): URL {
     throw new InputError('FETCH_REFUSED', `${raw}: only http and https URLs are fetched`);
   }
   if (!hostAllowed(url, allow)) {
-    const hint = allow.length === 0 ? 'PHOTOWIRE_FETCH_ALLOW is empty, so no host is allowed' : `allowed: ${allow.join(', ')}`;
+    const hint =
+      allow.length === 0 ? 'PHOTOWIRE_FETCH_ALLOW is empty, so no host is allowed' : `allowed: ${allow.join(', ')}`;
     throw new InputError('FETCH_REFUSED', `${raw}: host ${url.host} is not in PHOTOWIRE_FETCH_ALLOW (${hint})`);
   }
   return url;

@@ -56,7 +56,10 @@ class Transient extends Error {
 function tooLarge(url: string, bytes: number, limits: FetchLimits): InputError {
   const mb = (n: number) => (n / 1048576).toFixed(1);
   const cap = limits.what === 'image' ? 'PHOTOWIRE_MAX_FILE_MB' : 'PHOTOWIRE_MAX_FEED_MB';
-  return new InputError(limits.what === 'image' ? 'IMAGE_TOO_LARGE' : 'FEED_TOO_LARGE', `${url}: ${mb(bytes)} MB or more is over the cap of ${mb(limits.maxBytes)} MB (${cap})`);
+  return new InputError(
+    limits.what === 'image' ? 'IMAGE_TOO_LARGE' : 'FEED_TOO_LARGE',
+    `${url}: ${mb(bytes)} MB or more is over the cap of ${mb(limits.maxBytes)} MB (${cap})`,
+  );
 }
 
 /** One attempt: follow redirects (each hop checked against the allow-list), read the body under the cap. */
@@ -75,7 +78,8 @@ async function attempt(startUrl: string, limits: FetchLimits): Promise<Fetched> 
       await res.body?.cancel().catch(() => undefined);
       const location = res.headers.get('location');
       if (!location) throw new FetchFailedError(`${url.href}: HTTP ${res.status} without a Location header`, false);
-      if (hop + 1 > MAX_REDIRECTS) throw new FetchFailedError(`${startUrl}: more than ${MAX_REDIRECTS} redirects`, false);
+      if (hop + 1 > MAX_REDIRECTS)
+        throw new FetchFailedError(`${startUrl}: more than ${MAX_REDIRECTS} redirects`, false);
       url = checkFetchAllowed(new URL(location, url).href, limits.allow);
       continue;
     }
@@ -113,7 +117,8 @@ async function attempt(startUrl: string, limits: FetchLimits): Promise<Fetched> 
 
 function describeNetworkError(err: unknown, timeoutMs: number): string {
   const e = err as Error & { cause?: { code?: string; message?: string } };
-  if (e?.name === 'TimeoutError' || e?.name === 'AbortError') return `no complete answer within ${timeoutMs} ms (PHOTOWIRE_FETCH_TIMEOUT_MS)`;
+  if (e?.name === 'TimeoutError' || e?.name === 'AbortError')
+    return `no complete answer within ${timeoutMs} ms (PHOTOWIRE_FETCH_TIMEOUT_MS)`;
   return e?.cause?.code ?? e?.cause?.message ?? e?.message ?? String(err);
 }
 

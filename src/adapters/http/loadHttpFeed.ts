@@ -17,7 +17,10 @@ export interface HttpFeed extends ParsedFeed {
 export async function loadHttpFeed(url: string, config: Config): Promise<HttpFeed> {
   const fetched = await fetchBytes(url, fetchLimits(config, 'feed'));
   if (sniffImage(fetched.bytes.subarray(0, 16))) {
-    throw new InputError('FEED_UNKNOWN_FORMAT', `${fetched.url}: is a photo, not a feed; an HTTP source is a NewsML-G2/NITF XML or CSV manifest whose items point at image URLs`);
+    throw new InputError(
+      'FEED_UNKNOWN_FORMAT',
+      `${fetched.url}: is a photo, not a feed; an HTTP source is a NewsML-G2/NITF XML or CSV manifest whose items point at image URLs`,
+    );
   }
   const parsed = parseFeedBytes(fetched.bytes, fetched.url);
   return { ...parsed, url: fetched.url, items: parsed.items.map((it) => onlyRemoteImages(it, fetched.url)) };
@@ -28,6 +31,9 @@ function onlyRemoteImages(item: FeedItem, feedUrl: string): FeedItem {
   return {
     ...item,
     image: null,
-    error: item.error ?? { code: 'PATH_OUTSIDE_FEED', message: `${feedUrl}: item ${item.source.position + 1}: a feed fetched over HTTP may only name http(s) images, not ${item.image}` },
+    error: item.error ?? {
+      code: 'PATH_OUTSIDE_FEED',
+      message: `${feedUrl}: item ${item.source.position + 1}: a feed fetched over HTTP may only name http(s) images, not ${item.image}`,
+    },
   };
 }

@@ -63,7 +63,10 @@ export function libvipsReason(message: string): string {
   const header = /^Input (?:buffer|file) has corrupt header:\s*/i.exec(message);
   const body = header ? message.slice(header[0].length) : message;
   for (const raw of body.split(/\r?\n/)) {
-    const line = raw.trim().replace(/^(?:vips\w*|Vips\w*)\s*:\s*/i, '').trim();
+    const line = raw
+      .trim()
+      .replace(/^(?:vips\w*|Vips\w*)\s*:\s*/i, '')
+      .trim();
     if (!line || /^(?:\w+load(?:_buffer)?: )?(?:load|read) failed$|^source input is empty$/i.test(line)) continue;
     const key = line.toLowerCase().replace(/\d+/g, '#');
     if (seen.has(key)) continue;
@@ -85,7 +88,10 @@ function decodeError(err: unknown, label: string, bytes: Buffer): InputError {
   if (/unsupported image format/i.test(msg)) {
     return new InputError('IMAGE_UNSUPPORTED', `${label}: not an image format photowire reads (${msg})`);
   }
-  return new InputError('IMAGE_CORRUPT', `${label}: the image could not be decoded: ${damage(bytes)} (libvips: ${libvipsReason(msg)})`);
+  return new InputError(
+    'IMAGE_CORRUPT',
+    `${label}: the image could not be decoded: ${damage(bytes)} (libvips: ${libvipsReason(msg)})`,
+  );
 }
 
 /**
@@ -101,7 +107,10 @@ export async function probeImage(bytes: Buffer, label: string, maxPixels: number
     throw decodeError(err, label, bytes);
   }
   if (!meta.format || !READABLE_FORMATS.has(meta.format)) {
-    throw new InputError('IMAGE_UNSUPPORTED', `${label}: ${meta.format ?? 'unknown'} is not an image format photowire reads`);
+    throw new InputError(
+      'IMAGE_UNSUPPORTED',
+      `${label}: ${meta.format ?? 'unknown'} is not an image format photowire reads`,
+    );
   }
   // The size as displayed (EXIF orientation applied), like the renditions: a portrait is taller than wide.
   const width = meta.autoOrient?.width ?? meta.width ?? 0;
@@ -110,7 +119,7 @@ export async function probeImage(bytes: Buffer, label: string, maxPixels: number
   if (width * height > maxPixels) {
     throw new InputError(
       'IMAGE_TOO_LARGE',
-      `${label}: ${width}x${height} is ${(width * height / 1e6).toFixed(1)} MP, over the cap of ${(maxPixels / 1e6).toFixed(1)} MP (PHOTOWIRE_MAX_PIXELS)`,
+      `${label}: ${width}x${height} is ${((width * height) / 1e6).toFixed(1)} MP, over the cap of ${(maxPixels / 1e6).toFixed(1)} MP (PHOTOWIRE_MAX_PIXELS)`,
     );
   }
   return {
@@ -135,16 +144,26 @@ const fitsIn = (px: RawPixels, box: number) => px.width <= box && px.height <= b
 
 async function shrinkRaw(src: RawPixels, box: number): Promise<RawPixels> {
   const raw = { width: src.width, height: src.height, channels: src.channels };
-  const out = await sharp(src.data, { raw }).resize({ width: box, height: box, fit: 'inside', withoutEnlargement: true }).raw().toBuffer({ resolveWithObject: true });
+  const out = await sharp(src.data, { raw })
+    .resize({ width: box, height: box, fit: 'inside', withoutEnlargement: true })
+    .raw()
+    .toBuffer({ resolveWithObject: true });
   return { data: out.data, width: out.info.width, height: out.info.height, channels: out.info.channels };
 }
 
-async function encode(src: RawPixels, spec: RenditionPlan['renditions'][number], exif: { IFD0: Record<string, string> } | undefined): Promise<RenderedImage> {
+async function encode(
+  src: RawPixels,
+  spec: RenditionPlan['renditions'][number],
+  exif: { IFD0: Record<string, string> } | undefined,
+): Promise<RenderedImage> {
   let img = sharp(src.data, { raw: { width: src.width, height: src.height, channels: src.channels } });
   if (exif) img = img.withExif(exif);
   // Baseline JPEG with optimised Huffman tables: the same size as progressive, and the whole stage
   // 9% faster (docs/BENCHMARKS.md, "How photowire makes the two renditions").
-  img = spec.format === 'webp' ? img.webp({ quality: spec.quality, effort: 2 }) : img.jpeg({ quality: spec.quality, progressive: false, optimiseCoding: true });
+  img =
+    spec.format === 'webp'
+      ? img.webp({ quality: spec.quality, effort: 2 })
+      : img.jpeg({ quality: spec.quality, progressive: false, optimiseCoding: true });
   const out = await img.toBuffer({ resolveWithObject: true });
   return { name: spec.name, data: out.data, width: out.info.width, height: out.info.height, format: spec.format };
 }
@@ -188,13 +207,17 @@ export async function renderRenditions(
     pending.catch(() => undefined);
     encoded.set(spec.name, pending);
   }
-  const gray = await sharp(pixels.data, { raw: { width: pixels.width, height: pixels.height, channels: pixels.channels } })
+  const gray = await sharp(pixels.data, {
+    raw: { width: pixels.width, height: pixels.height, channels: pixels.channels },
+  })
     .resize(9, 8, { fit: 'fill' })
     .grayscale()
     .raw()
     .toBuffer();
   const renditions = (await Promise.all(plan.renditions.map((r) => encoded.get(r.name)!))).map((r) =>
-    r.name === 'preview' && r.format === 'jpeg' && previewRights ? { ...r, data: embedPreviewRights(r.data, previewRights) } : r,
+    r.name === 'preview' && r.format === 'jpeg' && previewRights
+      ? { ...r, data: embedPreviewRights(r.data, previewRights) }
+      : r,
   );
   return { renditions, gray9x8: new Uint8Array(gray.buffer, gray.byteOffset, 72) };
 }

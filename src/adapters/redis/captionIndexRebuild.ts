@@ -80,7 +80,10 @@ export async function rebuildCaptionIndex(opts: RebuildOptions): Promise<Rebuild
             result.patched += n;
             break;
           }
-          if (attempt >= MAX_PATCH_RETRIES) throw new Error(`clusters rebuild: batch ${l.id} records ${from}-${from + indexes.length - 1} kept changing while their clusters were written`);
+          if (attempt >= MAX_PATCH_RETRIES)
+            throw new Error(
+              `clusters rebuild: batch ${l.id} records ${from}-${from + indexes.length - 1} kept changing while their clusters were written`,
+            );
         }
         done += indexes.length;
         opts.onProgress?.(done, total);
@@ -95,7 +98,10 @@ export async function rebuildCaptionIndex(opts: RebuildOptions): Promise<Rebuild
 /** One chunk: assign, then replace the records whose cluster changed. Null when a record changed underneath. */
 async function rebuildChunk(
   catalog: CatalogStore,
-  assign: (items: ReadonlyArray<{ itemId: string; caption: string }>, outcomes?: AssignOutcomes) => Promise<Array<CatalogRecord['cluster'] | null>>,
+  assign: (
+    items: ReadonlyArray<{ itemId: string; caption: string }>,
+    outcomes?: AssignOutcomes,
+  ) => Promise<Array<CatalogRecord['cluster'] | null>>,
   batchId: string,
   indexes: number[],
   result: RebuildResult,
@@ -110,7 +116,8 @@ async function rebuildChunk(
     if (count) result.records++;
     // What clusterBatch clusters: ok items whose cleaned caption has words; the others have none.
     if (record.error === null && record.caption.trim() !== '') rows.push({ index: indexes[i], before: text, record });
-    else if (record.cluster) changes.push({ index: indexes[i], before: text, after: JSON.stringify({ ...record, cluster: null }) });
+    else if (record.cluster)
+      changes.push({ index: indexes[i], before: text, after: JSON.stringify({ ...record, cluster: null }) });
   });
   const refs = await assign(
     rows.map((r) => ({ itemId: r.record.id, caption: r.record.caption })),

@@ -4,7 +4,14 @@ import type { Redis } from 'ioredis';
 import { PhotowireError } from '../../core/errors';
 import { hashString32 } from '../../core/dedup/hash32';
 import { memberRef, readCaption, type ReadCaption, type SubjectRef } from '../../core/dedup/subjectClusterer';
-import { compareSubjects, pickSubjectCluster, subjectKeyOfTokens, subjectRuleFingerprint, type SubjectKey, type SubjectMatch } from '../../core/dedup/subjectRule';
+import {
+  compareSubjects,
+  pickSubjectCluster,
+  subjectKeyOfTokens,
+  subjectRuleFingerprint,
+  type SubjectKey,
+  type SubjectMatch,
+} from '../../core/dedup/subjectRule';
 import { clusterIndexKeys, dedupKeys, keysStartingWith, type ClusterIndexKeys } from './keys';
 import { deleteMatching, scanKeys } from './scan';
 import { luaFile, runScript } from './scripts';
@@ -104,7 +111,10 @@ function readOf(c: StoredCluster): ReadCaption {
 function bucketField(key: string): { shard: number; field: string } {
   const a = hashString32(key);
   const b = hashString32(key, 0x9e3779b9);
-  return { shard: a & ((1 << BUCKET_SHARD_BITS) - 1), field: `${a.toString(16).padStart(8, '0')}${(b >>> 16).toString(16).padStart(4, '0')}` };
+  return {
+    shard: a & ((1 << BUCKET_SHARD_BITS) - 1),
+    field: `${a.toString(16).padStart(8, '0')}${(b >>> 16).toString(16).padStart(4, '0')}`,
+  };
 }
 
 const seenShard = (clusterId: string) => parseInt(clusterId.slice(0, 3), 16) & (SEEN_SHARDS - 1);
@@ -114,7 +124,8 @@ function knownRef(local: ReadonlyMap<string, StoredCluster>, stored: string, rea
   const [id, exact, similarity] = stored.split('|');
   const c = local.get(id);
   if (c === undefined) return { id, canonicalId: '', similarity: Number(similarity), exact: exact === '1' };
-  if (exact === '1' || read === null) return { id, canonicalId: c.canonicalId, similarity: Number(similarity), exact: exact === '1' };
+  if (exact === '1' || read === null)
+    return { id, canonicalId: c.canonicalId, similarity: Number(similarity), exact: exact === '1' };
   return memberRef(id, c.canonicalId, readOf(c), read, compareSubjects(c.key, read.key));
 }
 
@@ -173,7 +184,10 @@ export class SubjectIndex {
   open(): Promise<void> {
     this.opened ??= (async () => {
       // Two reads: the old pointer is in another Redis Cluster slot than the index's keys.
-      const [[stored, rebuilding], legacy] = await Promise.all([this.redis.mget(this.keys.meta, this.keys.rebuilding), this.redis.get(this.legacyPointer)]);
+      const [[stored, rebuilding], legacy] = await Promise.all([
+        this.redis.mget(this.keys.meta, this.keys.rebuilding),
+        this.redis.get(this.legacyPointer),
+      ]);
       if (rebuilding !== null) {
         throw new PhotowireError(
           'CONFIG_INVALID',
@@ -202,20 +216,34 @@ export class SubjectIndex {
   }
 
   /** Runs fn holding the index's batch lock, renewed while it runs. */
-  async withBatchLock<T>(owner: string, fn: () => Promise<T>, opts: { ttlMs?: number; waitMs?: number } = {}): Promise<T> {
+  async withBatchLock<T>(
+    owner: string,
+    fn: () => Promise<T>,
+    opts: { ttlMs?: number; waitMs?: number } = {},
+  ): Promise<T> {
     await this.open();
     return this.holdLock(owner, fn, opts);
   }
 
-  private async holdLock<T>(owner: string, fn: () => Promise<T>, opts: { ttlMs?: number; waitMs?: number }): Promise<T> {
+  private async holdLock<T>(
+    owner: string,
+    fn: () => Promise<T>,
+    opts: { ttlMs?: number; waitMs?: number },
+  ): Promise<T> {
     const ttlMs = opts.ttlMs ?? 30_000;
     const deadline = Date.now() + (opts.waitMs ?? 10 * 60_000);
     const token = `${owner} ${os.hostname()} ${process.pid} ${Date.now()} ${Math.random().toString(36).slice(2)}`;
     while ((await this.redis.set(this.keys.lock, token, 'PX', ttlMs, 'NX')) !== 'OK') {
-      if (Date.now() > deadline) throw new Error(`caption-cluster index: ${owner} waited for the batch lock held by "${await this.redis.get(this.keys.lock)}"`);
+      if (Date.now() > deadline)
+        throw new Error(
+          `caption-cluster index: ${owner} waited for the batch lock held by "${await this.redis.get(this.keys.lock)}"`,
+        );
       await new Promise((r) => setTimeout(r, 20));
     }
-    const timer = setInterval(() => void runScript(this.redis, RENEW, [this.keys.lock], [token, ttlMs]).catch(() => undefined), Math.max(50, Math.floor(ttlMs / 3)));
+    const timer = setInterval(
+      () => void runScript(this.redis, RENEW, [this.keys.lock], [token, ttlMs]).catch(() => undefined),
+      Math.max(50, Math.floor(ttlMs / 3)),
+    );
     timer.unref?.();
     try {
       return await fn();
@@ -230,12 +258,18 @@ export class SubjectIndex {
    * assign). Idempotent per item id: a known item gets its first answer again (its diff and why
    * recomputed against the canonical), a caption with no subject words gets null.
    */
-  async assignMany(items: ReadonlyArray<{ itemId: string; caption: string }>, outcomes?: AssignOutcomes): Promise<Array<SubjectRef | null>> {
+  async assignMany(
+    items: ReadonlyArray<{ itemId: string; caption: string }>,
+    outcomes?: AssignOutcomes,
+  ): Promise<Array<SubjectRef | null>> {
     await this.open();
     return this.assignOpen(items, outcomes);
   }
 
-  private async assignOpen(items: ReadonlyArray<{ itemId: string; caption: string }>, outcomes?: AssignOutcomes): Promise<Array<SubjectRef | null>> {
+  private async assignOpen(
+    items: ReadonlyArray<{ itemId: string; caption: string }>,
+    outcomes?: AssignOutcomes,
+  ): Promise<Array<SubjectRef | null>> {
     if (items.length === 0) return [];
     const reads = items.map((it) => readCaption(it.caption));
     const fields = reads.map((r) => (r === null ? [] : r.key.keys.map(bucketField)));
@@ -297,7 +331,8 @@ export class SubjectIndex {
       const same = local.get(read.key.id);
       const sameMatch = same === undefined ? null : compareSubjects(same.key, read.key);
       let best: { c: StoredCluster; match: SubjectMatch } | null = null;
-      if (same !== undefined && sameMatch !== null && sameMatch.same && sameMatch.cost === 0) best = { c: same, match: sameMatch };
+      if (same !== undefined && sameMatch !== null && sameMatch.same && sameMatch.cost === 0)
+        best = { c: same, match: sameMatch };
       else {
         const candidates = new Set<string>();
         for (const f of fields[i]) for (const id of buckets.get(`${f.shard}:${f.field}`) ?? []) candidates.add(id);
@@ -340,7 +375,8 @@ export class SubjectIndex {
       // A later item of this call with the same id is known now.
       known[i] = null;
       out.push(ref);
-      for (let j = i + 1; j < items.length; j++) if (items[j].itemId === itemId) known[j] = `${ref.id}|${ref.exact ? 1 : 0}|${ref.similarity}`;
+      for (let j = i + 1; j < items.length; j++)
+        if (items[j].itemId === itemId) known[j] = `${ref.id}|${ref.exact ? 1 : 0}|${ref.similarity}`;
     }
     // Buckets first: a bucket naming a cluster whose `c:` a crash left unwritten is skipped by load(),
     // a cluster written but in no bucket would never be found again.
@@ -370,7 +406,10 @@ export class SubjectIndex {
   async getCluster(id: string): Promise<ClusterInfo | null> {
     if (!CLUSTER_ID.test(id)) return null;
     await this.open();
-    const [head, rest] = await Promise.all([this.redis.get(this.keys.cluster(id)), this.redis.lrange(this.keys.members(id), 0, -1)]);
+    const [head, rest] = await Promise.all([
+      this.redis.get(this.keys.cluster(id)),
+      this.redis.lrange(this.keys.members(id), 0, -1),
+    ]);
     if (head === null) return null;
     const [canonicalId, caption] = JSON.parse(head) as [string, string];
     const members: ClusterMember[] = [{ itemId: canonicalId, similarity: 1, exact: true }];
@@ -438,18 +477,31 @@ export class SubjectIndex {
    * `maxClusters` (default 10,000) per call, the walk over the 2^12 last-seen shards keeps its
    * place at `expiry` (`done` says it reached the end). Idempotent: what is removed is gone.
    */
-  async expireIdle(opts: { now?: Date; retentionDays: number; dryRun?: boolean; maxClusters?: number }): Promise<CaptionExpiryReport> {
+  async expireIdle(opts: {
+    now?: Date;
+    retentionDays: number;
+    dryRun?: boolean;
+    maxClusters?: number;
+  }): Promise<CaptionExpiryReport> {
     if (!(opts.retentionDays > 0)) throw new RangeError(`dedup retention days must be > 0, got ${opts.retentionDays}`);
     const nowMs = opts.now ? opts.now.getTime() : this.clock();
     const cutoff = Math.floor(nowMs / 1000) - Math.round(opts.retentionDays * 86_400);
     const dryRun = opts.dryRun ?? false;
     const maxClusters = opts.maxClusters ?? 10_000;
-    const report: CaptionExpiryReport = { cutoff: new Date(cutoff * 1000).toISOString(), dryRun, clustersRemoved: 0, bucketEntriesRemoved: 0, membershipsRemoved: 0, done: false };
+    const report: CaptionExpiryReport = {
+      cutoff: new Date(cutoff * 1000).toISOString(),
+      dryRun,
+      clustersRemoved: 0,
+      bucketEntriesRemoved: 0,
+      membershipsRemoved: 0,
+      done: false,
+    };
     if (dryRun) {
       await this.open();
       for (let k = 0; k < SEEN_SHARDS; k += EXPIRY_SHARDS_PER_READ) {
         const p = this.redis.pipeline();
-        for (let j = k; j < Math.min(SEEN_SHARDS, k + EXPIRY_SHARDS_PER_READ); j++) p.zcount(this.keys.seen(j), '-inf', `(${cutoff}`);
+        for (let j = k; j < Math.min(SEEN_SHARDS, k + EXPIRY_SHARDS_PER_READ); j++)
+          p.zcount(this.keys.seen(j), '-inf', `(${cutoff}`);
         for (const [err, n] of (await p.exec()) ?? []) {
           if (err) throw err;
           report.clustersRemoved += n as number;
@@ -464,7 +516,8 @@ export class SubjectIndex {
       walk: while (shard < SEEN_SHARDS) {
         const end = Math.min(SEEN_SHARDS, shard + EXPIRY_SHARDS_PER_READ);
         const p = this.redis.pipeline();
-        for (let j = shard; j < end; j++) p.zrangebyscore(this.keys.seen(j), '-inf', `(${cutoff}`, 'LIMIT', 0, maxClusters - report.clustersRemoved);
+        for (let j = shard; j < end; j++)
+          p.zrangebyscore(this.keys.seen(j), '-inf', `(${cutoff}`, 'LIMIT', 0, maxClusters - report.clustersRemoved);
         const replies = (await p.exec()) ?? [];
         for (let j = shard; j < end; j++) {
           const [err, ids] = replies[j - shard] as [Error | null, string[]];
@@ -495,7 +548,10 @@ export class SubjectIndex {
   /** One cluster out of the index (under the batch lock). */
   private async removeCluster(id: string, seenKey: string): Promise<{ entries: number; memberships: number }> {
     const out = { entries: 0, memberships: 0 };
-    const [head, members] = await Promise.all([this.redis.get(this.keys.cluster(id)), this.redis.lrange(this.keys.members(id), 0, -1)]);
+    const [head, members] = await Promise.all([
+      this.redis.get(this.keys.cluster(id)),
+      this.redis.lrange(this.keys.members(id), 0, -1),
+    ]);
     const items = [...members];
     if (head !== null) {
       const [canonicalId, , tokens] = JSON.parse(head) as [string, string, string];
@@ -539,17 +595,32 @@ export class SubjectIndex {
    * the catalog's captions, then writes the fingerprint and clears the mark. A rebuild that stops
    * half way leaves the mark: the index stays refused until a rebuild runs to its end.
    */
-  async rebuild<T>(owner: string, fill: (assign: (items: ReadonlyArray<{ itemId: string; caption: string }>, outcomes?: AssignOutcomes) => Promise<Array<SubjectRef | null>>) => Promise<T>): Promise<T> {
-    return this.holdLock(owner, async () => {
-      await this.deleteKeys((k) => k !== this.keys.lock);
-      await this.redis.set(this.keys.rebuilding, `${owner} ${os.hostname()} ${process.pid} since ${new Date(this.clock()).toISOString()}`);
-      await this.newGeneration();
-      const out = await fill((items, outcomes) => this.assignOpen(items, outcomes));
-      await this.redis.set(this.keys.meta, this.fingerprint);
-      await this.redis.del(this.keys.rebuilding);
-      this.opened = null;
-      return out;
-    }, { waitMs: 10 * 60_000 });
+  async rebuild<T>(
+    owner: string,
+    fill: (
+      assign: (
+        items: ReadonlyArray<{ itemId: string; caption: string }>,
+        outcomes?: AssignOutcomes,
+      ) => Promise<Array<SubjectRef | null>>,
+    ) => Promise<T>,
+  ): Promise<T> {
+    return this.holdLock(
+      owner,
+      async () => {
+        await this.deleteKeys((k) => k !== this.keys.lock);
+        await this.redis.set(
+          this.keys.rebuilding,
+          `${owner} ${os.hostname()} ${process.pid} since ${new Date(this.clock()).toISOString()}`,
+        );
+        await this.newGeneration();
+        const out = await fill((items, outcomes) => this.assignOpen(items, outcomes));
+        await this.redis.set(this.keys.meta, this.fingerprint);
+        await this.redis.del(this.keys.rebuilding);
+        this.opened = null;
+        return out;
+      },
+      { waitMs: 10 * 60_000 },
+    );
   }
 
   /** Tells every process's cache that clusters were removed (a random token: a count would start again after a rebuild). */
@@ -597,7 +668,6 @@ export class SubjectIndex {
     return this.deleteKeys(() => true);
   }
 }
-
 
 async function execAll(p: ReturnType<Redis['pipeline']>): Promise<unknown[]> {
   if (p.length === 0) return [];

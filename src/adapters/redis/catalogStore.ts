@@ -5,7 +5,13 @@ import { defaultCreditRules, type CreditRules } from '../../core/credits/rules';
 import { redisKeys, type BatchKeys, type RedisKeys } from './keys';
 import { luaFile, runScript } from './scripts';
 import { RenditionOwners } from './renditionOwners';
-import { COUNTERS, joinedFromCounter, recordFacets, type CounterName, type RecordFacets } from '../../core/records/recordFacets';
+import {
+  COUNTERS,
+  joinedFromCounter,
+  recordFacets,
+  type CounterName,
+  type RecordFacets,
+} from '../../core/records/recordFacets';
 import { parseItemId } from '../../core/ids';
 
 export type BatchState = 'queued' | 'running' | 'done';
@@ -92,7 +98,6 @@ const MARK_RETRY_QUEUED = luaFile('pwMarkRetryQueued', 'catalog/markRetryQueued'
 const REPLACE_RECORDS = luaFile('pwReplaceRecords', 'catalog/replaceRecords');
 /** A page of an index, or of the intersection of several (kept a short while for the next pages). */
 const INDEX_PAGE = luaFile('pwIndexPage', 'catalog/indexPage');
-
 
 /** Records per REPLACE_RECORDS call: bounded work per script, so other clients wait milliseconds, not a chunk. */
 const REPLACE_STEP = 100;
@@ -227,18 +232,46 @@ export class CatalogStore {
         }
       : null;
     const facets = this.facetsOf(stored);
-    return { args: [record.id, failure ? 'failed' : 'ok', String(index), JSON.stringify(stored), failed ? JSON.stringify(failed) : '', JSON.stringify(facets)], indexes: facets.i };
+    return {
+      args: [
+        record.id,
+        failure ? 'failed' : 'ok',
+        String(index),
+        JSON.stringify(stored),
+        failed ? JSON.stringify(failed) : '',
+        JSON.stringify(facets),
+      ],
+      indexes: facets.i,
+    };
   }
 
   /**
    * Call a marking script with the batch's keys and every index `names` holds; a stored record in
    * an index not named is answered with {'need', ...}: named too, and called again.
    */
-  private async withIndexes<T>(batchId: string, names: Set<string>, what: string, call: (keys: string[], list: string[]) => Promise<T | string[]>): Promise<T> {
+  private async withIndexes<T>(
+    batchId: string,
+    names: Set<string>,
+    what: string,
+    call: (keys: string[], list: string[]) => Promise<T | string[]>,
+  ): Promise<T> {
     const keys = this.batchKeys(batchId);
     for (let attempt = 0; ; attempt++) {
       const list = [...names];
-      const out = await call([keys.ledger, keys.items, keys.records, keys.errors, keys.facets, keys.stats, keys.clusters, keys.captions, ...list.map((n) => this.indexKey(batchId, n))], list);
+      const out = await call(
+        [
+          keys.ledger,
+          keys.items,
+          keys.records,
+          keys.errors,
+          keys.facets,
+          keys.stats,
+          keys.clusters,
+          keys.captions,
+          ...list.map((n) => this.indexKey(batchId, n)),
+        ],
+        list,
+      );
       if (!Array.isArray(out)) return out;
       // The stored record belongs to indexes not named: name them too (a concurrent writer may add more).
       for (const n of out.slice(1)) names.add(n);
@@ -258,18 +291,24 @@ export class CatalogStore {
    * The records of a chunk of one batch's items, each with its failure or null, in one atomic step
    * (MARK_ITEMS): all stored and counted, or none. Returns how many had no state before.
    */
-  async markItems(batchId: string, entries: ReadonlyArray<{ record: CatalogRecord; failure: ItemFailure | null }>): Promise<number> {
+  async markItems(
+    batchId: string,
+    entries: ReadonlyArray<{ record: CatalogRecord; failure: ItemFailure | null }>,
+  ): Promise<number> {
     if (entries.length === 0) return 0;
     const names = new Set<string>();
     const args: string[] = [];
     for (const { record, failure } of entries) {
-      if (record.batchId !== batchId) throw new Error(`markItems: record ${record.id} is of batch ${record.batchId}, not ${batchId}`);
+      if (record.batchId !== batchId)
+        throw new Error(`markItems: record ${record.id} is of batch ${record.batchId}, not ${batchId}`);
       const one = this.markArgs(record, failure);
       args.push(...one.args);
       for (const n of one.indexes) names.add(n);
     }
     await this.renditionOwners.remember(entries.map((e) => e.record));
-    return this.withIndexes(batchId, names, `a chunk of batch ${batchId}`, (keyList, list) => runScript<number | string[]>(this.redis, MARK_ITEMS, keyList, [JSON.stringify(list), ...args]));
+    return this.withIndexes(batchId, names, `a chunk of batch ${batchId}`, (keyList, list) =>
+      runScript<number | string[]>(this.redis, MARK_ITEMS, keyList, [JSON.stringify(list), ...args]),
+    );
   }
 
   /** The state of each item (ok, failed, or null: no record yet), in the order given. */
@@ -325,7 +364,14 @@ export class CatalogStore {
     const key = this.batchKeys(batchId).ledger;
     const [createdAt, finishedAt] = await this.redis.hmget(key, 'createdAt', 'finishedAt');
     const elapsed = createdAt && finishedAt ? Date.parse(finishedAt) - Date.parse(createdAt) : NaN;
-    return Number(await runScript<number>(this.redis, REOPEN_BATCH, [key], [String(Date.now()), Number.isFinite(elapsed) ? String(Math.max(0, elapsed)) : '']));
+    return Number(
+      await runScript<number>(
+        this.redis,
+        REOPEN_BATCH,
+        [key],
+        [String(Date.now()), Number.isFinite(elapsed) ? String(Math.max(0, elapsed)) : ''],
+      ),
+    );
   }
 
   /**
@@ -338,22 +384,32 @@ export class CatalogStore {
 
   /** `retry` put this failure back in the queue: its next failure is a new round (MARK_RETRY_QUEUED). */
   async markRetryQueued(batchId: string, itemId: string, at: string): Promise<boolean> {
-    return (await runScript<number>(this.redis, MARK_RETRY_QUEUED, [this.batchKeys(batchId).errors], [itemId, at])) === 1;
+    return (
+      (await runScript<number>(this.redis, MARK_RETRY_QUEUED, [this.batchKeys(batchId).errors], [itemId, at])) === 1
+    );
   }
 
   /**
    * Records in feed order, a chunk at a time: a 100,000-item batch is never held in memory whole
    * (finalize and summaries run on workers next to photos being rendered).
    */
-  async *iterateRecords(batchId: string, expected: number, opts: { chunk?: number; onMissing?: (index: number) => void } = {}): AsyncGenerator<CatalogRecord> {
+  async *iterateRecords(
+    batchId: string,
+    expected: number,
+    opts: { chunk?: number; onMissing?: (index: number) => void } = {},
+  ): AsyncGenerator<CatalogRecord> {
     for await (const text of this.iterateRawRecords(batchId, expected, opts)) yield JSON.parse(text) as CatalogRecord;
   }
 
   /**
-   * The same, each record as its stored JSON text (one line of records.ndjson as it is: issue 14,
-   * finalize no longer parses and re-serializes every record to write the file).
+   * The same, each record as its stored JSON text (one line of records.ndjson as it is:
+   * finalize does not parse and re-serialize every record to write the file).
    */
-  async *iterateRawRecords(batchId: string, expected: number, opts: { chunk?: number; onMissing?: (index: number) => void } = {}): AsyncGenerator<string> {
+  async *iterateRawRecords(
+    batchId: string,
+    expected: number,
+    opts: { chunk?: number; onMissing?: (index: number) => void } = {},
+  ): AsyncGenerator<string> {
     const key = this.batchKeys(batchId).records;
     const chunk = opts.chunk ?? 500;
     for (let from = 0; from < expected; from += chunk) {
@@ -383,30 +439,48 @@ export class CatalogStore {
 
   /**
    * Replace records, only if each is still stored as `before` (a record rewritten in between, by
-   * a re-run item, is not overwritten), in atomic steps of at most REPLACE_STEP records (issue 14:
+   * a re-run item, is not overwritten), in atomic steps of at most REPLACE_STEP records (measured:
    * one Lua call for a chunk of 500 held Redis for 160-485 ms). Each step is all or none; returns
    * false at the first step where one had changed (the steps before it are written), so the caller
    * reads them again: its patch skips records already as wanted. Used by the finalize's clustering
    * step and `clusters rebuild`.
    */
-  async replaceRecords(batchId: string, changes: Array<{ index: number; before: string; after: string }>): Promise<boolean> {
+  async replaceRecords(
+    batchId: string,
+    changes: Array<{ index: number; before: string; after: string }>,
+  ): Promise<boolean> {
     for (let from = 0; from < changes.length; from += REPLACE_STEP) {
       if (!(await this.replaceStep(batchId, changes.slice(from, from + REPLACE_STEP)))) return false;
     }
     return true;
   }
 
-  private async replaceStep(batchId: string, changes: Array<{ index: number; before: string; after: string }>): Promise<boolean> {
+  private async replaceStep(
+    batchId: string,
+    changes: Array<{ index: number; before: string; after: string }>,
+  ): Promise<boolean> {
     if (changes.length === 0) return true;
     const keys = this.batchKeys(batchId);
     const rows = changes.map((c) => ({ ...c, facets: this.facetsOf(JSON.parse(c.after) as CatalogRecord) }));
     // The indexes the records are in now, as far as their text says (the stored facets are checked by the script).
-    const names = new Set(rows.flatMap((r) => [...r.facets.i, ...this.facetsOf(JSON.parse(r.before) as CatalogRecord).i]));
+    const names = new Set(
+      rows.flatMap((r) => [...r.facets.i, ...this.facetsOf(JSON.parse(r.before) as CatalogRecord).i]),
+    );
     const args = rows.flatMap((c) => [String(c.index), c.before, c.after, JSON.stringify(c.facets)]);
     for (let attempt = 0; ; attempt++) {
       const list = [...names];
-      const keyList = [keys.records, keys.facets, keys.stats, keys.clusters, keys.captions, ...list.map((n) => this.indexKey(batchId, n))];
-      const out = await runScript<number | string[]>(this.redis, REPLACE_RECORDS, keyList, [JSON.stringify(list), ...args]);
+      const keyList = [
+        keys.records,
+        keys.facets,
+        keys.stats,
+        keys.clusters,
+        keys.captions,
+        ...list.map((n) => this.indexKey(batchId, n)),
+      ];
+      const out = await runScript<number | string[]>(this.redis, REPLACE_RECORDS, keyList, [
+        JSON.stringify(list),
+        ...args,
+      ]);
       if (!Array.isArray(out)) return out === 1;
       for (const n of out.slice(1)) names.add(n);
       if (attempt >= 5) throw new Error(`batch ${batchId}: stored indexes kept changing while records were replaced`);
@@ -431,7 +505,9 @@ export class CatalogStore {
       if (lacking.length === 0) continue;
       for (let attempt = 0; attempt < 5; attempt++) {
         const texts = await this.redis.hmget(keys.records, ...lacking);
-        const changes = lacking.flatMap((f, i) => (texts[i] === null ? [] : [{ index: Number(f), before: texts[i]!, after: texts[i]! }]));
+        const changes = lacking.flatMap((f, i) =>
+          texts[i] === null ? [] : [{ index: Number(f), before: texts[i]!, after: texts[i]! }],
+        );
         if (await this.replaceRecords(batchId, changes)) {
           done += changes.length;
           break;
@@ -446,9 +522,15 @@ export class CatalogStore {
    * counts of records that are not failed (photos, caption-only, low-confidence credits,
    * near-duplicates, joined earlier clusters), failed records, clusters and distinct captions.
    */
-  async counters(batchId: string): Promise<Record<CounterName, number> & { clusters: number; distinctCaptions: number }> {
+  async counters(
+    batchId: string,
+  ): Promise<Record<CounterName, number> & { clusters: number; distinctCaptions: number }> {
     const keys = this.batchKeys(batchId);
-    const [stats, clusters, captions] = await Promise.all([this.redis.hmget(keys.stats, ...COUNTERS), this.redis.hlen(keys.clusters), this.redis.hlen(keys.captions)]);
+    const [stats, clusters, captions] = await Promise.all([
+      this.redis.hmget(keys.stats, ...COUNTERS),
+      this.redis.hlen(keys.clusters),
+      this.redis.hlen(keys.captions),
+    ]);
     const out = Object.fromEntries(COUNTERS.map((c, i) => [c, Number(stats[i] ?? 0)])) as Record<CounterName, number>;
     return { ...out, clusters, distinctCaptions: captions };
   }
@@ -466,7 +548,10 @@ export class CatalogStore {
    * A batch still running may have holes (items in flight): the page is then shorter.
    * `total` is the number of records stored.
    */
-  async getRecordsPage(batchId: string, page: { offset: number; limit: number }): Promise<{ total: number; records: CatalogRecord[] }> {
+  async getRecordsPage(
+    batchId: string,
+    page: { offset: number; limit: number },
+  ): Promise<{ total: number; records: CatalogRecord[] }> {
     const key = this.batchKeys(batchId).records;
     const fields = Array.from({ length: page.limit }, (_, i) => String(page.offset + i));
     const [total, values] = await Promise.all([this.redis.hlen(key), this.redis.hmget(key, ...fields)]);
@@ -485,12 +570,24 @@ export class CatalogStore {
    * `keepSeconds` for the next pages): the batch indexes there, in feed order, and how many the
    * index holds. Index names: see src/core/records/recordFacets.ts.
    */
-  async indexPage(batchId: string, names: string[], start: number, stop: number, keepSeconds = 30): Promise<{ total: number; indexes: number[] }> {
+  async indexPage(
+    batchId: string,
+    names: string[],
+    start: number,
+    stop: number,
+    keepSeconds = 30,
+  ): Promise<{ total: number; indexes: number[] }> {
     if (names.length === 0) throw new Error('indexPage needs at least one index');
     const sorted = [...new Set(names)].sort();
-    const tmp = this.batchKeys(batchId).intersection(createHash('sha1').update(sorted.join('\n')).digest('hex').slice(0, 20));
+    const tmp = this.batchKeys(batchId).intersection(
+      createHash('sha1').update(sorted.join('\n')).digest('hex').slice(0, 20),
+    );
     const keyList = [tmp, ...sorted.map((n) => this.indexKey(batchId, n))];
-    const out = await runScript<Array<string | number>>(this.redis, INDEX_PAGE, keyList, [String(start), String(stop), String(keepSeconds)]);
+    const out = await runScript<Array<string | number>>(this.redis, INDEX_PAGE, keyList, [
+      String(start),
+      String(stop),
+      String(keepSeconds),
+    ]);
     return { total: Number(out[0]), indexes: out.slice(1).map(Number) };
   }
 

@@ -63,6 +63,12 @@ export function createCluster(cluster: RedisClusterNodes, opts: ConnectionOpts =
  * The connection the configuration names: a Cluster when REDIS_CLUSTER_NODES is set, else a Redis
  * at `url` (REDIS_URL, or what ensureRedis found or started).
  */
-export function createRedisFromConfig(config: { redisClusterNodes?: RedisClusterNodes }, url: string, opts: ConnectionOpts = {}): Redis {
-  return config.redisClusterNodes ? (createCluster(config.redisClusterNodes, opts) as unknown as Redis) : createRedis(url, opts);
+export function createRedisFromConfig(
+  config: { redisClusterNodes?: RedisClusterNodes },
+  url: string,
+  opts: ConnectionOpts = {},
+): Redis {
+  return config.redisClusterNodes
+    ? (createCluster(config.redisClusterNodes, opts) as unknown as Redis)
+    : createRedis(url, opts);
 }

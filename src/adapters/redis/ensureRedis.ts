@@ -40,7 +40,13 @@ const AUTH_FAILURE = /NOAUTH|WRONGPASS|invalid (?:username-password|password)|Au
 
 /** Ask a Redis for PING within the timeout, and say why not when it does not answer. */
 export async function probe(url: string, timeoutMs: number): Promise<ProbeResult> {
-  const r = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null, connectTimeout: timeoutMs, enableOfflineQueue: false });
+  const r = new Redis(url, {
+    lazyConnect: true,
+    maxRetriesPerRequest: 0,
+    retryStrategy: () => null,
+    connectTimeout: timeoutMs,
+    enableOfflineQueue: false,
+  });
   let lastError = '';
   r.on('error', (err: Error) => (lastError = err.message));
   try {
@@ -50,7 +56,8 @@ export async function probe(url: string, timeoutMs: number): Promise<ProbeResult
   } catch (err) {
     // ioredis rejects with "Connection is closed." and reports the cause (ECONNREFUSED, WRONGPASS) as an error event.
     const message = lastError || (err as Error).message;
-    if (AUTH_FAILURE.test(message) || AUTH_FAILURE.test((err as Error).message)) return { ok: false, auth: true, reason: message };
+    if (AUTH_FAILURE.test(message) || AUTH_FAILURE.test((err as Error).message))
+      return { ok: false, auth: true, reason: message };
     return { ok: false, auth: false, reason: message || 'no answer' };
   } finally {
     r.disconnect();
@@ -94,7 +101,20 @@ export async function startPrivateRedis(binary = onPath('redis-server')): Promis
   const dir = mkdtempSync(path.join(os.tmpdir(), 'photowire-redis-'));
   const child: ChildProcess = spawn(
     binary,
-    ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir, '--maxmemory-policy', 'noeviction'],
+    [
+      '--port',
+      String(port),
+      '--bind',
+      '127.0.0.1',
+      '--save',
+      '',
+      '--appendonly',
+      'no',
+      '--dir',
+      dir,
+      '--maxmemory-policy',
+      'noeviction',
+    ],
     { stdio: ['ignore', 'ignore', 'pipe'] },
   );
   let stderr = '';
@@ -105,7 +125,9 @@ export async function startPrivateRedis(binary = onPath('redis-server')): Promis
     if (child.exitCode !== null || Date.now() > deadline) {
       child.kill('SIGKILL');
       rmSync(dir, { recursive: true, force: true });
-      throw new NoRedisError(`The private redis-server (${binary}) did not start: ${stderr.trim() || 'no answer on ' + url}`);
+      throw new NoRedisError(
+        `The private redis-server (${binary}) did not start: ${stderr.trim() || 'no answer on ' + url}`,
+      );
     }
     await new Promise((r) => setTimeout(r, 50));
   }
@@ -119,7 +141,9 @@ export async function startPrivateRedis(binary = onPath('redis-server')): Promis
         // The guard's timer is cleared once the server has exited: left running, it held the
         // process (a `run` with a private Redis, a jest worker) up to 3 s after the end.
         let guard: NodeJS.Timeout | undefined;
-        await Promise.race([exited, new Promise((r) => (guard = setTimeout(r, 3000)))]).finally(() => clearTimeout(guard));
+        await Promise.race([exited, new Promise((r) => (guard = setTimeout(r, 3000)))]).finally(() =>
+          clearTimeout(guard),
+        );
         if (child.exitCode === null) child.kill('SIGKILL');
       }
       rmSync(dir, { recursive: true, force: true });
@@ -138,7 +162,10 @@ export async function ensureRedis(redisUrl: string | undefined, opts: { allowPri
     if (answer.ok) return { url: redisUrl, private: false, stop: none };
     const shown = maskUrlCredentials(redisUrl);
     if (answer.auth) {
-      throw new NoRedisError(`REDIS_URL=${shown}: Redis refused the credentials (wrong password or user name). Check the password in REDIS_URL.`, { hint: false });
+      throw new NoRedisError(
+        `REDIS_URL=${shown}: Redis refused the credentials (wrong password or user name). Check the password in REDIS_URL.`,
+        { hint: false },
+      );
     }
     throw new NoRedisError(
       `REDIS_URL=${shown} does not answer (${maskUrlCredentials(answer.reason)}). Check that Redis runs there and that this machine can reach it, or unset REDIS_URL to use one on 127.0.0.1:6379.`,
@@ -157,7 +184,13 @@ export async function probeCluster(c: RedisClusterNodes, timeoutMs: number): Pro
     lazyConnect: true,
     enableOfflineQueue: false,
     clusterRetryStrategy: () => null,
-    redisOptions: { username: c.username, password: c.password, connectTimeout: timeoutMs, maxRetriesPerRequest: 0, ...(c.tls ? { tls: {} } : {}) },
+    redisOptions: {
+      username: c.username,
+      password: c.password,
+      connectTimeout: timeoutMs,
+      maxRetriesPerRequest: 0,
+      ...(c.tls ? { tls: {} } : {}),
+    },
   });
   let lastError = '';
   cluster.on('error', (err: Error) => (lastError = err.message));
@@ -165,14 +198,21 @@ export async function probeCluster(c: RedisClusterNodes, timeoutMs: number): Pro
   try {
     await Promise.race([
       cluster.connect(),
-      new Promise((_r, reject) => setTimeout(() => reject(new Error(`no answer within ${timeoutMs} ms`)), timeoutMs).unref()),
+      new Promise((_r, reject) =>
+        setTimeout(() => reject(new Error(`no answer within ${timeoutMs} ms`)), timeoutMs).unref(),
+      ),
     ]);
     const info = String(await cluster.cluster('INFO'));
     if (/cluster_state:ok/.test(info)) return { ok: true };
-    return { ok: false, auth: false, reason: `the cluster is not serving every slot (${/cluster_state:\w+/.exec(info)?.[0] ?? 'no cluster_state'})` };
+    return {
+      ok: false,
+      auth: false,
+      reason: `the cluster is not serving every slot (${/cluster_state:\w+/.exec(info)?.[0] ?? 'no cluster_state'})`,
+    };
   } catch (err) {
     const message = lastError || (err as Error).message;
-    if (AUTH_FAILURE.test(message) || AUTH_FAILURE.test((err as Error).message)) return { ok: false, auth: true, reason: message };
+    if (AUTH_FAILURE.test(message) || AUTH_FAILURE.test((err as Error).message))
+      return { ok: false, auth: true, reason: message };
     return { ok: false, auth: false, reason: message || 'no answer' };
   } finally {
     cluster.disconnect();
@@ -189,18 +229,31 @@ export async function ensureRedisFromConfig(
 ): Promise<RedisHandle> {
   const c = config.redisClusterNodes;
   if (!c) return ensureRedis(config.redisUrl, opts);
-  if (config.redisUrl) throw new NoRedisError('REDIS_URL and REDIS_CLUSTER_NODES are both set: set one of them (REDIS_CLUSTER_NODES for a Redis Cluster).', { hint: false });
+  if (config.redisUrl)
+    throw new NoRedisError(
+      'REDIS_URL and REDIS_CLUSTER_NODES are both set: set one of them (REDIS_CLUSTER_NODES for a Redis Cluster).',
+      { hint: false },
+    );
   const url = clusterUrl(c);
   const answer = await probeCluster(c, 5000);
   if (answer.ok) return { url, private: false, stop: async () => undefined };
   const shown = c.nodes.map((n) => `${n.host}:${n.port}`).join(',');
-  if (answer.auth) throw new NoRedisError(`REDIS_CLUSTER_NODES=${shown}: the cluster refused the credentials (wrong password or user name).`, { hint: false });
-  throw new NoRedisError(`REDIS_CLUSTER_NODES=${shown}: ${maskUrlCredentials(answer.reason)}. Check that the cluster runs and that this machine reaches its nodes.`, { hint: false });
+  if (answer.auth)
+    throw new NoRedisError(
+      `REDIS_CLUSTER_NODES=${shown}: the cluster refused the credentials (wrong password or user name).`,
+      { hint: false },
+    );
+  throw new NoRedisError(
+    `REDIS_CLUSTER_NODES=${shown}: ${maskUrlCredentials(answer.reason)}. Check that the cluster runs and that this machine reaches its nodes.`,
+    { hint: false },
+  );
 }
 
 /** Which Redis a command uses, as it may be printed: credentials masked. */
 export function describeRedis(handle: Pick<RedisHandle, 'url' | 'private'>): string {
   const cluster = parseClusterUrl(handle.url);
   if (cluster) return `Redis Cluster at ${cluster.nodes.map((n) => `${n.host}:${n.port}`).join(',')}`;
-  return handle.private ? `a private redis-server at ${handle.url} (stopped on exit)` : `Redis at ${maskUrlCredentials(handle.url)}`;
+  return handle.private
+    ? `a private redis-server at ${handle.url} (stopped on exit)`
+    : `Redis at ${maskUrlCredentials(handle.url)}`;
 }

@@ -289,7 +289,8 @@ export function hashTagOf(key: string): string | null {
 
 /** The registry of one prefix (PHOTOWIRE_PREFIX: letters, digits, dot, dash, underscore). */
 export function redisKeys(prefix: string): RedisKeys {
-  if (!prefix || /[{}:\s]/.test(prefix)) throw new RangeError(`a key prefix must be non-empty, without braces, colons or spaces: ${JSON.stringify(prefix)}`);
+  if (!prefix || /[{}:\s]/.test(prefix))
+    throw new RangeError(`a key prefix must be non-empty, without braces, colons or spaces: ${JSON.stringify(prefix)}`);
   const p = prefix;
   const kill = hashTag(`${p}:kill`);
   const photo = hashTag(`${p}:photo`);

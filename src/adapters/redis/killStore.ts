@@ -183,7 +183,16 @@ export function windowedGroups(groups: string[]): string[] {
 function parseEvent(json: string): KillEvent {
   const e = JSON.parse(json) as KillEvent;
   const notice = e.notice ? { ...e.notice, targets: list(e.notice.targets) } : e.notice;
-  return { ...e, notice, items: list(e.items), review: list(e.review), targets: list(e.targets), groups: list(e.groups), supersededBy: e.supersededBy ?? null, reason: e.reason ?? null };
+  return {
+    ...e,
+    notice,
+    items: list(e.items),
+    review: list(e.review),
+    targets: list(e.targets),
+    groups: list(e.groups),
+    supersededBy: e.supersededBy ?? null,
+    reason: e.reason ?? null,
+  };
 }
 
 export class KillStore {
@@ -248,7 +257,8 @@ export class KillStore {
           const [next, flat] = await this.redis.hscan(k.killed, cursor, 'COUNT', 500);
           cursor = next;
           const m = this.redis.multi();
-          for (let i = 0; i < flat.length; i += 2) for (const kid of flat[i + 1].split(' ')) m.zadd(k.marked, 0, `${kid}${SEP}${flat[i]}`);
+          for (let i = 0; i < flat.length; i += 2)
+            for (const kid of flat[i + 1].split(' ')) m.zadd(k.marked, 0, `${kid}${SEP}${flat[i]}`);
           await m.exec();
         } while (cursor !== '0');
         await this.redis.del(k.groups);
@@ -260,7 +270,19 @@ export class KillStore {
 
   private registerKeys(): string[] {
     const k = this.keys;
-    return [k.items, k.members, k.status, k.killed, k.events, k.log, k.corrected, k.reached, k.marked, k.bare, k.lifted];
+    return [
+      k.items,
+      k.members,
+      k.status,
+      k.killed,
+      k.events,
+      k.log,
+      k.corrected,
+      k.reached,
+      k.marked,
+      k.bare,
+      k.lifted,
+    ];
   }
 
   /** REGISTER's ARGV for a record. */
@@ -280,8 +302,17 @@ export class KillStore {
       receivedMs: now.getTime(),
       refs: windowedGroups(groups),
     };
-    const bare = groups.filter((g) => g.startsWith('a:') && !isGlobalAgencyId(g.slice(2))).map((g) => `${bareOf(g)}${SEP}${g}`);
-    return [record.id, JSON.stringify(info), now.toISOString(), String(now.getTime()), String(this.refWindowMs), ...bare];
+    const bare = groups
+      .filter((g) => g.startsWith('a:') && !isGlobalAgencyId(g.slice(2)))
+      .map((g) => `${bareOf(g)}${SEP}${g}`);
+    return [
+      record.id,
+      JSON.stringify(info),
+      now.toISOString(),
+      String(now.getTime()),
+      String(this.refWindowMs),
+      ...bare,
+    ];
   }
 
   /** Index a record (after it is built, before it is stored); the kill status it arrives with, or null. */
@@ -299,7 +330,11 @@ export class KillStore {
   async registerMany(records: ReadonlyArray<CatalogRecord>, now = new Date()): Promise<Array<StoredStatus | null>> {
     await this.migrate();
     const keys = this.registerKeys();
-    const out = await runScriptPipelined<string>(this.redis, REGISTER, records.map((r) => ({ keys, args: this.registerArgs(r, now) })));
+    const out = await runScriptPipelined<string>(
+      this.redis,
+      REGISTER,
+      records.map((r) => ({ keys, args: this.registerArgs(r, now) })),
+    );
     return out.map((o) => (o ? (JSON.parse(o) as StoredStatus) : null));
   }
 
@@ -340,20 +375,41 @@ export class KillStore {
       supersededBy: p.supersededBy ?? null,
     };
     const rank = p.kind === 'kill' ? 2 : p.kind === 'withdraw' ? 1 : 0;
-    const [state, json] = await runScript<[string, string]>(this.redis, START, [k.events, k.log, k.killed, k.marked, k.corrected, k.applying, k.lifted], [
-      p.id, JSON.stringify(event), String(now.getTime()), String(rank), ...p.groups,
-    ]);
+    const [state, json] = await runScript<[string, string]>(
+      this.redis,
+      START,
+      [k.events, k.log, k.killed, k.marked, k.corrected, k.applying, k.lifted],
+      [p.id, JSON.stringify(event), String(now.getTime()), String(rank), ...p.groups],
+    );
     if (state === 'done') return this.withItems(parseEvent(json));
     const stored = parseEvent(json);
     const atMs = Date.parse(stored.createdAt);
-    const storedStatus: StoredStatus = { status, killedAt: status === 'superseded' ? null : stored.createdAt, reason: stored.reason, notice: stored.notice, supersededBy: stored.supersededBy, killId: p.id };
+    const storedStatus: StoredStatus = {
+      status,
+      killedAt: status === 'superseded' ? null : stored.createdAt,
+      reason: stored.reason,
+      notice: stored.notice,
+      supersededBy: stored.supersededBy,
+      killId: p.id,
+    };
     // Groups to read: the targets, and on a resume every group the kill had marked (their members may not all have been reached).
-    const queue: Array<{ group: string; from: string | null }> = list(stored.groups).map((group) => ({ group, from: null }));
-    if (state === 'resume' && rank > 0) for await (const g of this.lexPage(k.marked, p.id)) queue.push({ group: g, from: null });
+    const queue: Array<{ group: string; from: string | null }> = list(stored.groups).map((group) => ({
+      group,
+      from: null,
+    }));
+    if (state === 'resume' && rank > 0)
+      for await (const g of this.lexPage(k.marked, p.id)) queue.push({ group: g, from: null });
     const read = new Set<string>();
     const clusters = new Set<string>();
     const sliceKeys = [k.items, k.status, k.killed, k.marked, k.reached, k.events, k.lifted, k.log];
-    const sliceArgs = [p.id, JSON.stringify(storedStatus), String(rank), String(atMs), String(this.refWindowMs), stored.supersededBy ?? ''];
+    const sliceArgs = [
+      p.id,
+      JSON.stringify(storedStatus),
+      String(rank),
+      String(atMs),
+      String(this.refWindowMs),
+      stored.supersededBy ?? '',
+    ];
     while (queue.length > 0) {
       // Many groups hold one record (an item id, an original): read up to GROUPS_PER_READ in one pipeline.
       const batch: Array<{ group: string; from: string | null }> = [];
@@ -373,7 +429,10 @@ export class KillStore {
         if (ids.length === SLICE_SIZE) queue.push({ group: batch[i].group, from: ids[ids.length - 1] });
       });
       for (let i = 0; i < pairs.length; i += 2 * SLICE_SIZE) {
-        const [, newGroups, cls] = await runScript<[number, string[], string[]]>(this.redis, SLICE, sliceKeys, [...sliceArgs, ...pairs.slice(i, i + 2 * SLICE_SIZE)]);
+        const [, newGroups, cls] = await runScript<[number, string[], string[]]>(this.redis, SLICE, sliceKeys, [
+          ...sliceArgs,
+          ...pairs.slice(i, i + 2 * SLICE_SIZE),
+        ]);
         for (const ng of list(newGroups)) if (!read.has(ng)) queue.push({ group: ng, from: null });
         for (const c of list(cls)) if (clusters.size < MAX_REVIEW_CLUSTERS) clusters.add(c);
       }
@@ -397,12 +456,20 @@ export class KillStore {
    * groups it marked are unmarked, and every record it had given its status gets what the other
    * live kills give it now (often: active again). Null when there is no such kill.
    */
-  async lift(killId: string, p: { by: string; reason: string; now?: Date }): Promise<{ event: KillEvent; state: 'lifted' | 'already'; restored: number } | null> {
+  async lift(
+    killId: string,
+    p: { by: string; reason: string; now?: Date },
+  ): Promise<{ event: KillEvent; state: 'lifted' | 'already'; restored: number } | null> {
     await this.migrate();
     const k = this.keys;
     const now = p.now ?? new Date();
     const lift: KillLift = { at: now.toISOString(), by: p.by, reason: p.reason };
-    const state = await runScript<string>(this.redis, LIFT, [k.events, k.lifted, k.audit], [killId, JSON.stringify(lift), JSON.stringify({ action: 'lift', killId, ...lift })]);
+    const state = await runScript<string>(
+      this.redis,
+      LIFT,
+      [k.events, k.lifted, k.audit],
+      [killId, JSON.stringify(lift), JSON.stringify({ action: 'lift', killId, ...lift })],
+    );
     if (state === 'none') return null;
     // Unmark and recheck even when it was lifted before: a lift cut short half-way is finished by the next.
     for await (const groups of this.lexPages(k.marked, killId, SLICE_SIZE, true)) {
@@ -414,7 +481,11 @@ export class KillStore {
     let restored = 0;
     for await (const ids of this.lexPages(k.reached, killId, SLICE_SIZE)) {
       restored += await runScript<number>(this.redis, RECHECK, this.registerKeys(), [
-        killId, now.toISOString(), String(now.getTime()), String(this.refWindowMs), ...ids,
+        killId,
+        now.toISOString(),
+        String(now.getTime()),
+        String(this.refWindowMs),
+        ...ids,
       ]);
     }
     const event = (await this.getEvent(killId))!;
@@ -422,12 +493,20 @@ export class KillStore {
   }
 
   /** Record that a kill was placed (who, when, why), for `kills --all` and the audit. */
-  async audit(entry: { action: 'kill' | 'lift'; killId: string; at: string; by: string; reason: string | null }): Promise<void> {
+  async audit(entry: {
+    action: 'kill' | 'lift';
+    killId: string;
+    at: string;
+    by: string;
+    reason: string | null;
+  }): Promise<void> {
     await this.redis.lpush(this.keys.audit, JSON.stringify(entry));
   }
 
   /** The audit trail, newest first. */
-  async auditTrail(limit = 200): Promise<Array<{ action: string; killId: string; at: string; by: string; reason: string | null }>> {
+  async auditTrail(
+    limit = 200,
+  ): Promise<Array<{ action: string; killId: string; at: string; by: string; reason: string | null }>> {
     return (await this.redis.lrange(this.keys.audit, 0, limit - 1)).map((v) => JSON.parse(v));
   }
 
@@ -466,7 +545,10 @@ export class KillStore {
   }
 
   /** The records a kill reached (or listed for review), `limit` from after `after` (an item id; '' from the start), and how many in all. */
-  async reachedPage(killId: string, opts: { after?: string; limit?: number; review?: boolean } = {}): Promise<{ items: string[]; total: number }> {
+  async reachedPage(
+    killId: string,
+    opts: { after?: string; limit?: number; review?: boolean } = {},
+  ): Promise<{ items: string[]; total: number }> {
     const key = opts.review ? this.keys.review : this.keys.reached;
     const prefix = `${killId}${SEP}`;
     const [start, end] = lexRange(prefix);
@@ -485,7 +567,14 @@ export class KillStore {
       this.reachedPage(e.id, { limit, review: true }),
       this.redis.hget(this.keys.lifted, e.id),
     ]);
-    return { ...e, items: items.items, itemCount: items.total, review: review.items, reviewCount: review.total, lifted: lifted ? (JSON.parse(lifted) as KillLift) : null };
+    return {
+      ...e,
+      items: items.items,
+      itemCount: items.total,
+      review: review.items,
+      reviewCount: review.total,
+      lifted: lifted ? (JSON.parse(lifted) as KillLift) : null,
+    };
   }
 
   /** The kill status of each item that has one (missing: active as stored). */
@@ -501,7 +590,6 @@ export class KillStore {
     return out;
   }
 
-
   /** The scoped agency groups (`a:AP/NYPS101`, `a:DPA/1`) that a bare agency id was seen in, at most `limit`. */
   async providersOf(bareId: string, limit = 50): Promise<string[]> {
     const out = new Set<string>();
@@ -511,7 +599,6 @@ export class KillStore {
     }
     return [...out];
   }
-
 
   async itemInfo(itemIds: string[]): Promise<Map<string, KillItemInfo>> {
     const out = new Map<string, KillItemInfo>();
@@ -536,7 +623,9 @@ export class KillStore {
     const ids = await this.redis.zrevrangebyscore(this.keys.log, '+inf', String(sinceMs), 'LIMIT', 0, limit);
     if (ids.length === 0) return [];
     const values = await this.redis.hmget(this.keys.events, ...ids);
-    const events = await Promise.all(values.filter((v): v is string => !!v).map((v) => this.withItems(parseEvent(v), opts.itemsLimit ?? 200)));
+    const events = await Promise.all(
+      values.filter((v): v is string => !!v).map((v) => this.withItems(parseEvent(v), opts.itemsLimit ?? 200)),
+    );
     return opts.all ? events : events.filter((e) => !e.lifted);
   }
 }

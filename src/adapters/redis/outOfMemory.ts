@@ -27,7 +27,8 @@ export interface RedisMemory {
   outOfMemory: boolean;
 }
 
-const field = (info: string, name: string): string | undefined => new RegExp(`^${name}:(.*)$`, 'm').exec(info)?.[1]?.trim();
+const field = (info: string, name: string): string | undefined =>
+  new RegExp(`^${name}:(.*)$`, 'm').exec(info)?.[1]?.trim();
 
 /** INFO memory's numbers as Redis's own check reads them (used_memory less mem_not_counted_for_evict). */
 export function parseRedisMemory(info: string): RedisMemory | null {
@@ -37,12 +38,18 @@ export function parseRedisMemory(info: string): RedisMemory | null {
   const policy = field(info, 'maxmemory_policy') ?? '';
   if (!Number.isFinite(used) || !Number.isFinite(max)) return null;
   // Only noeviction is certain to refuse: with an eviction policy Redis frees memory on a write.
-  return { usedBytes: used, maxBytes: max, policy, outOfMemory: max > 0 && policy === 'noeviction' && used - (Number.isFinite(notCounted) ? notCounted : 0) > max };
+  return {
+    usedBytes: used,
+    maxBytes: max,
+    policy,
+    outOfMemory: max > 0 && policy === 'noeviction' && used - (Number.isFinite(notCounted) ? notCounted : 0) > max,
+  };
 }
 
 /** Reads INFO memory (on a cluster, the first node that is out of memory, else the first node's numbers). */
 export async function readRedisMemory(redis: Redis | Cluster): Promise<RedisMemory | null> {
-  const nodes = 'nodes' in redis && typeof redis.nodes === 'function' ? (redis as Cluster).nodes('master') : [redis as Redis];
+  const nodes =
+    'nodes' in redis && typeof redis.nodes === 'function' ? (redis as Cluster).nodes('master') : [redis as Redis];
   let first: RedisMemory | null = null;
   for (const node of nodes) {
     const m = parseRedisMemory(await node.info('memory'));
@@ -59,8 +66,13 @@ const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
  * known, that nothing is lost, and what to do.
  */
 export function outOfMemoryError(where: string, memory: RedisMemory | null, batchIds: string[] = []): PhotowireError {
-  const numbers = memory && memory.maxBytes > 0 ? ` (used ${mb(memory.usedBytes)} of maxmemory ${mb(memory.maxBytes)}, maxmemory-policy ${memory.policy})` : '';
-  const then = batchIds.length ? `then \`photowire retry ${batchIds.length === 1 ? batchIds[0] : '<batch>'} --wait\` with a worker running (or \`photowire run\` the same feed again)` : 'then run the command again';
+  const numbers =
+    memory && memory.maxBytes > 0
+      ? ` (used ${mb(memory.usedBytes)} of maxmemory ${mb(memory.maxBytes)}, maxmemory-policy ${memory.policy})`
+      : '';
+  const then = batchIds.length
+    ? `then \`photowire retry ${batchIds.length === 1 ? batchIds[0] : '<batch>'} --wait\` with a worker running (or \`photowire run\` the same feed again)`
+    : 'then run the command again';
   return new PhotowireError(
     'REDIS_OUT_OF_MEMORY',
     `REDIS_OUT_OF_MEMORY: ${where} is out of memory${numbers} and refuses writes ("OOM command not allowed when used memory > 'maxmemory'"); ` +

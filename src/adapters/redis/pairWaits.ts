@@ -28,7 +28,12 @@ export class PairWaits {
   /** Since when `name` has waited (`now` when this is the first time it is asked). */
   async since(dir: string, name: string, now: number): Promise<number> {
     const key = this.keys.pairWaits(this.sha(dir));
-    const replies = await this.redis.multi().hsetnx(key, name, String(now)).pexpire(key, this.ttlMs).hget(key, name).exec();
+    const replies = await this.redis
+      .multi()
+      .hsetnx(key, name, String(now))
+      .pexpire(key, this.ttlMs)
+      .hget(key, name)
+      .exec();
     const [err, got] = replies?.[2] ?? [null, null];
     if (err) throw err;
     const n = Number(got);

@@ -30,21 +30,40 @@ export class PhotoVersions {
     this.keys = redisKeys(prefix).photo;
   }
 
-  async register(p: { itemId: string; sha256: string; pixelSha256: string; agencyRef: string | null; phash: string | null }): Promise<PhotoRef> {
+  async register(p: {
+    itemId: string;
+    sha256: string;
+    pixelSha256: string;
+    agencyRef: string | null;
+    phash: string | null;
+  }): Promise<PhotoRef> {
     const k = this.keys;
     // Most images are a new photo: expect that first (one call); a resend answers 'stale' with its photo.
     let expected = p.sha256;
     for (let round = 0; ; round++) {
       const keys = [k.byPixels(p.pixelSha256), k.items, k.versions(expected), k.firstItems(expected)];
       if (p.agencyRef) keys.push(k.byRef(p.agencyRef));
-      const [id, version, prev] = await runScript<[string, number, string]>(this.redis, REGISTER, keys, [p.itemId, p.sha256, p.phash ?? '', expected]);
+      const [id, version, prev] = await runScript<[string, number, string]>(this.redis, REGISTER, keys, [
+        p.itemId,
+        p.sha256,
+        p.phash ?? '',
+        expected,
+      ]);
       if (id === 'stale') {
-        if (round >= 2) throw new Error(`photo versions: the photo of item ${p.itemId} kept changing while it was registered (${expected} -> ${version})`);
+        if (round >= 2)
+          throw new Error(
+            `photo versions: the photo of item ${p.itemId} kept changing while it was registered (${expected} -> ${version})`,
+          );
         expected = String(version);
         continue;
       }
       const [previousItemId, previousSha256] = prev ? prev.split(' ') : [null, null];
-      return { id, version: Number(version), previousSha256: previousSha256 ?? null, previousItemId: previousItemId ?? null };
+      return {
+        id,
+        version: Number(version),
+        previousSha256: previousSha256 ?? null,
+        previousItemId: previousItemId ?? null,
+      };
     }
   }
 
@@ -52,7 +71,12 @@ export class PhotoVersions {
    * A probable resend: the caption joined another item's cluster and that item's image is the
    * same photo or looks the same (perceptual hashes within `maxHamming` of 64 bits).
    */
-  async isProbableResend(photo: PhotoRef, phash: string | null, canonicalItemId: string, maxHamming = 10): Promise<boolean> {
+  async isProbableResend(
+    photo: PhotoRef,
+    phash: string | null,
+    canonicalItemId: string,
+    maxHamming = 10,
+  ): Promise<boolean> {
     const other = await this.redis.hget(this.keys.items, canonicalItemId);
     if (!other) return false;
     const [otherPhoto, otherHash] = other.split(' ');

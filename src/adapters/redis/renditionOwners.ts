@@ -20,13 +20,18 @@ export const OWNERS_CAP = 1000;
 const TEXT_CAP = 300;
 
 /** What is kept of a record: the fields `availabilityOf` reads (src/core/records/availability.ts). */
-export type RenditionOwner = Pick<CatalogRecord, 'id' | 'status' | 'killedAt' | 'reason' | 'notice' | 'supersededBy' | 'release'>;
+export type RenditionOwner = Pick<
+  CatalogRecord,
+  'id' | 'status' | 'killedAt' | 'reason' | 'notice' | 'supersededBy' | 'release'
+>;
 
 /** lua/rememberRenditionOwner.lua: up to the cap, twice it for records that arrived guarded. */
 const REMEMBER_OWNER = luaFile('pwRememberRenditionOwner', 'rememberRenditionOwner');
 
-const cut = (s: string | null | undefined): string | null => (s == null ? null : s.length > TEXT_CAP ? `${s.slice(0, TEXT_CAP)}…` : s);
-const cutTime = (t: ReleaseTime | null | undefined): ReleaseTime | null => (t ? { ...t, text: cut(t.text) ?? '', assumed: [] } : null);
+const cut = (s: string | null | undefined): string | null =>
+  s == null ? null : s.length > TEXT_CAP ? `${s.slice(0, TEXT_CAP)}…` : s;
+const cutTime = (t: ReleaseTime | null | undefined): ReleaseTime | null =>
+  t ? { ...t, text: cut(t.text) ?? '', assumed: [] } : null;
 
 /** The part of a record kept for its renditions' answer. */
 export function ownerOf(record: CatalogRecord): RenditionOwner {
@@ -39,7 +44,14 @@ export function ownerOf(record: CatalogRecord): RenditionOwner {
     notice: n ? { ...n, text: cut(n.text) ?? '', targets: n.targets.slice(0, 10) } : null,
     supersededBy: record.supersededBy ?? null,
     release: record.release
-      ? { embargoUntil: cutTime(record.release.embargoUntil), expires: cutTime(record.release.expires), found: [], raw: [], confidence: record.release.confidence, rulesVersion: record.release.rulesVersion }
+      ? {
+          embargoUntil: cutTime(record.release.embargoUntil),
+          expires: cutTime(record.release.expires),
+          found: [],
+          raw: [],
+          confidence: record.release.confidence,
+          rulesVersion: record.release.rulesVersion,
+        }
       : undefined,
   };
 }
@@ -67,7 +79,8 @@ export class RenditionOwners {
       args.push(r.id, JSON.stringify(o), arrivedGuarded(o) ? '1' : '0');
       bySha.set(r.image.sha256, args);
     }
-    for (const [sha, args] of bySha) await runScript(this.redis, REMEMBER_OWNER, [this.keys.renditionOwners(sha)], [String(OWNERS_CAP), ...args]);
+    for (const [sha, args] of bySha)
+      await runScript(this.redis, REMEMBER_OWNER, [this.keys.renditionOwners(sha)], [String(OWNERS_CAP), ...args]);
   }
 
   /** The records listed for a set (at most 2 x OWNERS_CAP). */

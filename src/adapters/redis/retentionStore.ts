@@ -2,7 +2,6 @@ import { Cluster, type Redis } from 'ioredis';
 import type { ArchivedEntry, BatchFacts, RemovalStep, RetentionCursor } from '../../core/retention/plan';
 import { keysStartingWith, redisKeys, type RedisKeys } from './keys';
 
-
 /**
  * The Redis side of retention (src/app/retention/retentionPass.ts: its catalog and runs ports): a batch's keys are all in its
  * slot (`{<p>:batch:<id>}`, keys.ts), so removing it is one SCAN of its tag, page by page, with
@@ -24,7 +23,10 @@ export class RetentionStore {
   }
 
   async facts(batchId: string): Promise<BatchFacts & { entry: Omit<ArchivedEntry, 'archivedAt'> | null }> {
-    const [h, archived] = await Promise.all([this.redis.hgetall(this.keys.batch(batchId).ledger), this.redis.zscore(this.keys.archived, batchId)]);
+    const [h, archived] = await Promise.all([
+      this.redis.hgetall(this.keys.batch(batchId).ledger),
+      this.redis.zscore(this.keys.archived, batchId),
+    ]);
     if (!h.id) return { id: batchId, state: null, finishedAt: null, archived: archived !== null, entry: null };
     const state = (h.state as BatchFacts['state']) ?? 'queued';
     return {
@@ -101,7 +103,11 @@ export class RetentionStore {
     else await this.redis.hset(this.keys.retentionCursor, 'batchId', c.batchId, 'step', c.step ?? '');
   }
 
-  async runsBefore(beforeMs: number, offset: number, limit: number): Promise<Array<{ id: string; schedule: string; state: string; startedAt: string }>> {
+  async runsBefore(
+    beforeMs: number,
+    offset: number,
+    limit: number,
+  ): Promise<Array<{ id: string; schedule: string; state: string; startedAt: string }>> {
     const ids = await this.redis.zrangebyscore(this.keys.runs.all, '-inf', `(${beforeMs}`, 'LIMIT', offset, limit);
     if (ids.length === 0) return [];
     const raws = await this.redis.mget(...ids.map((id) => this.keys.runs.run(id)));
@@ -109,7 +115,12 @@ export class RetentionStore {
       const raw = raws[i];
       if (!raw) return { id, schedule: '', state: 'gone', startedAt: new Date(0).toISOString() };
       const r = JSON.parse(raw) as { schedule?: string; state?: string; startedAt?: string };
-      return { id, schedule: r.schedule ?? '', state: r.state ?? 'done', startedAt: r.startedAt ?? new Date(0).toISOString() };
+      return {
+        id,
+        schedule: r.schedule ?? '',
+        state: r.state ?? 'done',
+        startedAt: r.startedAt ?? new Date(0).toISOString(),
+      };
     });
   }
 

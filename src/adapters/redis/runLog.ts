@@ -5,7 +5,6 @@ import { FOLDED_TTL_MS } from '../../core/runs/foldEmptyRun';
 import { WATCH_SCHEDULE, type RunRecord } from '../../core/runs/runRecord';
 import type { SourceStatus } from '../../core/runs/stale';
 
-
 /** lua/foldEmptyRun.lua: an empty check folded into the schedule's newest row when that is empty too, in one step. */
 const FOLD = luaFile('pwFoldEmptyRun', 'foldEmptyRun');
 const KEEP_RUNS = 5000;
@@ -41,11 +40,18 @@ export class RunLog {
       let prevId = (await this.redis.zrevrange(k.bySchedule(run.schedule), 0, 1)).find((id) => id !== run.id) ?? '';
       for (let round = 0; round < 10; round++) {
         const keys = [k.all, k.bySchedule(run.schedule), k.run(run.id), ...(prevId ? [k.run(prevId)] : [])];
-        row = await runScript<string | [string, string]>(this.redis, FOLD, keys, [JSON.stringify(run), run.id, String(score), prevId, String(FOLDED_TTL_MS)]);
+        row = await runScript<string | [string, string]>(this.redis, FOLD, keys, [
+          JSON.stringify(run),
+          run.id,
+          String(score),
+          prevId,
+          String(FOLDED_TTL_MS),
+        ]);
         if (!Array.isArray(row)) break;
         prevId = row[1];
       }
-      if (Array.isArray(row)) throw new Error(`run ${run.id}: its schedule's newest row kept changing while it was saved`);
+      if (Array.isArray(row))
+        throw new Error(`run ${run.id}: its schedule's newest row kept changing while it was saved`);
       await this.trim(k.all, KEEP_RUNS, true);
       await this.trim(k.bySchedule(run.schedule), KEEP_RUNS_PER_SCHEDULE, false);
       return row;
@@ -90,10 +96,19 @@ export class RunLog {
   /** Start tracking a source's silence; keeps the first `since` when registered again. */
   async registerSource(kind: SourceStatus['kind'], name: string, source: string, now: number): Promise<void> {
     const key = this.sourceKey(kind, name);
-    await this.redis.multi().hsetnx(key, 'since', String(now)).hset(key, { kind, name, source }).sadd(this.sourceKeys.all, `${kind}:${name}`).exec();
+    await this.redis
+      .multi()
+      .hsetnx(key, 'since', String(now))
+      .hset(key, { kind, name, source })
+      .sadd(this.sourceKeys.all, `${kind}:${name}`)
+      .exec();
   }
 
-  async touchSource(kind: SourceStatus['kind'], name: string, at: { checkedAt: number; newAt?: number }): Promise<void> {
+  async touchSource(
+    kind: SourceStatus['kind'],
+    name: string,
+    at: { checkedAt: number; newAt?: number },
+  ): Promise<void> {
     const fields: Record<string, string> = { lastCheckAt: String(at.checkedAt) };
     if (at.newAt !== undefined) fields.lastNewAt = String(at.newAt);
     await this.redis.hset(this.sourceKey(kind, name), fields);
@@ -108,7 +123,9 @@ export class RunLog {
     const out: SourceStatus[] = [];
     for (const id of ids) {
       const colon = id.indexOf(':');
-      const h = await this.redis.hgetall(this.sourceKey(id.slice(0, colon) as SourceStatus['kind'], id.slice(colon + 1)));
+      const h = await this.redis.hgetall(
+        this.sourceKey(id.slice(0, colon) as SourceStatus['kind'], id.slice(colon + 1)),
+      );
       if (!h.kind) continue;
       out.push({
         kind: h.kind as SourceStatus['kind'],

@@ -29,7 +29,11 @@ export async function deletePrefixKeys(redis: Redis | Cluster, prefix: string): 
 }
 
 /** Delete every key matching `pattern` (and kept by `keep`), as deletePrefixKeys does; returns how many. */
-export async function deleteMatching(redis: Redis | Cluster, pattern: string, keep: (key: string) => boolean = () => true): Promise<number> {
+export async function deleteMatching(
+  redis: Redis | Cluster,
+  pattern: string,
+  keep: (key: string) => boolean = () => true,
+): Promise<number> {
   const keys = (await scanKeys(redis, pattern)).filter(keep);
   const groups = redis instanceof Cluster ? groupBySlot(keys) : [keys];
   for (const group of groups) {

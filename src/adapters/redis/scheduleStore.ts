@@ -55,7 +55,11 @@ export class ScheduleStore {
   /** The run's batch is done: its entries join the cursor and it stops being pending, in one step. */
   async commit(name: string, p: PendingRun, takenAt: number): Promise<void> {
     const m = this.redis.multi();
-    if (p.commit.length) m.hset(this.k(name, 'cursor'), Object.fromEntries(p.commit.map((e) => [e.key, encodeCursorEntry({ signature: e.signature, takenAt })])));
+    if (p.commit.length)
+      m.hset(
+        this.k(name, 'cursor'),
+        Object.fromEntries(p.commit.map((e) => [e.key, encodeCursorEntry({ signature: e.signature, takenAt })])),
+      );
     if (p.prune.length) m.hdel(this.k(name, 'cursor'), ...p.prune);
     m.del(this.k(name, 'pending'));
     await m.exec();

@@ -60,7 +60,9 @@ export function slotOf(keys: ReadonlyArray<string | Buffer>): number {
 
 export class CrossSlotScriptError extends RangeError {
   constructor(script: string, keys: ReadonlyArray<string | Buffer>) {
-    super(`Lua script ${script}: its KEYS are in more than one Redis Cluster slot (${keys.map((k) => `${String(k)}=${calculateSlot(k)}`).join(', ')}); see src/adapters/redis/keys.ts`);
+    super(
+      `Lua script ${script}: its KEYS are in more than one Redis Cluster slot (${keys.map((k) => `${String(k)}=${calculateSlot(k)}`).join(', ')}); see src/adapters/redis/keys.ts`,
+    );
     this.name = 'CrossSlotScriptError';
   }
 }
@@ -87,12 +89,19 @@ export function sharedHashTag(keys: ReadonlyArray<string | Buffer>): string | nu
 
 /** Refuse keys in more than one slot, and define the script's command on this connection once. */
 function prepare(redis: RedisClient, script: LuaScript, keys: ReadonlyArray<string | Buffer>): void {
-  if (keys.length > 0 && sharedHashTag(keys) === null && slotOf(keys) < 0) throw new CrossSlotScriptError(script.name, keys);
-  if (typeof (redis as unknown as Callable)[script.name] !== 'function') redis.defineCommand(script.name, { lua: script.lua });
+  if (keys.length > 0 && sharedHashTag(keys) === null && slotOf(keys) < 0)
+    throw new CrossSlotScriptError(script.name, keys);
+  if (typeof (redis as unknown as Callable)[script.name] !== 'function')
+    redis.defineCommand(script.name, { lua: script.lua });
 }
 
 /** Run `script` with `keys` and `args`; the result is as the script returns it. */
-export async function runScript<T>(redis: RedisClient, script: LuaScript, keys: ReadonlyArray<string | Buffer>, args: ReadonlyArray<Arg> = []): Promise<T> {
+export async function runScript<T>(
+  redis: RedisClient,
+  script: LuaScript,
+  keys: ReadonlyArray<string | Buffer>,
+  args: ReadonlyArray<Arg> = [],
+): Promise<T> {
   prepare(redis, script, keys);
   return (await (redis as unknown as Callable)[script.name](keys.length, ...keys, ...args)) as T;
 }
@@ -102,9 +111,17 @@ export async function runScript<T>(redis: RedisClient, script: LuaScript, keys: 
  * them in the order given, each atomic, exactly as if awaited one by one. Every call's keys must be
  * in one slot (a pipeline on a cluster goes to one node). Throws the first call's error, if any.
  */
-export async function runScriptPipelined<T>(redis: RedisClient, script: LuaScript, calls: ReadonlyArray<{ keys: ReadonlyArray<string | Buffer>; args: ReadonlyArray<Arg> }>): Promise<T[]> {
+export async function runScriptPipelined<T>(
+  redis: RedisClient,
+  script: LuaScript,
+  calls: ReadonlyArray<{ keys: ReadonlyArray<string | Buffer>; args: ReadonlyArray<Arg> }>,
+): Promise<T[]> {
   if (calls.length === 0) return [];
-  prepare(redis, script, calls.flatMap((c) => c.keys));
+  prepare(
+    redis,
+    script,
+    calls.flatMap((c) => c.keys),
+  );
   const pipeline = redis.pipeline() as unknown as Callable & { exec(): Promise<Array<[Error | null, unknown]> | null> };
   for (const c of calls) void pipeline[script.name](c.keys.length, ...c.keys, ...c.args);
   const out = (await pipeline.exec()) ?? [];

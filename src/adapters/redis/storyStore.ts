@@ -1,5 +1,12 @@
 import type { Redis } from 'ioredis';
-import { betterVia, storyBands, storyIdFor, storyLink, type StoryEvidence, type StoryVia } from '../../core/dedup/story';
+import {
+  betterVia,
+  storyBands,
+  storyIdFor,
+  storyLink,
+  type StoryEvidence,
+  type StoryVia,
+} from '../../core/dedup/story';
 import type { StoryKeys } from './keys';
 
 /** What a record carries of its story (record.story). */
@@ -55,7 +62,9 @@ export class StoryStore {
    * to members of several stories merges them (the story with the smallest id survives), so the
    * partition does not depend on arrival order. An item seen before gets its stored answer.
    */
-  async assignMany(items: ReadonlyArray<{ itemId: string; evidence: StoryEvidence | null }>): Promise<Array<StoryRef | null>> {
+  async assignMany(
+    items: ReadonlyArray<{ itemId: string; evidence: StoryEvidence | null }>,
+  ): Promise<Array<StoryRef | null>> {
     const out: Array<StoryRef | null> = [];
     for (const it of items) out.push(it.evidence ? await this.assignOne(it.itemId, it.evidence) : null);
     return out;
@@ -111,7 +120,14 @@ export class StoryStore {
     const loserSize = Number((await this.redis.hget(this.keys.sizes, loser)) ?? 0);
     const tx = this.redis.multi();
     tx.hset(this.keys.parent, loser, winner);
-    tx.zunionstore(this.keys.members(winner), 2, this.keys.members(winner), this.keys.members(loser), 'AGGREGATE', 'MIN');
+    tx.zunionstore(
+      this.keys.members(winner),
+      2,
+      this.keys.members(winner),
+      this.keys.members(loser),
+      'AGGREGATE',
+      'MIN',
+    );
     tx.del(this.keys.members(loser));
     tx.hincrby(this.keys.sizes, winner, loserSize);
     tx.hdel(this.keys.sizes, loser);
@@ -157,7 +173,10 @@ export class StoryStore {
     return {
       id: root,
       size,
-      members: itemIds.map((itemId, i) => ({ itemId, via: stored[i] ? (JSON.parse(stored[i]!) as StoredMember).v : null })),
+      members: itemIds.map((itemId, i) => ({
+        itemId,
+        via: stored[i] ? (JSON.parse(stored[i]!) as StoredMember).v : null,
+      })),
     };
   }
 }

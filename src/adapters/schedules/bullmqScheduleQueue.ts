@@ -25,8 +25,13 @@ export class BullmqScheduleQueue {
   }
 
   async upsert(name: string, repeat: ScheduleRepeat, data: ScheduleJob): Promise<{ delayMs: number | null }> {
-    const opts = 'cron' in repeat ? { pattern: repeat.cron, ...(repeat.tz ? { tz: repeat.tz } : {}) } : { every: repeat.every };
-    const job = await this.queue.upsertJobScheduler(name, opts, { name: JOBS.scheduledImport, data, opts: scheduleJobOptions() });
+    const opts =
+      'cron' in repeat ? { pattern: repeat.cron, ...(repeat.tz ? { tz: repeat.tz } : {}) } : { every: repeat.every };
+    const job = await this.queue.upsertJobScheduler(name, opts, {
+      name: JOBS.scheduledImport,
+      data,
+      opts: scheduleJobOptions(),
+    });
     return { delayMs: job ? (job.opts.delay ?? 0) : null };
   }
 
@@ -43,7 +48,14 @@ export class BullmqScheduleQueue {
   }
 }
 
-function toStored(s: { key: string; pattern?: string | null; every?: number | null; tz?: string | null; next?: number; template?: { data?: unknown } }): StoredSchedule {
+function toStored(s: {
+  key: string;
+  pattern?: string | null;
+  every?: number | null;
+  tz?: string | null;
+  next?: number;
+  template?: { data?: unknown };
+}): StoredSchedule {
   const data = (s.template?.data ?? {}) as Partial<ScheduleJob>;
   return {
     name: s.key,

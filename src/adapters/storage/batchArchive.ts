@@ -51,7 +51,10 @@ export class BatchArchive {
    * One page of records (`offset`, `limit`), read from the stream up to the page's end; `total` is
    * the summary's item count when known. Null when there is no export.
    */
-  async recordsPage(batchId: string, page: { offset: number; limit: number }): Promise<{ records: CatalogRecord[]; total: number | null } | null> {
+  async recordsPage(
+    batchId: string,
+    page: { offset: number; limit: number },
+  ): Promise<{ records: CatalogRecord[]; total: number | null } | null> {
     const all = await this.records(batchId);
     if (!all) return null;
     const out: CatalogRecord[] = [];

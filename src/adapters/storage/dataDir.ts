@@ -63,7 +63,11 @@ export class DataDir {
    * `data` may be an async iterable of chunks (a large export written as it is read).
    * `beforeRename` runs with the temp file written and not yet renamed (a test hook for that window).
    */
-  async writeAtomic(rel: string, data: Buffer | string | AsyncIterable<string>, opts: { beforeRename?: () => Promise<void> } = {}): Promise<void> {
+  async writeAtomic(
+    rel: string,
+    data: Buffer | string | AsyncIterable<string>,
+    opts: { beforeRename?: () => Promise<void> } = {},
+  ): Promise<void> {
     const target = this.abs(rel);
     const tmpDir = path.join(this.root, 'tmp');
     const tmp = path.join(tmpDir, `${process.pid}-${randomBytes(6).toString('hex')}.tmp`);
@@ -133,7 +137,10 @@ export async function readConfinedFile(root: string, file: string, maxBytes: num
     throw err;
   }
   if (real !== realRoot && !real.startsWith(realRoot + path.sep)) {
-    throw new InputError('PATH_OUTSIDE_FEED', `${file} resolves (through a symlink) to ${real}, outside the feed folder ${realRoot}`);
+    throw new InputError(
+      'PATH_OUTSIDE_FEED',
+      `${file} resolves (through a symlink) to ${real}, outside the feed folder ${realRoot}`,
+    );
   }
   const st = await fs.stat(real);
   if (!st.isFile()) throw new InputError('IMAGE_NOT_FOUND', `${file}: not a regular file`);

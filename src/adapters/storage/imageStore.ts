@@ -8,7 +8,11 @@ import { StorageConfigError, StorageError, type StoragePort } from './storagePor
  * no object is IMAGE_NOT_FOUND naming the key; more than `maxBytes` is IMAGE_TOO_LARGE, found
  * while streaming (never more than the cap held in memory).
  */
-export async function readStoredPhoto(storage: Pick<StoragePort, 'getStream' | 'locate'>, key: string, maxBytes: number): Promise<Buffer> {
+export async function readStoredPhoto(
+  storage: Pick<StoragePort, 'getStream' | 'locate'>,
+  key: string,
+  maxBytes: number,
+): Promise<Buffer> {
   const stream = await storage.getStream(key);
   if (!stream) throw new InputError('IMAGE_NOT_FOUND', `storage key ${key} (${storage.locate(key)}): no such object`);
   const chunks: Buffer[] = [];
@@ -17,7 +21,10 @@ export async function readStoredPhoto(storage: Pick<StoragePort, 'getStream' | '
     for await (const chunk of stream) {
       total += (chunk as Buffer).length;
       if (total > maxBytes) {
-        throw new InputError('IMAGE_TOO_LARGE', `storage key ${key}: over the file-size cap of ${(maxBytes / 1048576).toFixed(0)} MB (PHOTOWIRE_MAX_FILE_MB)`);
+        throw new InputError(
+          'IMAGE_TOO_LARGE',
+          `storage key ${key}: over the file-size cap of ${(maxBytes / 1048576).toFixed(0)} MB (PHOTOWIRE_MAX_FILE_MB)`,
+        );
       }
       chunks.push(chunk as Buffer);
     }
@@ -42,8 +49,19 @@ export interface RenditionManifest {
 }
 
 const IMMUTABLE = 'public, max-age=31536000, immutable';
-const TYPES: Record<string, string> = { jpg: 'image/jpeg', jpeg: 'image/jpeg', png: 'image/png', webp: 'image/webp', tif: 'image/tiff', tiff: 'image/tiff', gif: 'image/gif', heif: 'image/heif', avif: 'image/avif' };
-const typeOf = (name: string): string => TYPES[name.slice(name.lastIndexOf('.') + 1).toLowerCase()] ?? 'application/octet-stream';
+const TYPES: Record<string, string> = {
+  jpg: 'image/jpeg',
+  jpeg: 'image/jpeg',
+  png: 'image/png',
+  webp: 'image/webp',
+  tif: 'image/tiff',
+  tiff: 'image/tiff',
+  gif: 'image/gif',
+  heif: 'image/heif',
+  avif: 'image/avif',
+};
+const typeOf = (name: string): string =>
+  TYPES[name.slice(name.lastIndexOf('.') + 1).toLowerCase()] ?? 'application/octet-stream';
 
 /**
  * Originals, renditions and rendition manifests over the storage port (the local folder or S3,
@@ -82,7 +100,9 @@ export class StorageImageStore {
     try {
       return JSON.parse(raw.toString('utf8')) as RenditionManifest;
     } catch (err) {
-      throw new StorageError(`${this.storage.describe}: ${key} is not JSON (${(err as Error).message})`, { cause: err });
+      throw new StorageError(`${this.storage.describe}: ${key} is not JSON (${(err as Error).message})`, {
+        cause: err,
+      });
     }
   }
 
@@ -124,10 +144,17 @@ export class StorageImageStore {
    * Create the manifest, last. When another machine created it first, theirs is the one kept and
    * returned (`created: false`), so every record of those bytes names the same renditions.
    */
-  async putManifest(manifest: RenditionManifest, opts: { beforeCommit?: () => Promise<void> } = {}): Promise<{ manifest: RenditionManifest; created: boolean }> {
+  async putManifest(
+    manifest: RenditionManifest,
+    opts: { beforeCommit?: () => Promise<void> } = {},
+  ): Promise<{ manifest: RenditionManifest; created: boolean }> {
     await this.ready();
     const key = renditionManifestKey(manifest.sha256);
-    const put = await this.storage.putIfAbsent(key, JSON.stringify(manifest, null, 2), { contentType: 'application/json', cacheControl: IMMUTABLE, beforeCommit: opts.beforeCommit });
+    const put = await this.storage.putIfAbsent(key, JSON.stringify(manifest, null, 2), {
+      contentType: 'application/json',
+      cacheControl: IMMUTABLE,
+      beforeCommit: opts.beforeCommit,
+    });
     if (put === 'created') return { manifest, created: true };
     return { manifest: (await this.readManifest(manifest.sha256)) ?? manifest, created: false };
   }

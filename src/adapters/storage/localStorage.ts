@@ -35,13 +35,17 @@ export class LocalDirStorage implements StoragePort {
       await fs.access(path.join(this.root, TMP), fsConstants.W_OK);
     } catch (err) {
       const e = err as NodeJS.ErrnoException;
-      throw new StorageConfigError('not-writable', `PHOTOWIRE_STORAGE: the folder ${this.root} cannot be written (${e.code ?? e.message})`);
+      throw new StorageConfigError(
+        'not-writable',
+        `PHOTOWIRE_STORAGE: the folder ${this.root} cannot be written (${e.code ?? e.message})`,
+      );
     }
   }
 
   private abs(key: string): string {
     assertKey(key);
-    if (key === TMP || key.startsWith(`${TMP}/`)) throw new Error(`refusing storage key ${JSON.stringify(key)}: tmp/ holds the adapter's temp files`);
+    if (key === TMP || key.startsWith(`${TMP}/`))
+      throw new Error(`refusing storage key ${JSON.stringify(key)}: tmp/ holds the adapter's temp files`);
     return path.join(this.root, ...key.split('/'));
   }
 

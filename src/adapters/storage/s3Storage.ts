@@ -65,7 +65,11 @@ export class S3Storage implements StoragePort {
       responseChecksumValidation: 'WHEN_REQUIRED',
       // Without throwOnRequestTimeout the SDK only logs a warning and waits on forever for a stalled
       // answer (test/integration/storage.s3.test.ts, "never gets an answer").
-      requestHandler: { requestTimeout: cfg.timeoutMs, connectionTimeout: Math.min(cfg.timeoutMs, 10_000), throwOnRequestTimeout: true },
+      requestHandler: {
+        requestTimeout: cfg.timeoutMs,
+        connectionTimeout: Math.min(cfg.timeoutMs, 10_000),
+        throwOnRequestTimeout: true,
+      },
     };
     if (cfg.endpoint) config.endpoint = cfg.endpoint;
     if (opts.credentials) config.credentials = opts.credentials;
@@ -89,7 +93,10 @@ export class S3Storage implements StoragePort {
       const status = statusOf(err);
       const name = (err as Error).name;
       if (status === 404 || name === 'NoSuchBucket' || name === 'NotFound') {
-        throw new StorageConfigError('bucket-missing', `${named}: the bucket "${this.bucket}" does not exist at ${this.where} (create it, or fix the name or S3_ENDPOINT)`);
+        throw new StorageConfigError(
+          'bucket-missing',
+          `${named}: the bucket "${this.bucket}" does not exist at ${this.where} (create it, or fix the name or S3_ENDPOINT)`,
+        );
       }
       if (status === 403 || status === 401 || name === 'CredentialsProviderError' || /credential/i.test(name)) {
         throw new StorageConfigError(
@@ -97,7 +104,10 @@ export class S3Storage implements StoragePort {
           `${named}: the bucket "${this.bucket}" at ${this.where} refuses the credentials (${status ? `HTTP ${status}` : this.safeMessage(err)}): check AWS_ACCESS_KEY_ID/AWS_SECRET_ACCESS_KEY or the AWS profile, and the bucket's policy`,
         );
       }
-      throw new StorageConfigError('unreachable', `${named}: no usable answer from ${this.where} for the bucket "${this.bucket}" (${this.safeMessage(err)})`);
+      throw new StorageConfigError(
+        'unreachable',
+        `${named}: no usable answer from ${this.where} for the bucket "${this.bucket}" (${this.safeMessage(err)})`,
+      );
     }
   }
 
@@ -108,14 +118,26 @@ export class S3Storage implements StoragePort {
       if (isStreamBody(body)) {
         const upload = new Upload({
           client: this.client,
-          params: { Bucket: this.bucket, Key, Body: body instanceof Readable ? body : Readable.from(body), ContentType: opts.contentType, CacheControl: opts.cacheControl },
+          params: {
+            Bucket: this.bucket,
+            Key,
+            Body: body instanceof Readable ? body : Readable.from(body),
+            ContentType: opts.contentType,
+            CacheControl: opts.cacheControl,
+          },
           partSize: this.partSize,
           queueSize: 4,
           leavePartsOnError: false,
         });
         await upload.done();
       } else {
-        const put = new PutObjectCommand({ Bucket: this.bucket, Key, Body: body, ContentType: opts.contentType, CacheControl: opts.cacheControl });
+        const put = new PutObjectCommand({
+          Bucket: this.bucket,
+          Key,
+          Body: body,
+          ContentType: opts.contentType,
+          CacheControl: opts.cacheControl,
+        });
         if (opts.sha256 !== undefined) signKnownPayloadHash(put, opts.sha256);
         await this.client.send(put);
       }
@@ -130,7 +152,14 @@ export class S3Storage implements StoragePort {
     if (opts.beforeCommit) await opts.beforeCommit();
     for (let conflict = 0; ; conflict++) {
       try {
-        const put = new PutObjectCommand({ Bucket: this.bucket, Key, Body: body, IfNoneMatch: '*', ContentType: opts.contentType, CacheControl: opts.cacheControl });
+        const put = new PutObjectCommand({
+          Bucket: this.bucket,
+          Key,
+          Body: body,
+          IfNoneMatch: '*',
+          ContentType: opts.contentType,
+          CacheControl: opts.cacheControl,
+        });
         if (opts.sha256 !== undefined) signKnownPayloadHash(put, opts.sha256);
         await this.client.send(put);
         return 'created';
@@ -169,7 +198,13 @@ export class S3Storage implements StoragePort {
     const Key = this.full(key);
     try {
       const res = await this.client.send(new HeadObjectCommand({ Bucket: this.bucket, Key }));
-      return { key, size: res.ContentLength ?? 0, contentType: res.ContentType, etag: res.ETag, lastModified: res.LastModified };
+      return {
+        key,
+        size: res.ContentLength ?? 0,
+        contentType: res.ContentType,
+        etag: res.ETag,
+        lastModified: res.LastModified,
+      };
     } catch (err) {
       if (isMissingKey(err)) return null;
       throw this.fault('head', Key, err);
@@ -207,8 +242,16 @@ export class S3Storage implements StoragePort {
   }
 
   /** A presigned GET (SigV4 in the query string), valid for `expiresInSeconds` (default 15 minutes). */
-  async url(key: string, opts: { expiresInSeconds?: number; cacheControl?: string; contentType?: string } = {}): Promise<string> {
-    const get = new GetObjectCommand({ Bucket: this.bucket, Key: this.full(key), ResponseCacheControl: opts.cacheControl, ResponseContentType: opts.contentType });
+  async url(
+    key: string,
+    opts: { expiresInSeconds?: number; cacheControl?: string; contentType?: string } = {},
+  ): Promise<string> {
+    const get = new GetObjectCommand({
+      Bucket: this.bucket,
+      Key: this.full(key),
+      ResponseCacheControl: opts.cacheControl,
+      ResponseContentType: opts.contentType,
+    });
     return getSignedUrl(this.client, get, { expiresIn: opts.expiresInSeconds ?? 900 });
   }
 
@@ -228,13 +271,18 @@ export class S3Storage implements StoragePort {
     const attempts = (err as { $metadata?: { attempts?: number } }).$metadata?.attempts;
     const answer = status ? `HTTP ${status} ${(err as Error).name}` : this.safeMessage(err);
     const tries = attempts ? ` after ${attempts} attempt${attempts === 1 ? '' : 's'}` : '';
-    return new StorageError(`s3 ${op} s3://${this.bucket}/${fullKey} at ${this.where}: ${answer}${tries}`, { cause: err });
+    return new StorageError(`s3 ${op} s3://${this.bucket}/${fullKey} at ${this.where}: ${answer}${tries}`, {
+      cause: err,
+    });
   }
 
   /** An SDK or network error's text, masked: it may quote a URL. */
   private safeMessage(err: unknown): string {
     const e = err as NodeJS.ErrnoException;
-    return maskUrlCredentials(`${e.name ?? 'Error'}: ${e.code ? `${e.code} ` : ''}${e.message ?? String(err)}`).slice(0, 300);
+    return maskUrlCredentials(`${e.name ?? 'Error'}: ${e.code ? `${e.code} ` : ''}${e.message ?? String(err)}`).slice(
+      0,
+      300,
+    );
   }
 }
 
@@ -242,7 +290,8 @@ const SHA256_HEX = /^[0-9a-f]{64}$/;
 
 /** PutOptions.sha256 must be a hex digest: refused before any request (a programming error, not a storage fault). */
 function assertSha256(sha256: string | undefined): void {
-  if (sha256 !== undefined && !SHA256_HEX.test(sha256)) throw new Error(`PutOptions.sha256 must be 64 lowercase hex digits, got ${JSON.stringify(sha256.slice(0, 80))}`);
+  if (sha256 !== undefined && !SHA256_HEX.test(sha256))
+    throw new Error(`PutOptions.sha256 must be 64 lowercase hex digits, got ${JSON.stringify(sha256.slice(0, 80))}`);
 }
 
 /**

@@ -41,9 +41,15 @@ const envSchema = z.object({
   PHOTOWIRE_DATA_DIR: z.string().min(1).default('./data'),
   S3_ENDPOINT: z
     .url({ protocol: /^https?$/, error: 'an http:// or https:// URL' })
-    .refine((u) => !/\/\/[^/]*@/.test(u), 'no user or password in the URL: credentials come from the AWS credential chain')
+    .refine(
+      (u) => !/\/\/[^/]*@/.test(u),
+      'no user or password in the URL: credentials come from the AWS credential chain',
+    )
     .optional(),
-  S3_REGION: z.string().regex(/^[a-z0-9-]{1,32}$/, 'a region name such as us-east-1').optional(),
+  S3_REGION: z
+    .string()
+    .regex(/^[a-z0-9-]{1,32}$/, 'a region name such as us-east-1')
+    .optional(),
   AWS_REGION: z.string().optional(),
   S3_FORCE_PATH_STYLE: bool.optional(),
   PHOTOWIRE_STORAGE_ATTEMPTS: z.coerce.number().int().min(1).max(20).default(4),
@@ -69,10 +75,13 @@ export function parseStorageConfig(env: NodeJS.ProcessEnv = process.env): Storag
   }
   const m = /^s3:\/\/([^/]*)(?:\/(.*))?$/.exec(target);
   const shownTarget = JSON.stringify(maskUrlCredentials(target));
-  if (!m) throw new ConfigError([`PHOTOWIRE_STORAGE=${shownTarget}: a folder path or s3://bucket/prefix (no other scheme)`]);
+  if (!m)
+    throw new ConfigError([`PHOTOWIRE_STORAGE=${shownTarget}: a folder path or s3://bucket/prefix (no other scheme)`]);
   const bucket = m[1]!;
   if (!BUCKET.test(bucket) || bucket.includes('..')) {
-    throw new ConfigError([`PHOTOWIRE_STORAGE=${shownTarget}: the bucket name ${JSON.stringify(bucket)} is not one S3 accepts (3-63 lowercase letters, digits, dots, hyphens)`]);
+    throw new ConfigError([
+      `PHOTOWIRE_STORAGE=${shownTarget}: the bucket name ${JSON.stringify(bucket)} is not one S3 accepts (3-63 lowercase letters, digits, dots, hyphens)`,
+    ]);
   }
   const rawPrefix = (m[2] ?? '').replace(/\/+$/, '');
   const why = rawPrefix === '' ? null : keyProblem(rawPrefix);

@@ -121,5 +121,9 @@ export function assertKey(key: string): void {
 
 /** Is the body a stream (Readable or async iterable) rather than bytes in memory? */
 export function isStreamBody(body: PutBody): body is Readable | AsyncIterable<Uint8Array> {
-  return typeof body !== 'string' && !(body instanceof Uint8Array) && typeof (body as AsyncIterable<Uint8Array>)[Symbol.asyncIterator] === 'function';
+  return (
+    typeof body !== 'string' &&
+    !(body instanceof Uint8Array) &&
+    typeof (body as AsyncIterable<Uint8Array>)[Symbol.asyncIterator] === 'function'
+  );
 }

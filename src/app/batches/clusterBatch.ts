@@ -56,7 +56,10 @@ export async function clusterBatch(ctx: ClusterPorts, batchId: string, expected:
           patched += out;
           break;
         }
-        if (attempt >= MAX_CHUNK_RETRIES) throw new Error(`batch ${batchId}: records ${from}-${from + indexes.length - 1} kept changing while their clusters were written`);
+        if (attempt >= MAX_CHUNK_RETRIES)
+          throw new Error(
+            `batch ${batchId}: records ${from}-${from + indexes.length - 1} kept changing while their clusters were written`,
+          );
       }
     }
     return patched;
@@ -74,7 +77,9 @@ async function clusterChunk(ctx: ClusterPorts, batchId: string, indexes: number[
   });
   const refs = await ctx.captions.assignMany(rows.map((r) => ({ itemId: r.record.id, caption: r.record.caption })));
   // Stories after clusters, in the same order and under the same lock.
-  const stories = await ctx.stories.assignMany(rows.map((r) => ({ itemId: r.record.id, evidence: captionStoryEvidence(r.record.caption) })));
+  const stories = await ctx.stories.assignMany(
+    rows.map((r) => ({ itemId: r.record.id, evidence: captionStoryEvidence(r.record.caption) })),
+  );
   const patches: Array<{ row: (typeof rows)[number]; next: CatalogRecord }> = [];
   for (let i = 0; i < rows.length; i++) {
     const { record } = rows[i];
@@ -84,7 +89,8 @@ async function clusterChunk(ctx: ClusterPorts, batchId: string, indexes: number[
       probableResend = await ctx.photos.isProbableResend(record.photo, record.image.phash, cluster.canonicalId);
     }
     const story = stories[i];
-    if (sameRef(record.cluster, cluster) && sameRef(record.story, story) && record.probableResend === probableResend) continue;
+    if (sameRef(record.cluster, cluster) && sameRef(record.story, story) && record.probableResend === probableResend)
+      continue;
     patches.push({ row: rows[i], next: { ...record, cluster, story, probableResend } });
   }
   // The kill store indexes a record by its cluster and the item it resends (killStore.recordGroups):
@@ -96,7 +102,17 @@ async function clusterChunk(ctx: ClusterPorts, batchId: string, indexes: number[
   const changes: Array<{ index: number; before: string; after: string }> = patches.map(({ row, next }, i) => {
     const status = statuses[i];
     const { record } = row;
-    const after = status && (!record.status || record.status === 'active') ? { ...next, status: status.status, killedAt: status.killedAt, reason: status.reason, notice: status.notice, supersededBy: status.supersededBy } : next;
+    const after =
+      status && (!record.status || record.status === 'active')
+        ? {
+            ...next,
+            status: status.status,
+            killedAt: status.killedAt,
+            reason: status.reason,
+            notice: status.notice,
+            supersededBy: status.supersededBy,
+          }
+        : next;
     return { index: row.index, before: row.before, after: JSON.stringify(after) };
   });
   if (!(await ctx.catalog.replaceRecords(batchId, changes))) return null;

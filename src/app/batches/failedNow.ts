@@ -32,7 +32,12 @@ export async function failuresNow(
   opts: { checkPhotos?: number } = {},
 ): Promise<FailedNow[]> {
   const moves = new DropMoves(deps.redis, deps.prefix);
-  const found = failures.length ? await moves.lookup(ledger.id, failures.map((f) => f.source)) : new Map<string, string>();
+  const found = failures.length
+    ? await moves.lookup(
+        ledger.id,
+        failures.map((f) => f.source),
+      )
+    : new Map<string, string>();
   const out: FailedNow[] = failures.map((f) => {
     const source = relocateSource(f.source, found);
     const canHelp = retryCanHelp(f.code);
@@ -40,7 +45,12 @@ export async function failuresNow(
       ...f,
       ...(source !== null && source !== f.source ? { source, movedFrom: f.source } : {}),
       retryable: canHelp,
-      ...(canHelp ? {} : { retryNote: 'the feed itself is bad at this item: retrying reads the same feed and fails the same way; fix the feed and drop it again' }),
+      ...(canHelp
+        ? {}
+        : {
+            retryNote:
+              'the feed itself is bad at this item: retrying reads the same feed and fails the same way; fix the feed and drop it again',
+          }),
     };
   });
   const check = Math.min(opts.checkPhotos ?? 0, out.length);
@@ -48,7 +58,12 @@ export async function failuresNow(
   const carrying = new CarryingJobs(deps.queues);
   for (const f of out.slice(0, check)) {
     if (!f.retryable) continue;
-    const job = await carrying.find({ batchId: ledger.id, itemId: f.itemId, index: f.index ?? f.position, expected: ledger.expected });
+    const job = await carrying.find({
+      batchId: ledger.id,
+      itemId: f.itemId,
+      index: f.index ?? f.position,
+      expected: ledger.expected,
+    });
     if (!job?.data) continue; // the job is gone: the retry reloads the feed, and says so if it cannot
     const now = await whereItIsNow(moves, ledger.feed, job.data);
     const photo = now.item.image;

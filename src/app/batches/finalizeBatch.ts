@@ -37,7 +37,11 @@ export interface FinalizeLogger {
 
 /** What finalizing a batch reads and writes, passed in by the batch worker (src/app/jobs/batchWorker.ts). */
 export interface FinalizePorts extends ClusterPorts {
-  catalog: ClusterPorts['catalog'] & Pick<CatalogStore, 'getBatch' | 'recordPositions' | 'markItem' | 'iterateRawRecords' | 'finishBatch' | 'addWarning'>;
+  catalog: ClusterPorts['catalog'] &
+    Pick<
+      CatalogStore,
+      'getBatch' | 'recordPositions' | 'markItem' | 'iterateRawRecords' | 'finishBatch' | 'addWarning'
+    >;
   /**
    * Where records.ndjson and summary.json go (the storage port: the local folder or a bucket, at
    * content-stable keys), each written whole, summary.json last: a re-run rewrites them in place.
@@ -92,7 +96,12 @@ async function recordLostItems(ports: FinalizePorts, ledger: BatchLedger, have: 
       if (!payload) {
         feed ??= feedItemsFor(ports, batchId, ledger.feed);
         const f = await feed;
-        const item = f?.items[index] ?? { source: { file: ledger.feed, position: index, format: ledger.format }, captionRaw: '', iptc: {}, image: null };
+        const item = f?.items[index] ?? {
+          source: { file: ledger.feed, position: index, format: ledger.format },
+          captionRaw: '',
+          iptc: {},
+          image: null,
+        };
         payload = { batchId, itemId, index, root: f?.root ?? path.dirname(ledger.feed), item };
       }
       const label = payload.item.image ?? `${ledger.feed} item ${payload.item.source.position + 1}`;
@@ -101,7 +110,10 @@ async function recordLostItems(ports: FinalizePorts, ledger: BatchLedger, have: 
       if (job && state === 'failed') {
         const reason = job.failedReason || 'the job failed without a reason';
         error = STALLED_TOO_OFTEN.test(reason)
-          ? { code: 'WORKER_LOST', message: `${label}: the worker processing it died or stopped answering ${job.stalledCounter} times (killed, out of memory, or a crash on this photo); see the worker logs, then \`photowire retry ${itemId}\`` }
+          ? {
+              code: 'WORKER_LOST',
+              message: `${label}: the worker processing it died or stopped answering ${job.stalledCounter} times (killed, out of memory, or a crash on this photo); see the worker logs, then \`photowire retry ${itemId}\``,
+            }
           : { code: 'INTERNAL', message: reason };
         attempts = Math.max(job.attemptsMade, job.attemptsStarted, 1);
       } else {
@@ -111,11 +123,17 @@ async function recordLostItems(ports: FinalizePorts, ledger: BatchLedger, have: 
             : state === 'completed'
               ? 'its job completed but its record is missing (Redis lost data after it was written)'
               : `its job is still ${state} but was detached from the batch (removed from the batch's flow)`;
-        error = { code: 'WORKER_LOST', message: `${label}: the batch was closing and the item was never recorded: ${why}; \`photowire retry ${itemId}\` runs it again` };
+        error = {
+          code: 'WORKER_LOST',
+          message: `${label}: the batch was closing and the item was never recorded: ${why}; \`photowire retry ${itemId}\` runs it again`,
+        };
         if (job) attempts = Math.max(job.attemptsMade, job.attemptsStarted, 1);
       }
       await ports.catalog.markItem(ports.failedRecord(payload, error), { error, attempts });
-      ports.logger.warn({ batchId, itemId, index, state, code: error.code }, 'item ended without a record: recorded as failed');
+      ports.logger.warn(
+        { batchId, itemId, index, state, code: error.code },
+        'item ended without a record: recorded as failed',
+      );
       added++;
     }
   } finally {
@@ -142,14 +160,20 @@ export async function finalizeBatch(ports: FinalizePorts, batchId: string, round
   if (!ledger) {
     // Redis lost the ledger (restarted without its data): there is nothing to close. The waits
     // notice and say so; re-ingesting the feed (`ingest --wait --recreate`) creates it again.
-    logger.error({ batchId }, 'batch has no ledger at finalize (Redis lost its data?): nothing closed; ingest the feed again to re-create it');
+    logger.error(
+      { batchId },
+      'batch has no ledger at finalize (Redis lost its data?): nothing closed; ingest the feed again to re-create it',
+    );
     return 'no-ledger';
   }
   // A finalize of an earlier round (BullMQ retrying it after a failure, long after `photowire
   // retry` reopened the batch): the ledger, the records and the exports are the current round's
   // finalize's to write. Closing here said "done" while the retried items were still queued.
   if (round < ledger.round) {
-    logger.warn({ batchId, round, current: ledger.round }, 'finalize of an earlier round: the batch was reopened since; nothing done');
+    logger.warn(
+      { batchId, round, current: ledger.round },
+      'finalize of an earlier round: the batch was reopened since; nothing done',
+    );
     return 'stale';
   }
   const { expected } = ledger;
@@ -174,17 +198,29 @@ export async function finalizeBatch(ports: FinalizePorts, batchId: string, round
   // Written as read, a chunk of records at a time: the batch is never held in memory whole.
   const missing: number[] = [];
   let lines = 0;
-  await write('records.ndjson', () => ndjson(catalog.iterateRawRecords(batchId, expected, { onMissing: (i) => missing.push(i) }), () => lines++));
+  await write('records.ndjson', () =>
+    ndjson(catalog.iterateRawRecords(batchId, expected, { onMissing: (i) => missing.push(i) }), () => lines++),
+  );
   // The check a reader of records.ndjson relies on: one line per item of the ledger.
   if (!exportError && (lines !== expected || missing.length)) {
-    const shown = missing.slice(0, LISTED).map((i) => i + 1).join(', ') + (missing.length > LISTED ? `, ... (${missing.length} in all)` : '');
+    const shown =
+      missing
+        .slice(0, LISTED)
+        .map((i) => i + 1)
+        .join(', ') + (missing.length > LISTED ? `, ... (${missing.length} in all)` : '');
     exportError = `RECORDS_MISSING: records.ndjson has ${lines} lines for the ledger's ${expected} items${missing.length ? `; no record at positions ${shown}` : ''}; finalize runs again`;
-    logger.error({ batchId, lines, expected, missing: missing.slice(0, LISTED) }, 'records.ndjson is short of the ledger');
+    logger.error(
+      { batchId, lines, expected, missing: missing.slice(0, LISTED) },
+      'records.ndjson is short of the ledger',
+    );
   }
   const closed = await catalog.finishBatch(batchId, exportError, round);
   if (closed.state === 'stale') {
     // Reopened between the check above and here: records.ndjson is rewritten by that round's finalize.
-    logger.warn({ batchId, round, current: closed.round }, 'finalize of an earlier round: the batch was reopened while it ran; not closed');
+    logger.warn(
+      { batchId, round, current: closed.round },
+      'finalize of an earlier round: the batch was reopened while it ran; not closed',
+    );
     return 'stale';
   }
   if (closed.state === 'short') {
@@ -206,7 +242,10 @@ export async function finalizeBatch(ports: FinalizePorts, batchId: string, round
 }
 
 /** Records as stored (JSON text, one line each: JSON.stringify never writes a newline), 500 lines a chunk. */
-export async function* ndjson(records: AsyncIterable<string>, onLine: () => void = () => undefined): AsyncGenerator<string> {
+export async function* ndjson(
+  records: AsyncIterable<string>,
+  onLine: () => void = () => undefined,
+): AsyncGenerator<string> {
   let lines: string[] = [];
   for await (const r of records) {
     lines.push(r);

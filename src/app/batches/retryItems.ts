@@ -37,7 +37,14 @@ export interface RetryOutcome {
 }
 
 /** BullMQ states of a job that is still to run (or running). */
-export const PENDING_JOB_STATES: ReadonlySet<string> = new Set(['waiting', 'paused', 'active', 'delayed', 'prioritized', 'waiting-children']);
+export const PENDING_JOB_STATES: ReadonlySet<string> = new Set([
+  'waiting',
+  'paused',
+  'active',
+  'delayed',
+  'prioritized',
+  'waiting-children',
+]);
 /** A retry claim outlives any sane queue wait; it only guards against adding the same retry twice. */
 const CLAIM_TTL_S = 7 * 24 * 3600;
 
@@ -79,7 +86,12 @@ export async function retryItems(rt: RetryDeps, id: string): Promise<RetryOutcom
   // An item of a chunk of caption-only items is found in its chunk's job (src/core/itemChunks.ts)
   // and retried as an item job of its own; the chunk's job stays (it carried the others).
   for (const f of failures) {
-    const found = await carrying.find({ batchId, itemId: f.itemId, index: f.index ?? f.position, expected: ledger.expected });
+    const found = await carrying.find({
+      batchId,
+      itemId: f.itemId,
+      index: f.index ?? f.position,
+      expected: ledger.expected,
+    });
     const job = found?.job;
     const state = job ? await job.getState() : 'unknown';
     // A chunk still running holds other items: this item's failure is recorded, so it can go again now.
@@ -90,19 +102,31 @@ export async function retryItems(rt: RetryDeps, id: string): Promise<RetryOutcom
     let payload: ItemJob | undefined = found?.data ?? undefined;
     if (!payload) {
       // The job is gone (cleaned from the queue board): rebuild the item from the feed, if it still reads the same.
-      feedItems ??= reloadFeedItems(rt, batchId, ledger.feed, failures.map((x) => x.index ?? x.position));
+      feedItems ??= reloadFeedItems(
+        rt,
+        batchId,
+        ledger.feed,
+        failures.map((x) => x.index ?? x.position),
+      );
       payload = (await feedItems).get(f.index ?? f.position);
       if (!payload) {
-        out.skipped.push({ itemId: f.itemId, reason: `its job is gone and ${ledger.feed} no longer has this item: ingest the feed again` });
+        out.skipped.push({
+          itemId: f.itemId,
+          reason: `its job is gone and ${ledger.feed} no longer has this item: ingest the feed again`,
+        });
         continue;
       }
     }
     // A hot folder moved the drop to processed/ when the batch ended: read the item from there.
     payload = await whereItIsNow(moves, ledger.feed, payload);
     // A delivery's picture that had not arrived may be there now (put beside the moved feed): read it again.
-    if (payload.item.error?.code === 'PICTURE_MISSING') payload = { ...payload, item: { ...payload.item, error: undefined } };
+    if (payload.item.error?.code === 'PICTURE_MISSING')
+      payload = { ...payload, item: { ...payload.item, error: undefined } };
     if (payload.item.error) {
-      out.skipped.push({ itemId: f.itemId, reason: `${payload.item.error.code}: the feed itself is bad at this item; fix the feed and ingest it again (a changed feed is a new batch)` });
+      out.skipped.push({
+        itemId: f.itemId,
+        reason: `${payload.item.error.code}: the feed itself is bad at this item; fix the feed and ingest it again (a changed feed is a new batch)`,
+      });
       continue;
     }
     const claim = claimKey(rt.config.prefix, batchId, f);
@@ -162,12 +186,20 @@ function claimKey(prefix: string, batchId: string, f: FailedItem): string {
  * The feed's items by batch index, for failed items whose job is gone; only items that are still
  * the same item. Reads the records of the failed items only (`indexes`), never the whole batch.
  */
-async function reloadFeedItems(rt: RetryDeps, batchId: string, feedPath: string, indexes: number[]): Promise<Map<number, ItemJob>> {
+async function reloadFeedItems(
+  rt: RetryDeps,
+  batchId: string,
+  feedPath: string,
+  indexes: number[],
+): Promise<Map<number, ItemJob>> {
   const byIndex = new Map<number, ItemJob>();
   const found = await rt.ctx.catalog.recordsAt(batchId, indexes);
   const records = new Map(found.flatMap((r) => (r ? [[batchIndexOf(r), r] as const] : [])));
   // A feed a hot folder took is in processed/ now, under the batch's recorded move.
-  const moved = await new DropMoves(rt.redis, rt.config.prefix).lookup(batchId, [feedPath, ...[...records.values()].map((r) => r.source.file)]);
+  const moved = await new DropMoves(rt.redis, rt.config.prefix).lookup(batchId, [
+    feedPath,
+    ...[...records.values()].map((r) => r.source.file),
+  ]);
   const now = (p: string) => relocatePath(p, moved) ?? p;
   try {
     const feed = await loadAnyFeed(rt.ctx.storage, now(feedPath), rt.config.maxFeedBytes);

@@ -60,8 +60,13 @@ export async function summarizeBatch(
   // Feeds taken together finalize in any order: the first to finish begins the clusters the others
   // join. Those batches are the same run's, not earlier ones ("3 joined earlier clusters" was printed
   // for the first `run --sample`).
-  const [failures, counts, joinedThisRun] = await Promise.all([ctx.catalog.getFailed(batchId), ctx.catalog.counters(batchId), ctx.catalog.joinedFrom(batchId, opts.sameRun ?? [])]);
-  const elapsedMs = ledger.state === 'done' && ledger.finishedAt ? Date.parse(ledger.finishedAt) - Date.parse(ledger.createdAt) : null;
+  const [failures, counts, joinedThisRun] = await Promise.all([
+    ctx.catalog.getFailed(batchId),
+    ctx.catalog.counters(batchId),
+    ctx.catalog.joinedFrom(batchId, opts.sameRun ?? []),
+  ]);
+  const elapsedMs =
+    ledger.state === 'done' && ledger.finishedAt ? Date.parse(ledger.finishedAt) - Date.parse(ledger.createdAt) : null;
   return {
     batchId,
     feed: ledger.feed,

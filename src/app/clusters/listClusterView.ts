@@ -8,7 +8,13 @@ type StoredRecord = NonNullable<Awaited<ReturnType<typeof recordsOfItems>> exten
 
 /** A cluster as `photowire clusters` shows it: each member with its credit line, its diff and why it joined, and the story it is in. */
 export type ClusterView = Omit<Listed, 'members'> & {
-  members: Array<Member & { credit: string | null; diff?: NonNullable<StoredRecord['cluster']>['diff']; why?: NonNullable<StoredRecord['cluster']>['why'] }>;
+  members: Array<
+    Member & {
+      credit: string | null;
+      diff?: NonNullable<StoredRecord['cluster']>['diff'];
+      why?: NonNullable<StoredRecord['cluster']>['why'];
+    }
+  >;
   /** The story of the cluster's canonical caption (or, without one, its first member with a story), as it is now; null when none has one. */
   story: { id: string; size: number } | null;
 };
@@ -44,19 +50,30 @@ export async function listClusterView(
       itemIds = inStory.filter((id) => inBatch.has(id));
     } else itemIds = inStory;
   }
-  const clusters = (await ctx.captions.listClusters({ minSize: opts.minSize, itemIds })).filter((c) => c.size >= opts.minSize);
+  const clusters = (await ctx.captions.listClusters({ minSize: opts.minSize, itemIds })).filter(
+    (c) => c.size >= opts.minSize,
+  );
   clusters.sort((a, b) => b.size - a.size || a.canonicalId.localeCompare(b.canonicalId));
   return viewOf(ctx, clusters);
 }
 
 /** One cluster as `photowire clusters show` prints it (every member, its credit, diff and why), or null. */
-export async function showClusterView(ctx: Pick<PipelineContext, 'catalog' | 'captions' | 'stories'>, clusterId: string): Promise<ClusterView | null> {
+export async function showClusterView(
+  ctx: Pick<PipelineContext, 'catalog' | 'captions' | 'stories'>,
+  clusterId: string,
+): Promise<ClusterView | null> {
   const c = await ctx.captions.getCluster(clusterId);
   return c === null ? null : (await viewOf(ctx, [c]))[0];
 }
 
-async function viewOf(ctx: Pick<PipelineContext, 'catalog' | 'captions' | 'stories'>, clusters: Listed[]): Promise<ClusterView[]> {
-  const records = await recordsOfItems(ctx.catalog, clusters.flatMap((c) => c.members.map((m) => m.itemId)));
+async function viewOf(
+  ctx: Pick<PipelineContext, 'catalog' | 'captions' | 'stories'>,
+  clusters: Listed[],
+): Promise<ClusterView[]> {
+  const records = await recordsOfItems(
+    ctx.catalog,
+    clusters.flatMap((c) => c.members.map((m) => m.itemId)),
+  );
   const storyOf = (c: Listed): string | null => {
     const canonical = records.get(c.canonicalId)?.story;
     if (canonical) return canonical.id;
@@ -73,7 +90,12 @@ async function viewOf(ctx: Pick<PipelineContext, 'catalog' | 'captions' | 'stori
     story: storyIds[i] === null ? null : (current.get(storyIds[i]!) ?? null),
     members: c.members.map((m) => {
       const r = records.get(m.itemId);
-      return { ...m, credit: r?.credit.line ?? null, ...(r?.cluster?.diff ? { diff: r.cluster.diff } : {}), ...(r?.cluster?.why ? { why: r.cluster.why } : {}) };
+      return {
+        ...m,
+        credit: r?.credit.line ?? null,
+        ...(r?.cluster?.diff ? { diff: r.cluster.diff } : {}),
+        ...(r?.cluster?.why ? { why: r.cluster.why } : {}),
+      };
     }),
   }));
 }

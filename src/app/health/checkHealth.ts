@@ -26,8 +26,15 @@ export interface HealthReport {
  * credentials)? Each within `timeoutMs`, never retried: a healthcheck that hangs is itself a
  * failure, and the orchestrator retries it. Never starts a private Redis (that is `run`'s fallback).
  */
-export async function checkHealth(config: Config, env: NodeJS.ProcessEnv, opts: { timeoutMs: number }): Promise<HealthReport> {
-  const [redis, storage] = await Promise.all([checkRedis(config, opts.timeoutMs), checkStorage(config, env, opts.timeoutMs)]);
+export async function checkHealth(
+  config: Config,
+  env: NodeJS.ProcessEnv,
+  opts: { timeoutMs: number },
+): Promise<HealthReport> {
+  const [redis, storage] = await Promise.all([
+    checkRedis(config, opts.timeoutMs),
+    checkStorage(config, env, opts.timeoutMs),
+  ]);
   const ok = redis.ok && storage.ok;
   const line = maskSecrets(`${ok ? 'ok' : 'unhealthy'}: redis ${redis.detail}; storage ${storage.detail}`);
   return { ok, redis, storage, line };
@@ -42,7 +49,9 @@ function withTimeout<T>(work: Promise<T>, ms: number, what: string): Promise<T> 
 }
 
 async function checkRedis(config: Config, timeoutMs: number): Promise<HealthCheck> {
-  const url = config.redisClusterNodes ? clusterUrl(config.redisClusterNodes) : (config.redisUrl ?? 'redis://127.0.0.1:6379');
+  const url = config.redisClusterNodes
+    ? clusterUrl(config.redisClusterNodes)
+    : (config.redisUrl ?? 'redis://127.0.0.1:6379');
   const where = describeRedis({ url, private: false });
   // The connection reconnects on its own: the timeout ends the wait, and its last error says why.
   const redis = createRedis(url, { name: 'photowire-health' });
@@ -50,7 +59,9 @@ async function checkRedis(config: Config, timeoutMs: number): Promise<HealthChec
   redis.on('error', (err: Error) => (lastError = err.message));
   try {
     const answer = await withTimeout(redis.ping(), timeoutMs, 'PING');
-    return answer === 'PONG' ? { ok: true, detail: `answers (${where})` } : { ok: false, detail: `did not answer PING (${where})` };
+    return answer === 'PONG'
+      ? { ok: true, detail: `answers (${where})` }
+      : { ok: false, detail: `did not answer PING (${where})` };
   } catch (err) {
     return { ok: false, detail: `does not answer (${where}): ${lastError || (err as Error).message}` };
   } finally {

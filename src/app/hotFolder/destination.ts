@@ -32,5 +32,7 @@ export function freeName(name: string, exists: (candidate: string) => boolean): 
 
 /** What `failed/<day>/<name>.error.json` says about a file that could not be read at all. */
 export function errorReport(file: string, movedTo: string, error: { code: string; message: string }, at: Date): string {
-  return JSON.stringify({ file, movedTo, code: error.code, message: error.message, at: at.toISOString() }, null, 2) + '\n';
+  return (
+    JSON.stringify({ file, movedTo, code: error.code, message: error.message, at: at.toISOString() }, null, 2) + '\n'
+  );
 }

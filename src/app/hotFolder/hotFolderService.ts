@@ -11,7 +11,16 @@ import { pairWaiters, planTakes, type Pairing, type PlannedTake } from './planTa
 import { localPicture, markMissingPicture } from '../../core/feeds/folderFeed';
 import type { HotFolderLogger, HotFolderPorts, HotFolderSettings } from './ports';
 import { SCAN_MAX_TOP_LEVEL } from './scanFolder';
-import { emptySettleState, heldMessage, settleStep, type EntryObservation, type HeldEntry, type ReadyEntry, type ReadyReason, type SettleState } from './settle';
+import {
+  emptySettleState,
+  heldMessage,
+  settleStep,
+  type EntryObservation,
+  type HeldEntry,
+  type ReadyEntry,
+  type ReadyReason,
+  type SettleState,
+} from './settle';
 
 interface FileRefs {
   signature: string;
@@ -163,7 +172,9 @@ export class HotFolderService extends EventEmitter {
           }
           const abort = new AbortController();
           const done = this.take(dir, planned, abort.signal)
-            .catch((err) => this.ports.logger.error({ err, file }, 'hot folder: taking a file failed; it stays for the next scan'))
+            .catch((err) =>
+              this.ports.logger.error({ err, file }, 'hot folder: taking a file failed; it stays for the next scan'),
+            )
             .finally(() => this.inFlight.delete(file));
           this.inFlight.set(file, { abort, done });
         }
@@ -186,7 +197,14 @@ export class HotFolderService extends EventEmitter {
     this.lastCapLog.set(dir, now);
     const { maxTakes } = this.settings;
     this.ports.logger.info(
-      { hotFolder: dir, heldBack, inFlight: this.inFlight.size, maxTakes, truncated, scanMaxTopLevel: SCAN_MAX_TOP_LEVEL },
+      {
+        hotFolder: dir,
+        heldBack,
+        inFlight: this.inFlight.size,
+        maxTakes,
+        truncated,
+        scanMaxTopLevel: SCAN_MAX_TOP_LEVEL,
+      },
       `hot folder: ${heldBack} complete entries wait for a free take (${this.inFlight.size} in flight, at most ${maxTakes} per watcher)${truncated ? `; the folder holds more than ${SCAN_MAX_TOP_LEVEL} entries, a scan looks at that many` : ''}`,
     );
   }
@@ -206,9 +224,18 @@ export class HotFolderService extends EventEmitter {
       const note = heldMessage(h, now);
       const prev = this.heldRuns.get(file);
       if (prev?.note === note) continue;
-      if (!prev) this.ports.logger.warn({ hotFolder: dir, file: h.entry.name, tempNames: h.entry.tempNames ?? [], waitingMs: now - h.since }, `hot folder: ${note}`);
+      if (!prev)
+        this.ports.logger.warn(
+          { hotFolder: dir, file: h.entry.name, tempNames: h.entry.tempNames ?? [], waitingMs: now - h.since },
+          `hot folder: ${note}`,
+        );
       const id = `drop-waiting-${createHash('sha256').update(`${file}\0${h.since}`).digest('hex').slice(0, 16)}`;
-      const run: RunRecord = { ...(prev ?? newRun({ id, schedule: WATCH_SCHEDULE, source: file, trigger: 'drop', startedAt: new Date(h.since) })), state: 'waiting', note };
+      const run: RunRecord = {
+        ...(prev ??
+          newRun({ id, schedule: WATCH_SCHEDULE, source: file, trigger: 'drop', startedAt: new Date(h.since) })),
+        state: 'waiting',
+        note,
+      };
       this.heldRuns.set(file, run);
       await this.ports.runs.save(run);
     }
@@ -216,7 +243,11 @@ export class HotFolderService extends EventEmitter {
       if (still.has(file) || path.dirname(file) !== dir) continue;
       this.heldRuns.delete(file);
       const waited = formatDuration(this.ports.now() - Date.parse(run.startedAt));
-      await this.ports.runs.save(finishRun(run, 'done', this.date(), { note: `${path.basename(file)}/ waited ${waited} for its temp-named files; no longer waiting` }));
+      await this.ports.runs.save(
+        finishRun(run, 'done', this.date(), {
+          note: `${path.basename(file)}/ waited ${waited} for its temp-named files; no longer waiting`,
+        }),
+      );
     }
   }
 
@@ -242,13 +273,17 @@ export class HotFolderService extends EventEmitter {
    * and which files are pictures without an image extension (Reuters' `..-BASEIMAGE`).
    * A feed that does not parse (yet) names nothing; it is reported when it is taken.
    */
-  private async references(dir: string, candidates: EntryObservation[]): Promise<{ holders: Map<string, string[]>; needs: Map<string, string[][]>; pictures: Set<string> }> {
+  private async references(
+    dir: string,
+    candidates: EntryObservation[],
+  ): Promise<{ holders: Map<string, string[]>; needs: Map<string, string[][]>; pictures: Set<string> }> {
     const cache = this.refCache.get(dir) ?? new Map<string, FileRefs>();
     const next = new Map<string, FileRefs>();
     const holders = new Map<string, string[]>();
     const needs = new Map<string, string[][]>();
     const pictures = new Set<string>();
-    const top = (p: string): string | null => (p.startsWith(dir + path.sep) ? path.relative(dir, p).split(path.sep)[0]! : null);
+    const top = (p: string): string | null =>
+      p.startsWith(dir + path.sep) ? path.relative(dir, p).split(path.sep)[0]! : null;
     for (const c of candidates) {
       if (c.kind !== 'file') continue;
       if (hasImageExtension(c.name)) {
@@ -265,7 +300,9 @@ export class HotFolderService extends EventEmitter {
             const named = (feed.names ?? []).map(top).filter((n): n is string => n !== null && n !== c.name);
             const own = feed.items.map((i) => localPicture(i)).map((p) => (p === null ? null : top(p)));
             hit.holders = [...new Set([...own.filter((n): n is string => n !== null && n !== c.name), ...named])];
-            hit.needs = feed.items.flatMap((i, k) => (i.error ? [] : own[k] ? [[own[k]!]] : named.length ? [named] : []));
+            hit.needs = feed.items.flatMap((i, k) =>
+              i.error ? [] : own[k] ? [[own[k]!]] : named.length ? [named] : [],
+            );
           }
         } catch {
           // not readable yet: named nothing
@@ -285,10 +322,20 @@ export class HotFolderService extends EventEmitter {
    * A lone picture waits only in a folder known to receive deliveries (one whose XML named
    * pictures; kept in Redis), so a folder of plain photos is taken as soon as they settle.
    */
-  private async pairing(dir: string, ready: ReadyEntry[], present: Set<string>, refs: { holders: Map<string, string[]>; needs: Map<string, string[][]>; pictures: Set<string> }): Promise<Pairing | undefined> {
+  private async pairing(
+    dir: string,
+    ready: ReadyEntry[],
+    present: Set<string>,
+    refs: { holders: Map<string, string[]>; needs: Map<string, string[][]>; pictures: Set<string> },
+  ): Promise<Pairing | undefined> {
     const waitMs = this.settings.pairWaitMs;
     if (waitMs <= 0) return undefined;
-    const base = { waitMs, needs: refs.needs, isPicture: (n: string) => refs.pictures.has(n), picturesWait: refs.needs.size > 0 || (await this.ports.pairs.isDelivery(dir)) };
+    const base = {
+      waitMs,
+      needs: refs.needs,
+      isPicture: (n: string) => refs.pictures.has(n),
+      picturesWait: refs.needs.size > 0 || (await this.ports.pairs.isDelivery(dir)),
+    };
     const now = this.ports.now();
     const since = new Map<string, number>();
     for (const name of pairWaiters(ready, present, refs.holders, base)) {
@@ -297,7 +344,10 @@ export class HotFolderService extends EventEmitter {
       if (at === undefined) {
         at = await this.ports.pairs.since(dir, name, now);
         this.pairSince.set(file, at);
-        this.ports.logger.info({ hotFolder: dir, file: name, waitMs, waitedMs: now - at }, `hot folder: ${name} waits for its ${refs.needs.has(name) ? 'picture' : 'item'} (at most ${formatDuration(waitMs)})`);
+        this.ports.logger.info(
+          { hotFolder: dir, file: name, waitMs, waitedMs: now - at },
+          `hot folder: ${name} waits for its ${refs.needs.has(name) ? 'picture' : 'item'} (at most ${formatDuration(waitMs)})`,
+        );
       }
       since.set(name, at);
     }
@@ -316,17 +366,24 @@ export class HotFolderService extends EventEmitter {
     const { files, ingest } = this.ports;
     const file = path.join(dir, entry.name);
     const refuse = (why: string) =>
-      new InputError('PATH_OUTSIDE_FEED', `${file}: ${why}; a hot folder takes only the files and folders dropped into it, never what a symlink points to`);
+      new InputError(
+        'PATH_OUTSIDE_FEED',
+        `${file}: ${why}; a hot folder takes only the files and folders dropped into it, never what a symlink points to`,
+      );
     if (entry.kind === 'link') {
       const target = await files.readLink(file);
       throw refuse(`a symlink${target !== null ? ` to ${target}` : ''}`);
     }
     if (entry.kind === 'special') {
-      throw new InputError('FEED_UNREADABLE', `${file}: not a regular file or folder (${await files.specialKind(file)}); never opened`);
+      throw new InputError(
+        'FEED_UNREADABLE',
+        `${file}: not a regular file or folder (${await files.specialKind(file)}); never opened`,
+      );
     }
     const realDir = await files.realPath(dir);
     const real = await files.realPath(file);
-    if (real !== path.join(realDir, entry.name)) throw refuse(`resolves to ${real}, not an entry of the hot folder ${realDir} (a symlink)`);
+    if (real !== path.join(realDir, entry.name))
+      throw refuse(`resolves to ${real}, not an entry of the hot folder ${realDir} (a symlink)`);
     const feed = entry.kind === 'dir' ? await files.loadFolder(file, { signal }) : await ingest.load(file, { signal });
     return { ...feed, root: realDir };
   }
@@ -334,7 +391,8 @@ export class HotFolderService extends EventEmitter {
   /** Is `holder` also named by another feed still in the hot folder? */
   private async namedByAnotherFeed(dir: string, holder: string, feed: string): Promise<boolean> {
     for (const [name, ref] of this.refCache.get(dir) ?? []) {
-      if (name !== feed && ref.holders.includes(holder) && (await this.ports.files.exists(path.join(dir, name)))) return true;
+      if (name !== feed && ref.holders.includes(holder) && (await this.ports.files.exists(path.join(dir, name))))
+        return true;
     }
     return false;
   }
@@ -351,7 +409,9 @@ export class HotFolderService extends EventEmitter {
       if (pic !== null && !i.error && !(await this.ports.files.exists(pic))) absent.add(pic);
     }
     if (absent.size === 0) return feed;
-    const why = waited ? `did not arrive in the hot folder within PHOTOWIRE_PAIR_WAIT (${formatDuration(this.settings.pairWaitMs)})` : 'is not in the hot folder';
+    const why = waited
+      ? `did not arrive in the hot folder within PHOTOWIRE_PAIR_WAIT (${formatDuration(this.settings.pairWaitMs)})`
+      : 'is not in the hot folder';
     return { ...feed, items: feed.items.map((i) => markMissingPicture(i, (p) => !absent.has(p), why)) };
   }
 
@@ -372,17 +432,39 @@ export class HotFolderService extends EventEmitter {
     const error = { code: err.code, message: err.message };
     const at = this.date();
     const movedTo = await this.ports.files.move(dir, entry.name, 'failed', at, error);
-    const run = newRun({ id: `drop-failed-${at.getTime()}-${this.ports.nonce()}`, schedule: WATCH_SCHEDULE, source: file, trigger: 'drop', startedAt: at });
-    await this.ports.runs.save(finishRun(run, 'failed', at, { files: 1, note: `${error.code}: ${error.message} (moved to ${movedTo})` }));
+    const run = newRun({
+      id: `drop-failed-${at.getTime()}-${this.ports.nonce()}`,
+      schedule: WATCH_SCHEDULE,
+      source: file,
+      trigger: 'drop',
+      startedAt: at,
+    });
+    await this.ports.runs.save(
+      finishRun(run, 'failed', at, { files: 1, note: `${error.code}: ${error.message} (moved to ${movedTo})` }),
+    );
     log.warn({ code: error.code, movedTo }, `hot folder: could not read ${entry.name}: ${error.message}`);
-    this.emit('taken', { dir, name: entry.name, file, reason, outcome: 'failed', movedTo, companionsMovedTo: [], batchId: null, error } satisfies TakeResult);
+    this.emit('taken', {
+      dir,
+      name: entry.name,
+      file,
+      reason,
+      outcome: 'failed',
+      movedTo,
+      companionsMovedTo: [],
+      batchId: null,
+      error,
+    } satisfies TakeResult);
   }
 
   private async take(dir: string, ready: PlannedTake, signal: AbortSignal): Promise<void> {
     const { entry, reason, companions } = ready;
     const file = path.join(dir, entry.name);
     const log = this.ports.logger.child({ hotFolder: dir, file: entry.name });
-    const claim = await this.ports.claims.acquire(file, `${this.owner}:${this.ports.nonce()}`, this.settings.claimTtlMs);
+    const claim = await this.ports.claims.acquire(
+      file,
+      `${this.owner}:${this.ports.nonce()}`,
+      this.settings.claimTtlMs,
+    );
     if (!claim) return; // another watcher has it
     let release = true;
     try {
@@ -405,7 +487,8 @@ export class HotFolderService extends EventEmitter {
       }
       if (entry.kind === 'file') feed = await this.withMissingPictures(feed, ready.unpaired === true);
       // A delivery (XML naming its pictures): from now on a picture dropped first waits for its item.
-      if (this.settings.pairWaitMs > 0 && companions.length > 0) await this.ports.pairs.markDelivery(dir, this.ports.now());
+      if (this.settings.pairWaitMs > 0 && companions.length > 0)
+        await this.ports.pairs.markDelivery(dir, this.ports.now());
       let run!: RunRecord;
       let again = false;
       const { summary } = await this.ports.ingest.take(feed, {
@@ -417,12 +500,22 @@ export class HotFolderService extends EventEmitter {
           // Same path, same content as a feed taken before: nothing new is ingested, the file is cleared away.
           again = !enq.created && previous?.state === 'done';
           run = again
-            ? newRun({ id: `${runId}-${this.ports.now()}`, schedule: WATCH_SCHEDULE, source: file, trigger: 'drop', startedAt: this.date() })
-            : (previous ?? newRun({ id: runId, schedule: WATCH_SCHEDULE, source: file, trigger: 'drop', startedAt: this.date() }));
+            ? newRun({
+                id: `${runId}-${this.ports.now()}`,
+                schedule: WATCH_SCHEDULE,
+                source: file,
+                trigger: 'drop',
+                startedAt: this.date(),
+              })
+            : (previous ??
+              newRun({ id: runId, schedule: WATCH_SCHEDULE, source: file, trigger: 'drop', startedAt: this.date() }));
           run = { ...run, batchId: feed.batchId, files: 1, items: enq.expected };
           await this.ports.runs.save(run);
           if (!again) await this.touchSource(dir, this.ports.now());
-          log.info({ batchId: feed.batchId, format: feed.format, items: enq.expected, reason, created: enq.created }, 'hot folder: file taken');
+          log.info(
+            { batchId: feed.batchId, format: feed.format, items: enq.expected, reason, created: enq.created },
+            'hot folder: file taken',
+          );
         },
       });
       // Photos first: while the feed is still in place, no watcher takes them on their own.
@@ -446,12 +539,28 @@ export class HotFolderService extends EventEmitter {
       const counts = { ok: summary?.ok ?? 0, failed: summary?.failed ?? 0, duplicates: summary?.duplicates ?? 0 };
       await this.ports.runs.save(
         again
-          ? finishRun(run, 'empty', this.date(), { ...counts, note: `the same file was taken before as batch ${feed.batchId}; nothing taken twice` })
+          ? finishRun(run, 'empty', this.date(), {
+              ...counts,
+              note: `the same file was taken before as batch ${feed.batchId}; nothing taken twice`,
+            })
           : finishRun(run, 'done', this.date(), counts),
       );
-      log.info({ batchId: feed.batchId, movedTo, companions: companionsMovedTo.length, ...counts }, 'hot folder: batch done, file moved');
+      log.info(
+        { batchId: feed.batchId, movedTo, companions: companionsMovedTo.length, ...counts },
+        'hot folder: batch done, file moved',
+      );
       const outcome = again ? 'already-taken' : 'processed';
-      this.emit('taken', { dir, name: entry.name, file, reason, outcome, movedTo, companionsMovedTo, batchId: feed.batchId, error: null } satisfies TakeResult);
+      this.emit('taken', {
+        dir,
+        name: entry.name,
+        file,
+        reason,
+        outcome,
+        movedTo,
+        companionsMovedTo,
+        batchId: feed.batchId,
+        error: null,
+      } satisfies TakeResult);
     } catch (err) {
       if (signal.aborted || claim.isLost) {
         // Stopping (or the claim is gone): the file stays; whoever takes it next lands on the same batch.

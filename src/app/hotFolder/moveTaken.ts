@@ -12,7 +12,13 @@ import { markerName } from './names';
  * a name taken by anything, a dangling link included, is never reused, and the `.error.json` is
  * created exclusively (O_EXCL does not follow a link planted under its name).
  */
-export async function moveTaken(hotFolder: string, name: string, outcome: Outcome, at: Date, error?: { code: string; message: string }): Promise<string> {
+export async function moveTaken(
+  hotFolder: string,
+  name: string,
+  outcome: Outcome,
+  at: Date,
+  error?: { code: string; message: string },
+): Promise<string> {
   const from = path.join(hotFolder, name);
   const dir = outcomeDir(hotFolder, outcome, at);
   await realFolder(path.join(hotFolder, outcome));
@@ -42,6 +48,8 @@ async function realFolder(dir: string): Promise<void> {
   });
   const st = await fs.lstat(dir);
   if (!st.isDirectory()) {
-    throw new Error(`${dir} is ${st.isSymbolicLink() ? 'a symlink' : 'not a folder'}: nothing is moved through it (photowire's own folder in the hot folder); remove it`);
+    throw new Error(
+      `${dir} is ${st.isSymbolicLink() ? 'a symlink' : 'not a folder'}: nothing is moved through it (photowire's own folder in the hot folder); remove it`,
+    );
   }
 }

@@ -36,7 +36,12 @@ export interface Pairing {
  *
  * `references`: feed name → names of the top-level entries holding the photos it names.
  */
-export function planTakes(ready: ReadyEntry[], present: Set<string>, references: Map<string, string[]>, pairing?: Pairing): PlannedTake[] {
+export function planTakes(
+  ready: ReadyEntry[],
+  present: Set<string>,
+  references: Map<string, string[]>,
+  pairing?: Pairing,
+): PlannedTake[] {
   const heldBy = heldByFeeds(present, references);
   const readyNames = new Set(ready.map((r) => r.entry.name));
   const out: PlannedTake[] = [];
@@ -53,9 +58,16 @@ export function planTakes(ready: ReadyEntry[], present: Set<string>, references:
 }
 
 /** The ready entries that wait for their pair now (the watcher looks up, or records, since when). */
-export function pairWaiters(ready: ReadyEntry[], present: Set<string>, references: Map<string, string[]>, pairing: Omit<Pairing, 'since' | 'now'>): string[] {
+export function pairWaiters(
+  ready: ReadyEntry[],
+  present: Set<string>,
+  references: Map<string, string[]>,
+  pairing: Omit<Pairing, 'since' | 'now'>,
+): string[] {
   const heldBy = heldByFeeds(present, references);
-  return ready.map((r) => r.entry.name).filter((name) => !heldBy.has(name) && wantsPair(name, present, references, pairing) !== null);
+  return ready
+    .map((r) => r.entry.name)
+    .filter((name) => !heldBy.has(name) && wantsPair(name, present, references, pairing) !== null);
 }
 
 function heldByFeeds(present: Set<string>, references: Map<string, string[]>): Map<string, string> {
@@ -68,7 +80,12 @@ function heldByFeeds(present: Set<string>, references: Map<string, string[]>): M
 }
 
 /** `picture`: a feed still missing an item's picture; `item`: a lone picture that an item may still name; null: nothing to wait for. */
-function wantsPair(name: string, present: Set<string>, references: Map<string, string[]>, pairing: Omit<Pairing, 'since' | 'now'>): 'picture' | 'item' | null {
+function wantsPair(
+  name: string,
+  present: Set<string>,
+  references: Map<string, string[]>,
+  pairing: Omit<Pairing, 'since' | 'now'>,
+): 'picture' | 'item' | null {
   if (pairing.waitMs <= 0) return null;
   const needs = pairing.needs.get(name);
   if (needs) return needs.some((group) => !group.some((h) => present.has(h))) ? 'picture' : null;

@@ -28,7 +28,13 @@ export interface HotFolderFiles {
   /** A folder dropped into a hot folder, read as one feed (loadFeed: the same folder feed as `run`). */
   loadFolder(dir: string, opts: LoadOptions): Promise<LoadedFeed>;
   /** Move an entry to processed/<day>/ or failed/<day>/ (with `.error.json` when `error`); the new path. */
-  move(dir: string, name: string, outcome: Outcome, at: Date, error?: { code: string; message: string }): Promise<string>;
+  move(
+    dir: string,
+    name: string,
+    outcome: Outcome,
+    at: Date,
+    error?: { code: string; message: string },
+  ): Promise<string>;
   exists(p: string): Promise<boolean>;
   /** Call `onChange` when the folder changes (fs.watch); null where that is not supported (polling alone then). */
   watch(dir: string, onChange: () => void): { close(): void } | null;

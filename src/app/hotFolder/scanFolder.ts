@@ -12,7 +12,10 @@ import type { EntryObservation, ScanListing } from './settle';
  * the walk is bounded (WALK_MAX_ENTRIES, WALK_MAX_DEPTH): past them the signature stops growing
  * and says so, the folder settles and its loader refuses it with FEED_TOO_LARGE naming it.
  */
-async function folderSignature(dir: string, signal?: AbortSignal): Promise<{ signature: string; incomplete: boolean; tempNames: string[] }> {
+async function folderSignature(
+  dir: string,
+  signal?: AbortSignal,
+): Promise<{ signature: string; incomplete: boolean; tempNames: string[] }> {
   const tempNames: string[] = [];
   let count = 0;
   let bytes = 0;
@@ -71,17 +74,26 @@ export async function observeEntry(dir: string, name: string, signal?: AbortSign
   } catch {
     return null;
   }
-  if (st.isSymbolicLink()) return { name, kind: 'link', signature: `${st.size}:${st.mtimeMs}`, ino: st.ino, incomplete: false };
+  if (st.isSymbolicLink())
+    return { name, kind: 'link', signature: `${st.size}:${st.mtimeMs}`, ino: st.ino, incomplete: false };
   if (st.isDirectory()) {
     try {
       const f = await folderSignature(full, signal);
-      return { name, kind: 'dir', signature: f.signature, ino: st.ino, incomplete: f.incomplete, ...(f.incomplete ? { tempNames: f.tempNames } : {}) };
+      return {
+        name,
+        kind: 'dir',
+        signature: f.signature,
+        ino: st.ino,
+        incomplete: f.incomplete,
+        ...(f.incomplete ? { tempNames: f.tempNames } : {}),
+      };
     } catch (err) {
       if (signal?.aborted) throw err;
       return null;
     }
   }
-  if (!st.isFile()) return { name, kind: 'special', signature: `${st.mode}:${st.mtimeMs}`, ino: st.ino, incomplete: false };
+  if (!st.isFile())
+    return { name, kind: 'special', signature: `${st.mode}:${st.mtimeMs}`, ino: st.ino, incomplete: false };
   return { name, kind: 'file', signature: `${st.size}:${st.mtimeMs}`, ino: st.ino, incomplete: false };
 }
 
@@ -93,7 +105,11 @@ export async function observeEntry(dir: string, name: string, signal?: AbortSign
 export const SCAN_MAX_TOP_LEVEL = 10_000;
 
 /** One scan of a hot folder's top level: candidates, temp-named entries and markers (at most `maxEntries` entries). */
-export async function scanHotFolder(dir: string, signal?: AbortSignal, maxEntries = SCAN_MAX_TOP_LEVEL): Promise<ScanListing> {
+export async function scanHotFolder(
+  dir: string,
+  signal?: AbortSignal,
+  maxEntries = SCAN_MAX_TOP_LEVEL,
+): Promise<ScanListing> {
   const listing: ScanListing = { candidates: [], temps: [], marked: new Set() };
   const entries = [];
   // opendir streams the folder: a million names are never read at once.

@@ -120,7 +120,8 @@ export function settleStep(
     if (now - since >= settleMs) ready.push({ entry, reason: 'settled' });
   }
   const tempInodes = new Map<number, { name: string; seenAt: number }>();
-  for (const [ino, t] of state.tempInodes) if (now - t.seenAt <= tempMemoryMs && !present(listing, ino)) tempInodes.set(ino, t);
+  for (const [ino, t] of state.tempInodes)
+    if (now - t.seenAt <= tempMemoryMs && !present(listing, ino)) tempInodes.set(ino, t);
   for (const t of listing.temps) if (t.ino !== 0) tempInodes.set(t.ino, { name: t.name, seenAt: now });
   return { state: { tracked, tempInodes, holding }, ready, held };
 }

@@ -60,11 +60,20 @@ export class IngestService<S = unknown> {
       try {
         const feed = await this.load(p);
         const r = await this.enqueue(feed);
-        this.ports.logger.info({ batchId: r.batchId, feed: feed.feedPath, format: feed.format, items: r.expected, created: r.created }, 'feed enqueued');
+        this.ports.logger.info(
+          { batchId: r.batchId, feed: feed.feedPath, format: feed.format, items: r.expected, created: r.created },
+          'feed enqueued',
+        );
         out.push({ path: p, batchId: r.batchId, created: r.created, expected: r.expected, error: null });
       } catch (err) {
         if (!isInputError(err)) throw err;
-        out.push({ path: p, batchId: null, created: false, expected: 0, error: { code: err.code, message: err.message } });
+        out.push({
+          path: p,
+          batchId: null,
+          created: false,
+          expected: 0,
+          error: { code: err.code, message: err.message },
+        });
       }
     }
     return out;
@@ -72,7 +81,12 @@ export class IngestService<S = unknown> {
 
   /** Wait until every batch is done (src/app/ingest/waitForBatches.ts: survives a Redis restart, can be aborted). */
   wait(batchIds: string[], opts: WaitOptions = {}): Promise<BatchLedger[]> {
-    return waitForBatches(this.ports.ledgers, batchIds, { logger: this.ports.logger, clock: this.ports.clock, ...opts, lostMs: opts.lostMs ?? this.ports.lostMs });
+    return waitForBatches(this.ports.ledgers, batchIds, {
+      logger: this.ports.logger,
+      clock: this.ports.clock,
+      ...opts,
+      lostMs: opts.lostMs ?? this.ports.lostMs,
+    });
   }
 
   /** The summaries of the batches, in order, each knowing the others as the same run's; null for a batch without a ledger. */
@@ -84,7 +98,10 @@ export class IngestService<S = unknown> {
    * One feed from start to end: enqueue, `onEnqueued` (the watcher and scheduler record their run),
    * wait, summarize. The wait is aborted by `signal`.
    */
-  async take(feed: LoadedFeed, opts: Omit<WaitOptions, 'recreate'> & { onEnqueued?: (r: EnqueueResult) => Promise<void> } = {}): Promise<TakeResult<S>> {
+  async take(
+    feed: LoadedFeed,
+    opts: Omit<WaitOptions, 'recreate'> & { onEnqueued?: (r: EnqueueResult) => Promise<void> } = {},
+  ): Promise<TakeResult<S>> {
     const { onEnqueued, ...wait } = opts;
     const enqueued = await this.enqueue(feed);
     await onEnqueued?.(enqueued);
@@ -101,7 +118,10 @@ export class IngestService<S = unknown> {
   async recreate(feedPath: string, batchId: string): Promise<string> {
     const feed = await this.load(feedPath);
     if (feed.batchId !== batchId) {
-      throw new LedgerLostError(`batch ${batchId}: its ledger is gone from Redis and ${feedPath} has changed since (it is now batch ${feed.batchId}): ingest it again as a new batch`, [batchId]);
+      throw new LedgerLostError(
+        `batch ${batchId}: its ledger is gone from Redis and ${feedPath} has changed since (it is now batch ${feed.batchId}): ingest it again as a new batch`,
+        [batchId],
+      );
     }
     const r = await this.enqueue(feed);
     const ledger = await this.ports.ledgers.getBatch(batchId);

@@ -48,7 +48,11 @@ export class LedgerWatch {
   private readonly missingSince = new Map<string, number>();
   constructor(readonly lostMs: number) {}
 
-  observe(batchId: string, ledger: BatchLedger | null, now = Date.now()): 'present' | 'back' | 'missing-new' | 'missing' {
+  observe(
+    batchId: string,
+    ledger: BatchLedger | null,
+    now = Date.now(),
+  ): 'present' | 'back' | 'missing-new' | 'missing' {
     if (ledger) return this.missingSince.delete(batchId) ? 'back' : 'present';
     const since = this.missingSince.get(batchId);
     if (since === undefined) {
@@ -116,7 +120,11 @@ const EXPORT_WAIT_MS = 15_000;
  */
 const OOM_CHECK_MS = 1000;
 
-export async function waitForBatches(ledgers: LedgerSource, batchIds: string[], opts: WaitOptions = {}): Promise<BatchLedger[]> {
+export async function waitForBatches(
+  ledgers: LedgerSource,
+  batchIds: string[],
+  opts: WaitOptions = {},
+): Promise<BatchLedger[]> {
   if (batchIds.length === 0) return [];
   const clock = opts.clock ?? systemClock;
   const pollMs = opts.pollMs ?? 150;
@@ -181,7 +189,9 @@ export async function waitForBatches(ledgers: LedgerSource, batchIds: string[], 
       const done = read as BatchLedger[];
       if (!ledgers.exportReady) return done;
       exportSince ??= clock.now();
-      const pending = await Promise.all(done.map((l) => (l.exportError ? true : ledgers.exportReady!(l).catch(() => false))));
+      const pending = await Promise.all(
+        done.map((l) => (l.exportError ? true : ledgers.exportReady!(l).catch(() => false))),
+      );
       if (pending.every(Boolean) || clock.now() - exportSince >= EXPORT_WAIT_MS) return done;
       await clock.sleep(pollMs, opts.signal);
       continue;

@@ -52,7 +52,8 @@ export interface ChunkResult {
 function failureOf(err: unknown, attempt: ItemAttempt): { error: RecordError; attempts: number } {
   const code = failureCode(err);
   // A download is tried once per attempt: its message says how many there were.
-  const tries = isRetryable(err) && code === 'FETCH_FAILED' ? ` (${attempt.number} attempt${attempt.number === 1 ? '' : 's'})` : '';
+  const tries =
+    isRetryable(err) && code === 'FETCH_FAILED' ? ` (${attempt.number} attempt${attempt.number === 1 ? '' : 's'})` : '';
   return { error: { code, message: failureMessage(err) + tries }, attempts: attempt.number };
 }
 
@@ -119,19 +120,33 @@ export class ItemPipeline {
       const catalogStarted = clock.ms();
       await catalog.markItem(result.record, null);
       const stages = { ...result.timings, catalog: round1(clock.ms() - catalogStarted) };
-      log.info({ durationMs: Math.round(clock.ms() - started), rendered: result.rendered, cluster: result.record.cluster?.id ?? null, stages }, 'item done');
+      log.info(
+        {
+          durationMs: Math.round(clock.ms() - started),
+          rendered: result.rendered,
+          cluster: result.record.cluster?.id ?? null,
+          stages,
+        },
+        'item done',
+      );
       return result;
     } catch (err) {
       const durationMs = Math.round(clock.ms() - started);
       const failure = failureOf(err, attempt);
       if (!isRetryable(err)) {
         await catalog.markItem(await this.settledFailedRecord(job, failure.error, read), failure);
-        log.warn({ durationMs, code: failure.error.code, err: failure.error.message }, 'item failed (bad input, not retried)');
+        log.warn(
+          { durationMs, code: failure.error.code, err: failure.error.message },
+          'item failed (bad input, not retried)',
+        );
         throw err;
       }
       const final = attempt.number >= attempt.max;
       if (final) await catalog.markItem(await this.settledFailedRecord(job, failure.error, read), failure);
-      log.error({ durationMs, attempts: attempt.number, final, err }, final ? 'item failed after its last attempt' : 'item failed, will retry');
+      log.error(
+        { durationMs, attempts: attempt.number, final, err },
+        final ? 'item failed after its last attempt' : 'item failed, will retry',
+      );
       throw err;
     }
   }
@@ -145,10 +160,18 @@ export class ItemPipeline {
    * record stored with the others; a transient fault of an item stores the rest and throws, so
    * the chunk's job runs again for it (on the last attempt it is stored failed instead).
    */
-  async handleChunk(batchId: string, jobs: ItemJob[], attempt: ItemAttempt, log: ItemLogger = this.p.logger): Promise<ChunkResult> {
+  async handleChunk(
+    batchId: string,
+    jobs: ItemJob[],
+    attempt: ItemAttempt,
+    log: ItemLogger = this.p.logger,
+  ): Promise<ChunkResult> {
     const { clock, catalog, kills } = this.p;
     const started = clock.ms();
-    const states = await catalog.itemStates(batchId, jobs.map((j) => j.itemId));
+    const states = await catalog.itemStates(
+      batchId,
+      jobs.map((j) => j.itemId),
+    );
     const todo = jobs.filter((_, i) => states[i] === null);
     const final = attempt.number >= attempt.max;
     const outcomes = await Promise.all(
@@ -162,27 +185,48 @@ export class ItemPipeline {
       }),
     );
     const done = outcomes.flatMap((o) => (o.built ? [{ job: o.job, built: o.built }] : []));
-    const failed = outcomes.filter((o) => o.err !== null && (final || !isRetryable(o.err))).map((o) => ({ ...o, failure: failureOf(o.err, attempt) }));
+    const failed = outcomes
+      .filter((o) => o.err !== null && (final || !isRetryable(o.err)))
+      .map((o) => ({ ...o, failure: failureOf(o.err, attempt) }));
     const transient = outcomes.filter((o) => o.err !== null && !final && isRetryable(o.err));
     const records = await kills.settleMany(done.map((d) => d.built));
-    const failedRecords = await this.settledFailedRecords(failed.map((f) => ({ job: f.job, error: f.failure.error, read: f.read })));
-    await catalog.markItems(batchId, [...records.map((record) => ({ record, failure: null })), ...failedRecords.map((record, i) => ({ record, failure: failed[i].failure }))]);
-    for (const d of done) log.info({ itemId: d.job.itemId, rendered: false, cluster: null, stages: d.built.clock.rounded() }, 'item done');
+    const failedRecords = await this.settledFailedRecords(
+      failed.map((f) => ({ job: f.job, error: f.failure.error, read: f.read })),
+    );
+    await catalog.markItems(batchId, [
+      ...records.map((record) => ({ record, failure: null })),
+      ...failedRecords.map((record, i) => ({ record, failure: failed[i].failure })),
+    ]);
+    for (const d of done)
+      log.info({ itemId: d.job.itemId, rendered: false, cluster: null, stages: d.built.clock.rounded() }, 'item done');
     for (const f of failed) {
       const bad = !isRetryable(f.err);
-      log[bad ? 'warn' : 'error']({ itemId: f.job.itemId, code: f.failure.error.code, err: f.failure.error.message, attempts: attempt.number }, bad ? 'item failed (bad input, not retried)' : 'item failed after its last attempt');
+      log[bad ? 'warn' : 'error'](
+        { itemId: f.job.itemId, code: f.failure.error.code, err: f.failure.error.message, attempts: attempt.number },
+        bad ? 'item failed (bad input, not retried)' : 'item failed after its last attempt',
+      );
     }
     await this.p.pause?.('chunk', jobs[0].itemId);
-    const result: ChunkResult = { stored: records.length + failedRecords.length, skipped: jobs.length - todo.length, failed: failed.map((f) => f.job.itemId), durationMs: Math.round(clock.ms() - started) };
+    const result: ChunkResult = {
+      stored: records.length + failedRecords.length,
+      skipped: jobs.length - todo.length,
+      failed: failed.map((f) => f.job.itemId),
+      durationMs: Math.round(clock.ms() - started),
+    };
     if (transient.length > 0) {
-      log.error({ ...result, retrying: transient.map((t) => t.job.itemId), attempts: attempt.number, err: transient[0].err }, 'chunk: items failed, will retry');
+      log.error(
+        { ...result, retrying: transient.map((t) => t.job.itemId), attempts: attempt.number, err: transient[0].err },
+        'chunk: items failed, will retry',
+      );
       throw transient[0].err;
     }
     return result;
   }
 
   /** Failed records of a chunk, settled together; as built if the kill store cannot be reached (as `settledFailedRecord`). */
-  private async settledFailedRecords(items: Array<{ job: ItemJob; error: RecordError; read: ReadSoFar }>): Promise<CatalogRecord[]> {
+  private async settledFailedRecords(
+    items: Array<{ job: ItemJob; error: RecordError; read: ReadSoFar }>,
+  ): Promise<CatalogRecord[]> {
     const built = items.map((x) => this.failedRecord(x.job, x.error, x.read));
     if (built.length === 0) return [];
     try {
@@ -210,14 +254,28 @@ export class ItemPipeline {
     const img = item.image ? await this.readImage(job, clock, read) : null;
     const iptc = img ? img.iptc : item.iptc;
     const text = itemText(item, iptc, { file: item.source.file, itemId: job.itemId }, settings);
-    for (const w of text.warnings) logger.warn({ file: w.file, itemId: w.item, field: w.field, length: w.length, cap: w.cap, code: w.code }, w.message);
+    for (const w of text.warnings)
+      logger.warn(
+        { file: w.file, itemId: w.item, field: w.field, length: w.length, cap: w.cap, code: w.code },
+        w.message,
+      );
     const { captionRaw, cleaned, credit } = text;
     // Rights, embargo and notices
     const rr = itemRights(settings.rightsRules, { item, iptc, raw: img?.raw, captionRaw, cleaned, credit });
     clock.lap('captionCredit');
     // The normalized credit is known before rendering, so it is what the renditions carry.
     const copyright = iptc.copyright ?? null;
-    const stored = img ? await this.storeImage(img, item.image!, credit.line, copyright, clock, job.itemId, previewRightsOf(rr, credit.line, copyright)) : null;
+    const stored = img
+      ? await this.storeImage(
+          img,
+          item.image!,
+          credit.line,
+          copyright,
+          clock,
+          job.itemId,
+          previewRightsOf(rr, credit.line, copyright),
+        )
+      : null;
     // The caption's cluster (and so probableResend) is decided by the batch's finalize job, in feed
     // order, whichever worker finishes first (src/app/batches/clusterBatch.ts, docs/DEDUP.md).
     let photo: CatalogRecord['photo'] = null;
@@ -225,7 +283,13 @@ export class ItemPipeline {
       // Versions link within one provider's id space (two feeds' "1" are two photos), or across by pixels.
       const ref = cleanId(item.agencyId ?? iptc.transmissionReference ?? '');
       const agencyRef = ref ? scopedAgencyId(ref, providerOf(credit, feedProvider(item.source.file))) : null;
-      photo = await this.p.photos.register({ itemId: job.itemId, sha256: img.sha256, pixelSha256: img.pixelSha256, agencyRef, phash: stored.image.phash });
+      photo = await this.p.photos.register({
+        itemId: job.itemId,
+        sha256: img.sha256,
+        pixelSha256: img.pixelSha256,
+        agencyRef,
+        phash: stored.image.phash,
+      });
     }
     await this.p.pause?.('dedup', job.itemId);
     clock.lap('dedup');
@@ -255,13 +319,26 @@ export class ItemPipeline {
    * The record of an item that failed: everything known about it (the photo's metadata if it was
    * read before the failure), caption and credit derived as for one that rendered, and why.
    */
-  failedRecord(job: ItemJob, error: RecordError, read: ReadSoFar = {}): { record: CatalogRecord; notice: Notice | null } {
+  failedRecord(
+    job: ItemJob,
+    error: RecordError,
+    read: ReadSoFar = {},
+  ): { record: CatalogRecord; notice: Notice | null } {
     const { settings, clock } = this.p;
     const iptc = read.iptc ? mergeIptc(job.item.iptc, read.iptc) : job.item.iptc;
     const item = { ...job.item, iptc };
-    const { captionRaw, cleaned, credit } = failedItemText(item, iptc, { file: job.item.source.file, itemId: job.itemId }, settings);
+    const { captionRaw, cleaned, credit } = failedItemText(
+      item,
+      iptc,
+      { file: job.item.source.file, itemId: job.itemId },
+      settings,
+    );
     const now = clock.now();
-    const { notice, ...rights } = failedItemRights(settings.rightsRules, { item, iptc, raw: read.raw, captionRaw, cleaned, credit, itemId: job.itemId, batchId: job.batchId }, now);
+    const { notice, ...rights } = failedItemRights(
+      settings.rightsRules,
+      { item, iptc, raw: read.raw, captionRaw, cleaned, credit, itemId: job.itemId, batchId: job.batchId },
+      now,
+    );
     const record = buildRecord({
       ...rights,
       id: job.itemId,
@@ -322,7 +399,8 @@ export class ItemPipeline {
     clock.lap('metadata');
     const probe = await codec.probe(bytes, file);
     // GIF, HEIF, AVIF: the XMP/IPTC blocks libvips found
-    const meta = own ?? readMetadataBlocks({ iptc: probe.iptc ?? undefined, xmp: probe.xmp ?? undefined }, undefined, readOptions);
+    const meta =
+      own ?? readMetadataBlocks({ iptc: probe.iptc ?? undefined, xmp: probe.xmp ?? undefined }, undefined, readOptions);
     if (!own) {
       read.iptc = meta.iptc;
       read.raw = meta.raw;
@@ -343,7 +421,8 @@ export class ItemPipeline {
   /** The reader's warnings (an IPTC block it could not read, a bad date) go to the batch, naming the file. */
   private async addReaderWarnings(job: ItemJob, file: string, warnings: string[]): Promise<void> {
     const shown = warnings.slice(0, MAX_READER_WARNINGS);
-    if (warnings.length > shown.length) shown.push(`${warnings.length - shown.length} more metadata warnings not listed`);
+    if (warnings.length > shown.length)
+      shown.push(`${warnings.length - shown.length} more metadata warnings not listed`);
     for (const w of shown) await this.p.catalog.addWarning(job.batchId, `${file}: ${w}`);
   }
 
@@ -396,8 +475,17 @@ export class ItemPipeline {
       }),
     );
     const original = await originalStored;
-    const manifest: RenditionManifest = { sha256, width: probe.width, height: probe.height, format: probe.format, phash: dhash64(out.gray9x8), renditions };
-    const kept = await store.putManifest(manifest, { beforeCommit: () => this.p.pause?.('render', itemId) ?? Promise.resolve() });
+    const manifest: RenditionManifest = {
+      sha256,
+      width: probe.width,
+      height: probe.height,
+      format: probe.format,
+      phash: dhash64(out.gray9x8),
+      renditions,
+    };
+    const kept = await store.putManifest(manifest, {
+      beforeCommit: () => this.p.pause?.('render', itemId) ?? Promise.resolve(),
+    });
     clock.lap('store');
     return { image: imageOf(kept.manifest, original), renditions: kept.manifest.renditions, rendered: true };
   }

@@ -37,7 +37,13 @@ export function itemRights(rules: RightsRules, p: RightsParts): ItemRights {
 /** What the preview's IPTC/XMP carry: the longest Special Instructions read (XMP keeps what IIM cuts), the usage terms. */
 export function previewRightsOf(rr: ItemRights, creditLine: string | null, copyright: string | null): PreviewRights {
   const instructions = rr.input.texts
-    .filter((t) => t.source === 'xmp:photoshop:Instructions' || t.source === 'iptc:specialInstructions' || t.source === 'newsml:edNote' || t.source === 'nitf:ed-msg')
+    .filter(
+      (t) =>
+        t.source === 'xmp:photoshop:Instructions' ||
+        t.source === 'iptc:specialInstructions' ||
+        t.source === 'newsml:edNote' ||
+        t.source === 'nitf:ed-msg',
+    )
     .sort((a, b) => b.text.length - a.text.length)[0];
   return { specialInstructions: instructions?.text ?? null, usageTerms: rr.rights.usageTerms, creditLine, copyright };
 }
@@ -55,7 +61,11 @@ export interface FailedRights {
  * with it. A kill or withdrawal the item carries about itself gives its status, as it would have
  * on a record that rendered. Never throws: a failed record must still be written.
  */
-export function failedItemRights(rules: RightsRules, p: RightsParts & { itemId: string; batchId: string }, now: Date = new Date()): FailedRights {
+export function failedItemRights(
+  rules: RightsRules,
+  p: RightsParts & { itemId: string; batchId: string },
+  now: Date = new Date(),
+): FailedRights {
   let rr: ItemRights;
   try {
     rr = itemRights(rules, p);
@@ -70,7 +80,15 @@ export function failedItemRights(rules: RightsRules, p: RightsParts & { itemId: 
         status: n.kind === 'kill' ? 'killed' : 'withdrawn',
         killedAt: at,
         reason: n.reason,
-        notice: { itemId: p.itemId, batchId: p.batchId, kind: n.kind, source: n.source, text: n.text, targets: n.targets, receivedAt: at },
+        notice: {
+          itemId: p.itemId,
+          batchId: p.batchId,
+          kind: n.kind,
+          source: n.source,
+          text: n.text,
+          targets: n.targets,
+          receivedAt: at,
+        },
       }
     : undefined;
   return { rights: rr.rights, release: rr.release, notice: rr.notice, ...(status ? { status } : {}) };

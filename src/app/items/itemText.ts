@@ -30,7 +30,11 @@ export function itemText(
 ): ItemText {
   const captionRaw = item.captionRaw !== '' ? item.captionRaw : (iptc.caption ?? '');
   const capped = capFields({ captionRaw, title: item.title, iptc }, { file: where.file, item: where.itemId });
-  const cleaned = cleanCaption(capped.captionRaw, { title: capped.title, rules: rules.creditRules, boilerplate: rules.boilerplate });
+  const cleaned = cleanCaption(capped.captionRaw, {
+    title: capped.title,
+    rules: rules.creditRules,
+    boilerplate: rules.boilerplate,
+  });
   const parsed = normalizeCredit(
     {
       captionTail: cleaned.creditTail,
@@ -62,7 +66,10 @@ export function failedItemText(
     return {
       captionRaw,
       cleaned: { caption: captionRaw, removed: [], creditTail: null, dateCreated: null, dateline: null },
-      credit: normalizeCredit({ captionTail: null, byline: [], creditLine: null, source: null, copyright: null }, rules.creditRules),
+      credit: normalizeCredit(
+        { captionTail: null, byline: [], creditLine: null, source: null, copyright: null },
+        rules.creditRules,
+      ),
       warnings: [],
     };
   }

@@ -42,7 +42,12 @@ import type { RenderedImage } from '../../adapters/images/sharpImages';
 /** The image reader and renderer (sharp): decode errors are InputErrors (IMAGE_CORRUPT, IMAGE_UNSUPPORTED...). */
 export interface ImageCodec {
   probe(bytes: Buffer, label: string): Promise<ImageProbe>;
-  render(bytes: Buffer, label: string, plan: RenditionPlan, previewRights?: PreviewRights): Promise<{ renditions: RenderedImage[]; gray9x8: Uint8Array }>;
+  render(
+    bytes: Buffer,
+    label: string,
+    plan: RenditionPlan,
+    previewRights?: PreviewRights,
+  ): Promise<{ renditions: RenderedImage[]; gray9x8: Uint8Array }>;
 }
 
 /** A rendition set as stored, written last (src/adapters/storage/imageStore.ts): the set is whole exactly when it exists. */
@@ -57,11 +62,20 @@ export interface ImageStore {
   readManifest(sha256: string): Promise<RenditionManifest | null>;
   putOriginal(sha256: string, ext: string, bytes: Buffer): Promise<string>;
   putRendition(sha256: string, file: string, data: Buffer): Promise<{ key: string; bytes: number }>;
-  putManifest(manifest: RenditionManifest, opts?: { beforeCommit?: () => Promise<void> }): Promise<{ manifest: RenditionManifest; created: boolean }>;
+  putManifest(
+    manifest: RenditionManifest,
+    opts?: { beforeCommit?: () => Promise<void> },
+  ): Promise<{ manifest: RenditionManifest; created: boolean }>;
 }
 
 export interface PhotoRegistry {
-  register(p: { itemId: string; sha256: string; pixelSha256: string; agencyRef: string | null; phash: string | null }): Promise<CatalogRecord['photo']>;
+  register(p: {
+    itemId: string;
+    sha256: string;
+    pixelSha256: string;
+    agencyRef: string | null;
+    phash: string | null;
+  }): Promise<CatalogRecord['photo']>;
 }
 
 /** The batch ledger and records (Redis). */
@@ -69,7 +83,10 @@ export interface ItemCatalog {
   addWarning(batchId: string, warning: string): Promise<void>;
   markItem(record: CatalogRecord, failure: { error: RecordError; attempts: number } | null): Promise<void>;
   /** The records of a chunk of one batch's items, in one atomic step (all or none). */
-  markItems(batchId: string, entries: ReadonlyArray<{ record: CatalogRecord; failure: { error: RecordError; attempts: number } | null }>): Promise<number>;
+  markItems(
+    batchId: string,
+    entries: ReadonlyArray<{ record: CatalogRecord; failure: { error: RecordError; attempts: number } | null }>,
+  ): Promise<number>;
   /** Each item's state (ok, failed, null: no record yet), in the order given. */
   itemStates(batchId: string, itemIds: string[]): Promise<Array<'ok' | 'failed' | null>>;
 }

@@ -21,17 +21,30 @@ export function itemPipelineOf(ctx: PipelineContext): ItemPipeline {
   if (!pipeline) {
     const { config } = ctx;
     pipeline = new ItemPipeline({
-      source: { readFile: (root, file) => readConfinedFile(root, file, config.maxFileBytes), fetch: (url) => fetchImageBytes(url, config),
+      source: {
+        readFile: (root, file) => readConfinedFile(root, file, config.maxFileBytes),
+        fetch: (url) => fetchImageBytes(url, config),
         readStored: (key) => readStoredPhoto(ctx.storage, key, config.maxFileBytes),
       },
-      codec: { probe: (bytes, label) => probeImage(bytes, label, config.maxPixels), render: (bytes, label, plan, rights) => renderRenditions(bytes, label, plan, config.maxPixels, rights) },
+      codec: {
+        probe: (bytes, label) => probeImage(bytes, label, config.maxPixels),
+        render: (bytes, label, plan, rights) => renderRenditions(bytes, label, plan, config.maxPixels, rights),
+      },
       store: new StorageImageStore(ctx.storage),
       photos: ctx.photos,
       catalog: ctx.catalog,
-      kills: { settle: (record, notice) => settleKills(ctx, record, notice), settleMany: (entries) => settleKillsMany(ctx, entries) },
+      kills: {
+        settle: (record, notice) => settleKills(ctx, record, notice),
+        settleMany: (entries) => settleKillsMany(ctx, entries),
+      },
       clock: { now: () => new Date(), ms: () => performance.now() },
       logger: ctx.logger,
-      settings: { creditRules: ctx.rules, boilerplate: ctx.boilerplate, rightsRules: rightsRulesOf(ctx), defaultTexts: ctx.defaultTexts },
+      settings: {
+        creditRules: ctx.rules,
+        boilerplate: ctx.boilerplate,
+        rightsRules: rightsRulesOf(ctx),
+        defaultTexts: ctx.defaultTexts,
+      },
       pause: (point, itemId) => testPause(ctx, point, itemId),
     });
     pipelines.set(ctx, pipeline);

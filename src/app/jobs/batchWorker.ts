@@ -1,7 +1,12 @@
 import { Queue, UnrecoverableError, WaitingChildrenError, Worker, type Job } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { loadAnyFeed } from '../../adapters/feeds/loadStorageFeed';
-import { finalizeBatch as finalize, type FinalizeOutcome, type FinalizePorts, type ItemJobLookup } from '../batches/finalizeBatch';
+import {
+  finalizeBatch as finalize,
+  type FinalizeOutcome,
+  type FinalizePorts,
+  type ItemJobLookup,
+} from '../batches/finalizeBatch';
 import { QUEUES, queuePrefix } from '../../queues/definitions';
 import { CarryingJobs } from '../../queues/itemJobs';
 import { batchJobSchema } from '../../schemas/jobs';
@@ -24,7 +29,14 @@ function itemJobLookup(ctx: PipelineContext, chunkSize: number | undefined): Ite
       if (!found) return null;
       const { job } = found;
       const { failedReason, stalledCounter, attemptsMade, attemptsStarted } = job;
-      return { data: found.data ?? job.data, state: await job.getState(), failedReason, stalledCounter, attemptsMade, attemptsStarted };
+      return {
+        data: found.data ?? job.data,
+        state: await job.getState(),
+        failedReason,
+        stalledCounter,
+        attemptsMade,
+        attemptsStarted,
+      };
     },
     // The queues are the process's (PipelineContext.queues): nothing of its own to close.
     close: async () => undefined,
@@ -49,7 +61,12 @@ export function finalizePorts(ctx: PipelineContext, chunkSize?: number): Finaliz
 }
 
 /** Close a batch (records.ndjson, summary.json, the ledger): src/app/batches/finalizeBatch.ts. */
-export function finalizeBatch(ctx: PipelineContext, batchId: string, chunkSize?: number, round?: number): Promise<FinalizeOutcome> {
+export function finalizeBatch(
+  ctx: PipelineContext,
+  batchId: string,
+  chunkSize?: number,
+  round?: number,
+): Promise<FinalizeOutcome> {
   return finalize(finalizePorts(ctx, chunkSize), batchId, round);
 }
 
@@ -60,14 +77,21 @@ export function finalizeBatch(ctx: PipelineContext, batchId: string, chunkSize?:
  * and close the batch early, and BullMQ would then fail the job ("has pending dependencies") and
  * run it again and again. It goes back to waiting for them instead, with nothing written.
  */
-export async function handleBatchJob(ctx: PipelineContext, job: Job, token?: string): Promise<{ records: number; stale?: true; waiting?: number }> {
+export async function handleBatchJob(
+  ctx: PipelineContext,
+  job: Job,
+  token?: string,
+): Promise<{ records: number; stale?: true; waiting?: number }> {
   const parsed = batchJobSchema.safeParse(job.data);
   if (!parsed.success) throw new UnrecoverableError(`invalid batch payload: ${parsed.error.message}`);
   const { batchId, chunkSize, round } = parsed.data;
   const log = ctx.logger.child({ queue: QUEUES.batch, jobId: job.id, batchId });
   const { unprocessed = 0 } = await job.getDependenciesCount({ unprocessed: true });
   if (unprocessed > 0) {
-    log.warn({ pending: unprocessed }, 'finalize taken while item jobs of the batch are still to run: waiting for them, nothing written');
+    log.warn(
+      { pending: unprocessed },
+      'finalize taken while item jobs of the batch are still to run: waiting for them, nothing written',
+    );
     // moveToWaitingChildren is false when the last child ended in between: then finalize now.
     if (token && (await job.moveToWaitingChildren(token))) throw new WaitingChildrenError();
     if (!token) return { records: 0, waiting: unprocessed };
@@ -77,7 +101,10 @@ export async function handleBatchJob(ctx: PipelineContext, job: Job, token?: str
     const outcome = await finalizeBatch(ctx, batchId, chunkSize, round);
     if (outcome === 'stale') return { records: 0, stale: true };
     const ledger = await ctx.catalog.getBatch(batchId);
-    log.info({ durationMs: Math.round(performance.now() - started), ok: ledger?.ok, failed: ledger?.failed }, 'batch done');
+    log.info(
+      { durationMs: Math.round(performance.now() - started), ok: ledger?.ok, failed: ledger?.failed },
+      'batch done',
+    );
     return { records: (ledger?.ok ?? 0) + (ledger?.failed ?? 0) };
   } catch (err) {
     log.error({ durationMs: Math.round(performance.now() - started), err }, 'batch finalize failed');
@@ -86,5 +113,9 @@ export async function handleBatchJob(ctx: PipelineContext, job: Job, token?: str
 }
 
 export function createBatchWorker(ctx: PipelineContext, connection: Redis): Worker {
-  return new Worker(QUEUES.batch, (job, token) => handleBatchJob(ctx, job, token), { connection, prefix: queuePrefix(ctx.config.prefix), concurrency: 4 });
+  return new Worker(QUEUES.batch, (job, token) => handleBatchJob(ctx, job, token), {
+    connection,
+    prefix: queuePrefix(ctx.config.prefix),
+    concurrency: 4,
+  });
 }

@@ -19,7 +19,9 @@ export async function handleItemJob(ctx: PipelineContext, job: Job): Promise<{ o
   const parsed = itemJobSchema.safeParse(job.data);
   if (!parsed.success) {
     ctx.logger.error({ queue: QUEUES.item, jobId: job.id, issues: parsed.error.issues }, 'invalid item payload');
-    throw new UnrecoverableError(`ITEM_INVALID: the job payload does not match the item schema: ${parsed.error.message}`);
+    throw new UnrecoverableError(
+      `ITEM_INVALID: the job payload does not match the item schema: ${parsed.error.message}`,
+    );
   }
   const payload = parsed.data;
   const log = ctx.logger.child({ queue: QUEUES.item, jobId: job.id, batchId: payload.batchId, itemId: payload.itemId });
@@ -41,12 +43,25 @@ async function handleChunkJob(ctx: PipelineContext, job: Job): Promise<ChunkResu
   const parsed = itemChunkJobSchema.safeParse(job.data);
   if (!parsed.success) {
     ctx.logger.error({ queue: QUEUES.item, jobId: job.id, issues: parsed.error.issues }, 'invalid chunk payload');
-    throw new UnrecoverableError(`ITEM_INVALID: the job payload does not match the chunk schema: ${parsed.error.message}`);
+    throw new UnrecoverableError(
+      `ITEM_INVALID: the job payload does not match the chunk schema: ${parsed.error.message}`,
+    );
   }
   const { batchId, root, items } = parsed.data;
-  const jobs: ItemJob[] = items.map(({ index, item }) => ({ batchId, itemId: itemIdFor(batchId, index), index, root, item }));
+  const jobs: ItemJob[] = items.map(({ index, item }) => ({
+    batchId,
+    itemId: itemIdFor(batchId, index),
+    index,
+    root,
+    item,
+  }));
   const log = ctx.logger.child({ queue: QUEUES.item, jobId: job.id, batchId });
-  const result = await itemPipelineOf(ctx).handleChunk(batchId, jobs, { number: job.attemptsMade + 1, max: job.opts.attempts ?? 1 }, log);
+  const result = await itemPipelineOf(ctx).handleChunk(
+    batchId,
+    jobs,
+    { number: job.attemptsMade + 1, max: job.opts.attempts ?? 1 },
+    log,
+  );
   log.info({ items: jobs.length, ...result }, 'chunk done');
   return result;
 }

@@ -10,7 +10,10 @@ import { postKillWebhook } from '../killWebhook';
  * Delivers kills' webhooks (QUEUES.killWebhook): reads the event as stored now (with every record it
  * has reached so far) and POSTs it once per attempt; BullMQ retries with backoff. Each outcome is logged.
  */
-export function createKillWebhookWorker(ctx: { redis: Redis; config: Config; logger: Logger }, connection: Redis): Worker {
+export function createKillWebhookWorker(
+  ctx: { redis: Redis; config: Config; logger: Logger },
+  connection: Redis,
+): Worker {
   const store = new KillStore(ctx.redis, ctx.config.prefix);
   const w = new Worker(
     QUEUES.killWebhook,
@@ -31,7 +34,12 @@ export function createKillWebhookWorker(ctx: { redis: Redis; config: Config; log
   w.on('failed', (job, err) => {
     const attempts = job?.attemptsMade ?? 0;
     const final = !job || attempts >= (job.opts.attempts ?? 1) || err.name === 'UnrecoverableError';
-    ctx.logger.warn({ queue: QUEUES.killWebhook, jobId: job?.id, killId: job?.data?.killId, attempts, final, err: err.message }, final ? `kill webhook not delivered: ${err.message}` : `kill webhook attempt ${attempts} failed, retried: ${err.message}`);
+    ctx.logger.warn(
+      { queue: QUEUES.killWebhook, jobId: job?.id, killId: job?.data?.killId, attempts, final, err: err.message },
+      final
+        ? `kill webhook not delivered: ${err.message}`
+        : `kill webhook attempt ${attempts} failed, retried: ${err.message}`,
+    );
   });
   return w;
 }

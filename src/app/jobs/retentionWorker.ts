@@ -10,7 +10,11 @@ import { RETENTION_LOCK_MS } from '../retention/retentionRuntime';
  * adds one job every PHOTOWIRE_RETENTION_EVERY; this thin worker hands it to the retention service
  * (src/app/retention/retentionService.ts), which does the pass, its lock and its log.
  */
-export function createRetentionWorker(service: { run(opts: RunOptions): Promise<RetentionRun> }, connection: Redis, prefix: string): Worker {
+export function createRetentionWorker(
+  service: { run(opts: RunOptions): Promise<RetentionRun> },
+  connection: Redis,
+  prefix: string,
+): Worker {
   return new Worker(
     QUEUES.retention,
     // A job taken again after its worker died finds the dead holder's lock: it waits for the lease to run out, then resumes the pass.
@@ -30,5 +34,9 @@ export async function scheduleRetention(queues: Queues, everyMs: number): Promis
     await queue.removeJobScheduler(RETENTION_SCHEDULER);
     return;
   }
-  await queue.upsertJobScheduler(RETENTION_SCHEDULER, { every: everyMs, startDate: Date.now() + everyMs }, { name: JOBS.retentionPass, data: {}, opts: retentionJobOptions() });
+  await queue.upsertJobScheduler(
+    RETENTION_SCHEDULER,
+    { every: everyMs, startDate: Date.now() + everyMs },
+    { name: JOBS.retentionPass, data: {}, opts: retentionJobOptions() },
+  );
 }

@@ -39,7 +39,9 @@ export class Scheduler extends Schedules {
       ...(opts.stalledInterval ? { stalledInterval: opts.stalledInterval } : {}),
     });
     this.worker.on('error', (err) => this.rt.logger.error({ err, queue: QUEUES.schedule }, 'schedule worker error'));
-    this.worker.on('failed', (job, err) => this.rt.logger.error({ schedule: job?.data?.schedule, runId: job?.id, err: err.message }, 'schedule: run failed'));
+    this.worker.on('failed', (job, err) =>
+      this.rt.logger.error({ schedule: job?.data?.schedule, runId: job?.id, err: err.message }, 'schedule: run failed'),
+    );
     await this.worker.waitUntilReady();
     await this.resumeInterrupted();
   }
@@ -53,7 +55,10 @@ export class Scheduler extends Schedules {
     if (outcome.state !== 'locked') return outcome;
     if (data.trigger === 'schedule') {
       // The tick's purpose is served by the run in progress and the next tick: ticks do not pile up behind a long run.
-      this.rt.logger.info({ schedule: data.schedule, runId, busyWith: outcome.holder }, 'schedule: previous run still going; this tick is skipped');
+      this.rt.logger.info(
+        { schedule: data.schedule, runId, busyWith: outcome.holder },
+        'schedule: previous run still going; this tick is skipped',
+      );
       return { state: 'skipped', busyWith: outcome.holder };
     }
     await job.moveToDelayed(Date.now() + BUSY_RETRY_MS, token);

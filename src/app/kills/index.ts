@@ -38,7 +38,11 @@ export interface ResolvedTarget {
  * several, it is refused with the candidates (two agencies' "1" are two photos); seen from none,
  * it stands for any provider's later arrival of that id.
  */
-export async function resolveKillTarget(store: Pick<KillStore, 'providersOf'>, target: string, agency?: string): Promise<ResolvedTarget> {
+export async function resolveKillTarget(
+  store: Pick<KillStore, 'providersOf'>,
+  target: string,
+  agency?: string,
+): Promise<ResolvedTarget> {
   const t = target.trim();
   const kind = killTargetKind(t);
   if (kind === 'item') return { kind, groups: [`i:${t}`], provider: null };
@@ -47,7 +51,11 @@ export async function resolveKillTarget(store: Pick<KillStore, 'providersOf'>, t
   if (isGlobalAgencyId(t)) return { kind, groups: [`a:${t}`], provider: null };
   if (agency && agency.trim()) {
     const p = providerKey(agency);
-    if (!p) throw new PhotowireError('USAGE', `--agency ${JSON.stringify(agency)}: give the agency's name or rules id (AP, DPA, "Getty Images")`);
+    if (!p)
+      throw new PhotowireError(
+        'USAGE',
+        `--agency ${JSON.stringify(agency)}: give the agency's name or rules id (AP, DPA, "Getty Images")`,
+      );
     const legacy = (await store.providersOf(t)).filter((g) => g === `a:${t}`);
     return { kind, groups: [`a:${p}/${t}`, ...legacy], provider: p };
   }
@@ -56,7 +64,8 @@ export async function resolveKillTarget(store: Pick<KillStore, 'providersOf'>, t
   const legacy = found.filter((g) => g === `a:${t}`);
   const seen = found.filter((g) => g !== `a:${t}`);
   if (seen.length === 0 && legacy.length > 0) return { kind, groups: legacy, provider: '' };
-  if (seen.length === 1) return { kind, groups: [seen[0], ...legacy], provider: seen[0].slice(2, seen[0].length - t.length - 1) };
+  if (seen.length === 1)
+    return { kind, groups: [seen[0], ...legacy], provider: seen[0].slice(2, seen[0].length - t.length - 1) };
   if (seen.length > 1) {
     const names = seen.map((g) => g.slice(2, g.length - t.length - 1));
     throw new PhotowireError(
@@ -96,7 +105,15 @@ export async function manualKill(
   const by = opts.by ?? operatorName();
   const t = target.trim();
   const resolved = await resolveKillTarget(store, t, opts.agency);
-  const notice: NoticeRef = { itemId: resolved.kind === 'item' ? t : '', batchId: '', kind: 'manual', source: 'manual', text: reason, targets: [t], receivedAt: now.toISOString() };
+  const notice: NoticeRef = {
+    itemId: resolved.kind === 'item' ? t : '',
+    batchId: '',
+    kind: 'manual',
+    source: 'manual',
+    text: reason,
+    targets: [t],
+    receivedAt: now.toISOString(),
+  };
   const id = killIdOf(['manual', kind, ...resolved.groups, reason, now.toISOString()]);
   const event = await store.apply({ id, kind, targets: [t], groups: resolved.groups, reason, notice, by, now });
   await store.audit({ action: 'kill', killId: id, at: now.toISOString(), by, reason });
@@ -109,9 +126,15 @@ export async function manualKill(
  * Lift a kill (a person's undo): kept with who, when and why; the records it had killed get the
  * status the other live kills give them (usually active again). NOT_FOUND when there is no such kill.
  */
-export async function liftKill(ctx: Pick<PipelineContext, 'redis' | 'config'>, killId: string, reason: string, opts: { by?: string; now?: Date } = {}) {
+export async function liftKill(
+  ctx: Pick<PipelineContext, 'redis' | 'config'>,
+  killId: string,
+  reason: string,
+  opts: { by?: string; now?: Date } = {},
+) {
   const out = await killStoreOf(ctx).lift(killId.trim(), { by: opts.by ?? operatorName(), reason, now: opts.now });
-  if (!out) throw new PhotowireError('NOT_FOUND', `no kill ${killId}: \`photowire kills --all\` lists them with their ids`);
+  if (!out)
+    throw new PhotowireError('NOT_FOUND', `no kill ${killId}: \`photowire kills --all\` lists them with their ids`);
   return out;
 }
 
@@ -131,16 +154,25 @@ async function withCopies(store: KillStore, events: KillEvent[]): Promise<KillRe
 }
 
 /** Kills, withdrawals and corrections since `sinceMs`, newest first, each with its first copies; lifted ones with `all`. */
-export async function listKills(ctx: Pick<PipelineContext, 'redis' | 'config'>, sinceMs: number, opts: { limit?: number; all?: boolean; copies?: number } = {}): Promise<KillReport[]> {
+export async function listKills(
+  ctx: Pick<PipelineContext, 'redis' | 'config'>,
+  sinceMs: number,
+  opts: { limit?: number; all?: boolean; copies?: number } = {},
+): Promise<KillReport[]> {
   const store = killStoreOf(ctx);
-  return withCopies(store, await store.list(sinceMs, { limit: opts.limit ?? 200, all: opts.all, itemsLimit: opts.copies ?? 200 }));
+  return withCopies(
+    store,
+    await store.list(sinceMs, { limit: opts.limit ?? 200, all: opts.all, itemsLimit: opts.copies ?? 200 }),
+  );
 }
 
 /** A kill as the API and the desk show it: with where its first copies are. */
-export async function killReport(ctx: Pick<PipelineContext, 'redis' | 'config'>, event: KillEvent): Promise<KillReport> {
+export async function killReport(
+  ctx: Pick<PipelineContext, 'redis' | 'config'>,
+  event: KillEvent,
+): Promise<KillReport> {
   return (await withCopies(killStoreOf(ctx), [event]))[0];
 }
-
 
 /** A page of the records a kill reached (or listed for review), after an item id. */
 export async function killCopiesPage(
@@ -152,7 +184,11 @@ export async function killCopiesPage(
   const limit = Math.min(Math.max(opts.limit ?? 100, 1), 1000);
   const page = await store.reachedPage(killId, { after: opts.after, limit, review: opts.review });
   const info = await store.itemInfo(page.items);
-  return { copies: page.items.map((id) => info.get(id) ?? { itemId: id, batchId: null }), total: page.total, next: page.items.length === limit ? page.items[page.items.length - 1] : null };
+  return {
+    copies: page.items.map((id) => info.get(id) ?? { itemId: id, batchId: null }),
+    total: page.total,
+    next: page.items.length === limit ? page.items[page.items.length - 1] : null,
+  };
 }
 
 /** "3d", "12h", "90m" (any `ms` duration with a unit: "2 weeks"), or an ISO date: the start of a `--since` window. */

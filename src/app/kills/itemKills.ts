@@ -13,12 +13,24 @@ export function killStoreOf(ctx: Pick<PipelineContext, 'redis' | 'config'>): Kil
   let byPrefix = stores.get(ctx.redis);
   if (!byPrefix) stores.set(ctx.redis, (byPrefix = new Map()));
   let store = byPrefix.get(ctx.config.prefix);
-  if (!store) byPrefix.set(ctx.config.prefix, (store = new KillStore(ctx.redis, ctx.config.prefix, { refWindowMs: ctx.config.killRefWindowHours * 3_600_000 })));
+  if (!store)
+    byPrefix.set(
+      ctx.config.prefix,
+      (store = new KillStore(ctx.redis, ctx.config.prefix, { refWindowMs: ctx.config.killRefWindowHours * 3_600_000 })),
+    );
   return store;
 }
 
 export function noticeRefOf(record: CatalogRecord, notice: Notice): NoticeRef {
-  return { itemId: record.id, batchId: record.batchId, kind: notice.kind, source: notice.source, text: notice.text, targets: notice.targets, receivedAt: new Date().toISOString() };
+  return {
+    itemId: record.id,
+    batchId: record.batchId,
+    kind: notice.kind,
+    source: notice.source,
+    text: notice.text,
+    targets: notice.targets,
+    receivedAt: new Date().toISOString(),
+  };
 }
 
 /**
@@ -45,7 +57,11 @@ export function noticeGroups(record: CatalogRecord, targets: readonly string[]):
  * on arrival if one of those was killed; apply the kill, withdrawal or correction it carries to
  * every record that notice reaches. Returns the record with its status as it is now.
  */
-export async function settleKills(ctx: PipelineContext, record: CatalogRecord, notice: Notice | null): Promise<CatalogRecord> {
+export async function settleKills(
+  ctx: PipelineContext,
+  record: CatalogRecord,
+  notice: Notice | null,
+): Promise<CatalogRecord> {
   const store = killStoreOf(ctx);
   const onArrival = await store.register(record);
   let status = onArrival;
@@ -63,7 +79,10 @@ export async function settleKills(ctx: PipelineContext, record: CatalogRecord, n
     status = (await store.statusOf([record.id])).get(record.id) ?? status;
   } else if (notice && notice.kind === 'correction') {
     // the versions it corrects: the ids it names, else the earlier items of its own guid
-    const targets = notice.selfTargeted || notice.targets.length === 0 ? [record.agencyId].filter((x): x is string => !!x) : notice.targets;
+    const targets =
+      notice.selfTargeted || notice.targets.length === 0
+        ? [record.agencyId].filter((x): x is string => !!x)
+        : notice.targets;
     if (targets.length > 0) {
       await store.apply({
         id: killIdOf(['correction', record.id, ...targets]),
@@ -84,12 +103,23 @@ export async function settleKills(ctx: PipelineContext, record: CatalogRecord, n
 /** The record with the kill status it has now (none: as built). */
 function withStatus(record: CatalogRecord, status: StoredStatus | null): CatalogRecord {
   if (!status) return record;
-  return { ...record, status: status.status, killedAt: status.killedAt, reason: status.reason, notice: status.notice, supersededBy: status.supersededBy };
+  return {
+    ...record,
+    status: status.status,
+    killedAt: status.killedAt,
+    reason: status.reason,
+    notice: status.notice,
+    supersededBy: status.supersededBy,
+  };
 }
 
 /** Whether settling a record applies its notice (a kill, withdrawal or correction it carries). */
 function appliesNotice(notice: Notice | null): boolean {
-  return !!notice && (((notice.kind === 'kill' || notice.kind === 'withdraw') && notice.targets.length > 0) || notice.kind === 'correction');
+  return (
+    !!notice &&
+    (((notice.kind === 'kill' || notice.kind === 'withdraw') && notice.targets.length > 0) ||
+      notice.kind === 'correction')
+  );
 }
 
 /**
@@ -97,7 +127,10 @@ function appliesNotice(notice: Notice | null): boolean {
  * in one pipeline (KillStore.registerMany, one round trip for the chunk); the few that do are
  * settled one by one after them. Records in the order given.
  */
-export async function settleKillsMany(ctx: PipelineContext, entries: ReadonlyArray<{ record: CatalogRecord; notice: Notice | null }>): Promise<CatalogRecord[]> {
+export async function settleKillsMany(
+  ctx: PipelineContext,
+  entries: ReadonlyArray<{ record: CatalogRecord; notice: Notice | null }>,
+): Promise<CatalogRecord[]> {
   const out: CatalogRecord[] = entries.map((e) => e.record);
   const plain = entries.flatMap((e, i) => (appliesNotice(e.notice) ? [] : [i]));
   const statuses = await killStoreOf(ctx).registerMany(plain.map((i) => entries[i].record));

@@ -12,12 +12,17 @@ import { presentRecords } from '../presentRecords';
  *   as `private`.
  * A set no record lists (stored before the list existed) is `open`, as before.
  */
-export type RenditionAccess = { access: 'open' } | { access: 'private' | 'gone'; state: Availability['state']; itemId: string; why: string | null };
+export type RenditionAccess =
+  { access: 'open' } | { access: 'private' | 'gone'; state: Availability['state']; itemId: string; why: string | null };
 
 const GONE = new Set<Availability['state']>(['killed', 'withdrawn']);
 const PRIVATE = new Set<Availability['state']>(['embargoed', 'expired']);
 
-export async function renditionAccess(ctx: Pick<PipelineContext, 'redis' | 'config' | 'catalog'>, sha256: string, now = Date.now()): Promise<RenditionAccess> {
+export async function renditionAccess(
+  ctx: Pick<PipelineContext, 'redis' | 'config' | 'catalog'>,
+  sha256: string,
+  now = Date.now(),
+): Promise<RenditionAccess> {
   const owners = await ctx.catalog.renditionOwners.of(sha256);
   if (owners.length === 0) return { access: 'open' };
   const presented = await presentRecords(ctx, owners, now);

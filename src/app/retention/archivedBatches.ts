@@ -79,7 +79,11 @@ export class ArchivedBatches {
   async page(
     batchId: string,
     q: { offset: number; limit: number },
-    opts: { matches?: (r: CatalogRecord) => boolean; present?: (r: CatalogRecord) => CatalogRecord; items?: number } = {},
+    opts: {
+      matches?: (r: CatalogRecord) => boolean;
+      present?: (r: CatalogRecord) => CatalogRecord;
+      items?: number;
+    } = {},
   ): Promise<ArchivedPage | null> {
     const all = await this.ports.records(batchId);
     if (!all) return null;

@@ -53,7 +53,11 @@ export interface RetentionJobsPort {
 
 export interface RetentionRunsPort {
   /** Run rows started before `beforeMs`, oldest first: id, schedule, state, startedAt. */
-  runsBefore(beforeMs: number, offset: number, limit: number): Promise<Array<{ id: string; schedule: string; state: string; startedAt: string }>>;
+  runsBefore(
+    beforeMs: number,
+    offset: number,
+    limit: number,
+  ): Promise<Array<{ id: string; schedule: string; state: string; startedAt: string }>>;
   removeRuns(runs: Array<{ id: string; schedule: string }>): Promise<number>;
 }
 
@@ -101,7 +105,10 @@ export interface RetentionOptions {
   afterStep?: (batchId: string, step: RemovalStep) => Promise<void> | void;
 }
 
-export async function runRetentionPass(ports: RetentionPorts, opts: RetentionOptions): Promise<RetentionReport & { captionIndex?: CaptionExpiryReport }> {
+export async function runRetentionPass(
+  ports: RetentionPorts,
+  opts: RetentionOptions,
+): Promise<RetentionReport & { captionIndex?: CaptionExpiryReport }> {
   const cutoffMs = retentionCutoff(opts.now, opts.retentionDays);
   const dryRun = opts.dryRun ?? false;
   const report = emptyReport(opts.now, cutoffMs, dryRun);
@@ -148,7 +155,10 @@ export async function runRetentionPass(ports: RetentionPorts, opts: RetentionOpt
       const missing = await ports.exports.missing(id);
       if (missing.length > 0) {
         report.keptNoExport.push({ id, missing });
-        logger.warn({ batchId: id, missing }, 'retention keeps a batch past the window: its export is missing in storage');
+        logger.warn(
+          { batchId: id, missing },
+          'retention keeps a batch past the window: its export is missing in storage',
+        );
         stayed++;
         continue;
       }
@@ -160,7 +170,14 @@ export async function runRetentionPass(ports: RetentionPorts, opts: RetentionOpt
         stayed++;
         continue;
       }
-      await removeBatch(ports, id, stepsAfter(null), facts.entry ? { ...facts.entry, archivedAt: opts.now.toISOString() } : null, report, opts);
+      await removeBatch(
+        ports,
+        id,
+        stepsAfter(null),
+        facts.entry ? { ...facts.entry, archivedAt: opts.now.toISOString() } : null,
+        report,
+        opts,
+      );
     }
     // Removed batches left the list: the next page starts after those that stayed.
     offset += stayed;
@@ -170,8 +187,15 @@ export async function runRetentionPass(ports: RetentionPorts, opts: RetentionOpt
   await expireRuns(ports, cutoffMs, dryRun, pageSize, report);
   let captionIndex: CaptionExpiryReport | undefined;
   if (ports.captionIndex && opts.dedupRetentionDays !== undefined) {
-    captionIndex = await ports.captionIndex.expireIdle({ now: opts.now, retentionDays: opts.dedupRetentionDays, dryRun });
-    logger.info({ ...captionIndex, dedupRetentionDays: opts.dedupRetentionDays, dryRun }, 'retention pass: caption index');
+    captionIndex = await ports.captionIndex.expireIdle({
+      now: opts.now,
+      retentionDays: opts.dedupRetentionDays,
+      dryRun,
+    });
+    logger.info(
+      { ...captionIndex, dedupRetentionDays: opts.dedupRetentionDays, dryRun },
+      'retention pass: caption index',
+    );
   }
   logger.info(
     {
@@ -224,7 +248,13 @@ async function removeBatch(
   }
 }
 
-async function expireRuns(ports: RetentionPorts, cutoffMs: number, dryRun: boolean, pageSize: number, report: RetentionReport): Promise<void> {
+async function expireRuns(
+  ports: RetentionPorts,
+  cutoffMs: number,
+  dryRun: boolean,
+  pageSize: number,
+  report: RetentionReport,
+): Promise<void> {
   let offset = 0;
   for (;;) {
     const runs = await ports.runs.runsBefore(cutoffMs, offset, pageSize);

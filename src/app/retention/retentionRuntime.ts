@@ -32,10 +32,18 @@ export function retentionPorts(rt: RetentionRuntime): { ports: RetentionPorts; c
 }
 
 /** One pass on the runtime, `now` and the window from the config unless given (no lock: tests and tools). */
-export async function retentionOnRuntime(rt: RetentionRuntime, opts: Partial<RetentionOptions> = {}): Promise<RetentionReport> {
+export async function retentionOnRuntime(
+  rt: RetentionRuntime,
+  opts: Partial<RetentionOptions> = {},
+): Promise<RetentionReport> {
   const { ports, close } = retentionPorts(rt);
   try {
-    return await runRetentionPass(ports, { now: new Date(), retentionDays: rt.config.retentionDays, dedupRetentionDays: rt.config.dedupRetentionDays, ...opts });
+    return await runRetentionPass(ports, {
+      now: new Date(),
+      retentionDays: rt.config.retentionDays,
+      dedupRetentionDays: rt.config.dedupRetentionDays,
+      ...opts,
+    });
   } finally {
     await close();
   }
@@ -49,7 +57,12 @@ export function retentionLock(redis: Redis, prefix: string, ttlMs = RETENTION_LO
   const key = redisKeys(prefix).retentionLock;
   return {
     async acquire() {
-      const lease = await Lease.acquire(redis, key, `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`, ttlMs);
+      const lease = await Lease.acquire(
+        redis,
+        key,
+        `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`,
+        ttlMs,
+      );
       lease?.keepAlive();
       return lease;
     },
@@ -86,7 +99,9 @@ export function retentionService(rt: RetentionRuntime): RetentionService {
 }
 
 /** Archived batches (src/app/retention/archivedBatches.ts) on a pipeline context: the ledger, the archived index, the export in storage. */
-export function archivedBatches(ctx: Pick<PipelineContext, 'redis' | 'config' | 'catalog' | 'exports'>): ArchivedBatches {
+export function archivedBatches(
+  ctx: Pick<PipelineContext, 'redis' | 'config' | 'catalog' | 'exports'>,
+): ArchivedBatches {
   const store = new RetentionStore(ctx.redis, ctx.config.prefix);
   const archive = new BatchArchive(ctx.exports);
   return new ArchivedBatches({

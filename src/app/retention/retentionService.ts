@@ -66,14 +66,22 @@ export class RetentionService {
     const lock = passOpts.dryRun ? null : await this.acquire(waitForLockMs, sleep);
     if (!passOpts.dryRun && !lock) {
       const holder = await this.deps.lock.holder();
-      log.info({ trigger, jobId, holder }, 'retention pass skipped: another pass holds the lock (it removes what this one would)');
+      log.info(
+        { trigger, jobId, holder },
+        'retention pass skipped: another pass holds the lock (it removes what this one would)',
+      );
       return { ran: false, trigger, reason: 'locked', holder };
     }
     const started = Date.now();
     const before = passOpts.dryRun ? null : await this.deps.memory.usedBytes().catch(() => null);
     const { ports, close } = this.deps.openPass();
     try {
-      const report = await runRetentionPass(ports, { now: now ?? clock(), retentionDays: this.deps.retentionDays, dedupRetentionDays: this.deps.dedupRetentionDays, ...passOpts });
+      const report = await runRetentionPass(ports, {
+        now: now ?? clock(),
+        retentionDays: this.deps.retentionDays,
+        dedupRetentionDays: this.deps.dedupRetentionDays,
+        ...passOpts,
+      });
       const after = before === null ? null : await this.deps.memory.usedBytes().catch(() => null);
       const bytesFreed = before !== null && after !== null ? Math.max(0, before - after) : null;
       const durationMs = Date.now() - started;
@@ -102,7 +110,10 @@ export class RetentionService {
     }
   }
 
-  private async acquire(waitMs: number, sleep: (ms: number) => Promise<void>): Promise<{ release(): Promise<void> } | null> {
+  private async acquire(
+    waitMs: number,
+    sleep: (ms: number) => Promise<void>,
+  ): Promise<{ release(): Promise<void> } | null> {
     const deadline = Date.now() + waitMs;
     for (;;) {
       const got = await this.deps.lock.acquire();

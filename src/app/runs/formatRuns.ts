@@ -22,13 +22,20 @@ export function formatTime(iso: string): string {
 function table(cells: string[][]): string[] {
   const rows = cells.map((r) => r.map(escapeTerminal));
   const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i].length)));
-  return rows.map((r) => r.map((c, i) => (i === r.length - 1 ? c : c.padEnd(widths[i]))).join('  ').trimEnd());
+  return rows.map((r) =>
+    r
+      .map((c, i) => (i === r.length - 1 ? c : c.padEnd(widths[i])))
+      .join('  ')
+      .trimEnd(),
+  );
 }
 
 /** `02:00` today, `2026-11-30 02:00` another day: a stretch's start as an operator reads it. */
 export function shortTime(iso: string, now = Date.now()): string {
   const full = formatTime(iso);
-  return full.slice(0, 10) === formatTime(new Date(now).toISOString()).slice(0, 10) ? full.slice(11, 16) : full.slice(0, 16);
+  return full.slice(0, 10) === formatTime(new Date(now).toISOString()).slice(0, 10)
+    ? full.slice(11, 16)
+    : full.slice(0, 16);
 }
 
 /**
@@ -42,13 +49,28 @@ export function formatRuns(runs: RunRecord[], now = Date.now()): string {
   const lines: string[] = [];
   const rows = [
     head,
-    ...runs.map((r) => [r.schedule, formatTime(r.startedAt), formatDuration(r.durationMs), String(r.files), String(r.items), String(r.ok), String(r.duplicates), String(r.failed), r.state, r.batchId ?? '-', r.source]),
+    ...runs.map((r) => [
+      r.schedule,
+      formatTime(r.startedAt),
+      formatDuration(r.durationMs),
+      String(r.files),
+      String(r.items),
+      String(r.ok),
+      String(r.duplicates),
+      String(r.failed),
+      r.state,
+      r.batchId ?? '-',
+      r.source,
+    ]),
   ];
   const printed = table(rows);
   lines.push(printed[0]);
   runs.forEach((r, i) => {
     lines.push(printed[i + 1]);
-    if ((r.checks ?? 1) > 1) lines.push(`    ${stretchLabel(r, (iso) => shortTime(iso, now))} (last ${shortTime(r.lastAt ?? r.startedAt, now)})`);
+    if ((r.checks ?? 1) > 1)
+      lines.push(
+        `    ${stretchLabel(r, (iso) => shortTime(iso, now))} (last ${shortTime(r.lastAt ?? r.startedAt, now)})`,
+      );
     if (r.note) lines.push(printable`    ${r.note}`);
   });
   return lines.join('\n');
@@ -62,5 +84,8 @@ export function formatOverdue(o: { schedule: string; next: number }): string {
 export function formatStale(list: Array<{ status: SourceStatus; staleness: Staleness }>): string[] {
   return list
     .filter((s) => s.staleness.stale)
-    .map((s) => printable`STALE ${s.status.kind === 'watch' ? 'hot folder' : 'schedule'} ${s.status.name}${s.status.kind === 'schedule' ? ` (${s.status.source})` : ''}: ${s.staleness.reason}`);
+    .map(
+      (s) =>
+        printable`STALE ${s.status.kind === 'watch' ? 'hot folder' : 'schedule'} ${s.status.name}${s.status.kind === 'schedule' ? ` (${s.status.source})` : ''}: ${s.staleness.reason}`,
+    );
 }

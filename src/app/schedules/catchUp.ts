@@ -8,7 +8,11 @@
  * dropped and must be added once (its time makes the catch-up job id, so two processes starting
  * together add it once).
  */
-export function droppedTick(pendingBefore: number | undefined, pendingAfter: number | undefined, now: number): number | null {
+export function droppedTick(
+  pendingBefore: number | undefined,
+  pendingAfter: number | undefined,
+  now: number,
+): number | null {
   if (pendingBefore === undefined || pendingBefore > now) return null;
   if (pendingAfter !== undefined && pendingAfter <= now) return null; // the upsert kept it due: it runs anyway
   return pendingBefore;

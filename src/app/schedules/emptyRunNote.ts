@@ -25,11 +25,20 @@ export function emptyRunNote(p: {
   const now = p.now ?? Date.now();
   const parts: string[] = [];
   if (p.young.length) {
-    const names = p.young.slice(0, LISTED).join(', ') + (p.young.length > LISTED ? `, ${p.young.length - LISTED} more` : '');
+    const names =
+      p.young.slice(0, LISTED).join(', ') + (p.young.length > LISTED ? `, ${p.young.length - LISTED} more` : '');
     const what = `${files(p.young.length)} still being written (${names})`;
-    parts.push(p.lastRunAt === null ? `first run: ${what}` : `nothing new since the last run (${shortTime(p.lastRunAt, now)}); ${what}`);
+    parts.push(
+      p.lastRunAt === null
+        ? `first run: ${what}`
+        : `nothing new since the last run (${shortTime(p.lastRunAt, now)}); ${what}`,
+    );
   } else if (p.lastRunAt === null) {
-    parts.push(p.sourceFiles === 0 ? 'first run: the source holds no files yet' : `first run: none of the ${files(p.sourceFiles)} in the source is new`);
+    parts.push(
+      p.sourceFiles === 0
+        ? 'first run: the source holds no files yet'
+        : `first run: none of the ${files(p.sourceFiles)} in the source is new`,
+    );
   } else {
     parts.push(`nothing new since the last run (${shortTime(p.lastRunAt, now)})`);
   }

@@ -11,10 +11,14 @@ export function utcOffset(ms: number): string {
 }
 
 /** A due time as `schedule add/list` print it, local time with its offset (`2026-12-05 02:00:00 +01:00`), or `-`. */
-export const formatAt = (ms: number | null): string => (ms === null ? '-' : `${formatTime(new Date(ms).toISOString())} ${utcOffset(ms)}`);
+export const formatAt = (ms: number | null): string =>
+  ms === null ? '-' : `${formatTime(new Date(ms).toISOString())} ${utcOffset(ms)}`;
 
 /** `photowire schedule list`: each schedule's timing, next run and source, then its last run. */
-export function formatScheduleList(list: Array<ScheduleDef & { next: number | null }>, last: Array<RunRecord | null>): string {
+export function formatScheduleList(
+  list: Array<ScheduleDef & { next: number | null }>,
+  last: Array<RunRecord | null>,
+): string {
   if (list.length === 0) return 'no schedules (photowire schedule add NAME --cron "0 2 * * *" --source DIR|URL)\n';
   return list
     .map((d, i) => {

@@ -10,8 +10,18 @@ const digest = (v: unknown) => createHash('sha256').update(JSON.stringify(v)).di
  * without an id, the image URL names it; failing both, its whole content does.
  */
 export function httpItemKey(item: FeedItem): Keyed {
-  const content = { captionRaw: item.captionRaw, title: item.title ?? null, iptc: item.iptc, image: item.image, error: item.error ?? null };
-  if (item.agencyId) return { key: `id:${item.agencyId}`, signature: item.agencyVersion ? `v:${item.agencyVersion}` : `h:${digest(content)}` };
+  const content = {
+    captionRaw: item.captionRaw,
+    title: item.title ?? null,
+    iptc: item.iptc,
+    image: item.image,
+    error: item.error ?? null,
+  };
+  if (item.agencyId)
+    return {
+      key: `id:${item.agencyId}`,
+      signature: item.agencyVersion ? `v:${item.agencyVersion}` : `h:${digest(content)}`,
+    };
   if (item.image) return { key: `image:${item.image}`, signature: `h:${digest(content)}` };
   return { key: `item:${digest(content)}`, signature: '' };
 }

@@ -29,7 +29,10 @@ export async function listFolder(root: string, opts: { signal?: AbortSignal } = 
   } catch (err) {
     if (err instanceof InputError) throw err;
     const code = (err as NodeJS.ErrnoException).code;
-    throw new InputError('FEED_UNREADABLE', `${root}: ${code === 'ENOENT' ? 'no such folder' : (err as Error).message}`);
+    throw new InputError(
+      'FEED_UNREADABLE',
+      `${root}: ${code === 'ENOENT' ? 'no such folder' : (err as Error).message}`,
+    );
   }
   const files: ListedFile[] = [];
   const marked = new Set<string>();
@@ -45,7 +48,9 @@ export async function listFolder(root: string, opts: { signal?: AbortSignal } = 
       if (role !== 'candidate') return false;
       if (e.kind === 'dir') return true;
       // A link's size and mtime are its target's when there is one, so a photo changed behind a link is new again.
-      const st = await (e.kind === 'symlink' ? fs.stat(e.abs).catch(() => fs.lstat(e.abs)) : fs.lstat(e.abs)).catch(() => null);
+      const st = await (e.kind === 'symlink' ? fs.stat(e.abs).catch(() => fs.lstat(e.abs)) : fs.lstat(e.abs)).catch(
+        () => null,
+      );
       if (!st) return; // gone since readdir
       files.push({ abs: e.abs, rel: e.rel, size: st.size, mtimeMs: st.mtimeMs });
     },

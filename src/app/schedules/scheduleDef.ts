@@ -36,7 +36,8 @@ export function parseDuration(text: string): number {
   } catch {
     parsed = undefined;
   }
-  if (typeof parsed !== 'number' || !Number.isFinite(parsed)) throw new ScheduleError(`${JSON.stringify(text)} is not a duration (examples: 90s, 15m, 2h, 1d)`);
+  if (typeof parsed !== 'number' || !Number.isFinite(parsed))
+    throw new ScheduleError(`${JSON.stringify(text)} is not a duration (examples: 90s, 15m, 2h, 1d)`);
   const every = Math.round(parsed);
   if (every < 1000) throw new ScheduleError(`every ${JSON.stringify(text)} is under one second`);
   return every;
@@ -68,11 +69,14 @@ const rawDefSchema = z
 export function normalizeScheduleDef(raw: unknown, baseDir: string, where: string): ScheduleDef {
   const parsed = rawDefSchema.safeParse(raw);
   if (!parsed.success) {
-    throw new ScheduleError(`${where}: ${parsed.error.issues.map((i) => `${i.path.join('.') || 'schedule'}: ${i.message}`).join('; ')}`);
+    throw new ScheduleError(
+      `${where}: ${parsed.error.issues.map((i) => `${i.path.join('.') || 'schedule'}: ${i.message}`).join('; ')}`,
+    );
   }
   const d = parsed.data;
   const label = `${where}: schedule ${JSON.stringify(d.name)}`;
-  if ((d.cron === undefined) === (d.every === undefined)) throw new ScheduleError(`${label}: give exactly one of cron or every`);
+  if ((d.cron === undefined) === (d.every === undefined))
+    throw new ScheduleError(`${label}: give exactly one of cron or every`);
   let every: number | undefined;
   if (d.every !== undefined) {
     try {
@@ -81,13 +85,23 @@ export function normalizeScheduleDef(raw: unknown, baseDir: string, where: strin
       throw new ScheduleError(`${label}: ${(err as Error).message}`);
     }
   }
-  if (d.tz !== undefined && !isValidTimeZone(d.tz)) throw new ScheduleError(`${label}: unknown time zone ${JSON.stringify(d.tz)} (use an IANA name like Europe/London)`);
-  if (d.tz !== undefined && every !== undefined) throw new ScheduleError(`${label}: a time zone only applies to cron schedules`);
+  if (d.tz !== undefined && !isValidTimeZone(d.tz))
+    throw new ScheduleError(
+      `${label}: unknown time zone ${JSON.stringify(d.tz)} (use an IANA name like Europe/London)`,
+    );
+  if (d.tz !== undefined && every !== undefined)
+    throw new ScheduleError(`${label}: a time zone only applies to cron schedules`);
   if (/^[a-z][a-z0-9+.-]+:\/\//i.test(d.source) && !isHttpSource(d.source)) {
     throw new ScheduleError(`${label}: source ${JSON.stringify(d.source)} is neither a folder nor an http(s) URL`);
   }
   const source = isHttpSource(d.source) ? new URL(d.source).href : path.resolve(baseDir, d.source);
-  return { name: d.name, ...(d.cron !== undefined ? { cron: d.cron } : {}), ...(every !== undefined ? { every } : {}), ...(d.tz ? { tz: d.tz } : {}), source };
+  return {
+    name: d.name,
+    ...(d.cron !== undefined ? { cron: d.cron } : {}),
+    ...(every !== undefined ? { every } : {}),
+    ...(d.tz ? { tz: d.tz } : {}),
+    source,
+  };
 }
 
 /** PHOTOWIRE_SCHEDULES: a JSON array of schedules, or `{ "schedules": [...] }`. */
@@ -99,7 +113,8 @@ export function parseSchedulesFile(text: string, file: string): ScheduleDef[] {
     throw new ScheduleError(`${file}: not valid JSON (${(err as Error).message})`);
   }
   const list = Array.isArray(value) ? value : (value as { schedules?: unknown } | null)?.schedules;
-  if (!Array.isArray(list)) throw new ScheduleError(`${file}: expected an array of schedules or an object with a "schedules" array`);
+  if (!Array.isArray(list))
+    throw new ScheduleError(`${file}: expected an array of schedules or an object with a "schedules" array`);
   const defs = list.map((raw, i) => normalizeScheduleDef(raw, path.dirname(file), `${file}: schedule ${i + 1}`));
   const seen = new Set<string>();
   for (const d of defs) {
@@ -114,7 +129,12 @@ export function describeTiming(d: { cron?: string; every?: number; tz?: string }
   if (d.cron) return `cron ${d.cron}${d.tz ? ` (${d.tz})` : ''}`;
   // Hand-written: exact (`every 90s`), where ms() rounds to one unit (90s reads `2m`).
   const every = d.every ?? 0;
-  for (const [unit, size] of [['d', 86_400_000], ['h', 3_600_000], ['m', 60_000], ['s', 1000]] as const) {
+  for (const [unit, size] of [
+    ['d', 86_400_000],
+    ['h', 3_600_000],
+    ['m', 60_000],
+    ['s', 1000],
+  ] as const) {
     if (every % size === 0) return `every ${every / size}${unit}`;
   }
   return `every ${every}ms`;

@@ -21,7 +21,8 @@ import { fileSignature, selectFiles } from './selectFiles';
 /** Cursor entries of files gone from the source are forgotten after this long. */
 const CURSOR_RETENTION_MS = 30 * 86_400_000;
 
-export type RunOutcome = { state: 'done' | 'empty' | 'resumed' | 'already-ran'; runId: string } | { state: 'locked'; holder: string | null };
+export type RunOutcome =
+  { state: 'done' | 'empty' | 'resumed' | 'already-ran'; runId: string } | { state: 'locked'; holder: string | null };
 
 /**
  * One run of a schedule: take what is new in its source since the last successful run, as one
@@ -56,7 +57,10 @@ export class ScheduleRunner {
     try {
       const pending = await this.store.pending(job.schedule);
       if (pending) {
-        this.rt.logger.info({ schedule: job.schedule, runId: pending.runId, batchId: pending.feed.batchId }, 'schedule: finishing an interrupted run first');
+        this.rt.logger.info(
+          { schedule: job.schedule, runId: pending.runId, batchId: pending.feed.batchId },
+          'schedule: finishing an interrupted run first',
+        );
         await this.complete(job.schedule, pending, stop.signal);
         if (pending.runId === runId) return { state: 'done', runId };
       }
@@ -86,7 +90,13 @@ export class ScheduleRunner {
   async prepare(job: ScheduleJob, runId: string, signal?: AbortSignal): Promise<PendingRun | null> {
     const { config, logger } = this.rt;
     const name = job.schedule;
-    const run = newRun({ id: runId, schedule: name, source: job.source, trigger: runTrigger(job.trigger), startedAt: new Date() });
+    const run = newRun({
+      id: runId,
+      schedule: name,
+      source: job.source,
+      trigger: runTrigger(job.trigger),
+      startedAt: new Date(),
+    });
     await this.runs.save(run);
     try {
       const cursor = await this.store.cursor(name);
@@ -104,23 +114,50 @@ export class ScheduleRunner {
         commit = fresh.map(({ key, signature }) => ({ key, signature }));
         if (fresh.length === 0) {
           const last = await this.lastRunAt(name, runId);
-          const what = http.items.length === 0 ? 'the feed has no items yet' : last === null ? `first run: none of the feed's ${http.items.length} item(s) is new` : `nothing new: the feed's ${http.items.length} item(s) were all taken before`;
+          const what =
+            http.items.length === 0
+              ? 'the feed has no items yet'
+              : last === null
+                ? `first run: none of the feed's ${http.items.length} item(s) is new`
+                : `nothing new: the feed's ${http.items.length} item(s) were all taken before`;
           const next = await this.nextRunAt(name).catch(() => null);
           nothing = next === null ? what : `${what}; next check ${shortTime(new Date(next).toISOString())}`;
         }
         const batchId = scheduledBatchId(name, job.source, runDigest(name, runId, commit));
-        feed = { batchId, feedPath: scheduledFeedName(name, job.source), root: http.url, format: http.format, items: fresh.map((f) => f.item), article: http.article, warnings: http.warnings };
+        feed = {
+          batchId,
+          feedPath: scheduledFeedName(name, job.source),
+          root: http.url,
+          format: http.format,
+          items: fresh.map((f) => f.item),
+          article: http.article,
+          warnings: http.warnings,
+        };
       } else {
         const listing = await listFolder(job.source, { signal });
         const sel = selectFiles(listing.files, listing.marked, cursor, now, config.settleMs);
         prune = prunableKeys(cursor, new Set(listing.files.map((f) => f.abs)), now, CURSOR_RETENTION_MS);
         commit = sel.take.map((f) => ({ key: f.abs, signature: fileSignature(f) }));
-        if (sel.young.length) leftover = `${sel.young.length} file(s) still being written, left for the next run: ${sel.young.map((f) => f.rel).join(', ')}`;
+        if (sel.young.length)
+          leftover = `${sel.young.length} file(s) still being written, left for the next run: ${sel.young.map((f) => f.rel).join(', ')}`;
         if (sel.take.length === 0) {
-          nothing = emptyRunNote({ lastRunAt: await this.lastRunAt(name, runId), young: sel.young.map((f) => f.rel), sourceFiles: listing.files.length, next: await this.nextRunAt(name).catch(() => null) });
+          nothing = emptyRunNote({
+            lastRunAt: await this.lastRunAt(name, runId),
+            young: sel.young.map((f) => f.rel),
+            sourceFiles: listing.files.length,
+            next: await this.nextRunAt(name).catch(() => null),
+          });
         }
         const batchId = scheduledBatchId(name, job.source, runDigest(name, runId, commit));
-        const loaded = sel.take.length ? await loadFileList(job.source, sel.take.map((f) => f.abs), config.maxFeedBytes, batchId, { signal }) : emptyFeed(batchId, job.source);
+        const loaded = sel.take.length
+          ? await loadFileList(
+              job.source,
+              sel.take.map((f) => f.abs),
+              config.maxFeedBytes,
+              batchId,
+              { signal },
+            )
+          : emptyFeed(batchId, job.source);
         feed = { ...loaded, feedPath: scheduledFeedName(name, job.source), format: 'scheduled-folder' };
       }
       if (nothing !== null) {
@@ -130,9 +167,23 @@ export class ScheduleRunner {
         logger.info({ schedule: name, runId }, `schedule: ${nothing}`);
         return null;
       }
-      const pending: PendingRun = { runId, trigger: runTrigger(job.trigger), startedAt: run.startedAt, source: job.source, feed, commit, prune };
+      const pending: PendingRun = {
+        runId,
+        trigger: runTrigger(job.trigger),
+        startedAt: run.startedAt,
+        source: job.source,
+        feed,
+        commit,
+        prune,
+      };
       await this.store.setPending(name, pending);
-      await this.runs.save({ ...run, batchId: feed.batchId, files: commit.length, items: feed.items.length, note: leftover });
+      await this.runs.save({
+        ...run,
+        batchId: feed.batchId,
+        files: commit.length,
+        items: feed.items.length,
+        note: leftover,
+      });
       return pending;
     } catch (err) {
       const message = err instanceof Error ? err.message : String(err);
@@ -152,12 +203,27 @@ export class ScheduleRunner {
       onEnqueued: async (enq) => {
         await this.runs.touchSource('schedule', name, { checkedAt: Date.now(), newAt: Date.now() });
         run = (await this.runs.get(pending.runId)) ?? {
-          ...newRun({ id: pending.runId, schedule: name, source: pending.source, trigger: pending.trigger, startedAt: new Date(pending.startedAt) }),
+          ...newRun({
+            id: pending.runId,
+            schedule: name,
+            source: pending.source,
+            trigger: pending.trigger,
+            startedAt: new Date(pending.startedAt),
+          }),
           batchId: pending.feed.batchId,
           files: pending.commit.length,
           items: pending.feed.items.length,
         };
-        logger.info({ schedule: name, runId: pending.runId, batchId: enq.batchId, items: enq.expected, files: pending.commit.length }, 'schedule: run enqueued');
+        logger.info(
+          {
+            schedule: name,
+            runId: pending.runId,
+            batchId: enq.batchId,
+            items: enq.expected,
+            files: pending.commit.length,
+          },
+          'schedule: run enqueued',
+        );
       },
     });
     await this.store.commit(name, pending, Date.now());
@@ -170,13 +236,25 @@ export class ScheduleRunner {
       duplicates: summary?.duplicates ?? 0,
     });
     await this.runs.save(done);
-    logger.info({ schedule: name, runId: run.id, batchId: done.batchId, ok: done.ok, failed: done.failed, durationMs: done.durationMs }, 'schedule: run done');
+    logger.info(
+      {
+        schedule: name,
+        runId: run.id,
+        batchId: done.batchId,
+        ok: done.ok,
+        failed: done.failed,
+        durationMs: done.durationMs,
+      },
+      'schedule: run done',
+    );
     return done;
   }
 
   /** The start of this schedule's last finished run before `runId` (a folded stretch counts by its last check); null for its first run. */
   private async lastRunAt(name: string, runId: string): Promise<string | null> {
-    const prev = (await this.runs.list({ schedule: name, limit: 3 })).find((r) => r.id !== runId && r.state !== 'running');
+    const prev = (await this.runs.list({ schedule: name, limit: 3 })).find(
+      (r) => r.id !== runId && r.state !== 'running',
+    );
     return prev ? (prev.lastAt ?? prev.startedAt) : null;
   }
 
@@ -184,7 +262,11 @@ export class ScheduleRunner {
     const status = (await this.runs.sources()).find((s) => s.kind === 'schedule' && s.name === name);
     if (!status) return;
     const st = staleness(status, Date.now(), this.rt.config.staleHours);
-    if (st.stale) this.rt.logger.warn({ schedule: name, source: status.source, silentHours: st.silentHours }, `schedule ${name} is stale: ${st.reason}`);
+    if (st.stale)
+      this.rt.logger.warn(
+        { schedule: name, source: status.source, silentHours: st.silentHours },
+        `schedule ${name} is stale: ${st.reason}`,
+      );
   }
 }
 

@@ -46,7 +46,8 @@ export class ScheduleService {
       }
       return;
     }
-    if (!(await this.ports.isFolder(def.source))) throw new ScheduleError(`schedule ${def.name}: source ${def.source} is not a folder (or an http(s) URL)`);
+    if (!(await this.ports.isFolder(def.source)))
+      throw new ScheduleError(`schedule ${def.name}: source ${def.source} is not a folder (or an http(s) URL)`);
   }
 
   /** Create or update a schedule; safe to repeat at every start. A run dropped by the update is caught up once. */
@@ -57,9 +58,16 @@ export class ScheduleService {
     const data: ScheduleJob = { schedule: def.name, source: def.source, trigger: 'schedule' };
     let created: { delayMs: number | null };
     try {
-      created = await queue.upsert(def.name, def.cron ? { cron: def.cron, ...(def.tz ? { tz: def.tz } : {}) } : { every: def.every! }, data);
+      created = await queue.upsert(
+        def.name,
+        def.cron ? { cron: def.cron, ...(def.tz ? { tz: def.tz } : {}) } : { every: def.every! },
+        data,
+      );
     } catch (err) {
-      throw new ScheduleError(`schedule ${def.name}: ${def.cron ? `cron ${JSON.stringify(def.cron)} was refused` : 'refused'} (${(err as Error).message})`, { cause: err });
+      throw new ScheduleError(
+        `schedule ${def.name}: ${def.cron ? `cron ${JSON.stringify(def.cron)} was refused` : 'refused'} (${(err as Error).message})`,
+        { cause: err },
+      );
     }
     const now = this.now();
     const after = await queue.get(def.name);
@@ -67,7 +75,10 @@ export class ScheduleService {
     const tick = droppedTick(before?.next ?? undefined, pendingAfter, now);
     if (tick !== null) {
       await queue.addRun({ ...data, trigger: 'catch-up' }, jobIds.catchUp(def.name, tick));
-      this.ports.logger.info({ schedule: def.name, missed: new Date(tick).toISOString() }, 'schedule: a run was due while nothing ran; catching up once');
+      this.ports.logger.info(
+        { schedule: def.name, missed: new Date(tick).toISOString() },
+        'schedule: a run was due while nothing ran; catching up once',
+      );
     }
     await this.ports.sources.registerSource('schedule', def.name, def.source, now);
     return { next: pendingAfter ?? null, caughtUp: tick !== null };
@@ -80,7 +91,9 @@ export class ScheduleService {
     try {
       text = await this.ports.readFile(file);
     } catch (err) {
-      throw new ScheduleError(`PHOTOWIRE_SCHEDULES=${file}: ${(err as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (err as Error).message}`);
+      throw new ScheduleError(
+        `PHOTOWIRE_SCHEDULES=${file}: ${(err as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (err as Error).message}`,
+      );
     }
     const defs = parseSchedulesFile(text, file);
     for (const def of defs) await this.upsert(def);
@@ -122,8 +135,14 @@ export class ScheduleService {
     for (const s of await this.list()) {
       const pending = await this.ports.pending(s.name);
       if (!pending) continue;
-      await this.ports.queue.addRun({ schedule: s.name, source: pending.source, trigger: 'resume' }, jobIds.resumeRun(s.name, pending.runId, this.now()));
-      this.ports.logger.info({ schedule: s.name, runId: pending.runId }, 'schedule: an interrupted run will be finished');
+      await this.ports.queue.addRun(
+        { schedule: s.name, source: pending.source, trigger: 'resume' },
+        jobIds.resumeRun(s.name, pending.runId, this.now()),
+      );
+      this.ports.logger.info(
+        { schedule: s.name, runId: pending.runId },
+        'schedule: an interrupted run will be finished',
+      );
       n++;
     }
     return n;

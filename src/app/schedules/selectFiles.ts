@@ -23,8 +23,19 @@ export interface FileSelection {
  * `.done` marker or untouched for `settleMs` (there is no earlier scan to compare with, so the
  * mtime is the only clue that a file is still arriving).
  */
-export function selectFiles(listed: ListedFile[], marked: Set<string>, cursor: Cursor, now: number, settleMs: number): FileSelection {
-  const fresh = new Set(newSinceCursor(listed.map((f) => ({ key: f.abs, signature: fileSignature(f) })), cursor).map((e) => e.key));
+export function selectFiles(
+  listed: ListedFile[],
+  marked: Set<string>,
+  cursor: Cursor,
+  now: number,
+  settleMs: number,
+): FileSelection {
+  const fresh = new Set(
+    newSinceCursor(
+      listed.map((f) => ({ key: f.abs, signature: fileSignature(f) })),
+      cursor,
+    ).map((e) => e.key),
+  );
   const take: ListedFile[] = [];
   const young: ListedFile[] = [];
   for (const f of listed) {

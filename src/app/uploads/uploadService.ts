@@ -39,7 +39,10 @@ export interface SavedUpload {
 }
 
 const tooLarge = (maxBytes: number, what: string) =>
-  new PhotowireError('UPLOAD_TOO_LARGE', `${what} is over ${Math.round(maxBytes / 1048576)} MB (PHOTOWIRE_UPLOAD_MAX_MB)`);
+  new PhotowireError(
+    'UPLOAD_TOO_LARGE',
+    `${what} is over ${Math.round(maxBytes / 1048576)} MB (PHOTOWIRE_UPLOAD_MAX_MB)`,
+  );
 
 /**
  * Store a desk upload in photowire's storage: every file is streamed to the scratch
@@ -48,16 +51,25 @@ const tooLarge = (maxBytes: number, what: string) =>
  * put-if-absent. The same upload twice is the same objects and, ingested, the same batch; a worker
  * on any machine reads them through the storage port. Nothing of a refused upload is stored.
  */
-export async function saveUpload(parts: AsyncIterable<UploadPart>, ports: UploadPorts, limits: UploadLimits): Promise<SavedUpload> {
+export async function saveUpload(
+  parts: AsyncIterable<UploadPart>,
+  ports: UploadPorts,
+  limits: UploadLimits,
+): Promise<SavedUpload> {
   await fs.mkdir(ports.scratchDir, { recursive: true });
   const staged: Array<{ name: string; sha256: string; tmp: string }> = [];
   const names = new Set<string>();
   let total = 0;
   try {
     for await (const part of parts) {
-      if (staged.length >= limits.maxFiles) throw new PhotowireError('UPLOAD_TOO_LARGE', `an upload holds at most ${limits.maxFiles} files`);
+      if (staged.length >= limits.maxFiles)
+        throw new PhotowireError('UPLOAD_TOO_LARGE', `an upload holds at most ${limits.maxFiles} files`);
       const clean = safeFileName(part.filename ?? '');
-      if (!clean) throw new PhotowireError('BAD_REQUEST', `an uploaded file has no usable name (${JSON.stringify(part.filename)})`);
+      if (!clean)
+        throw new PhotowireError(
+          'BAD_REQUEST',
+          `an uploaded file has no usable name (${JSON.stringify(part.filename)})`,
+        );
       const name = uniqueName(clean, names);
       names.add(name);
       const tmp = path.join(ports.scratchDir, `${process.pid}-${randomBytes(6).toString('hex')}.upload`);
@@ -76,7 +88,11 @@ export async function saveUpload(parts: AsyncIterable<UploadPart>, ports: Upload
       if (part.file.truncated) throw tooLarge(limits.maxBytes, name);
       file.sha256 = hash.digest('hex');
     }
-    if (staged.length === 0) throw new PhotowireError('BAD_REQUEST', 'the upload holds no file: send one or more files in a multipart/form-data body');
+    if (staged.length === 0)
+      throw new PhotowireError(
+        'BAD_REQUEST',
+        'the upload holds no file: send one or more files in a multipart/form-data body',
+      );
     const id = uploadIdOf(staged);
     // One file in memory at a time (each is at most the upload cap); 'exists' is the same upload sent before.
     for (const f of staged) await ports.storage.putIfAbsent(uploadKey(id, f.name), await fs.readFile(f.tmp));

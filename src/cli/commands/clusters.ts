@@ -14,8 +14,16 @@ const STORY_ID = /^[0-9a-f]{16}$/;
  * `--min-size 1` shows singletons; `--batch` keeps the clusters touching a batch, `--story` those of
  * one story (every size unless --min-size says otherwise).
  */
-export async function clustersCommand(opts: { batch?: string; story?: string; minSize?: number; json?: boolean }): Promise<number> {
-  if (opts.story !== undefined && !STORY_ID.test(opts.story)) throw new UsageError(printable`--story ${opts.story}: a story id is 16 hex digits (photowire clusters shows each cluster's story)`);
+export async function clustersCommand(opts: {
+  batch?: string;
+  story?: string;
+  minSize?: number;
+  json?: boolean;
+}): Promise<number> {
+  if (opts.story !== undefined && !STORY_ID.test(opts.story))
+    throw new UsageError(
+      printable`--story ${opts.story}: a story id is 16 hex digits (photowire clusters shows each cluster's story)`,
+    );
   const rt = await Runtime.open({ allowPrivateRedis: false, defaultLogLevel: 'warn' });
   try {
     // With --story, singletons are clusters of the story too: all of them by default.
@@ -23,7 +31,11 @@ export async function clustersCommand(opts: { batch?: string; story?: string; mi
     const clusters = await listClusterView(rt.ctx, { batch: opts.batch, story: opts.story, minSize });
     if (!clusters) {
       const noBatch = opts.batch !== undefined && !(await rt.ctx.catalog.getBatch(opts.batch));
-      process.stderr.write(noBatch ? printable`no batch ${opts.batch} (photowire status lists recent batches)\n` : printable`no story ${opts.story}\n`);
+      process.stderr.write(
+        noBatch
+          ? printable`no batch ${opts.batch} (photowire status lists recent batches)\n`
+          : printable`no story ${opts.story}\n`,
+      );
       return 1;
     }
     process.stdout.write(opts.json ? JSON.stringify(clusters, null, 2) + '\n' : formatClusters(clusters, minSize));
@@ -37,7 +49,8 @@ const CLUSTER_ID = /^[0-9a-f]{15}[0-9a-fx]$/;
 
 /** `photowire clusters show <id>`: one cluster, every member with its credit, its word diff and why it joined. */
 export async function clustersShowCommand(clusterId: string, opts: { json?: boolean }): Promise<number> {
-  if (!CLUSTER_ID.test(clusterId)) throw new UsageError(printable`${clusterId}: a cluster id is 16 hex digits (photowire clusters lists them)`);
+  if (!CLUSTER_ID.test(clusterId))
+    throw new UsageError(printable`${clusterId}: a cluster id is 16 hex digits (photowire clusters lists them)`);
   const rt = await Runtime.open({ allowPrivateRedis: false, defaultLogLevel: 'warn' });
   try {
     const cluster = await showClusterView(rt.ctx, clusterId);

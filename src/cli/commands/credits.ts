@@ -4,7 +4,10 @@ import { runCreditsCommand } from '../creditsCommand';
 import { openInputFiles, streamOf } from '../inputFiles';
 
 /** Feed files (or stdin) through the credit rules without Redis: the operator's dry run. */
-export async function creditsCliCommand(files: string[], opts: { rules?: string; boilerplate?: string; json?: boolean }): Promise<number> {
+export async function creditsCliCommand(
+  files: string[],
+  opts: { rules?: string; boilerplate?: string; json?: boolean },
+): Promise<number> {
   const config = opts.rules === undefined || opts.boilerplate === undefined ? loadConfig() : null;
   const rulesPath = opts.rules ?? config?.creditRulesPath;
   const boilerplatePath = opts.boilerplate ?? config?.boilerplateRulesPath;

@@ -4,7 +4,11 @@ import { createInterface } from 'node:readline';
 import { Readable } from 'node:stream';
 import { loadConfig } from '../../config';
 import { loadDefaultTexts } from '../../core/metadata/defaultTexts';
-import { dryRunDefaultFields, dryRunDefaultLine, type DefaultTextVerdict } from '../../core/metadata/defaultTextsDryRun';
+import {
+  dryRunDefaultFields,
+  dryRunDefaultLine,
+  type DefaultTextVerdict,
+} from '../../core/metadata/defaultTextsDryRun';
 import { metadataContainer, readImageMetadataBySource } from '../../core/metadata/readImageMetadata';
 import { escapeTerminal } from '../../core/terminalText';
 import { openInputFiles } from '../inputFiles';
@@ -28,7 +32,8 @@ export async function defaultsCliCommand(files: string[], opts: { rules?: string
   const write = async (s: string) => {
     if (!process.stdout.write(s)) await once(process.stdout, 'drain');
   };
-  const emit = (input: string, v: DefaultTextVerdict) => write(table ? defaultsTableRow(input, v) : JSON.stringify({ input, ...v }) + '\n');
+  const emit = (input: string, v: DefaultTextVerdict) =>
+    write(table ? defaultsTableRow(input, v) : JSON.stringify({ input, ...v }) + '\n');
   // Every file opened before the first row: a missing one is a usage error alone on stderr.
   const opened = await openInputFiles('defaults', files);
   let dropped = 0;
@@ -55,6 +60,9 @@ export async function defaultsCliCommand(files: string[], opts: { rules?: string
       await emit(file, v);
     }
   }
-  if (dropped > 0) process.stderr.write(`${dropped} value(s) would be dropped as camera or software defaults (rules ${texts.version})\n`);
+  if (dropped > 0)
+    process.stderr.write(
+      `${dropped} value(s) would be dropped as camera or software defaults (rules ${texts.version})\n`,
+    );
   return 0;
 }

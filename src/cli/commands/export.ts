@@ -39,14 +39,20 @@ export async function exportCommand(batchId: string, opts: ExportOptions = {}): 
         process.stderr.write(printable`no batch ${batchId} (photowire status lists recent batches)\n`);
         return 1;
       }
-      if (!opts.json) process.stderr.write(printable`batch ${batchId} is ${archivedSince(archived)}: read from storage (${archived.records}), read-only\n`);
+      if (!opts.json)
+        process.stderr.write(
+          printable`batch ${batchId} is ${archivedSince(archived)}: read from storage (${archived.records}), read-only\n`,
+        );
       archivedFrom = archived.records;
       pages = inPages(records, 500);
     }
     const left = { killed: 0, withdrawn: 0, embargoed: 0 };
     // The heap is kept near 80 MB between pages (src/cli/heapBound.ts: V8 alone let it reach ~160 MB).
     const heap = heapBound(80);
-    if (opts.json) await write(`{"batchId":${JSON.stringify(batchId)},"archived":${archivedFrom === null ? 'null' : JSON.stringify(archivedFrom)},"records":[`);
+    if (opts.json)
+      await write(
+        `{"batchId":${JSON.stringify(batchId)},"archived":${archivedFrom === null ? 'null' : JSON.stringify(archivedFrom)},"records":[`,
+      );
     let n = 0;
     for await (const page of pages) {
       heap.check();
@@ -72,7 +78,11 @@ export async function exportCommand(batchId: string, opts: ExportOptions = {}): 
   }
 }
 
-function keep(r: PresentedRecord, opts: ExportOptions, left: Record<'killed' | 'withdrawn' | 'embargoed', number>): boolean {
+function keep(
+  r: PresentedRecord,
+  opts: ExportOptions,
+  left: Record<'killed' | 'withdrawn' | 'embargoed', number>,
+): boolean {
   const state = r.availability.state;
   if (state === 'killed' || state === 'withdrawn' || (state === 'embargoed' && !opts.includeEmbargoed)) {
     left[state]++;

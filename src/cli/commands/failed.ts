@@ -27,7 +27,11 @@ export async function failedCommand(opts: { batch?: string; json?: boolean }): P
     if (opts.batch) {
       if (!(await rt.ctx.catalog.getBatch(opts.batch))) {
         const archived = await archivedBatches(rt.ctx).open(opts.batch);
-        if (archived) throw new PhotowireError('BATCH_ARCHIVED', `${archivedRetryRefusal(archived)} (\`photowire export ${opts.batch}\` reads its records)`);
+        if (archived)
+          throw new PhotowireError(
+            'BATCH_ARCHIVED',
+            `${archivedRetryRefusal(archived)} (\`photowire export ${opts.batch}\` reads its records)`,
+          );
         process.stderr.write(printable`no batch ${opts.batch} (photowire status lists recent batches)\n`);
         return 1;
       }
@@ -41,7 +45,11 @@ export async function failedCommand(opts: { batch?: string; json?: boolean }): P
       const ledger = failed.length ? await rt.ctx.catalog.getBatch(batchId) : null;
       const expires = ledger?.state === 'done' ? expiresAt(ledger.finishedAt, rt.config.retentionDays) : null;
       // Where each source is now: a hot folder moves the drop to processed/<day>/ when the batch ends.
-      const now = await failuresNow({ redis: rt.redis, prefix: rt.config.prefix }, ledger ?? { id: batchId, feed: '', expected: 0 }, failed);
+      const now = await failuresNow(
+        { redis: rt.redis, prefix: rt.config.prefix },
+        ledger ?? { id: batchId, feed: '', expected: 0 },
+        failed,
+      );
       for (const f of now) listing.push({ batchId, ...f, expiresAt: expires });
     }
     if (opts.json) {
@@ -49,22 +57,32 @@ export async function failedCommand(opts: { batch?: string; json?: boolean }): P
       return 0;
     }
     if (listing.length === 0) {
-      process.stdout.write(opts.batch ? printable`batch ${opts.batch}: no failed items\n` : `no failed items in the last ${RECENT_BATCHES} batches\n`);
+      process.stdout.write(
+        opts.batch
+          ? printable`batch ${opts.batch}: no failed items\n`
+          : `no failed items in the last ${RECENT_BATCHES} batches\n`,
+      );
       return 0;
     }
     let current = '';
     for (const f of listing) {
       if (f.batchId !== current) {
         current = f.batchId;
-        process.stdout.write(printable`batch ${f.batchId}  ${f.expiresAt ? `failed items expire ${f.expiresAt} (retention, ${plural(rt.config.retentionDays, 'day')})` : `still running: its failed items expire ${plural(rt.config.retentionDays, 'day')} after it is done`}\n`);
+        process.stdout.write(
+          printable`batch ${f.batchId}  ${f.expiresAt ? `failed items expire ${f.expiresAt} (retention, ${plural(rt.config.retentionDays, 'day')})` : `still running: its failed items expire ${plural(rt.config.retentionDays, 'day')} after it is done`}\n`,
+        );
       }
       // Attempts of every round: a failure retried and failed again adds up ("3 attempts (2 retries)").
       const retries = f.retries ? ` (${plural(f.retries, 'retry', 'retries')})` : '';
       const moved = f.movedFrom ? `  (dropped as ${f.movedFrom})` : '';
       // The source and message name the feed's files: escaped, a newline in a file name starts no line.
-      process.stdout.write(printable`  ${f.itemId}  ${f.code}  ${plural(f.attempts, 'attempt')}${retries}  ${f.source}${moved}\n      ${f.message}\n`);
+      process.stdout.write(
+        printable`  ${f.itemId}  ${f.code}  ${plural(f.attempts, 'attempt')}${retries}  ${f.source}${moved}\n      ${f.message}\n`,
+      );
     }
-    process.stdout.write(`${listing.length} failed item${listing.length === 1 ? '' : 's'}; \`photowire retry <batchId|itemId>\` runs them again\n`);
+    process.stdout.write(
+      `${listing.length} failed item${listing.length === 1 ? '' : 's'}; \`photowire retry <batchId|itemId>\` runs them again\n`,
+    );
     return 0;
   } finally {
     await rt.close();

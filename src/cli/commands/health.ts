@@ -7,7 +7,10 @@ import { checkHealth } from '../../app/health/checkHealth';
  */
 export async function healthCommand(opts: { timeoutMs: number; json?: boolean }): Promise<number> {
   const report = await checkHealth(loadConfig(), process.env, { timeoutMs: opts.timeoutMs });
-  if (opts.json) process.stdout.write(JSON.stringify({ ok: report.ok, redis: report.redis, storage: report.storage }, null, 2) + '\n');
+  if (opts.json)
+    process.stdout.write(
+      JSON.stringify({ ok: report.ok, redis: report.redis, storage: report.storage }, null, 2) + '\n',
+    );
   else process.stdout.write(`${report.line}\n`);
   return report.ok ? 0 : 1;
 }

@@ -9,7 +9,10 @@ import { formatFeedError, formatSummary } from '../printSummary';
 import { waitForBatches } from '../waitForBatches';
 
 /** Enqueue feeds for workers running elsewhere (`photowire worker`, docker-compose). */
-export async function ingestCommand(paths: string[], opts: { wait?: boolean; waitForWorkers?: boolean; json?: boolean; recreate?: boolean }): Promise<number> {
+export async function ingestCommand(
+  paths: string[],
+  opts: { wait?: boolean; waitForWorkers?: boolean; json?: boolean; recreate?: boolean },
+): Promise<number> {
   const rt = await Runtime.open({ allowPrivateRedis: false, defaultLogLevel: 'warn' });
   try {
     const outcomes = await ingestPaths(rt, paths);
@@ -23,7 +26,9 @@ export async function ingestCommand(paths: string[], opts: { wait?: boolean; wai
         wait: !!opts.waitForWorkers,
         onWaiting: (missing) => {
           waited = true;
-          process.stderr.write(printable`photowire: no worker is consuming the ${missing.map((q) => QUEUES[q]).join(' and ')} queue (${where}); waiting for one (--wait-for-workers)\n`);
+          process.stderr.write(
+            printable`photowire: no worker is consuming the ${missing.map((q) => QUEUES[q]).join(' and ')} queue (${where}); waiting for one (--wait-for-workers)\n`,
+          );
         },
       });
       if (found.state === 'none') {
@@ -51,12 +56,16 @@ export async function ingestCommand(paths: string[], opts: { wait?: boolean; wai
     } else {
       for (const o of outcomes) {
         if (o.error) process.stdout.write(formatFeedError(o) + '\n');
-        else if (!opts.wait) process.stdout.write(printable`${o.created ? 'enqueued' : 'already taken'}: ${o.path} as batch ${o.batchId} (${o.expected} items)\n`);
+        else if (!opts.wait)
+          process.stdout.write(
+            printable`${o.created ? 'enqueued' : 'already taken'}: ${o.path} as batch ${o.batchId} (${o.expected} items)\n`,
+          );
       }
       if (opts.wait) for (const s of summaries) if (s) process.stdout.write(formatSummary(s) + '\n');
     }
     // A batch is only fine when it is done with every item counted and its records.ndjson whole.
-    const failed = outcomes.some((o) => o.error) || (opts.wait && summaries.some((s) => !s || s.failed > 0 || !s.complete));
+    const failed =
+      outcomes.some((o) => o.error) || (opts.wait && summaries.some((s) => !s || s.failed > 0 || !s.complete));
     return failed ? 1 : 0;
   } finally {
     await rt.close();

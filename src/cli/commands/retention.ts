@@ -21,13 +21,22 @@ export async function retentionCommand(opts: { dryRun?: boolean; json?: boolean;
     const run = await retentionService(rt).run({ trigger: 'cli', now, dryRun: opts.dryRun ?? false });
     if (!run.ran) {
       process.stdout.write(
-        opts.json ? JSON.stringify(run, null, 2) + '\n' : `retention: another pass is running (${run.holder ?? 'its lease just ended'}); it removes what this one would: nothing done\n`,
+        opts.json
+          ? JSON.stringify(run, null, 2) + '\n'
+          : `retention: another pass is running (${run.holder ?? 'its lease just ended'}); it removes what this one would: nothing done\n`,
       );
       return 0;
     }
     const { report, bytesFreed } = run;
     if (opts.json) process.stdout.write(JSON.stringify({ ...report, bytesFreed }, null, 2) + '\n');
-    else process.stdout.write(escapeTerminalLines(formatReport(report)) + (bytesFreed !== null && !report.dryRun ? `\n  Redis memory freed ${bytesFreed} bytes (INFO used_memory)` : '') + '\n');
+    else
+      process.stdout.write(
+        escapeTerminalLines(formatReport(report)) +
+          (bytesFreed !== null && !report.dryRun
+            ? `\n  Redis memory freed ${bytesFreed} bytes (INFO used_memory)`
+            : '') +
+          '\n',
+      );
     return report.keptNoExport.length > 0 ? 1 : 0;
   } finally {
     await rt.close();

@@ -51,11 +51,18 @@ export async function retryCommand(id: string, opts: RetryOptions): Promise<numb
 
 function describe(out: RetryOutcome, summary: BatchSummary | null): string {
   const lines: string[] = [];
-  if (out.retried.length) lines.push(printable`queued again: ${out.retried.length} item${out.retried.length === 1 ? '' : 's'} of batch ${out.batchId}: ${out.retried.join(', ')}`);
+  if (out.retried.length)
+    lines.push(
+      printable`queued again: ${out.retried.length} item${out.retried.length === 1 ? '' : 's'} of batch ${out.batchId}: ${out.retried.join(', ')}`,
+    );
   if (out.pending.length) lines.push(printable`already queued or running (nothing added): ${out.pending.join(', ')}`);
   for (const s of out.skipped) lines.push(printable`not retried: ${s.itemId}: ${s.reason}`);
-  if (!out.retried.length && !out.pending.length && !out.skipped.length) lines.push(printable`batch ${out.batchId}: no failed items to retry`);
+  if (!out.retried.length && !out.pending.length && !out.skipped.length)
+    lines.push(printable`batch ${out.batchId}: no failed items to retry`);
   if (summary) lines.push(formatSummary(summary));
-  else if (out.retried.length) lines.push(printable`running workers take them now; \`photowire status ${out.batchId}\` shows the outcome (or retry with --wait)`);
+  else if (out.retried.length)
+    lines.push(
+      printable`running workers take them now; \`photowire status ${out.batchId}\` shows the outcome (or retry with --wait)`,
+    );
   return lines.join('\n') + '\n';
 }

@@ -19,7 +19,10 @@ export function rightsTableRow(text: string, r: DryRun): string {
     ['advisories', r.rights.advisories.join(', ')],
     ['embargo', r.release.embargoUntil ? (r.release.embargoUntil.at ?? 'until further notice') : ''],
     ['expires', r.release.expires?.at ?? ''],
-    ['notice', r.notice ? `${r.notice.kind}${r.notice.targets.length ? ` of ${r.notice.targets.join(', ')}` : ''}` : ''],
+    [
+      'notice',
+      r.notice ? `${r.notice.kind}${r.notice.targets.length ? ` of ${r.notice.targets.join(', ')}` : ''}` : '',
+    ],
     ['unread', r.rights.unread.join(' | ')],
   ];
   for (const [k, v] of rows) if (v) out.push(`  ${k.padEnd(13)}${escapeTerminal(v)}`);

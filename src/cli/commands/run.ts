@@ -20,14 +20,20 @@ export interface RunOptions {
  */
 export async function runCommand(paths: string[], opts: RunOptions): Promise<number> {
   if (paths.length === 0 && !opts.sample) {
-    throw new UsageError('run: nothing to run: give one or more feeds, or --sample', 'photowire run path/to/feed [more feeds...]   or   photowire run --sample');
+    throw new UsageError(
+      'run: nothing to run: give one or more feeds, or --sample',
+      'photowire run path/to/feed [more feeds...]   or   photowire run --sample',
+    );
   }
   // Per-item log lines would bury the progress bar and summary: `run` logs warnings and errors only unless LOG_LEVEL says otherwise.
   const rt = await Runtime.open({ allowPrivateRedis: true, defaultLogLevel: 'warn' });
   // Interrupted, the run's work is unfinished: exit 130 once in-flight items are done.
   const shutdown = onShutdown({
     stop: () => rt.close(),
-    notice: { write: (text) => process.stderr.write(text), first: '\nstopping: finishing in-flight items (Ctrl-C again to force)\n' },
+    notice: {
+      write: (text) => process.stderr.write(text),
+      first: '\nstopping: finishing in-flight items (Ctrl-C again to force)\n',
+    },
     stoppedExitCode: 130,
   });
   try {
@@ -52,7 +58,14 @@ export async function runCommand(paths: string[], opts: RunOptions): Promise<num
     const feedErrors = outcomes.filter((o) => o.error);
     if (opts.json) {
       const out = {
-        batches: summaries.map((s) => ({ ...s, batchId: s.batchId, items: s.items, ok: s.ok, failed: s.failed, durationMs: s.durationMs })),
+        batches: summaries.map((s) => ({
+          ...s,
+          batchId: s.batchId,
+          items: s.items,
+          ok: s.ok,
+          failed: s.failed,
+          durationMs: s.durationMs,
+        })),
         feedErrors: feedErrors.map((o) => ({ path: o.path, ...o.error })),
         items: summaries.reduce((n, s) => n + s.items, 0),
         ok: summaries.reduce((n, s) => n + s.ok, 0),
@@ -63,7 +76,10 @@ export async function runCommand(paths: string[], opts: RunOptions): Promise<num
       for (const s of summaries) process.stdout.write(formatSummary(s) + '\n');
       for (const o of feedErrors) process.stdout.write(formatFeedError(o) + '\n');
       const reused = outcomes.filter((o) => o.batchId && !o.created);
-      for (const o of reused) process.stdout.write(printable`note: ${o.path} was taken before as batch ${o.batchId}; nothing was added again\n`);
+      for (const o of reused)
+        process.stdout.write(
+          printable`note: ${o.path} was taken before as batch ${o.batchId}; nothing was added again\n`,
+        );
     }
     const anyFailed = feedErrors.length > 0 || summaries.some((s) => s.failed > 0);
     return anyFailed ? 1 : 0;

@@ -20,7 +20,10 @@ export async function runsCommand(opts: { schedule?: string; limit?: number; jso
       .map((s) => ({ schedule: s.name, next: s.next, overdueMs: overdueBy(s.next, now) }))
       .filter((s) => s.overdueMs !== null);
     if (opts.json) {
-      process.stdout.write(JSON.stringify({ runs, sources: sources.map((s) => ({ ...s.status, ...s.staleness })), overdue }, null, 2) + '\n');
+      process.stdout.write(
+        JSON.stringify({ runs, sources: sources.map((s) => ({ ...s.status, ...s.staleness })), overdue }, null, 2) +
+          '\n',
+      );
       return 0;
     }
     process.stdout.write(formatRuns(runs) + '\n');

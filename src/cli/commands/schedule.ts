@@ -28,17 +28,31 @@ async function withScheduler(fn: (s: Schedules, rt: Runtime) => Promise<number>)
 
 export function scheduleAddCommand(name: string, opts: ScheduleAddOptions): Promise<number> {
   return withScheduler(async (s) => {
-    const def = normalizeScheduleDef({ name, cron: opts.cron, every: opts.every, tz: opts.tz, source: opts.source }, process.cwd(), 'schedule add');
+    const def = normalizeScheduleDef(
+      { name, cron: opts.cron, every: opts.every, tz: opts.tz, source: opts.source },
+      process.cwd(),
+      'schedule add',
+    );
     const r = await s.upsert(def);
     if (opts.json) process.stdout.write(JSON.stringify({ ...def, ...r }, null, 2) + '\n');
     else {
       const workers = await s.hasWorkers();
       // An interval schedule's first run is queued at once (BullMQ's \`every\`): its "next" is now, not one interval on.
       const dueNow = r.next !== null && r.next <= Date.now() + 1000;
-      const when = dueNow ? (workers ? 'first run now' : 'first run as soon as a `photowire scheduler` runs') : `next run ${at(r.next)}`;
-      process.stdout.write(printable`schedule ${def.name}: ${describeTiming(def)}, source ${def.source}; ` + when + (dueNow ? printable`, then ${describeTiming(def)}` : '') + '\n');
+      const when = dueNow
+        ? workers
+          ? 'first run now'
+          : 'first run as soon as a `photowire scheduler` runs'
+        : `next run ${at(r.next)}`;
+      process.stdout.write(
+        printable`schedule ${def.name}: ${describeTiming(def)}, source ${def.source}; ` +
+          when +
+          (dueNow ? printable`, then ${describeTiming(def)}` : '') +
+          '\n',
+      );
       if (r.caughtUp) process.stdout.write('  a run was due while nothing ran: it runs once now\n');
-      if (!workers && !dueNow) process.stdout.write('  note: no `photowire scheduler` is running; runs start when one does\n');
+      if (!workers && !dueNow)
+        process.stdout.write('  note: no `photowire scheduler` is running; runs start when one does\n');
     }
     return 0;
   });
@@ -47,8 +61,18 @@ export function scheduleAddCommand(name: string, opts: ScheduleAddOptions): Prom
 export function scheduleListCommand(opts: { json?: boolean }): Promise<number> {
   return withScheduler(async (s) => {
     const list = await s.list();
-    const last = await Promise.all(list.map(async (d) => (await s.runner.runs.list({ schedule: d.name, limit: 1 }))[0] ?? null));
-    process.stdout.write(opts.json ? JSON.stringify(list.map((d, i) => ({ ...d, lastRun: last[i] })), null, 2) + '\n' : formatScheduleList(list, last));
+    const last = await Promise.all(
+      list.map(async (d) => (await s.runner.runs.list({ schedule: d.name, limit: 1 }))[0] ?? null),
+    );
+    process.stdout.write(
+      opts.json
+        ? JSON.stringify(
+            list.map((d, i) => ({ ...d, lastRun: last[i] })),
+            null,
+            2,
+          ) + '\n'
+        : formatScheduleList(list, last),
+    );
     return 0;
   });
 }
@@ -61,18 +85,26 @@ export function scheduleRemoveCommand(name: string, opts: { reset?: boolean }): 
       return 1;
     }
     if (opts.reset) await s.runner.store.reset(name);
-    process.stdout.write(printable`schedule ${name} removed${opts.reset ? ' and its cursor forgotten' : '; its cursor and runs are kept'}\n`);
+    process.stdout.write(
+      printable`schedule ${name} removed${opts.reset ? ' and its cursor forgotten' : '; its cursor and runs are kept'}\n`,
+    );
     return 0;
   });
 }
 
-export function scheduleRunCommand(name: string, opts: { wait?: boolean; json?: boolean; timeoutMs?: number }): Promise<number> {
+export function scheduleRunCommand(
+  name: string,
+  opts: { wait?: boolean; json?: boolean; timeoutMs?: number },
+): Promise<number> {
   return withScheduler(async (s) => {
     const runId = await s.runNow(name);
     const workers = await s.hasWorkers();
     if (!opts.wait) {
       if (opts.json) process.stdout.write(JSON.stringify({ runId, schedulerRunning: workers }) + '\n');
-      else process.stdout.write(printable`run ${runId} queued${workers ? '' : '; no `photowire scheduler` is running: it starts when one does'}\n`);
+      else
+        process.stdout.write(
+          printable`run ${runId} queued${workers ? '' : '; no `photowire scheduler` is running: it starts when one does'}\n`,
+        );
       return 0;
     }
     if (!workers) process.stderr.write('photowire: waiting, but no `photowire scheduler` is running yet\n');

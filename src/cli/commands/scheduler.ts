@@ -13,7 +13,8 @@ export async function schedulerCommand(opts: { withWorkers?: boolean; concurrenc
   const scheduler = new Scheduler(rt);
   try {
     const applied = await scheduler.applyFile();
-    for (const d of applied) rt.logger.info({ schedule: d.name, timing: describeTiming(d), source: d.source }, 'schedule applied');
+    for (const d of applied)
+      rt.logger.info({ schedule: d.name, timing: describeTiming(d), source: d.source }, 'schedule applied');
     if (opts.withWorkers) await rt.startWorkers(opts.concurrency);
     await scheduler.startWorker(createRedis(rt.redisHandle.url, { forWorker: true, name: 'photowire-scheduler' }));
   } catch (err) {
@@ -23,5 +24,9 @@ export async function schedulerCommand(opts: { withWorkers?: boolean; concurrenc
   }
   const schedules = await scheduler.list();
   rt.logger.info({ schedules: schedules.map((s) => s.name), workers: !!opts.withWorkers }, 'scheduler ready');
-  return await serveUntilSignal(rt, () => scheduler.close(), 'stopping: a run in progress is finished by the next scheduler start');
+  return await serveUntilSignal(
+    rt,
+    () => scheduler.close(),
+    'stopping: a run in progress is finished by the next scheduler start',
+  );
 }

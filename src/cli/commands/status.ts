@@ -18,7 +18,9 @@ export async function statusCommand(batchId: string | undefined, opts: { json?: 
       else
         for (const l of rows) {
           const where = l.archivedAt ? `  (archived on ${l.archivedAt.slice(0, 10)}: read from storage)` : '';
-          process.stdout.write(printable`${l.id}  ${l.state.padEnd(8)} ${l.ok}/${l.expected} ok, ${l.failed} failed  ${l.createdAt}  ${l.feed}${where}\n`);
+          process.stdout.write(
+            printable`${l.id}  ${l.state.padEnd(8)} ${l.ok}/${l.expected} ok, ${l.failed} failed  ${l.createdAt}  ${l.feed}${where}\n`,
+          );
         }
       return 0;
     }

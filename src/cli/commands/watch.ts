@@ -7,7 +7,10 @@ import { serveUntilSignal } from '../shutdown';
  * SIGTERM (src/app/hotFolder/hotFolderService.ts). `--with-workers` also runs item and batch
  * workers here (one machine, one process).
  */
-export async function watchCommand(dirs: string[], opts: { withWorkers?: boolean; concurrency?: number; settleMs?: number; scanMs?: number }): Promise<number> {
+export async function watchCommand(
+  dirs: string[],
+  opts: { withWorkers?: boolean; concurrency?: number; settleMs?: number; scanMs?: number },
+): Promise<number> {
   const rt = await Runtime.open({ allowPrivateRedis: false });
   let hot;
   try {
@@ -17,6 +20,13 @@ export async function watchCommand(dirs: string[], opts: { withWorkers?: boolean
     await rt.close();
     throw err;
   }
-  rt.logger.info({ dirs: hot.dirs, settleMs: hot.settleMs, scanMs: hot.scanMs, workers: !!opts.withWorkers, owner: hot.owner }, 'watching hot folders');
-  return await serveUntilSignal(rt, () => hot.stop(), 'stopping: files in progress stay in place and are taken over by the next watcher');
+  rt.logger.info(
+    { dirs: hot.dirs, settleMs: hot.settleMs, scanMs: hot.scanMs, workers: !!opts.withWorkers, owner: hot.owner },
+    'watching hot folders',
+  );
+  return await serveUntilSignal(
+    rt,
+    () => hot.stop(),
+    'stopping: files in progress stay in place and are taken over by the next watcher',
+  );
 }

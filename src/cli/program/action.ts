@@ -14,7 +14,10 @@ export function report(err: unknown): void {
   if (err instanceof UsageError && err.hint) text += `hint: ${escapeTerminalLines(err.hint)}\n`;
   if (!known) {
     const debug = process.env.LOG_LEVEL === 'debug' || process.env.LOG_LEVEL === 'trace';
-    text += debug && err instanceof Error && err.stack ? `${err.stack}\n` : 'this looks like a bug in photowire: run again with LOG_LEVEL=debug for the details, and report them\n';
+    text +=
+      debug && err instanceof Error && err.stack
+        ? `${err.stack}\n`
+        : 'this looks like a bug in photowire: run again with LOG_LEVEL=debug for the details, and report them\n';
   }
   process.stderr.write(maskSecrets(text));
 }

@@ -14,8 +14,13 @@ import { retentionCommand } from '../commands/retention';
 export function registerBatchCommands(program: Command): void {
   program
     .command('run')
-    .description('ingest feeds with workers in this process, wait, print a summary and exit (the single-machine main job)')
-    .argument('[paths...]', 'feeds: a JPEG, a folder of images, a manifest (NDJSON/JSON/CSV), NewsML-G2/NITF XML, or gallery text')
+    .description(
+      'ingest feeds with workers in this process, wait, print a summary and exit (the single-machine main job)',
+    )
+    .argument(
+      '[paths...]',
+      'feeds: a JPEG, a folder of images, a manifest (NDJSON/JSON/CSV), NewsML-G2/NITF XML, or gallery text',
+    )
     .option('--sample', 'also generate (once) and run the bundled sample feed under the data directory')
     .option('--concurrency <n>', 'items processed at once (default PHOTOWIRE_CONCURRENCY)', positiveInt)
     .option('--json', 'print one JSON summary on stdout')
@@ -26,8 +31,14 @@ export function registerBatchCommands(program: Command): void {
     .description('enqueue feeds for running workers')
     .argument('<paths...>', 'feeds to enqueue')
     .option('--wait', 'wait for the batches to finish and print their summaries')
-    .option('--wait-for-workers', 'with --wait: when no worker consumes the queue, keep waiting for one (without it, --wait says so and exits 2)')
-    .option('--recreate', 'with --wait: re-create a batch from its feed if its ledger vanishes (Redis restarted without its data)')
+    .option(
+      '--wait-for-workers',
+      'with --wait: when no worker consumes the queue, keep waiting for one (without it, --wait says so and exits 2)',
+    )
+    .option(
+      '--recreate',
+      'with --wait: re-create a batch from its feed if its ledger vanishes (Redis restarted without its data)',
+    )
     .option('--json', 'print JSON on stdout')
     .action(action((paths: string[], opts) => ingestCommand(paths, opts)));
 
@@ -50,11 +61,15 @@ export function registerBatchCommands(program: Command): void {
     .argument('<batchId>')
     .option('--include-embargoed', 'also write records still under embargo (killed records are never written)')
     .option('--json', 'one JSON document: {batchId, archived, records: [...], leftOut: {killed, withdrawn, embargoed}}')
-    .action(action((batchId: string, opts: { includeEmbargoed?: boolean; json?: boolean }) => exportCommand(batchId, opts)));
+    .action(
+      action((batchId: string, opts: { includeEmbargoed?: boolean; json?: boolean }) => exportCommand(batchId, opts)),
+    );
 
   program
     .command('retention')
-    .description('remove batches finished more than PHOTOWIRE_RETENTION_DAYS ago from Redis (their export stays in storage); the worker runs it daily')
+    .description(
+      'remove batches finished more than PHOTOWIRE_RETENTION_DAYS ago from Redis (their export stays in storage); the worker runs it daily',
+    )
     .option('--dry-run', 'print what would be removed, remove nothing')
     .option('--json', 'print the report as JSON on stdout')
     .option('--now <iso>', 'the time the window is counted back from (default: now)')
@@ -70,11 +85,17 @@ export function registerBatchCommands(program: Command): void {
 
   program
     .command('retry')
-    .description("run a batch's failed items (or one failed item) again; the ledger and records.ndjson update when they end")
+    .description(
+      "run a batch's failed items (or one failed item) again; the ledger and records.ndjson update when they end",
+    )
     .argument('<batchIdOrItemId>')
     .option('--wait', 'wait for the retried items and print the batch summary')
     .option('--with-workers', 'also run workers in this process until the retried items end (implies --wait)')
-    .option('--concurrency <n>', 'items processed at once with --with-workers (default PHOTOWIRE_CONCURRENCY)', positiveInt)
+    .option(
+      '--concurrency <n>',
+      'items processed at once with --with-workers (default PHOTOWIRE_CONCURRENCY)',
+      positiveInt,
+    )
     .option('--json', 'print JSON on stdout')
     .action(action((id: string, opts) => retryCommand(id, opts)));
 }

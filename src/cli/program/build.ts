@@ -9,7 +9,8 @@ import { registerSourceCommands } from './sources';
 
 function packageVersion(): string {
   try {
-    return (JSON.parse(readFileSync(path.join(__dirname, '../../../package.json'), 'utf8')) as { version: string }).version;
+    return (JSON.parse(readFileSync(path.join(__dirname, '../../../package.json'), 'utf8')) as { version: string })
+      .version;
   } catch {
     return 'unknown';
   }

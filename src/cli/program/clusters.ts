@@ -7,9 +7,14 @@ import { clustersCommand, clustersRebuildCommand, clustersShowCommand } from '..
 export function registerClusterCommands(program: Command): void {
   const clusters = program
     .command('clusters')
-    .description('caption clusters (one subject about one picture, however resent), with size, canonical caption and members')
+    .description(
+      'caption clusters (one subject about one picture, however resent), with size, canonical caption and members',
+    )
     .option('--batch <id>', 'only clusters with members in this batch')
-    .option('--story <id>', 'only the clusters of this story (captions sharing an assignment background or slug); every size unless --min-size')
+    .option(
+      '--story <id>',
+      'only the clusters of this story (captions sharing an assignment background or slug); every size unless --min-size',
+    )
     .option('--min-size <n>', 'only clusters with at least n members', positiveInt)
     .option('--json', 'print JSON on stdout')
     .action(action((opts) => clustersCommand(opts)));
@@ -17,11 +22,19 @@ export function registerClusterCommands(program: Command): void {
     .command('show <clusterId>')
     .description('one cluster: every member with its credit, its word diff and why it joined')
     .option('--json', 'print JSON on stdout')
-    .action(action((clusterId: string, opts, cmd: Command) => clustersShowCommand(clusterId, { json: opts.json ?? cmd.parent?.opts().json })));
+    .action(
+      action((clusterId: string, opts, cmd: Command) =>
+        clustersShowCommand(clusterId, { json: opts.json ?? cmd.parent?.opts().json }),
+      ),
+    );
   clusters
     .command('rebuild')
-    .description('build the caption-cluster index afresh from the catalog and patch every record\'s cluster (docs/DEDUP.md)')
+    .description(
+      "build the caption-cluster index afresh from the catalog and patch every record's cluster (docs/DEDUP.md)",
+    )
     .option('--json', 'print the result as JSON on stdout')
     // --json is also the listing's option: Commander gives it to `clusters`, so read it from there too.
-    .action(action((opts, cmd: Command) => clustersRebuildCommand({ ...opts, json: opts.json ?? cmd.parent?.opts().json })));
+    .action(
+      action((opts, cmd: Command) => clustersRebuildCommand({ ...opts, json: opts.json ?? cmd.parent?.opts().json })),
+    );
 }

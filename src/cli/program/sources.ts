@@ -3,22 +3,35 @@ import { action } from './action';
 import { positiveInt, wholeMs } from './options';
 import { watchCommand } from '../commands/watch';
 import { schedulerCommand } from '../commands/scheduler';
-import { scheduleAddCommand, scheduleListCommand, scheduleRemoveCommand, scheduleRunCommand } from '../commands/schedule';
+import {
+  scheduleAddCommand,
+  scheduleListCommand,
+  scheduleRemoveCommand,
+  scheduleRunCommand,
+} from '../commands/schedule';
 import { runsCommand } from '../commands/runs';
 
 /** Sources: hot folders, scheduled imports, HTTP feeds (docs/SOURCES.md), and their runs. */
 export function registerSourceCommands(program: Command): void {
   program
     .command('watch')
-    .description('hot folders: take each file or folder dropped into the folders once it is complete, move it to processed/ or failed/ (until SIGTERM)')
+    .description(
+      'hot folders: take each file or folder dropped into the folders once it is complete, move it to processed/ or failed/ (until SIGTERM)',
+    )
     .argument('<dirs...>', 'folders to watch')
     .option('--with-workers', 'also run item and batch workers in this process')
-    .option('--concurrency <n>', 'items processed at once with --with-workers (default PHOTOWIRE_CONCURRENCY)', positiveInt)
+    .option(
+      '--concurrency <n>',
+      'items processed at once with --with-workers (default PHOTOWIRE_CONCURRENCY)',
+      positiveInt,
+    )
     .option('--settle-ms <ms>', 'how long size and mtime must stay unchanged (default PHOTOWIRE_SETTLE_MS)', wholeMs)
     .option('--scan-ms <ms>', 'how often the folders are scanned (default PHOTOWIRE_SCAN_MS)', positiveInt)
     .action(action((dirs: string[], opts) => watchCommand(dirs, opts)));
 
-  const schedule = program.command('schedule').description('scheduled imports: named, cron or interval, from a folder or an http(s) feed');
+  const schedule = program
+    .command('schedule')
+    .description('scheduled imports: named, cron or interval, from a folder or an http(s) feed');
   schedule
     .command('add')
     .description('create or update a schedule')
@@ -52,12 +65,18 @@ export function registerSourceCommands(program: Command): void {
     .command('scheduler')
     .description('run scheduled imports until SIGTERM; applies PHOTOWIRE_SCHEDULES at start')
     .option('--with-workers', 'also run item and batch workers in this process')
-    .option('--concurrency <n>', 'items processed at once with --with-workers (default PHOTOWIRE_CONCURRENCY)', positiveInt)
+    .option(
+      '--concurrency <n>',
+      'items processed at once with --with-workers (default PHOTOWIRE_CONCURRENCY)',
+      positiveInt,
+    )
     .action(action((opts) => schedulerCommand(opts)));
 
   program
     .command('runs')
-    .description('recent runs of schedules and hot folders (schedule, source, start, duration, items, ok, duplicates, failed, state) and stale sources')
+    .description(
+      'recent runs of schedules and hot folders (schedule, source, start, duration, items, ok, duplicates, failed, state) and stale sources',
+    )
     .option('--schedule <name>', 'only this schedule (`watch` for hot folders)')
     .option('--limit <n>', 'how many runs (default 30)', positiveInt)
     .option('--json', 'print JSON on stdout')

@@ -27,7 +27,11 @@ export function defaultBoilerplateRules(): BoilerplateRules {
   if (!shippedRules) {
     const parsed = boilerplateRulesSchema.safeParse(shipped);
     if (!parsed.success) {
-      throw invalidShippedRules('BOILERPLATE_RULES', 'boilerplate-rules.json (shipped with photowire)', parsed.error.issues[0]);
+      throw invalidShippedRules(
+        'BOILERPLATE_RULES',
+        'boilerplate-rules.json (shipped with photowire)',
+        parsed.error.issues[0],
+      );
     }
     shippedRules = parsed.data;
   }
@@ -48,7 +52,8 @@ export function loadBoilerplateRules(path?: string): BoilerplateRules {
   const known = new Set(base.markers.map((m) => m.name));
   const disabled = new Set(op.data.disable ?? []);
   (op.data.disable ?? []).forEach((name, i) => {
-    if (!known.has(name)) throw invalidRules(file, { code: 'custom', path: ['disable', i], message: `no shipped rule is named "${name}"` });
+    if (!known.has(name))
+      throw invalidRules(file, { code: 'custom', path: ['disable', i], message: `no shipped rule is named "${name}"` });
   });
   const replaced = new Map((op.data.markers ?? []).map((m) => [m.name, m]));
   const markers = [
@@ -81,7 +86,10 @@ function phrasePattern(p: string): string {
 
 /** Alternatives longest first, so "FILE PHOTO" is tried before "FILE". */
 function alternatives(phrases: readonly string[]): string {
-  return [...phrases].sort((a, b) => b.length - a.length).map(phrasePattern).join('|');
+  return [...phrases]
+    .sort((a, b) => b.length - a.length)
+    .map(phrasePattern)
+    .join('|');
 }
 
 const WORD_END = '(?![A-Za-z0-9])';
@@ -116,11 +124,16 @@ export function compileBoilerplate(rules: BoilerplateRules): CompiledBoilerplate
     else if (rule.at === 'sentence') {
       const except = new Set((rule.exceptWords ?? []).map((w) => w.toLowerCase()));
       out.sentence.push({ rule, re: new RegExp(`(?:${alts})${WORD_END}`, `y${flags}`), except });
-    }
-    else if (rule.at === 'anywhere') out.global.push({ rule, re: new RegExp(`(?<![A-Za-z0-9])(?:${alts})${WORD_END}(?: {0,3}\\.)?`, `g${flags}`) });
-    else if (rule.at === 'bracket') out.global.push({ rule, re: new RegExp(`\\( {0,3}(?:${alts})${WORD_END}[^()\\n]{0,300}\\)`, `g${flags}`) });
+    } else if (rule.at === 'anywhere')
+      out.global.push({ rule, re: new RegExp(`(?<![A-Za-z0-9])(?:${alts})${WORD_END}(?: {0,3}\\.)?`, `g${flags}`) });
+    else if (rule.at === 'bracket')
+      out.global.push({ rule, re: new RegExp(`\\( {0,3}(?:${alts})${WORD_END}[^()\\n]{0,300}\\)`, `g${flags}`) });
     // The notice with what introduces it: " / ", an opening quote.
-    else out.rest.push({ rule, re: new RegExp(`(?:(?<= ) {0,3}/ {0,3})?["'\u201C]?(?<![A-Za-z0-9])(?:${alts})${WORD_END}`, `g${flags}`) });
+    else
+      out.rest.push({
+        rule,
+        re: new RegExp(`(?:(?<= ) {0,3}/ {0,3})?["'\u201C]?(?<![A-Za-z0-9])(?:${alts})${WORD_END}`, `g${flags}`),
+      });
   }
   compiledCache.set(rules, out);
   return out;
@@ -184,7 +197,43 @@ function matchStart(c: CompiledBoilerplate, m: CompiledMarker, s: string, at: nu
 }
 
 /** Abbreviations after which a full stop does not end a sentence. */
-const ABBREVIATIONS = new Set(['mr', 'mrs', 'ms', 'dr', 'st', 'jr', 'sr', 'gen', 'col', 'lt', 'sgt', 'rep', 'sen', 'gov', 'prof', 'no', 'vs', 'jan', 'feb', 'mar', 'apr', 'jun', 'jul', 'aug', 'sep', 'sept', 'oct', 'nov', 'dec', 'approx', 'fig', 'inc', 'ltd', 'co', 'corp']);
+const ABBREVIATIONS = new Set([
+  'mr',
+  'mrs',
+  'ms',
+  'dr',
+  'st',
+  'jr',
+  'sr',
+  'gen',
+  'col',
+  'lt',
+  'sgt',
+  'rep',
+  'sen',
+  'gov',
+  'prof',
+  'no',
+  'vs',
+  'jan',
+  'feb',
+  'mar',
+  'apr',
+  'jun',
+  'jul',
+  'aug',
+  'sep',
+  'sept',
+  'oct',
+  'nov',
+  'dec',
+  'approx',
+  'fig',
+  'inc',
+  'ltd',
+  'co',
+  'corp',
+]);
 
 /** A note is a sentence of at most this many characters: the bound keeps finding notes linear. */
 const MAX_NOTE = 600;
@@ -273,7 +322,15 @@ export function findBoilerplate(masked: string, rules: BoilerplateRules = defaul
         if (masked.length - s > 240 || LOOKS_LIKE_CREDIT.test(masked.slice(s))) continue;
         end = masked.length;
       }
-      if (m.except?.size && masked.slice(s, end).toLowerCase().split(/[^\p{L}\p{N}'-]+/u).some((w) => m.except!.has(w))) continue;
+      if (
+        m.except?.size &&
+        masked
+          .slice(s, end)
+          .toLowerCase()
+          .split(/[^\p{L}\p{N}'-]+/u)
+          .some((w) => m.except!.has(w))
+      )
+        continue;
       out.push({ start: s, end, kind: m.rule.kind });
     }
   }
@@ -281,7 +338,8 @@ export function findBoilerplate(masked: string, rules: BoilerplateRules = defaul
   // Phrases and bracketed notes anywhere.
   for (const m of c.global) {
     m.re.lastIndex = 0;
-    for (const hit of masked.matchAll(m.re)) out.push({ start: hit.index, end: hit.index + hit[0].length, kind: m.rule.kind });
+    for (const hit of masked.matchAll(m.re))
+      out.push({ start: hit.index, end: hit.index + hit[0].length, kind: m.rule.kind });
   }
   // Notices that run to the end (the first hit of each rule).
   for (const m of c.rest) {

@@ -12,7 +12,10 @@ export const PHRASE_PLACEHOLDERS = ['quoted', 'caps'] as const;
 
 const slug = ruleName('file-marker');
 
-const phrase = ruleTemplate('phrase', PHRASE_PLACEHOLDERS).refine((s) => /[A-Za-z]/.test(s.replace(/\{[^{}]*\}/g, '').charAt(0)), 'a phrase starts with a letter');
+const phrase = ruleTemplate('phrase', PHRASE_PLACEHOLDERS).refine(
+  (s) => /[A-Za-z]/.test(s.replace(/\{[^{}]*\}/g, '').charAt(0)),
+  'a phrase starts with a letter',
+);
 
 export const markerExampleSchema = z.strictObject({
   /** A received caption the rule applies to. */
@@ -55,15 +58,25 @@ export const markerRuleSchema = z
   .superRefine((r, ctx) => {
     if (r.at !== 'start') {
       for (const key of ['separator', 'reason'] as const) {
-        if (r[key] !== undefined) ctx.addIssue({ code: 'custom', path: [key], message: `only a rule with "at": "start" takes "${key}"` });
+        if (r[key] !== undefined)
+          ctx.addIssue({ code: 'custom', path: [key], message: `only a rule with "at": "start" takes "${key}"` });
       }
     }
     if (r.at !== 'sentence' && r.exceptWords !== undefined) {
-      ctx.addIssue({ code: 'custom', path: ['exceptWords'], message: 'only a rule with "at": "sentence" takes "exceptWords"' });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['exceptWords'],
+        message: 'only a rule with "at": "sentence" takes "exceptWords"',
+      });
     }
     if (r.at !== 'anywhere') {
       r.phrases.forEach((p, i) => {
-        if (/\{/.test(p)) ctx.addIssue({ code: 'custom', path: ['phrases', i], message: 'placeholders are only allowed with "at": "anywhere"' });
+        if (/\{/.test(p))
+          ctx.addIssue({
+            code: 'custom',
+            path: ['phrases', i],
+            message: 'placeholders are only allowed with "at": "anywhere"',
+          });
       });
     }
   });
@@ -73,7 +86,8 @@ const version = z.string().regex(/^\S{1,40}$/, 'version must be a non-empty word
 function uniqueNames(markers: ReadonlyArray<{ name: string }>, ctx: z.RefinementCtx): void {
   const seen = new Set<string>();
   markers.forEach((m, i) => {
-    if (seen.has(m.name)) ctx.addIssue({ code: 'custom', path: ['markers', i, 'name'], message: `a second rule named "${m.name}"` });
+    if (seen.has(m.name))
+      ctx.addIssue({ code: 'custom', path: ['markers', i, 'name'], message: `a second rule named "${m.name}"` });
     seen.add(m.name);
   });
 }

@@ -40,7 +40,11 @@ export function findCounterAndTitle(raw: string, masked: string, title?: string)
   const t = title?.replace(COUNTER, '').replace(/\s+/g, ' ').trim();
   if (t && firstText >= 0 && !out.some((r) => r.kind === 'title')) {
     const lineEnd = raw.indexOf('\n', firstText);
-    if (lineEnd > 0 && masked.slice(firstText, lineEnd).replace(/\s+/g, ' ').trim() === t && masked.slice(lineEnd).trim() !== '') {
+    if (
+      lineEnd > 0 &&
+      masked.slice(firstText, lineEnd).replace(/\s+/g, ' ').trim() === t &&
+      masked.slice(lineEnd).trim() !== ''
+    ) {
       out.push({ start: firstText, end: lineEnd, kind: 'title' });
     }
   }
@@ -77,7 +81,14 @@ export function findNoise(masked: string): Removal[] {
   add(/\(\s{0,3}zu\s{1,3}dpa\b[^()]{0,300}\)/g, 'story-ref');
   add(/\(\s*(?:FILES?|FILE PHOTO|FILE PIC(?:TURE)?|ARCHIVES?)\s*\)\s*/g, 'file-marker');
   add(/^\s*FILE(?:\s+PHOTO)?\s*(?::|\s[-–—])\s*/g, 'file-marker');
-  add(new RegExp(`\\bFile\\s+(?:photo|picture|pic|image)\\s+dated\\s+${DATE_WORDS},?(?:\\s+(?:of|showing|shows)\\b)?\\s*`, 'gi'), 'file-marker', true);
+  add(
+    new RegExp(
+      `\\bFile\\s+(?:photo|picture|pic|image)\\s+dated\\s+${DATE_WORDS},?(?:\\s+(?:of|showing|shows)\\b)?\\s*`,
+      'gi',
+    ),
+    'file-marker',
+    true,
+  );
   add(/\bPRESS ASSOCIATION Photo\.?(?:\s*(?:Issue|Picture) date:?[^\n]{0,200}?\d{4}\.?)?/g, 'file-marker');
   // PA Media's house line since 2018: "PA Photo. Picture date: Tuesday May 2, 2023." (not a file marker).
   add(/\bPA Photo\.(?:\s*Picture date:?[^\n]{0,200}?\d{4}\.?)?/g, 'editor-note');

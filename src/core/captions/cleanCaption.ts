@@ -59,7 +59,11 @@ export function cleanCaption(raw: string, opts: CleanCaptionOptions = {}): Clean
   const framing = findCounterAndTitle(raw, masked, opts.title);
   const withoutFraming = blank(masked, framing);
   // Boilerplate first: on the same span its rule's kind wins.
-  const noise = disjoint([...framing, ...findBoilerplate(withoutFraming, opts.boilerplate), ...findNoise(withoutFraming)]);
+  const noise = disjoint([
+    ...framing,
+    ...findBoilerplate(withoutFraming, opts.boilerplate),
+    ...findNoise(withoutFraming),
+  ]);
   const rest = blank(masked, noise);
 
   const tailStart = findCreditTailStart(rest, c);
@@ -83,7 +87,9 @@ export function cleanCaption(raw: string, opts: CleanCaptionOptions = {}): Clean
 
   return {
     caption: assemble(masked, ordered),
-    removed: ordered.map((r) => ({ kind: r.kind, text: raw.slice(r.start, r.end).trim() })).filter((r) => r.text !== ''),
+    removed: ordered
+      .map((r) => ({ kind: r.kind, text: raw.slice(r.start, r.end).trim() }))
+      .filter((r) => r.text !== ''),
     creditTail: creditTail || null,
     dateCreated,
     dateline,
@@ -116,7 +122,9 @@ function assemble(masked: string, removals: Removal[]): string {
     }
   };
   /** The last few characters kept, spaces trimmed: enough to see a sentence end. */
-  const ending = () => (pieces.length > 1 ? pieces[pieces.length - 2].slice(-4) : '') + (pieces.length ? pieces[pieces.length - 1].slice(-8) : '');
+  const ending = () =>
+    (pieces.length > 1 ? pieces[pieces.length - 2].slice(-4) : '') +
+    (pieces.length ? pieces[pieces.length - 1].slice(-8) : '');
   let pos = 0;
   for (const r of removals) {
     append(masked.slice(pos, r.start));

@@ -9,16 +9,88 @@ const MARKERS =
  * A credit in capitals that ends the caption with the word PHOTO ("HEALY RACING PHOTO", "SPORTSFILE
  * PHOTOS"): up to four words, each bounded, anchored at the end.
  */
-const CAPS_PHOTO_END = /(?<![\p{L}\d'&.-])(?:\p{Lu}[\p{Lu}\d'&.-]{1,30}\s{1,3}){1,4}(?:PHOTOS?|PHOTOGRAPHY|FOTOS?)\.?\s*$/u;
+const CAPS_PHOTO_END =
+  /(?<![\p{L}\d'&.-])(?:\p{Lu}[\p{Lu}\d'&.-]{1,30}\s{1,3}){1,4}(?:PHOTOS?|PHOTOGRAPHY|FOTOS?)\.?\s*$/u;
 
 /** Abbreviations after which a full stop does not end a sentence. */
-const ABBREVIATIONS = new Set(['mr', 'mrs', 'ms', 'dr', 'st', 'jr', 'sr', 'gen', 'col', 'lt', 'sgt', 'rep', 'sen', 'gov', 'prof', 'no', 'vs', 'u.s', 'u.k', 'jan', 'feb', 'aug', 'sept', 'sep', 'oct', 'nov', 'dec']);
+const ABBREVIATIONS = new Set([
+  'mr',
+  'mrs',
+  'ms',
+  'dr',
+  'st',
+  'jr',
+  'sr',
+  'gen',
+  'col',
+  'lt',
+  'sgt',
+  'rep',
+  'sen',
+  'gov',
+  'prof',
+  'no',
+  'vs',
+  'u.s',
+  'u.k',
+  'jan',
+  'feb',
+  'aug',
+  'sept',
+  'sep',
+  'oct',
+  'nov',
+  'dec',
+]);
 
 const CREDIT_WORDS = new Set([
-  'via', 'for', 'by', 'of', 'the', 'and', 'from', 'photo', 'photos', 'picture', 'pictures', 'pic', 'credit', 'credits', 'should',
-  'read', 'image', 'images', 'file', 'files', 'pool', 'handout', 'courtesy', 'press', 'wire', 'news', 'staff', 'mandatory',
-  'copyright', 'all', 'rights', 'reserved', 'editorial', 'use', 'only', 'no', 'sales', 'resales', 'archives', 'out', 'agency',
-  'photographer', 'foto', 'fotos', 'el', 'et', 'und',
+  'via',
+  'for',
+  'by',
+  'of',
+  'the',
+  'and',
+  'from',
+  'photo',
+  'photos',
+  'picture',
+  'pictures',
+  'pic',
+  'credit',
+  'credits',
+  'should',
+  'read',
+  'image',
+  'images',
+  'file',
+  'files',
+  'pool',
+  'handout',
+  'courtesy',
+  'press',
+  'wire',
+  'news',
+  'staff',
+  'mandatory',
+  'copyright',
+  'all',
+  'rights',
+  'reserved',
+  'editorial',
+  'use',
+  'only',
+  'no',
+  'sales',
+  'resales',
+  'archives',
+  'out',
+  'agency',
+  'photographer',
+  'foto',
+  'fotos',
+  'el',
+  'et',
+  'und',
 ]);
 
 /**
@@ -96,7 +168,13 @@ export function findCreditTailStart(text: string, c: CompiledRules): number {
       // A caption in capitals has no prose word to stop at: its first sentence, six words or more
       // with no "/", "©", "via" or "photo by", is the caption, not a credit ("A MASKED SUPPORTER
       // ... IN LONDON. Photo credit: X/PA" came out empty before 2026-12-03).
-      if (!candidates.get(start) && next < starts.length && starts[next] < end && isProseSentence(text.slice(from, starts[next]))) continue;
+      if (
+        !candidates.get(start) &&
+        next < starts.length &&
+        starts[next] < end &&
+        isProseSentence(text.slice(from, starts[next]))
+      )
+        continue;
       // "U.S. Navy photo by X" at a sentence start: an organisation's own label.
       const marked = candidates.get(start)! || /^\S.{0,120}?\s(?:photo(?:graph)?|picture|image)s?\s+by\s/i.test(tail);
       // Without a label, a credit is a chain of names and organisations: "Tim Ireland/REX Shutterstock".
@@ -106,7 +184,8 @@ export function findCreditTailStart(text: string, c: CompiledRules): number {
       if (!marked && !chain && !bracketed) continue;
       const parsed = parseCreditText(tail, c);
       if (!parsed.recognised || (strict && parsed.unknown.length > 0)) continue;
-      if (!marked && !chain && !(parsed.agency?.id && parsed.unknown.length === 0 && parsed.creators.length === 0)) continue;
+      if (!marked && !chain && !(parsed.agency?.id && parsed.unknown.length === 0 && parsed.creators.length === 0))
+        continue;
       if (marked ? parsed.agency || parsed.creators.length > 0 : parsed.agency) return start;
     }
   }

@@ -15,21 +15,57 @@ export interface CaptionDate {
 }
 
 const MONTHS: Record<string, number> = {
-  jan: 1, january: 1, feb: 2, february: 2, mar: 3, march: 3, apr: 4, april: 4, may: 5, jun: 6, june: 6,
-  jul: 7, july: 7, aug: 8, august: 8, sep: 9, sept: 9, september: 9, oct: 10, october: 10, nov: 11,
-  november: 11, dec: 12, december: 12,
+  jan: 1,
+  january: 1,
+  feb: 2,
+  february: 2,
+  mar: 3,
+  march: 3,
+  apr: 4,
+  april: 4,
+  may: 5,
+  jun: 6,
+  june: 6,
+  jul: 7,
+  july: 7,
+  aug: 8,
+  august: 8,
+  sep: 9,
+  sept: 9,
+  september: 9,
+  oct: 10,
+  october: 10,
+  nov: 11,
+  november: 11,
+  dec: 12,
+  december: 12,
 };
-const MONTH = '(Jan(?:uary)?|Feb(?:ruary)?|Mar(?:ch)?|Apr(?:il)?|May|June?|July?|Aug(?:ust)?|Sept?(?:ember)?|Oct(?:ober)?|Nov(?:ember)?|Dec(?:ember)?)\\.?';
-const MONTH_UPPER = '(JAN(?:UARY)?|FEB(?:RUARY)?|MAR(?:CH)?|APR(?:IL)?|MAY|JUNE?|JULY?|AUG(?:UST)?|SEPT?(?:EMBER)?|OCT(?:OBER)?|NOV(?:EMBER)?|DEC(?:EMBER)?)\\.?';
+const MONTH =
+  '(Jan(?:uary)?|Feb(?:ruary)?|Mar(?:ch)?|Apr(?:il)?|May|June?|July?|Aug(?:ust)?|Sept?(?:ember)?|Oct(?:ober)?|Nov(?:ember)?|Dec(?:ember)?)\\.?';
+const MONTH_UPPER =
+  '(JAN(?:UARY)?|FEB(?:RUARY)?|MAR(?:CH)?|APR(?:IL)?|MAY|JUNE?|JULY?|AUG(?:UST)?|SEPT?(?:EMBER)?|OCT(?:OBER)?|NOV(?:EMBER)?|DEC(?:EMBER)?)\\.?';
 
 const US_STATES = new Set(
-  ('AL AK AZ AR CA CO CT DE FL GA HI ID IL IN IA KS KY LA ME MD MA MI MN MS MO MT NE NV NH NJ NM NY NC ND OH OK OR PA RI SC SD ' +
+  (
+    'AL AK AZ AR CA CO CT DE FL GA HI ID IL IN IA KS KY LA ME MD MA MI MN MS MO MT NE NV NH NJ NM NY NC ND OH OK OR PA RI SC SD ' +
     'TN TX UT VT VA WA WV WI WY DC ALABAMA ALASKA ARIZONA ARKANSAS CALIFORNIA COLORADO CONNECTICUT DELAWARE FLORIDA GEORGIA ' +
     'HAWAII IDAHO ILLINOIS INDIANA IOWA KANSAS KENTUCKY LOUISIANA MAINE MARYLAND MASSACHUSETTS MICHIGAN MINNESOTA MISSISSIPPI ' +
     'MISSOURI MONTANA NEBRASKA NEVADA OHIO OKLAHOMA OREGON PENNSYLVANIA TENNESSEE TEXAS UTAH VERMONT VIRGINIA WASHINGTON ' +
-    'WISCONSIN WYOMING')
+    'WISCONSIN WYOMING'
+  )
     .split(' ')
-    .concat(['NEW HAMPSHIRE', 'NEW JERSEY', 'NEW MEXICO', 'NEW YORK', 'NORTH CAROLINA', 'NORTH DAKOTA', 'RHODE ISLAND', 'SOUTH CAROLINA', 'SOUTH DAKOTA', 'WEST VIRGINIA']),
+    .concat([
+      'NEW HAMPSHIRE',
+      'NEW JERSEY',
+      'NEW MEXICO',
+      'NEW YORK',
+      'NORTH CAROLINA',
+      'NORTH DAKOTA',
+      'RHODE ISLAND',
+      'SOUTH CAROLINA',
+      'SOUTH DAKOTA',
+      'WEST VIRGINIA',
+    ]),
 );
 
 function isoDate(y: number, m: number, d: number): string | null {
@@ -57,7 +93,8 @@ export function findDates(text: string): CaptionDate[] {
   for (const m of text.matchAll(new RegExp(`\\b(\\d{1,2})(?:st|nd|rd|th)?\\s+${MONTH},?\\s+(\\d{4})\\b`, 'gi'))) {
     push(isoDate(+m[3], monthOf(m[2]), +m[1]), m.index, m[0].length);
   }
-  for (const m of text.matchAll(/\b(\d{4})-(\d{2})-(\d{2})\b/g)) push(isoDate(+m[1], +m[2], +m[3]), m.index, m[0].length);
+  for (const m of text.matchAll(/\b(\d{4})-(\d{2})-(\d{2})\b/g))
+    push(isoDate(+m[1], +m[2], +m[3]), m.index, m[0].length);
   for (const m of text.matchAll(/\b(\d{1,2})([/.-])(\d{1,2})\2(\d{4})\b/g)) {
     const a = +m[1];
     const b = +m[3];
@@ -111,7 +148,10 @@ const PLACE = `${PLACE_WORD}(?:\\s{1,3}${PLACE_WORD}){0,5}`;
 
 /** Getty's "LONDON, ENGLAND - MAY 30:" anywhere, or Corbis's "01 Apr 2015, Akron, Ohio, USA ---" at the start. */
 function findDateline(text: string): DatelineHit | null {
-  const getty = new RegExp(`(?:^|(?<=[\\s.:;)]))(${PLACE}(?:\\s{0,3},\\s{0,3}${PLACE}){0,2})\\s{1,3}[-–—]{1,3}\\s{1,3}${MONTH_UPPER}\\s{1,3}(\\d{1,2})(?:,\\s*(\\d{4}))?\\s*:`, 'u').exec(text);
+  const getty = new RegExp(
+    `(?:^|(?<=[\\s.:;)]))(${PLACE}(?:\\s{0,3},\\s{0,3}${PLACE}){0,2})\\s{1,3}[-–—]{1,3}\\s{1,3}${MONTH_UPPER}\\s{1,3}(\\d{1,2})(?:,\\s*(\\d{4}))?\\s*:`,
+    'u',
+  ).exec(text);
   if (getty) {
     const [, place, mon, day, year] = getty;
     const month = monthOf(mon);
@@ -151,7 +191,9 @@ export function readCaptionDate(text: string): { dateCreated: string | null; dat
   const hit = findDateline(text);
 
   const marked = dates.find(
-    (d) => PHOTO_DATE_BEFORE.test(text.slice(Math.max(0, d.index - 60), d.index)) || PHOTO_DATE_AFTER.test(text.slice(d.end, d.end + 20)),
+    (d) =>
+      PHOTO_DATE_BEFORE.test(text.slice(Math.max(0, d.index - 60), d.index)) ||
+      PHOTO_DATE_AFTER.test(text.slice(d.end, d.end + 20)),
   );
   if (marked) return { dateCreated: marked.iso, dateline: hit?.dateline ?? null };
 

@@ -22,7 +22,8 @@ export function trimEndWhere(s: string, drop: (ch: string) => boolean): string {
   let j = s.length;
   while (j > 0) {
     const low = s.charCodeAt(j - 1);
-    const pair = j >= 2 && low >= 0xdc00 && low <= 0xdfff && s.charCodeAt(j - 2) >= 0xd800 && s.charCodeAt(j - 2) <= 0xdbff;
+    const pair =
+      j >= 2 && low >= 0xdc00 && low <= 0xdfff && s.charCodeAt(j - 2) >= 0xd800 && s.charCodeAt(j - 2) <= 0xdbff;
     const ch = pair ? s.slice(j - 2, j) : s[j - 1];
     if (!drop(ch)) break;
     j -= ch.length;

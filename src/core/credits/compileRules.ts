@@ -48,13 +48,7 @@ const cache = new WeakMap<CreditRules, CompiledRules>();
 
 /** The key an organisation is looked up by: case, a leading "The", spacing and a final dot ignored. */
 export function orgKey(s: string): string {
-  return s
-    .toLowerCase()
-    .replace(/\s+/g, ' ')
-    .trim()
-    .replace(/^the /, '')
-    .replace(/\.$/, '')
-    .trim();
+  return s.toLowerCase().replace(/\s+/g, ' ').trim().replace(/^the /, '').replace(/\.$/, '').trim();
 }
 
 const escapeRe = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
@@ -79,8 +73,12 @@ export function compileRules(rules: CreditRules): CompiledRules {
   }
   const upperSet = (xs: readonly string[]) => new Set(xs.map((x) => x.toUpperCase().replace(/\s+/g, ' ').trim()));
 
-  const phrases = [...rules.restrictions.phrases].sort((a, b) => b.length - a.length).map((p) => escapeRe(p).replace(/\s+/g, '\\s+'));
-  const places = [...rules.restrictions.multiWordPlaces].sort((a, b) => b.length - a.length).map((p) => escapeRe(p).replace(/\s+/g, '\\s+'));
+  const phrases = [...rules.restrictions.phrases]
+    .sort((a, b) => b.length - a.length)
+    .map((p) => escapeRe(p).replace(/\s+/g, '\\s+'));
+  const places = [...rules.restrictions.multiWordPlaces]
+    .sort((a, b) => b.length - a.length)
+    .map((p) => escapeRe(p).replace(/\s+/g, '\\s+'));
   // Agency-first credits: "REUTERS/", "AFP PHOTO /", "EPA-EFE/", "THE CANADIAN PRESS/". Short
   // aliases only match in capitals or as written, so "ap/" inside a word never starts a credit.
   const starters = new Set<string>();
@@ -91,7 +89,10 @@ export function compileRules(rules: CreditRules): CompiledRules {
     .join('|');
 
   const alt = (xs: readonly string[] | undefined) =>
-    [...(xs ?? [])].sort((a, b) => b.length - a.length).map((p) => escapeRe(p).replace(/\s+/g, '\\s{1,3}')).join('|');
+    [...(xs ?? [])]
+      .sort((a, b) => b.length - a.length)
+      .map((p) => escapeRe(p).replace(/\s+/g, '\\s{1,3}'))
+      .join('|');
   const labels = alt(rules.labelWords);
   const prefixes = alt(rules.ignoredPrefixes);
   const tools = alt(rules.generativeTools);
@@ -111,10 +112,15 @@ export function compileRules(rules: CreditRules): CompiledRules {
     fileWords: upperSet(rules.flagWords.file),
     poolWords: upperSet(rules.flagWords.pool),
     handoutWords: upperSet(rules.flagWords.handout),
-    restrictionPhrases: phrases.length ? new RegExp(`(?<![\\p{L}\\d])(?:${phrases.join('|')})(?![\\p{L}\\d])`, 'giu') : null,
+    restrictionPhrases: phrases.length
+      ? new RegExp(`(?<![\\p{L}\\d])(?:${phrases.join('|')})(?![\\p{L}\\d])`, 'giu')
+      : null,
     // A place is at most 40 characters: unbounded, "A-A-A-..." made every letter after a hyphen
     // start a scan to the end of the text (test/unit/credits/linearity.test.ts).
-    placeOut: new RegExp(`(?<![\\p{L}\\d])(${places.length ? `${places.join('|')}|` : ''}[A-Z][A-Z'.-]{1,40})\\s+OUT(?![\\p{L}\\d])`, 'gu'),
+    placeOut: new RegExp(
+      `(?<![\\p{L}\\d])(${places.length ? `${places.join('|')}|` : ''}[A-Z][A-Z'.-]{1,40})\\s+OUT(?![\\p{L}\\d])`,
+      'gu',
+    ),
     particles: new Set(rules.nameCasing.particles.map((p) => p.toLowerCase())),
     distributorIds: new Set(Object.keys(rules.distributors)),
     exceptions: new Map(Object.entries(rules.nameCasing.exceptions).map(([k, v]) => [k.toUpperCase(), v])),
@@ -124,7 +130,9 @@ export function compileRules(rules: CreditRules): CompiledRules {
     rankPrefix: ranks
       ? new RegExp(`^(?:(?:${ranks})(?:\\s{1,3}(?:1st|2nd|3rd|first|second|third)\\s{1,3}class)?\\s{1,3}){1,3}`, 'iu')
       : null,
-    ignoredBrackets: brackets ? new RegExp(`\\(\\s{0,3}(?:${brackets})(?:\\s{0,3}[/,]\\s{0,3}(?:${brackets})){0,4}\\s{0,3}\\)`, 'giu') : null,
+    ignoredBrackets: brackets
+      ? new RegExp(`\\(\\s{0,3}(?:${brackets})(?:\\s{0,3}[/,]\\s{0,3}(?:${brackets})){0,4}\\s{0,3}\\)`, 'giu')
+      : null,
     governmentWords: new Set((rules.governmentWords ?? []).map((w) => w.toLowerCase())),
     stockSites: new Set(rules.stockSites ?? []),
     chainAliases,

@@ -66,6 +66,8 @@ export function houseLine(
     });
   values.via = distributor ? fill(hs.via) : '';
   values.for = client ? fill(hs.for) : '';
-  const line = fill(template).replace(/\s{2,}/g, ' ').trim();
+  const line = fill(template)
+    .replace(/\s{2,}/g, ' ')
+    .trim();
   return line || null;
 }

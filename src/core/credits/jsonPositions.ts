@@ -1,4 +1,13 @@
-import { findNodeAtLocation, findNodeAtOffset, getLocation, parseTree, ParseErrorCode, printParseErrorCode, type Node, type ParseError } from 'jsonc-parser';
+import {
+  findNodeAtLocation,
+  findNodeAtOffset,
+  getLocation,
+  parseTree,
+  ParseErrorCode,
+  printParseErrorCode,
+  type Node,
+  type ParseError,
+} from 'jsonc-parser';
 import { PhotowireError } from '../errors';
 
 /**
@@ -44,7 +53,11 @@ export function parseJsonWithPositions(input: string): PositionedJson {
   const errors: ParseError[] = [];
   const root = parseTree(text, errors, { disallowComments: true, allowTrailingComma: false, allowEmptyContent: false });
   if (errors.length > 0 || root === undefined) {
-    const { message, offset } = explain(text, errors[0] ?? { error: ParseErrorCode.ValueExpected, offset: text.length, length: 0 }, root);
+    const { message, offset } = explain(
+      text,
+      errors[0] ?? { error: ParseErrorCode.ValueExpected, offset: text.length, length: 0 },
+      root,
+    );
     throw new JsonSyntaxError(message, offset);
   }
   const value = valueOf(root);
@@ -66,9 +79,15 @@ function valueOf(node: Node): unknown {
   for (const prop of node.children ?? []) {
     const [keyNode, valueNode] = prop.children ?? [];
     const key = String(keyNode?.value);
-    if (Object.prototype.hasOwnProperty.call(obj, key)) throw new JsonSyntaxError(`duplicate key "${key}"`, prop.offset);
+    if (Object.prototype.hasOwnProperty.call(obj, key))
+      throw new JsonSyntaxError(`duplicate key "${key}"`, prop.offset);
     // defineProperty: a "__proto__" key is a key like any other (the schema refuses it), not a prototype.
-    Object.defineProperty(obj, key, { value: valueNode ? valueOf(valueNode) : undefined, enumerable: true, writable: true, configurable: true });
+    Object.defineProperty(obj, key, {
+      value: valueNode ? valueOf(valueNode) : undefined,
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
   }
   return obj;
 }
@@ -82,20 +101,25 @@ function explain(text: string, err: ParseError, root: Node | undefined): { messa
     while (n && n.type !== 'object' && n.type !== 'array') n = n.parent;
     return n?.type === 'array' ? ']' : '}';
   };
-  const commaOrClose = (close: '}' | ']') => ({ message: `expected ',' or '${close}' but found ${found(at)}`, offset: at });
+  const commaOrClose = (close: '}' | ']') => ({
+    message: `expected ',' or '${close}' but found ${found(at)}`,
+    offset: at,
+  });
   switch (err.error) {
     case ParseErrorCode.PropertyNameExpected:
     case ParseErrorCode.ValueExpected: {
       const c = text[at];
       let before = at - 1;
       while (before >= 0 && /\s/.test(text[before]!)) before--;
-      if ((c === '}' || c === ']') && text[before] === ',') return { message: `trailing comma before ${c}`, offset: before };
+      if ((c === '}' || c === ']') && text[before] === ',')
+        return { message: `trailing comma before ${c}`, offset: before };
       const key = err.error === ParseErrorCode.PropertyNameExpected || getLocation(text, at).isAtPropertyKey;
       const what = key ? 'a double-quoted key' : 'a value';
       return { message: `expected ${what} but found ${found(at)}`, offset: at };
     }
     case ParseErrorCode.InvalidSymbol: {
-      if (root && at >= root.offset + root.length) return { message: `unexpected ${found(at)} after the end of the JSON value`, offset: at };
+      if (root && at >= root.offset + root.length)
+        return { message: `unexpected ${found(at)} after the end of the JSON value`, offset: at };
       const loc = getLocation(text, at);
       if (loc.isAtPropertyKey) return { message: `expected a double-quoted key but found ${found(at)}`, offset: at };
       if (loc.previousNode !== undefined) return commaOrClose(container());
@@ -120,7 +144,8 @@ function explain(text: string, err: ParseError, root: Node | undefined): { messa
     case ParseErrorCode.InvalidCharacter: {
       // The string token stops at a line break (UnexpectedEndOfString) or holds a raw control character (InvalidCharacter).
       for (let o = at + 1; o < Math.min(text.length, at + err.length + 1); o++) {
-        if (text.charCodeAt(o) < 0x20) return { message: 'unescaped control character (a line break?) in string', offset: o };
+        if (text.charCodeAt(o) < 0x20)
+          return { message: 'unescaped control character (a line break?) in string', offset: o };
       }
       return { message: 'string is never closed', offset: at };
     }

@@ -32,7 +32,11 @@ function samePeople(a: string[], b: string[], particles: ReadonlySet<string>): b
   return b.some((n) => nameWords(n, particles).some((w) => words.has(w)));
 }
 
-function parseField(text: string | null, rules: ReturnType<typeof compileRules>, orgField = false): ParsedCredit | null {
+function parseField(
+  text: string | null,
+  rules: ReturnType<typeof compileRules>,
+  orgField = false,
+): ParsedCredit | null {
   if (text === null) return null;
   const t = normalizeText(text);
   return t ? parseCreditText(t, rules, { orgField }) : null;
@@ -64,13 +68,15 @@ export function normalizeCredit(input: CreditInput, rules: CreditRules): Credit 
     const s = normalizeText(input.source);
     if (s && !SOURCE_CODE.test(s)) source = parseCreditText(s, c, { orgField: true });
   }
-  const copyrightText = input.copyright === null ? null : normalizeText(input.copyright).replace(/^(?:©|\(c\)|copyright)?\s*\d{4}\s+/i, '');
+  const copyrightText =
+    input.copyright === null ? null : normalizeText(input.copyright).replace(/^(?:©|\(c\)|copyright)?\s*\d{4}\s+/i, '');
   const copyright = parseField(copyrightText, c, true);
 
   const byline: string[] = [];
   const bylineGuesses: string[] = [];
   for (const b of input.byline) {
-    for (const n of bylineCreators(b, c, flags, bylineGuesses)) if (!byline.some((x) => x.toLowerCase() === n.toLowerCase())) byline.push(n);
+    for (const n of bylineCreators(b, c, flags, bylineGuesses))
+      if (!byline.some((x) => x.toLowerCase() === n.toLowerCase())) byline.push(n);
   }
 
   const primary = tail?.recognised ? tail : null;
@@ -94,7 +100,8 @@ export function normalizeCredit(input: CreditInput, rules: CreditRules): Credit 
     distributor = creditLine.distributor;
   }
   if (creditLine?.recognised && sameOrg(creditLine.agency, agency)) {
-    for (const p of creditLine.partners) if (!sameOrg(p, distributor) && !partners.some((x) => sameOrg(x, p))) partners.push(p);
+    for (const p of creditLine.partners)
+      if (!sameOrg(p, distributor) && !partners.some((x) => sameOrg(x, p))) partners.push(p);
   }
 
   // "(Name/Pool via AP)" with Source "POOL Getty Images": the pool picture is the supplier's (Getty
@@ -128,18 +135,27 @@ export function normalizeCredit(input: CreditInput, rules: CreditRules): Credit 
   if (input.captionTail !== null && normalizeText(input.captionTail) !== '') {
     confidence = tail?.recognised && tail.unknown.length === 0 && credited ? 'high' : 'low';
   } else {
-    confidence = agency?.id && iptc && iptc.unknown.length === 0 && (creators.length > 0 || flags.handout) ? 'high' : 'low';
+    confidence =
+      agency?.id && iptc && iptc.unknown.length === 0 && (creators.length > 0 || flags.handout) ? 'high' : 'low';
   }
   // IPTC naming a different agency than the caption is worth a person's look.
   const iptcAgency = iptc?.agency ?? null;
-  if (primary && iptcAgency?.id && agency && !sameOrg(iptcAgency, agency) && !sameOrg(iptcAgency, distributor) && !partners.some((p) => sameOrg(p, iptcAgency))) {
+  if (
+    primary &&
+    iptcAgency?.id &&
+    agency &&
+    !sameOrg(iptcAgency, agency) &&
+    !sameOrg(iptcAgency, distributor) &&
+    !partners.some((p) => sameOrg(p, iptcAgency))
+  ) {
     confidence = 'low';
   }
   // An organisation the rules do not list (a government body, a newspaper, a new agency, a bare
   // word after a name) is read as one, but a person should confirm it: never `high`.
   if (confidence === 'high' && credited && credited.id === null && !credited.partner) confidence = 'medium';
   // The caption names one photographer, the IPTC By-line another: both are kept in `raw`.
-  if (primary && primary.creators.length > 0 && byline.length > 0 && !samePeople(primary.creators, byline, c.particles)) confidence = 'low';
+  if (primary && primary.creators.length > 0 && byline.length > 0 && !samePeople(primary.creators, byline, c.particles))
+    confidence = 'low';
   // A one-word credit, a handle: who it names is a guess.
   if (guessed && creators.length > 0) confidence = 'low';
 
@@ -170,7 +186,11 @@ export function normalizeCredit(input: CreditInput, rules: CreditRules): Credit 
     line:
       poolVia && rules.houseStyle.poolVia && distributor
         ? poolViaLine(rules.houseStyle.poolVia, rules, creators, distributor)
-        : houseLine(rules, creators, agency, distributor, client, { pool: flags.pool, handout: flags.handout, partners: uniquePartners }),
+        : houseLine(rules, creators, agency, distributor, client, {
+            pool: flags.pool,
+            handout: flags.handout,
+            partners: uniquePartners,
+          }),
     confidence,
     rule,
     rulesVersion: rules.version,
@@ -179,7 +199,12 @@ export function normalizeCredit(input: CreditInput, rules: CreditRules): Credit 
 
 /** The line of a pool picture whose supplier only the Source names: the credit's own "Name/Pool via AP". */
 function poolViaLine(template: string, rules: CreditRules, creators: string[], distributor: OrgRef): string {
-  const names = creators.length <= 1 ? creators.join('') : creators.slice(0, -1).join(rules.houseStyle.creatorJoin) + rules.houseStyle.creatorLastJoin + creators[creators.length - 1];
+  const names =
+    creators.length <= 1
+      ? creators.join('')
+      : creators.slice(0, -1).join(rules.houseStyle.creatorJoin) +
+        rules.houseStyle.creatorLastJoin +
+        creators[creators.length - 1];
   return template
     .replace('{creators}', names)
     .replace('{distributor}', distributorName(rules, distributor))

@@ -46,5 +46,11 @@ export function canonicalCredit(credit: Credit, rules: CreditRules): Credit {
   };
   const agency = fix(credit.agency);
   const distributor = fix(credit.distributor);
-  return { ...credit, agency: agency.name, agencyId: agency.id, distributor: distributor.name, distributorId: distributor.id };
+  return {
+    ...credit,
+    agency: agency.name,
+    agencyId: agency.id,
+    distributor: distributor.name,
+    distributorId: distributor.id,
+  };
 }

@@ -99,7 +99,12 @@ function stripNotes(s: string, c: CompiledRules, flags: CreditFlags): { text: st
   t = t.replace(/\bSEARCH\s{1,3}"[^"]{0,120}"\s{1,3}FOR\s{1,3}[A-Z0-9 ]{1,80}\.?/g, ' ');
   // "DIGITAL IMAGE. Mandatory Credit: X/Getty Images": the words before the marker are never the credit.
   const marker = /\*?\s*\bMANDATORY\s+CREDIT\b\s*\*?\s*:?/i.exec(t);
-  if (marker && marker.index > 0 && !/[/(]/.test(t.slice(0, marker.index)) && /\p{L}/u.test(t.slice(marker.index + marker[0].length))) {
+  if (
+    marker &&
+    marker.index > 0 &&
+    !/[/(]/.test(t.slice(0, marker.index)) &&
+    /\p{L}/u.test(t.slice(marker.index + marker[0].length))
+  ) {
     t = t.slice(marker.index);
   }
   // AFP handout notes quote the credit to print: MANDATORY CREDIT "AFP PHOTO / US NAVY".
@@ -186,7 +191,8 @@ function stripLabels(s: string, flags: CreditFlags, c: CompiledRules): { text: s
         if (kind === 'courtesy') flags.handout = true;
         if (kind === 'pool') flags.pool = true;
         // "Mandatory Credit: Photo by X": the more specific label names the shape.
-        if (label === null || label === 'labelled' || label === 'copyright' || label === 'courtesy' || label === 'pool') label = kind;
+        if (label === null || label === 'labelled' || label === 'copyright' || label === 'courtesy' || label === 'pool')
+          label = kind;
         matched = true;
         break;
       }
@@ -281,7 +287,8 @@ function classifyPiece(raw: string, c: CompiledRules, flags: CreditFlags, afterA
   if (rank && rank[0].length < text.length) {
     const rest = text.slice(rank[0].length);
     const restTokens = rest.split(/\s+/);
-    if (isPersonLike(restTokens, c) && !isOrgLike(restTokens, c)) return { kind: 'person', names: [displayCaseName(rest, c)] };
+    if (isPersonLike(restTokens, c) && !isOrgLike(restTokens, c))
+      return { kind: 'person', names: [displayCaseName(rest, c)] };
   }
   // A sentence end inside ("the Supreme Court. Photo credit: Yui Mok") is caption text, not a name.
   // The three letters are a fixed-length lookbehind, not a repetition the engine retries from
@@ -315,7 +322,9 @@ function classifyPiece(raw: string, c: CompiledRules, flags: CreditFlags, afterA
     const rest = tokens.filter((_t, i) => i !== handoutAt && !/^(?:photo|picture|image)$/i.test(tokens[i])).join(' ');
     return rest ? classifyPiece(rest, c, flags) : { kind: 'flag' };
   }
-  const fileAt = tokens.findIndex((t, i) => /^files?$/i.test(t) && (i === tokens.length - 1 || /^photo$/i.test(tokens[i + 1] ?? '')));
+  const fileAt = tokens.findIndex(
+    (t, i) => /^files?$/i.test(t) && (i === tokens.length - 1 || /^photo$/i.test(tokens[i + 1] ?? '')),
+  );
   if (fileAt > 0) {
     flags.file = true;
     return classifyPiece(tokens.slice(0, fileAt).join(' '), c, flags);
@@ -346,7 +355,21 @@ function classifyPiece(raw: string, c: CompiledRules, flags: CreditFlags, afterA
   return { kind: 'unknown', text };
 }
 
-const COMPANY_SUFFIX = new Set(['llc', 'ltd', 'inc', 'gmbh', 'co', 'limited', 'plc', 'pty', 'ab', 'oy', 'sa', 'srl', 'bv']);
+const COMPANY_SUFFIX = new Set([
+  'llc',
+  'ltd',
+  'inc',
+  'gmbh',
+  'co',
+  'limited',
+  'plc',
+  'pty',
+  'ab',
+  'oy',
+  'sa',
+  'srl',
+  'bv',
+]);
 
 /**
  * The owner's name of a studio ("Jane Doe Photography LLC", "JOHN SMITH PHOTO LTD" -> "Jane Doe",
@@ -370,7 +393,10 @@ function splitPieces(s: string, c: CompiledRules): string[] {
   // "Getty Images/iStockphoto": a chain alias is one piece, whatever its slashes.
   if (c.chainAliases.has(orgKey(s))) return [s.trim()];
   // ", Inc", ", Jr.": a company's or a person's suffix, not a new piece ("Huey D. Younger, Jr./Released").
-  const normalized = s.replace(/,\s*(Inc|Ltd|LLC|Corp|Co|PBC|plc)\b\.?/gi, ' $1').replace(/,\s*(Jr|Sr)\b(\.?)/g, ' $1$2').replace(/,\s*(II|III|IV)\b/g, ' $1');
+  const normalized = s
+    .replace(/,\s*(Inc|Ltd|LLC|Corp|Co|PBC|plc)\b\.?/gi, ' $1')
+    .replace(/,\s*(Jr|Sr)\b(\.?)/g, ' $1$2')
+    .replace(/,\s*(II|III|IV)\b/g, ' $1');
   for (const seg of normalized.split(/\s*\/\s*|\s+[-–—|]+\s+|\s*\|\s*/)) {
     for (const piece of seg.split(/\s*,\s*/)) {
       // "NASA, ESA, Jane Doe, and John Roe": the list's last "and" is not part of the name.
@@ -379,7 +405,11 @@ function splitPieces(s: string, c: CompiledRules): string[] {
       // "Jacquelyn Martin-Pool": a person with a flag word glued on the end. Only whole words
       // ("Pool", "Handout"): "KIM JAE-HO" is a name, not a handout.
       const tailWord = /^(.+\S)-(\p{L}+)$/u.exec(p);
-      if (tailWord && tailWord[2].length >= 4 && (c.poolWords.has(tailWord[2].toUpperCase()) || c.handoutWords.has(tailWord[2].toUpperCase()))) {
+      if (
+        tailWord &&
+        tailWord[2].length >= 4 &&
+        (c.poolWords.has(tailWord[2].toUpperCase()) || c.handoutWords.has(tailWord[2].toUpperCase()))
+      ) {
         out.push(tailWord[1], tailWord[2]);
         continue;
       }
@@ -392,7 +422,10 @@ function splitPieces(s: string, c: CompiledRules): string[] {
         const leftIsWord =
           left === leftUpper &&
           /\s/.test(right) &&
-          (c.handoutWords.has(leftUpper) || c.placeholders.has(leftUpper) || c.poolWords.has(leftUpper) || c.fileWords.has(leftUpper));
+          (c.handoutWords.has(leftUpper) ||
+            c.placeholders.has(leftUpper) ||
+            c.poolWords.has(leftUpper) ||
+            c.fileWords.has(leftUpper));
         const bothOrgs = !lookupOrg(c, p) && lookupOrg(c, left) && lookupOrg(c, right);
         // "THE CANADIAN PRESS/AP-Ted S. Warren": an agency glued to a full name.
         const orgThenName = !lookupOrg(c, p) && lookupOrg(c, left) && /^\p{Lu}\S*\s+\S/u.test(right);
@@ -408,7 +441,13 @@ function splitPieces(s: string, c: CompiledRules): string[] {
         for (let at = p.indexOf('-'), tries = 0; at > 0 && tries < 6; at = p.indexOf('-', at + 1), tries++) {
           const left = p.slice(0, at).trim();
           const right = p.slice(at + 1).trim();
-          if (/\s/.test(left) && right && lookupOrg(c, right) && isPersonLike(left.split(/\s+/), c) && !isOrgLike(left.split(/\s+/), c)) {
+          if (
+            /\s/.test(left) &&
+            right &&
+            lookupOrg(c, right) &&
+            isPersonLike(left.split(/\s+/), c) &&
+            !isOrgLike(left.split(/\s+/), c)
+          ) {
             cut = at;
             break;
           }
@@ -422,7 +461,8 @@ function splitPieces(s: string, c: CompiledRules): string[] {
       const orgPhotoBy = /^(\S.{0,120}?)\s+(?:photo(?:graph)?|picture|image)s?\s+by\s+(\S.*)$/iu.exec(p);
       // One word only when it is a known organisation or a government body ("DOD photo by", "Navy photo by").
       const byOrg = orgPhotoBy?.[1] ?? '';
-      const oneKnownWord = !/\s/.test(byOrg) && (lookupOrg(c, byOrg) !== null || c.governmentWords.has(byOrg.toLowerCase()));
+      const oneKnownWord =
+        !/\s/.test(byOrg) && (lookupOrg(c, byOrg) !== null || c.governmentWords.has(byOrg.toLowerCase()));
       if (orgPhotoBy && isOrgLike(byOrg.split(/\s+/), c) && (byOrg.split(/\s+/).length > 1 || oneKnownWord)) {
         out.push(orgPhotoBy[1], orgPhotoBy[2]);
         continue;
@@ -453,19 +493,31 @@ function oneWordPerson(word: string, c: CompiledRules, opts: ParseOptions): Piec
   const w = word.replace(/[.,;:]+$/, '');
   if (!w || /\s/.test(w) || lookupOrg(c, w) || c.chainAliases.has(orgKey(w))) return null;
   const upper = w.toUpperCase();
-  if (c.placeholders.has(upper) || c.fileWords.has(upper) || c.poolWords.has(upper) || c.handoutWords.has(upper)) return null;
+  if (c.placeholders.has(upper) || c.fileWords.has(upper) || c.poolWords.has(upper) || c.handoutWords.has(upper))
+    return null;
   if (c.givenNames.has(w.toLowerCase())) return { kind: 'person', names: [displayCaseName(w, c)], guess: w };
   if (opts.orgField) return null;
   const handle = /^@?[\p{L}\d_.-]{2,40}$/u.test(w) && (/^@|[\d_]/u.test(w) || w === w.toLowerCase());
   if (handle && /\p{L}/u.test(w)) return { kind: 'person', names: [w], guess: w };
-  if (/^\p{Lu}{5,}$/u.test(w) && /[AEIOUYÄÖÜÅÆØ]/.test(upper)) return { kind: 'person', names: [displayCaseName(w, c)], guess: w };
+  if (/^\p{Lu}{5,}$/u.test(w) && /[AEIOUYÄÖÜÅÆØ]/.test(upper))
+    return { kind: 'person', names: [displayCaseName(w, c)], guess: w };
   return null;
 }
 
 function parsePart(part: string, c: CompiledRules, opts: ParseOptions = {}): PartResult {
   const flags = emptyFlags();
   const { text, label } = stripLabels(part, flags, c);
-  const res: PartResult = { label, creators: [], orgs: [], client: null, pools: flags.pool ? [POOL] : [], flags, unknown: [], shape: '', guesses: [] };
+  const res: PartResult = {
+    label,
+    creators: [],
+    orgs: [],
+    client: null,
+    pools: flags.pool ? [POOL] : [],
+    flags,
+    unknown: [],
+    shape: '',
+    guesses: [],
+  };
   if (!text) return res;
 
   // "Image created by Jane Doe using Midjourney": the person who made it, and a photo illustration.
@@ -520,7 +572,8 @@ function parsePart(part: string, c: CompiledRules, opts: ParseOptions = {}): Par
   const lastLeft = leftPieces.length - 1;
   const firstPiece = leftPieces.length >= 3 ? classifyPiece(leftPieces[0], c, emptyFlags()) : null;
   const endsWithAgency =
-    leftPieces.length >= 3 && (lookupOrg(c, leftPieces[lastLeft])?.id != null || c.chainAliases.has(orgKey(leftPieces[lastLeft])));
+    leftPieces.length >= 3 &&
+    (lookupOrg(c, leftPieces[lastLeft])?.id != null || c.chainAliases.has(orgKey(leftPieces[lastLeft])));
   const firstNames = firstPiece?.kind === 'person' ? firstPiece.names.map((n) => n.toLowerCase()) : null;
 
   let previous: Piece | null = null;
@@ -529,7 +582,15 @@ function parsePart(part: string, c: CompiledRules, opts: ParseOptions = {}): Par
     // "AP Photo/Libkos": one word after an agency that opens the credit is its photographer.
     const afterAgency = previous?.kind === 'org' && previous.org.id !== null && previousIndex === 0;
     let piece = classifyPiece(pieceText, c, flags, afterAgency);
-    if (!via && firstNames && endsWithAgency && index > 0 && index < lastLeft && piece.kind === 'person' && !piece.names.some((n) => firstNames.includes(n.toLowerCase()))) {
+    if (
+      !via &&
+      firstNames &&
+      endsWithAgency &&
+      index > 0 &&
+      index < lastLeft &&
+      piece.kind === 'person' &&
+      !piece.names.some((n) => firstNames.includes(n.toLowerCase()))
+    ) {
       piece = { kind: 'org', org: { id: null, name: pieceText.trim() } };
     }
     if (piece.kind !== 'flag' && piece.kind !== 'placeholder') {
@@ -538,12 +599,14 @@ function parsePart(part: string, c: CompiledRules, opts: ParseOptions = {}): Par
     }
     switch (piece.kind) {
       case 'person':
-        for (const n of piece.names) if (!res.creators.some((x) => x.toLowerCase() === n.toLowerCase())) res.creators.push(n);
+        for (const n of piece.names)
+          if (!res.creators.some((x) => x.toLowerCase() === n.toLowerCase())) res.creators.push(n);
         if (piece.guess) res.guesses.push(piece.guess);
         res.shape += 'p';
         break;
       case 'studio':
-        for (const n of piece.names) if (!res.creators.some((x) => x.toLowerCase() === n.toLowerCase())) res.creators.push(n);
+        for (const n of piece.names)
+          if (!res.creators.some((x) => x.toLowerCase() === n.toLowerCase())) res.creators.push(n);
         res.orgs.push({ org: piece.org, via });
         res.shape += 'po';
         break;
@@ -568,7 +631,13 @@ function parsePart(part: string, c: CompiledRules, opts: ParseOptions = {}): Par
   };
   pieces.slice(0, MAX_PIECES).forEach(([p, via], i) => take(p, via, i));
   // Past the bound, what is left is not a credit chain: kept, unread, so the credit is checked.
-  if (pieces.length > MAX_PIECES) res.unknown.push(pieces.slice(MAX_PIECES).map(([p]) => p).join(' / '));
+  if (pieces.length > MAX_PIECES)
+    res.unknown.push(
+      pieces
+        .slice(MAX_PIECES)
+        .map(([p]) => p)
+        .join(' / '),
+    );
   return res;
 }
 
@@ -619,7 +688,8 @@ function shapeRule(part: PartResult): string {
 const TECHNICAL_BLOCK = /\(\s?[\p{L}]{1,6}\s?\)\s{0,3}:|\s:\s{0,3}N\/A(?![\p{L}\d])/u;
 
 /** Words in a bracket that make it part of the credit, not a person's institute or city. */
-const CREDIT_BRACKET = /\b(?:photos?|pictures?|images?|credit|pool|files?|handout|via|by|should|courtesy|release[sd]?)\b|\d{5,}/i;
+const CREDIT_BRACKET =
+  /\b(?:photos?|pictures?|images?|credit|pool|files?|handout|via|by|should|courtesy|release[sd]?)\b|\d{5,}/i;
 
 /**
  * "NASA, ESA, Jane Doe (STScI), and John Roe (JHU)", "Hubble Heritage Team (STScI/AURA) via AP":
@@ -627,8 +697,9 @@ const CREDIT_BRACKET = /\b(?:photos?|pictures?|images?|credit|pool|files?|handou
  * holds a credit word, a supplier reference or a rules agency stays.
  */
 function dropAffiliations(text: string, c: CompiledRules): string {
-  return text.replace(/(?<=[\p{L}.])\s{1,3}\(([^()]{1,60})\)(?=\s{0,3}(?:[,;]|\s(?:and|&|via)\s|$))/gu, (m, inner: string) =>
-    CREDIT_BRACKET.test(inner) || inner.split('/').some((x) => lookupOrg(c, x)?.id) ? m : '',
+  return text.replace(
+    /(?<=[\p{L}.])\s{1,3}\(([^()]{1,60})\)(?=\s{0,3}(?:[,;]|\s(?:and|&|via)\s|$))/gu,
+    (m, inner: string) => (CREDIT_BRACKET.test(inner) || inner.split('/').some((x) => lookupOrg(c, x)?.id) ? m : ''),
   );
 }
 
@@ -642,7 +713,19 @@ export function parseCreditText(input: string, c: CompiledRules, opts: ParseOpti
   const plain = normalizeText(input);
   // A camera's info block or default text where a credit goes: no credit, no creator, nothing unread.
   if (c.notCredits.has(plain.toUpperCase()) || TECHNICAL_BLOCK.test(plain)) {
-    return { creators: [], agency: null, distributor: null, partners: [], client: null, flags, rule: null, unknown: [], recognised: false, guesses: [], notCredit: true };
+    return {
+      creators: [],
+      agency: null,
+      distributor: null,
+      partners: [],
+      client: null,
+      flags,
+      rule: null,
+      unknown: [],
+      recognised: false,
+      guesses: [],
+      notCredit: true,
+    };
   }
   const stripped = stripNotes(plain, c, flags);
   const quoted = stripped.quoted;
@@ -668,7 +751,13 @@ export function parseCreditText(input: string, c: CompiledRules, opts: ParseOpti
   }
 
   const results = parts.slice(0, MAX_PARTS).map((p) => ({ ...parsePart(p.text, c, opts), preferred: p.preferred }));
-  if (parts.length > MAX_PARTS) results[results.length - 1].unknown.push(parts.slice(MAX_PARTS).map((p) => p.text).join(' '));
+  if (parts.length > MAX_PARTS)
+    results[results.length - 1].unknown.push(
+      parts
+        .slice(MAX_PARTS)
+        .map((p) => p.text)
+        .join(' '),
+    );
   for (const r of results) mergeFlags(flags, r.flags);
 
   const hasOrgs = (r: PartResult) => r.orgs.length > 0 || r.pools.length > 0 || r.client !== null;
@@ -686,7 +775,18 @@ export function parseCreditText(input: string, c: CompiledRules, opts: ParseOpti
   const unknown = results.flatMap((r) => r.unknown);
   const guesses = results.flatMap((r) => r.guesses);
   if (!primary) {
-    return { creators: [], agency: null, distributor: null, partners: [], client: null, flags, rule: null, unknown: unknown.length ? unknown : text ? [text] : [], recognised: false, guesses };
+    return {
+      creators: [],
+      agency: null,
+      distributor: null,
+      partners: [],
+      client: null,
+      flags,
+      rule: null,
+      unknown: unknown.length ? unknown : text ? [text] : [],
+      recognised: false,
+      guesses,
+    };
   }
 
   const { agency, distributor, partners } = assemble(primary, c);
@@ -738,7 +838,10 @@ export function parseCreditText(input: string, c: CompiledRules, opts: ParseOpti
 }
 
 /** Agency, distributor and partners of one part, from the order its organisations came in. */
-function assemble(r: PartResult, c: CompiledRules): { agency: OrgRef | null; distributor: OrgRef | null; partners: OrgRef[] } {
+function assemble(
+  r: PartResult,
+  c: CompiledRules,
+): { agency: OrgRef | null; distributor: OrgRef | null; partners: OrgRef[] } {
   const dedupe = (xs: OrgRef[]) => xs.filter((o, i) => xs.findIndex((y) => sameOrg(y, o)) === i);
   const left = dedupe(r.orgs.filter((o) => !o.via).map((o) => o.org));
   const via = dedupe(r.orgs.filter((o) => o.via).map((o) => o.org));

@@ -59,12 +59,15 @@ export function mergeRules(base: CreditRules, op: OperatorRules): unknown {
           ...prev,
           ...entry,
           aliases: union(prev.aliases, entry.aliases),
-          ...(prev.withPartner || entry.withPartner ? { withPartner: { ...prev.withPartner, ...entry.withPartner } } : {}),
+          ...(prev.withPartner || entry.withPartner
+            ? { withPartner: { ...prev.withPartner, ...entry.withPartner } }
+            : {}),
         }
       : { ...entry, aliases: entry.aliases ?? [] };
   }
   const partners: Record<string, string[]> = { ...base.partners };
-  for (const [name, aliases] of Object.entries(op.partners ?? {})) partners[name] = union(partners[name] ?? [], aliases);
+  for (const [name, aliases] of Object.entries(op.partners ?? {}))
+    partners[name] = union(partners[name] ?? [], aliases);
   return {
     version: `${base.version}+${op.version}`,
     houseStyle: { ...base.houseStyle, ...op.houseStyle },

@@ -21,7 +21,9 @@ const template = z.string().superRefine((s, ctx) => {
   }
 });
 
-const agencyId = z.string().regex(/^[A-Z][A-Z0-9_]*$/, 'agency ids are upper case letters, digits and _ (e.g. "NURPHOTO")');
+const agencyId = z
+  .string()
+  .regex(/^[A-Z][A-Z0-9_]*$/, 'agency ids are upper case letters, digits and _ (e.g. "NURPHOTO")');
 const nonEmpty = z.string().trim().min(1, 'must not be empty');
 
 export const agencyRuleSchema = z.strictObject({
@@ -36,7 +38,9 @@ export const agencyRuleSchema = z.strictObject({
    * The agency's printed form when a partner agency is in the chain, keyed by the partner's id:
    * EPA with EFE prints "EPA-EFE/{creators}".
    */
-  withPartner: z.record(agencyId, z.strictObject({ line: template.optional(), lineNoCreators: template.optional() })).optional(),
+  withPartner: z
+    .record(agencyId, z.strictObject({ line: template.optional(), lineNoCreators: template.optional() }))
+    .optional(),
 });
 
 export const houseStyleSchema = z.strictObject({
@@ -109,13 +113,24 @@ export const creditRulesSchema = z
   .superRefine((rules, ctx) => {
     for (const id of Object.keys(rules.distributors)) {
       if (!rules.agencies[id]) {
-        ctx.addIssue({ code: 'custom', path: ['distributors', id], message: `"${id}" is not an agency id listed under "agencies"` });
+        ctx.addIssue({
+          code: 'custom',
+          path: ['distributors', id],
+          message: `"${id}" is not an agency id listed under "agencies"`,
+        });
       }
     }
     for (const [text, a] of Object.entries(rules.chainAliases ?? {})) {
-      for (const [key, id] of [['agency', a.agency], ['distributor', a.distributor]] as const) {
+      for (const [key, id] of [
+        ['agency', a.agency],
+        ['distributor', a.distributor],
+      ] as const) {
         if (id !== undefined && !rules.agencies[id]) {
-          ctx.addIssue({ code: 'custom', path: ['chainAliases', text, key], message: `"${id}" is not an agency id listed under "agencies"` });
+          ctx.addIssue({
+            code: 'custom',
+            path: ['chainAliases', text, key],
+            message: `"${id}" is not an agency id listed under "agencies"`,
+          });
         }
       }
     }
@@ -140,7 +155,9 @@ export const operatorRulesSchema = z.strictObject({
         aliases: z.array(nonEmpty).optional(),
         line: template.optional(),
         lineNoCreators: template.optional(),
-        withPartner: z.record(agencyId, z.strictObject({ line: template.optional(), lineNoCreators: template.optional() })).optional(),
+        withPartner: z
+          .record(agencyId, z.strictObject({ line: template.optional(), lineNoCreators: template.optional() }))
+          .optional(),
       }),
     )
     .optional(),
@@ -149,7 +166,11 @@ export const operatorRulesSchema = z.strictObject({
   organisationWords: z.array(nonEmpty).optional(),
   placeholders: z.array(nonEmpty).optional(),
   flagWords: z
-    .strictObject({ file: z.array(nonEmpty).optional(), pool: z.array(nonEmpty).optional(), handout: z.array(nonEmpty).optional() })
+    .strictObject({
+      file: z.array(nonEmpty).optional(),
+      pool: z.array(nonEmpty).optional(),
+      handout: z.array(nonEmpty).optional(),
+    })
     .optional(),
   restrictions: z
     .strictObject({ phrases: z.array(nonEmpty).optional(), multiWordPlaces: z.array(nonEmpty).optional() })

@@ -30,7 +30,8 @@ export interface CaptionParts {
 export const MAX_PARTS_INPUT = 10_000;
 
 // cp1252's 0x80-0x9f, where it differs from Latin-1: UTF-8 bytes read as cp1252 show these.
-const CP1252_HIGH = '\u20ac\u0081\u201a\u0192\u201e\u2026\u2020\u2021\u02c6\u2030\u0160\u2039\u0152\u008d\u017d\u008f\u0090\u2018\u2019\u201c\u201d\u2022\u2013\u2014\u02dc\u2122\u0161\u203a\u0153\u009d\u017e\u0178';
+const CP1252_HIGH =
+  '\u20ac\u0081\u201a\u0192\u201e\u2026\u2020\u2021\u02c6\u2030\u0160\u2039\u0152\u008d\u017d\u008f\u0090\u2018\u2019\u201c\u201d\u2022\u2013\u2014\u02dc\u2122\u0161\u203a\u0153\u009d\u017e\u0178';
 const CP1252_BYTE = new Map<string, number>([...CP1252_HIGH].map((ch, i) => [ch, 0x80 + i]));
 const CONT = `[\u0080-\u00bf${CP1252_HIGH}]`;
 /** One UTF-8 sequence of 2-4 bytes shown as cp1252 characters: a lead byte (Â-ô) and its continuation bytes. */
@@ -76,9 +77,10 @@ export function normalizeCaption(raw: string): string {
   return cleanCaption(decodeCaptionText(raw)).caption;
 }
 
-const MONTH = '(?:Jan(?:uary)?|Feb(?:ruary)?|Mar(?:ch)?|Apr(?:il)?|May|June?|July?|Aug(?:ust)?|Sept?(?:ember)?|Oct(?:ober)?|Nov(?:ember)?|Dec(?:ember)?)\\.?';
+const MONTH =
+  '(?:Jan(?:uary)?|Feb(?:ruary)?|Mar(?:ch)?|Apr(?:il)?|May|June?|July?|Aug(?:ust)?|Sept?(?:ember)?|Oct(?:ober)?|Nov(?:ember)?|Dec(?:ember)?)\\.?';
 /** A slug field: no sentence end, at most 120 characters. */
-const FIELD = "[^.!?\\n]{1,120}?";
+const FIELD = '[^.!?\\n]{1,120}?';
 /**
  * Reuters' sports slug: "<Sport> - <field> - ... - <date>" with two to six fields, the last a date
  * ("March 4, 2024" or "4 March 2024"), then the subject. Older Reuters sport captions end the slug
@@ -89,13 +91,16 @@ const SPORT_SLUG = new RegExp(
   'i',
 );
 /** Getty's dateline: "LONDON, ENGLAND - MAY 30: ". */
-const DATELINE = new RegExp(`^([A-Z][A-Z .'-]{1,40}(?:, [A-Z][A-Z .'-]{1,40}){0,2} - ${MONTH.toUpperCase()} \\d{1,2}(?:, \\d{4})?):\\s+`);
+const DATELINE = new RegExp(
+  `^([A-Z][A-Z .'-]{1,40}(?:, [A-Z][A-Z .'-]{1,40}){0,2} - ${MONTH.toUpperCase()} \\d{1,2}(?:, \\d{4})?):\\s+`,
+);
 
 // Words a sentence never ends on: titles, initials' neighbours, months, "No.", "St.", "U.S.".
 const NO_END = new Set(
-  ('mr mrs ms dr st mt ft gen col lt sgt capt cpt gov sen rep rev prof jr sr no nos vs v approx est dept inc ltd co corp ' +
-    'jan feb mar apr jun jul aug sep sept oct nov dec fig ave blvd rd p pp ca')
-    .split(' '),
+  (
+    'mr mrs ms dr st mt ft gen col lt sgt capt cpt gov sen rep rev prof jr sr no nos vs v approx est dept inc ltd co corp ' +
+    'jan feb mar apr jun jul aug sep sept oct nov dec fig ave blvd rd p pp ca'
+  ).split(' '),
 );
 
 /**

@@ -22,7 +22,16 @@ const COMBINING_MARKS = /\p{M}+/gu;
 
 function isApostrophe(c: number): boolean {
   // ' ` ´ ‘ ’ ‛ ʼ ′
-  return c === 0x27 || c === 0x60 || c === 0xb4 || c === 0x2018 || c === 0x2019 || c === 0x201b || c === 0x2bc || c === 0x2032;
+  return (
+    c === 0x27 ||
+    c === 0x60 ||
+    c === 0xb4 ||
+    c === 0x2018 ||
+    c === 0x2019 ||
+    c === 0x201b ||
+    c === 0x2bc ||
+    c === 0x2032
+  );
 }
 
 function isHyphen(c: number): boolean {

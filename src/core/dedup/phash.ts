@@ -26,7 +26,9 @@ const HEX64 = /^[0-9a-f]{16}$/;
 /** Number of differing bits between two 64-bit hashes written as 16 hex digits. */
 export function hammingHex(a: string, b: string): number {
   if (!HEX64.test(a) || !HEX64.test(b)) {
-    throw new RangeError(`hammingHex needs two 16-digit lower-case hex hashes, got ${JSON.stringify(a)} and ${JSON.stringify(b)}`);
+    throw new RangeError(
+      `hammingHex needs two 16-digit lower-case hex hashes, got ${JSON.stringify(a)} and ${JSON.stringify(b)}`,
+    );
   }
   let bits = 0;
   for (let i = 0; i < 16; i += 8) {

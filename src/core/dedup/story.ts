@@ -110,7 +110,9 @@ export function storyEvidence(parts: StoryPartsInput): StoryEvidence | null {
   const words = storyWords(text);
   const usable = words.length >= STORY_MIN_SHARED ? words : [];
   if (slug === null && usable.length === 0) return null;
-  const days = [...new Set(findDates(text).map((d) => Math.round(Date.parse(`${d.iso}T00:00:00Z`) / 86_400_000)))].filter(Number.isFinite).slice(0, STORY_MAX_DAYS);
+  const days = [...new Set(findDates(text).map((d) => Math.round(Date.parse(`${d.iso}T00:00:00Z`) / 86_400_000)))]
+    .filter(Number.isFinite)
+    .slice(0, STORY_MAX_DAYS);
   return { slug, words: usable, days };
 }
 
@@ -134,7 +136,13 @@ export function storyLink(a: StoryEvidence, b: StoryEvidence, bId: string): Stor
   if (!sameDay(a.days, b.days)) return null;
   const { similarity, shared } = wordOverlap(a.words, b.words);
   if (shared.length < STORY_MIN_SHARED || similarity < STORY_THRESHOLD) return null;
-  return { kind: 'words', with: bId, similarity, shared: shared.slice(0, STORY_VIA_WORDS), more: Math.max(0, shared.length - STORY_VIA_WORDS) };
+  return {
+    kind: 'words',
+    with: bId,
+    similarity,
+    shared: shared.slice(0, STORY_VIA_WORDS),
+    more: Math.max(0, shared.length - STORY_VIA_WORDS),
+  };
 }
 
 /** Which of two links explains a member better: a slug, then the higher similarity, then the earlier member. */

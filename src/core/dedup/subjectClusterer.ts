@@ -1,6 +1,14 @@
 import { captionWords } from './normalize';
 import { captionParts, type CaptionParts } from './captionParts';
-import { backgroundRelation, compareSubjects, pickSubjectCluster, subjectKeyOfParts, type SubjectEdit, type SubjectKey, type SubjectMatch } from './subjectRule';
+import {
+  backgroundRelation,
+  compareSubjects,
+  pickSubjectCluster,
+  subjectKeyOfParts,
+  type SubjectEdit,
+  type SubjectKey,
+  type SubjectMatch,
+} from './subjectRule';
 import { wordDiff, type WordDiff } from './wordDiff';
 
 /**
@@ -52,7 +60,13 @@ export function readCaption(caption: string): ReadCaption | null {
 }
 
 /** The reference of a caption that joins the cluster of `canonical` with `match`. */
-export function memberRef(clusterId: string, canonicalId: string, canonical: ReadCaption, member: ReadCaption, match: SubjectMatch): SubjectRef {
+export function memberRef(
+  clusterId: string,
+  canonicalId: string,
+  canonical: ReadCaption,
+  member: ReadCaption,
+  match: SubjectMatch,
+): SubjectRef {
   if (canonical.words === member.words) return { id: clusterId, canonicalId, similarity: 1, exact: true };
   const len = Math.max(canonical.key.tokens.length, member.key.tokens.length);
   const matched: ClusterWhy['matched'] = [];
@@ -103,7 +117,11 @@ export class SubjectClusterer {
   }
 
   private place(itemId: string, read: ReadCaption): SubjectRef {
-    const scored = [...this.clusters.values()].map((c) => ({ clusterId: c.id, c, match: compareSubjects(c.canonical.key, read.key) }));
+    const scored = [...this.clusters.values()].map((c) => ({
+      clusterId: c.id,
+      c,
+      match: compareSubjects(c.canonical.key, read.key),
+    }));
     const best = pickSubjectCluster(scored);
     if (best !== null) {
       best.c.members.push(itemId);

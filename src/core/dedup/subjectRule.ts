@@ -35,7 +35,13 @@ export const MAX_HEAD_TOKENS = 160;
 
 /** What the index stores with its data: a start with another fingerprint needs `clusters rebuild`. */
 export function subjectRuleFingerprint(): string {
-  return JSON.stringify({ rule: SUBJECT_RULE_VERSION, maxSubstitutions: MAX_SUBSTITUTIONS, maxFunctionEdits: MAX_FUNCTION_EDITS, maxHeadTokens: MAX_HEAD_TOKENS, keys: 'quarters-v1' });
+  return JSON.stringify({
+    rule: SUBJECT_RULE_VERSION,
+    maxSubstitutions: MAX_SUBSTITUTIONS,
+    maxFunctionEdits: MAX_FUNCTION_EDITS,
+    maxHeadTokens: MAX_HEAD_TOKENS,
+    keys: 'quarters-v1',
+  });
 }
 
 /**
@@ -43,7 +49,25 @@ export function subjectRuleFingerprint(): string {
  * conjunctions wires drop when they shorten a line. Not "before", "after", "during" (another
  * moment), not pronouns ("his"/"her": another person).
  */
-const FUNCTION_WORDS = new Set(['a', 'an', 'the', 'of', 'in', 'on', 'at', 'to', 'for', 'and', 'with', 'by', 'from', 'as', 'is', 'are', 'its']);
+const FUNCTION_WORDS = new Set([
+  'a',
+  'an',
+  'the',
+  'of',
+  'in',
+  'on',
+  'at',
+  'to',
+  'for',
+  'and',
+  'with',
+  'by',
+  'from',
+  'as',
+  'is',
+  'are',
+  'its',
+]);
 const WEEKDAYS = new Set(['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday']);
 const DATE_TOKEN = /^d\d{8}$/;
 const SCORE_TOKEN = /^s\d+x\d+$/;
@@ -109,7 +133,12 @@ export function subjectKeyOfTokens(tokens: string[]): SubjectKey | null {
   if (tokens.length === 0) return null;
   const sequence = tokens.filter((t) => !FUNCTION_WORDS.has(t));
   const content = [...new Set(sequence)].sort();
-  return { tokens, content, keys: segmentKeys(tokens, sequence), id: hash('sha256', `s${SUBJECT_RULE_VERSION}\u0000${tokens.join(' ')}`, 'hex').slice(0, 16) };
+  return {
+    tokens,
+    content,
+    keys: segmentKeys(tokens, sequence),
+    id: hash('sha256', `s${SUBJECT_RULE_VERSION}\u0000${tokens.join(' ')}`, 'hex').slice(0, 16),
+  };
 }
 
 /**
@@ -221,7 +250,11 @@ export function compareSubjects(a: SubjectKey, b: SubjectKey): SubjectMatch {
     const df = del.length - dc.length + ins.length - ic.length;
     if (df > 0) {
       functionEdits += df;
-      edits.push({ kind: 'function-word', from: del.filter((t) => FUNCTION_WORDS.has(t)).join(' '), to: ins.filter((t) => FUNCTION_WORDS.has(t)).join(' ') });
+      edits.push({
+        kind: 'function-word',
+        from: del.filter((t) => FUNCTION_WORDS.has(t)).join(' '),
+        to: ins.filter((t) => FUNCTION_WORDS.has(t)).join(' '),
+      });
     }
     if (dc.length === ic.length) {
       for (let k = 0; k < dc.length; k++) {
@@ -251,9 +284,15 @@ export function compareSubjects(a: SubjectKey, b: SubjectKey): SubjectMatch {
   }
   flush();
   const smaller = Math.min(a.content.length, b.content.length);
-  if (reason === undefined && substitutions > Math.min(MAX_SUBSTITUTIONS, smaller - 1)) reason = `${substitutions} words respelt`;
+  if (reason === undefined && substitutions > Math.min(MAX_SUBSTITUTIONS, smaller - 1))
+    reason = `${substitutions} words respelt`;
   if (reason === undefined && functionEdits > MAX_FUNCTION_EDITS) reason = `${functionEdits} function words changed`;
-  return { same: reason === undefined, cost: functionEdits + 2 * substitutions, edits, ...(reason === undefined ? {} : { reason }) };
+  return {
+    same: reason === undefined,
+    cost: functionEdits + 2 * substitutions,
+    edits,
+    ...(reason === undefined ? {} : { reason }),
+  };
 }
 
 /**
@@ -261,17 +300,27 @@ export function compareSubjects(a: SubjectKey, b: SubjectKey): SubjectMatch {
  * the smaller cluster id, so the choice never depends on the order candidates were found in (and
  * a caption that would bridge two clusters joins one of them, it never merges them).
  */
-export function pickSubjectCluster<T extends { clusterId: string; match: SubjectMatch }>(scored: readonly T[]): T | null {
+export function pickSubjectCluster<T extends { clusterId: string; match: SubjectMatch }>(
+  scored: readonly T[],
+): T | null {
   let best: T | null = null;
   for (const s of scored) {
     if (!s.match.same) continue;
-    if (best === null || s.match.cost < best.match.cost || (s.match.cost === best.match.cost && s.clusterId < best.clusterId)) best = s;
+    if (
+      best === null ||
+      s.match.cost < best.match.cost ||
+      (s.match.cost === best.match.cost && s.clusterId < best.clusterId)
+    )
+      best = s;
   }
   return best;
 }
 
 /** How the member's background compares with its canonical's, for the record's explanation. */
-export function backgroundRelation(canonical: CaptionParts, member: CaptionParts): 'same' | 'appended' | 'dropped' | 'changed' | 'none' {
+export function backgroundRelation(
+  canonical: CaptionParts,
+  member: CaptionParts,
+): 'same' | 'appended' | 'dropped' | 'changed' | 'none' {
   const a = canonical.sentences.slice(1).map((s) => comparisonTokens(s).join(' '));
   const b = member.sentences.slice(1).map((s) => comparisonTokens(s).join(' '));
   if (a.length === 0 && b.length === 0) return 'none';

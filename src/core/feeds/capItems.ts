@@ -65,7 +65,14 @@ function cutAt(s: string, n: number): string {
   return s.slice(0, c >= 0xd800 && c <= 0xdbff ? n - 1 : n);
 }
 
-function capList(list: string[], field: string, maxEntries: number, maxChars: number, where: Where, warnings: string[]): string[] {
+function capList(
+  list: string[],
+  field: string,
+  maxEntries: number,
+  maxChars: number,
+  where: Where,
+  warnings: string[],
+): string[] {
   if (list.length > maxEntries) warnings.push(cappedWarning(where, field, list.length, maxEntries, 'entries'));
   let long = 0;
   const out = list.slice(0, maxEntries).map((v) => {
@@ -73,7 +80,10 @@ function capList(list: string[], field: string, maxEntries: number, maxChars: nu
     long++;
     return cutAt(v, maxChars);
   });
-  if (long > 0) warnings.push(`${FIELD_CAPPED}: ${label(where)}: ${long} ${field} entries are over the cap of ${maxChars} characters; stored cut to the cap`);
+  if (long > 0)
+    warnings.push(
+      `${FIELD_CAPPED}: ${label(where)}: ${long} ${field} entries are over the cap of ${maxChars} characters; stored cut to the cap`,
+    );
   return long > 0 || list.length > maxEntries ? out : list;
 }
 
@@ -86,11 +96,21 @@ export function capIptc(iptc: IptcFields, where: Where, warnings: string[], pref
     out[k] = v;
   };
   for (const [k, v] of Object.entries(iptc) as Array<[keyof IptcFields, unknown]>) {
-    if (typeof v === 'string') set(k, capString(v, `${prefix}${k}`, IPTC_CAPPED[k] ?? STORED_CAPS.otherText, where, warnings) as never);
+    if (typeof v === 'string')
+      set(k, capString(v, `${prefix}${k}`, IPTC_CAPPED[k] ?? STORED_CAPS.otherText, where, warnings) as never);
   }
-  if (iptc.byline) set('byline', capList(iptc.byline, `${prefix}byline`, MAX_BYLINES, FIELD_CAPS.byline, where, warnings));
-  if (iptc.bylineTitle) set('bylineTitle', capList(iptc.bylineTitle, `${prefix}bylineTitle`, MAX_BYLINES, FIELD_CAPS.byline, where, warnings));
-  if (iptc.keywords) set('keywords', capList(iptc.keywords, `${prefix}keywords`, STORED_CAPS.keywords, STORED_CAPS.keywordChars, where, warnings));
+  if (iptc.byline)
+    set('byline', capList(iptc.byline, `${prefix}byline`, MAX_BYLINES, FIELD_CAPS.byline, where, warnings));
+  if (iptc.bylineTitle)
+    set(
+      'bylineTitle',
+      capList(iptc.bylineTitle, `${prefix}bylineTitle`, MAX_BYLINES, FIELD_CAPS.byline, where, warnings),
+    );
+  if (iptc.keywords)
+    set(
+      'keywords',
+      capList(iptc.keywords, `${prefix}keywords`, STORED_CAPS.keywords, STORED_CAPS.keywordChars, where, warnings),
+    );
   return out ?? iptc;
 }
 
@@ -103,17 +123,30 @@ export function capFeedItem(item: FeedItem, warnings: string[]): FeedItem {
   const before = warnings.length;
   const captionRaw = capString(item.captionRaw, 'caption', 'caption', where, warnings);
   const title = item.title === undefined ? undefined : capString(item.title, 'title', 'title', where, warnings);
-  const agencyId = item.agencyId === undefined ? undefined : capString(item.agencyId, 'id', STORED_CAPS.otherText, where, warnings);
-  const agencyVersion = item.agencyVersion === undefined ? undefined : capString(item.agencyVersion, 'version', STORED_CAPS.otherText, where, warnings);
+  const agencyId =
+    item.agencyId === undefined ? undefined : capString(item.agencyId, 'id', STORED_CAPS.otherText, where, warnings);
+  const agencyVersion =
+    item.agencyVersion === undefined
+      ? undefined
+      : capString(item.agencyVersion, 'version', STORED_CAPS.otherText, where, warnings);
   // iptc.caption is the caption as the feed gave it (the manifests set both): capped once, its warning already given
   const iptcWarnings: string[] = [];
   const iptc = capIptc(item.iptc, where, iptcWarnings);
-  warnings.push(...iptcWarnings.filter((w) => !(w.includes(': iptc.caption is ') && item.iptc.caption === item.captionRaw)));
+  warnings.push(
+    ...iptcWarnings.filter((w) => !(w.includes(': iptc.caption is ') && item.iptc.caption === item.captionRaw)),
+  );
   let wire = item.wire;
   if (wire?.texts) {
     const texts = wire.texts;
-    if (texts.length > STORED_CAPS.wireTexts) warnings.push(cappedWarning(where, 'wire rights texts', texts.length, STORED_CAPS.wireTexts, 'entries'));
-    const kept = texts.slice(0, STORED_CAPS.wireTexts).map((t) => (t.text.length > STORED_CAPS.wireTextChars ? { ...t, text: capString(t.text, `wire text (${t.source})`, STORED_CAPS.wireTextChars, where, warnings) } : t));
+    if (texts.length > STORED_CAPS.wireTexts)
+      warnings.push(cappedWarning(where, 'wire rights texts', texts.length, STORED_CAPS.wireTexts, 'entries'));
+    const kept = texts
+      .slice(0, STORED_CAPS.wireTexts)
+      .map((t) =>
+        t.text.length > STORED_CAPS.wireTextChars
+          ? { ...t, text: capString(t.text, `wire text (${t.source})`, STORED_CAPS.wireTextChars, where, warnings) }
+          : t,
+      );
     wire = { ...wire, texts: kept };
   }
   if (warnings.length === before) return item;
@@ -128,6 +161,8 @@ export function capFeedItems(items: FeedItem[], warnings: string[]): FeedItem[] 
 /** The gallery article, cut to its cap. */
 export function capArticle(article: string | null, file: string, warnings: string[]): string | null {
   if (article === null || article.length <= STORED_CAPS.article) return article;
-  warnings.push(`${FIELD_CAPPED}: ${file}: the article text is ${article.length} characters, over the cap of ${STORED_CAPS.article}; stored cut to the cap`);
+  warnings.push(
+    `${FIELD_CAPPED}: ${file}: the article text is ${article.length} characters, over the cap of ${STORED_CAPS.article}; stored cut to the cap`,
+  );
   return cutAt(article, STORED_CAPS.article);
 }

@@ -74,7 +74,8 @@ export function parseCsvManifest(text: string, feedPath: string): CsvManifest {
   const records = readRecords(text);
   const header = records.shift();
   if (!header) throw new InputError('FEED_MALFORMED', `${feedPath}: the CSV manifest is empty (no header row)`);
-  if (header.error) throw new InputError('FEED_MALFORMED', `${feedPath} line ${header.line}: header row: ${header.error}`);
+  if (header.error)
+    throw new InputError('FEED_MALFORMED', `${feedPath} line ${header.line}: header row: ${header.error}`);
 
   const warnings: string[] = [];
   const columns = mapHeader(header, feedPath, warnings);
@@ -93,7 +94,11 @@ export function parseCsvManifest(text: string, feedPath: string): CsvManifest {
     const where = `${feedPath} line ${record.line}`;
     if (record.error) {
       const tooLong = record.error.startsWith('FEED_LINE_TOO_LONG: ');
-      errors.push({ line: record.line, code: tooLong ? 'FEED_LINE_TOO_LONG' : 'FEED_MALFORMED', message: `${where}: ${tooLong ? record.error.slice(20) : record.error}` });
+      errors.push({
+        line: record.line,
+        code: tooLong ? 'FEED_LINE_TOO_LONG' : 'FEED_MALFORMED',
+        message: `${where}: ${tooLong ? record.error.slice(20) : record.error}`,
+      });
       continue;
     }
     if (record.fields.length !== header.fields.length) {
@@ -123,20 +128,29 @@ export function parseCsvManifest(text: string, feedPath: string): CsvManifest {
 }
 
 function normalizeHeader(name: string): string {
-  return name.trim().toLowerCase().replace(/[\s_.-]+/g, '');
+  return name
+    .trim()
+    .toLowerCase()
+    .replace(/[\s_.-]+/g, '');
 }
 
 function mapHeader(header: CsvRecord, feedPath: string, warnings: string[]): Array<Target | null> {
   const taken = new Map<Target, string>();
   return header.fields.map((name) => {
-    const target = Object.prototype.hasOwnProperty.call(COLUMNS, normalizeHeader(name)) ? COLUMNS[normalizeHeader(name)] : undefined;
+    const target = Object.prototype.hasOwnProperty.call(COLUMNS, normalizeHeader(name))
+      ? COLUMNS[normalizeHeader(name)]
+      : undefined;
     if (target === undefined) {
-      warnings.push(`${feedPath} line ${header.line}: column ${JSON.stringify(name)} is not one photowire reads; its values are ignored`);
+      warnings.push(
+        `${feedPath} line ${header.line}: column ${JSON.stringify(name)} is not one photowire reads; its values are ignored`,
+      );
       return null;
     }
     const earlier = taken.get(target);
     if (earlier !== undefined) {
-      warnings.push(`${feedPath} line ${header.line}: column ${JSON.stringify(name)} is ignored: column ${JSON.stringify(earlier)} already gives ${target}`);
+      warnings.push(
+        `${feedPath} line ${header.line}: column ${JSON.stringify(name)} is ignored: column ${JSON.stringify(earlier)} already gives ${target}`,
+      );
       return null;
     }
     taken.set(target, name);
@@ -260,7 +274,8 @@ function textAfterClosingQuote(raw: string): string | undefined {
     skip_records_with_error: true,
     record_delimiter: RECORD_DELIMITERS,
     on_skip: (err) => {
-      if (field === undefined && err?.code === 'CSV_INVALID_CLOSING_QUOTE') field = Number((err as { column?: unknown }).column) + 1;
+      if (field === undefined && err?.code === 'CSV_INVALID_CLOSING_QUOTE')
+        field = Number((err as { column?: unknown }).column) + 1;
     },
   });
   return field === undefined

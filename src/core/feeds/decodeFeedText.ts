@@ -15,7 +15,21 @@ const utf16be = new TextDecoder('utf-16be');
 const utf8 = new TextDecoder('utf-8');
 
 /** Labels Node's TextDecoder reads as ISO-8859-1, where 0x80-0x9F are controls: agencies' "Latin-1" holds Windows-1252 quotes and dashes there. */
-const CP1252_LABELS = new Set(['iso-8859-1', 'iso8859-1', 'latin1', 'latin-1', 'l1', 'windows-1252', 'cp1252', 'us-ascii', 'ascii', 'iso_8859-1', 'iso-ir-100', 'cp819', 'ibm819']);
+const CP1252_LABELS = new Set([
+  'iso-8859-1',
+  'iso8859-1',
+  'latin1',
+  'latin-1',
+  'l1',
+  'windows-1252',
+  'cp1252',
+  'us-ascii',
+  'ascii',
+  'iso_8859-1',
+  'iso-ir-100',
+  'cp819',
+  'ibm819',
+]);
 
 /**
  * Read the bytes of a text feed as text, before its format is known.
@@ -33,24 +47,38 @@ export function decodeFeedText(bytes: Uint8Array, file: string): DecodedFeedText
   if (b[0] === 0xef && b[1] === 0xbb && b[2] === 0xbf) return { text: utf8.decode(b.subarray(3)), encoding: 'utf-8' };
   if (b[0] === 0xff && b[1] === 0xfe) return { text: utf16le.decode(b.subarray(2)), encoding: 'utf-16le' };
   if (b[0] === 0xfe && b[1] === 0xff) return { text: utf16be.decode(b.subarray(2)), encoding: 'utf-16be' };
-  if (b[0] === 0x3c && b[1] === 0x00 && b[2] === 0x3f && b[3] === 0x00) return { text: utf16le.decode(b), encoding: 'utf-16le' };
-  if (b[0] === 0x00 && b[1] === 0x3c && b[2] === 0x00 && b[3] === 0x3f) return { text: utf16be.decode(b), encoding: 'utf-16be' };
+  if (b[0] === 0x3c && b[1] === 0x00 && b[2] === 0x3f && b[3] === 0x00)
+    return { text: utf16le.decode(b), encoding: 'utf-16le' };
+  if (b[0] === 0x00 && b[1] === 0x3c && b[2] === 0x00 && b[3] === 0x3f)
+    return { text: utf16be.decode(b), encoding: 'utf-16be' };
 
   const declared = declaredXmlEncoding(b);
-  if (declared === undefined || declared === 'utf-8' || declared === 'utf8') return { text: utf8.decode(b), encoding: 'utf-8' };
+  if (declared === undefined || declared === 'utf-8' || declared === 'utf8')
+    return { text: utf8.decode(b), encoding: 'utf-8' };
   if (declared.startsWith('utf-16') || declared === 'ucs-2') {
     // Declared UTF-16, yet the prolog was read as single bytes: the declaration is wrong.
-    return { text: utf8.decode(b), encoding: 'utf-8', warning: `${file}: declares ${declared} but its bytes are single-byte text; read as UTF-8` };
+    return {
+      text: utf8.decode(b),
+      encoding: 'utf-8',
+      warning: `${file}: declares ${declared} but its bytes are single-byte text; read as UTF-8`,
+    };
   }
   if (hasMultiByteUtf8(b) && isValidUtf8(b)) {
-    return { text: utf8.decode(b), encoding: 'utf-8', warning: `${file}: declares ${declared} but its bytes are UTF-8; read as UTF-8` };
+    return {
+      text: utf8.decode(b),
+      encoding: 'utf-8',
+      warning: `${file}: declares ${declared} but its bytes are UTF-8; read as UTF-8`,
+    };
   }
   if (CP1252_LABELS.has(declared)) return { text: decodeCp1252(b), encoding: 'windows-1252' };
   let decoder: InstanceType<typeof TextDecoder>;
   try {
     decoder = new TextDecoder(declared);
   } catch {
-    throw new InputError('FEED_MALFORMED', `${file}: declares the encoding ${JSON.stringify(declared.slice(0, 40))}, which photowire cannot decode`);
+    throw new InputError(
+      'FEED_MALFORMED',
+      `${file}: declares the encoding ${JSON.stringify(declared.slice(0, 40))}, which photowire cannot decode`,
+    );
   }
   return { text: decoder.decode(b), encoding: decoder.encoding };
 }
@@ -79,5 +107,7 @@ function hasMultiByteUtf8(bytes: Uint8Array): boolean {
  * superset keeps their curly quotes and euro signs instead of C1 controls).
  */
 export function decodeWireText(bytes: Uint8Array): { text: string; encoding: 'utf-8' | 'windows-1252' } {
-  return isValidUtf8(bytes) ? { text: utf8.decode(bytes), encoding: 'utf-8' } : { text: decodeCp1252(bytes), encoding: 'windows-1252' };
+  return isValidUtf8(bytes)
+    ? { text: utf8.decode(bytes), encoding: 'utf-8' }
+    : { text: decodeCp1252(bytes), encoding: 'windows-1252' };
 }

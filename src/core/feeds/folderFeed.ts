@@ -70,7 +70,8 @@ export function wireXmlNames(text: string, feedPath: string): string[] {
     }
     if (residref !== undefined) {
       for (const name of new Set([residref, residref.replace(/[:/\\]/g, '_')])) {
-        if (!name.includes('/') && !name.includes('\\') && !name.startsWith('.')) raw.push({ value: name, isUri: false });
+        if (!name.includes('/') && !name.includes('\\') && !name.startsWith('.'))
+          raw.push({ value: name, isUri: false });
       }
     }
   }
@@ -100,10 +101,20 @@ function lastSegment(url: string): string | null {
  * An item whose picture is not in the delivery keeps its metadata and fails with
  * PICTURE_MISSING, saying which file it waited for. `exists` answers for the folder as read.
  */
-export function markMissingPicture(item: FeedItem, exists: (p: string) => boolean, why = 'is not in the delivery folder'): FeedItem {
+export function markMissingPicture(
+  item: FeedItem,
+  exists: (p: string) => boolean,
+  why = 'is not in the delivery folder',
+): FeedItem {
   const pic = localPicture(item);
   if (item.error || pic === null || exists(pic)) return item;
-  return { ...item, error: { code: 'PICTURE_MISSING', message: `${item.source.file}: item ${item.source.position + 1}${item.agencyId ? ` (${item.agencyId})` : ''}: its picture ${pic} ${why}` } };
+  return {
+    ...item,
+    error: {
+      code: 'PICTURE_MISSING',
+      message: `${item.source.file}: item ${item.source.position + 1}${item.agencyId ? ` (${item.agencyId})` : ''}: its picture ${pic} ${why}`,
+    },
+  };
 }
 
 /**

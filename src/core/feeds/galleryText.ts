@@ -29,7 +29,10 @@ export function parseGalleryText(text: string, file: string): GalleryFeed {
     if (COUNTER_LINE.test(line)) starts.push(i);
   });
   const warnings: string[] = [];
-  const article = lines.slice(0, starts[0] ?? lines.length).join('\n').trim();
+  const article = lines
+    .slice(0, starts[0] ?? lines.length)
+    .join('\n')
+    .trim();
   const items: FeedItem[] = starts.map((start, position) => {
     const m = COUNTER_LINE.exec(lines[start])!;
     const end = starts[position + 1] ?? lines.length;

@@ -40,7 +40,10 @@ function toItem(raw: unknown, file: string, position: number, line: number | und
   const parsed = manifestItemSchema.safeParse(raw);
   if (!parsed.success) {
     const why = parsed.error.issues.map((i) => `${i.path.join('.') || 'item'}: ${i.message}`).join('; ');
-    return { ...base, error: { code: 'ITEM_INVALID', message: `${file}${line ? `:${line}` : ''}: item ${position + 1}: ${why}` } };
+    return {
+      ...base,
+      error: { code: 'ITEM_INVALID', message: `${file}${line ? `:${line}` : ''}: item ${position + 1}: ${why}` },
+    };
   }
   const m = parsed.data as Record<string, unknown> & z.infer<typeof manifestItemSchema>;
   const iptc: IptcFields = {};
@@ -111,12 +114,20 @@ export function parseNdjsonManifest(bytes: Buffer, file: string): ManifestFeed {
     });
     if (chunk.length > MAX_FEED_LINE_BYTES) {
       // never decoded nor parsed: a 60 MB line took 31 s and 3.5 GB on its way to the stores
-      items.push(errorItem('FEED_LINE_TOO_LONG', `the line is ${chunk.length} bytes, over the per-line cap of ${MAX_FEED_LINE_BYTES}; not read`));
+      items.push(
+        errorItem(
+          'FEED_LINE_TOO_LONG',
+          `the line is ${chunk.length} bytes, over the per-line cap of ${MAX_FEED_LINE_BYTES}; not read`,
+        ),
+      );
       continue;
     }
     let text: string;
     try {
-      text = decoder.decode(chunk).replace(/^\uFEFF/, '').trim();
+      text = decoder
+        .decode(chunk)
+        .replace(/^\uFEFF/, '')
+        .trim();
     } catch {
       items.push(errorItem('FEED_MALFORMED', 'the line is not valid UTF-8'));
       continue;
@@ -145,7 +156,10 @@ export function parseJsonManifest(text: string, file: string): ManifestFeed {
   }
   const list = Array.isArray(value) ? value : (value as { items?: unknown })?.items;
   if (!Array.isArray(list)) {
-    throw new InputError('FEED_MALFORMED', `${file}: a JSON manifest must be an array of items or an object with an "items" array`);
+    throw new InputError(
+      'FEED_MALFORMED',
+      `${file}: a JSON manifest must be an array of items or an object with an "items" array`,
+    );
   }
   const items = list.map((v, i) => toItem(v, file, i, undefined, 'manifest-json'));
   flagDuplicateIds(items, file);

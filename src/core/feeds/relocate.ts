@@ -75,7 +75,12 @@ export function moveKeysFor(paths: Iterable<string>): string[] {
  * put), unless it is still in the hot folder (another feed there names it too). `exists` says
  * whether a path is a file now (the caller's I/O). URLs and storage keys are left as they are.
  */
-export function relocateItem<T extends { image: string | null; source: { file: string } }>(item: T, feed: string, moves: Moves, exists: (p: string) => boolean): T {
+export function relocateItem<T extends { image: string | null; source: { file: string } }>(
+  item: T,
+  feed: string,
+  moves: Moves,
+  exists: (p: string) => boolean,
+): T {
   const sourceFile = relocatePath(item.source.file, moves);
   let image = item.image;
   if (image !== null && path.isAbsolute(image)) {

@@ -5,10 +5,16 @@ export function sniffImage(head: Uint8Array): ImageKind | null {
   const b = head;
   if (b.length >= 3 && b[0] === 0xff && b[1] === 0xd8 && b[2] === 0xff) return 'jpeg';
   if (b.length >= 8 && b[0] === 0x89 && b[1] === 0x50 && b[2] === 0x4e && b[3] === 0x47) return 'png';
-  if (b.length >= 4 && ((b[0] === 0x49 && b[1] === 0x49 && b[2] === 0x2a && b[3] === 0) || (b[0] === 0x4d && b[1] === 0x4d && b[2] === 0 && b[3] === 0x2a))) return 'tiff';
+  if (
+    b.length >= 4 &&
+    ((b[0] === 0x49 && b[1] === 0x49 && b[2] === 0x2a && b[3] === 0) ||
+      (b[0] === 0x4d && b[1] === 0x4d && b[2] === 0 && b[3] === 0x2a))
+  )
+    return 'tiff';
   if (b.length >= 12 && ascii(b, 0, 4) === 'RIFF' && ascii(b, 8, 12) === 'WEBP') return 'webp';
   if (b.length >= 6 && ascii(b, 0, 4) === 'GIF8') return 'gif';
-  if (b.length >= 12 && ascii(b, 4, 8) === 'ftyp' && /^(heic|heix|mif1|avif|hevc)$/.test(ascii(b, 8, 12))) return 'heif';
+  if (b.length >= 12 && ascii(b, 4, 8) === 'ftyp' && /^(heic|heix|mif1|avif|hevc)$/.test(ascii(b, 8, 12)))
+    return 'heif';
   return null;
 }
 
@@ -27,7 +33,11 @@ export type TextFeedKind = 'manifest-ndjson' | 'manifest-json' | 'xml' | 'csv' |
  * Decide a text feed's format from its content. The extension is only a tie-breaker for CSV,
  * whose content alone looks like any text.
  */
-export function detectTextFeed(text: string, name: string, looksLikeGallery: (t: string) => boolean): TextFeedKind | null {
+export function detectTextFeed(
+  text: string,
+  name: string,
+  looksLikeGallery: (t: string) => boolean,
+): TextFeedKind | null {
   // IPTC 7901 / ANPA 1312: SOH first (after SYN padding); checked before trimming, which would eat the SYNs.
   if (/^\x16*\x01/.test(text)) return 'text-wire';
   const t = text.replace(/^\uFEFF/, '').trimStart();
@@ -45,6 +55,10 @@ export function detectTextFeed(text: string, name: string, looksLikeGallery: (t:
   }
   if (looksLikeGallery(t)) return 'gallery-text';
   const header = t.split(/\r?\n/, 1)[0].toLowerCase();
-  if ((/\.csv$/i.test(name) || header.includes(',')) && /(^|,)\s*"?(caption|description|image|file|headline)"?\s*(,|$)/.test(header)) return 'csv';
+  if (
+    (/\.csv$/i.test(name) || header.includes(',')) &&
+    /(^|,)\s*"?(caption|description|image|file|headline)"?\s*(,|$)/.test(header)
+  )
+    return 'csv';
   return null;
 }

@@ -18,7 +18,8 @@ export function isStorageRef(s: string): boolean {
 /** `storage:<key>` for a key (or a folder prefix ending in `/`). */
 export function storageRef(key: string): string {
   const why = prefixProblem(key);
-  if (why || key === '') throw new InputError('FEED_UNREADABLE', `not a storage key: ${JSON.stringify(key)} (${why ?? 'empty'})`);
+  if (why || key === '')
+    throw new InputError('FEED_UNREADABLE', `not a storage key: ${JSON.stringify(key)} (${why ?? 'empty'})`);
   return STORAGE_REF + key;
 }
 
@@ -47,7 +48,11 @@ export function storageFolderOf(ref: string): string {
  */
 export function confineStorageRef(feedRef: string, ref: string): string {
   const folder = storageKeyOf(storageFolderOf(feedRef));
-  const refuse = (why: string) => new InputError('PATH_OUTSIDE_FEED', `image path ${JSON.stringify(ref)} ${why}, outside the feed folder ${STORAGE_REF}${folder}`);
+  const refuse = (why: string) =>
+    new InputError(
+      'PATH_OUTSIDE_FEED',
+      `image path ${JSON.stringify(ref)} ${why}, outside the feed folder ${STORAGE_REF}${folder}`,
+    );
   if (/^file:/i.test(ref) || ref.startsWith('/')) throw refuse('is absolute');
   // Resolved as a POSIX path below a virtual root: `..` past the folder lands outside it.
   const base = '/' + folder;
@@ -66,8 +71,10 @@ export function confineStorageRef(feedRef: string, ref: string): string {
  * inside its feed by itself.
  */
 export function storedPhotoKey(root: string, image: string): string {
-  const outside = (why: string) => new InputError('PATH_OUTSIDE_FEED', `${image}: ${why} (the feed's folder is ${root})`);
-  if (!isStorageRef(root) || !root.endsWith('/')) throw outside('a photo in storage must belong to a feed folder in storage');
+  const outside = (why: string) =>
+    new InputError('PATH_OUTSIDE_FEED', `${image}: ${why} (the feed's folder is ${root})`);
+  if (!isStorageRef(root) || !root.endsWith('/'))
+    throw outside('a photo in storage must belong to a feed folder in storage');
   if (!isStorageRef(image)) throw outside('not a storage reference');
   const folder = root.slice(STORAGE_REF.length);
   const key = image.slice(STORAGE_REF.length);

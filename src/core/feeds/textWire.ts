@@ -42,7 +42,9 @@ export function parseTextWire(bytes: Buffer, file: string): TextWireFeed {
   const starts: number[] = [];
   for (let i = bytes.indexOf(SOH); i !== -1; i = bytes.indexOf(SOH, i + 1)) starts.push(i);
   if (starts.length > MAX_WIRE_MESSAGES) {
-    warnings.push(`${file}: ${starts.length} messages, over the cap of ${MAX_WIRE_MESSAGES}; the first ${MAX_WIRE_MESSAGES} are read`);
+    warnings.push(
+      `${file}: ${starts.length} messages, over the cap of ${MAX_WIRE_MESSAGES}; the first ${MAX_WIRE_MESSAGES} are read`,
+    );
     starts.length = MAX_WIRE_MESSAGES;
   }
   let line = 1;
@@ -60,8 +62,13 @@ export function parseTextWire(bytes: Buffer, file: string): TextWireFeed {
     items.push(item);
   });
   // One line per message up to a few; a spool of thousands of Latin-1 messages gets one line more, not thousands.
-  latin1.slice(0, MAX_CHARSET_WARNINGS).forEach((m) => warnings.push(`${file}:${m.line}: message ${m.n} is not UTF-8; read as Latin-1 (Windows-1252)`));
-  if (latin1.length > MAX_CHARSET_WARNINGS) warnings.push(`${file}: ... and ${latin1.length - MAX_CHARSET_WARNINGS} more messages read as Latin-1 (Windows-1252)`);
+  latin1
+    .slice(0, MAX_CHARSET_WARNINGS)
+    .forEach((m) => warnings.push(`${file}:${m.line}: message ${m.n} is not UTF-8; read as Latin-1 (Windows-1252)`));
+  if (latin1.length > MAX_CHARSET_WARNINGS)
+    warnings.push(
+      `${file}: ... and ${latin1.length - MAX_CHARSET_WARNINGS} more messages read as Latin-1 (Windows-1252)`,
+    );
   return { items, warnings };
 }
 
@@ -79,7 +86,10 @@ function readMessage(raw: string, where: Where): FeedItem {
       error: { code: 'FEED_MALFORMED', message: `${label}: no STX: the message has a heading but no text` },
     };
   }
-  const heading = raw.slice(0, stx).split(/\r?\n/).map((l) => l.replace(/[\x00-\x08\x0b-\x1f]+/g, ' ').trim());
+  const heading = raw
+    .slice(0, stx)
+    .split(/\r?\n/)
+    .map((l) => l.replace(/[\x00-\x08\x0b-\x1f]+/g, ' ').trim());
   // ETX ends the text (EOT when a sender leaves ETX out).
   let body = raw.slice(stx + 1);
   const etx = body.search(/[\x03\x04]/);
@@ -101,7 +111,10 @@ function read7901(heading: string[], body: string, where: Where): FeedItem {
   // The headline block ends with " =" within the first lines; without one, the first line is the headline.
   let headEnd = lines.slice(0, 8).findIndex((l) => /\s=\s*$/.test(l) || l.trim() === '=');
   if (headEnd === -1) headEnd = 0;
-  const headLines = lines.slice(0, headEnd + 1).map((l) => l.replace(/\s*=\s*$/, '').trim()).filter((l) => l !== '');
+  const headLines = lines
+    .slice(0, headEnd + 1)
+    .map((l) => l.replace(/\s*=\s*$/, '').trim())
+    .filter((l) => l !== '');
   const bylines = headLines.filter((l) => /^By\s/i.test(l)).map((l) => l.replace(/^By\s+/i, ''));
   const headline = headLines.filter((l) => !/^By\s/i.test(l)).join(' ');
 
@@ -115,16 +128,35 @@ function read7901(heading: string[], body: string, where: Where): FeedItem {
   if (story.length > 0 && /^[a-z]{2,5}(?: [a-z]{2,4}){1,6}$/.test(story[story.length - 1].trim())) story.pop();
   dropBlank();
   const noteAt = story.findIndex((l) => /information is not (?:intended )?for publication/i.test(l));
-  let note = noteAt === -1 ? undefined : story.slice(noteAt + 1).join('\n').trim();
+  let note =
+    noteAt === -1
+      ? undefined
+      : story
+          .slice(noteAt + 1)
+          .join('\n')
+          .trim();
   if (noteAt !== -1) story = story.slice(0, noteAt);
   // dpa's "# Notebook" (links, notes to editors) follows the story: for the desk, not the caption.
   const notebookAt = story.findIndex((l) => /^#\s+Notebook\s*$/i.test(l));
   if (notebookAt !== -1) {
-    note = [story.slice(notebookAt).join('\n').replace(/\n\*(?:\s*\*)+\s*$/, '').trim(), note].filter(Boolean).join('\n');
+    note = [
+      story
+        .slice(notebookAt)
+        .join('\n')
+        .replace(/\n\*(?:\s*\*)+\s*$/, '')
+        .trim(),
+      note,
+    ]
+      .filter(Boolean)
+      .join('\n');
     story = story.slice(0, notebookAt);
   }
   // A closing "* * * *" before the note is not caption either.
-  while (story.length > 0 && (story[story.length - 1].trim() === '' || /^\*(?:\s*\*)+$/.test(story[story.length - 1].trim()))) story.pop();
+  while (
+    story.length > 0 &&
+    (story[story.length - 1].trim() === '' || /^\*(?:\s*\*)+$/.test(story[story.length - 1].trim()))
+  )
+    story.pop();
   const caption = story.join('\n').trim();
 
   const iptc: IptcFields = compact({
@@ -147,12 +179,23 @@ const ANPA_KEYWORD_LINE = /^([a-z])\s+([a-z]{1,2})\s+(.*?)\s+(\d{1,2}-\d{1,2})\s
 function readAnpa(heading: string[], body: string, reference: string, where: Where): FeedItem {
   const keywordLine = ANPA_KEYWORD_LINE.exec(heading[1] ?? '');
   const lines = body.split(/\r?\n/);
-  const caretLines = lines.filter((l) => l.startsWith('^')).map((l) => l.slice(1).replace(/[<=]\s*$/, '').trim());
+  const caretLines = lines
+    .filter((l) => l.startsWith('^'))
+    .map((l) =>
+      l
+        .slice(1)
+        .replace(/[<=]\s*$/, '')
+        .trim(),
+    );
   const bylineAt = caretLines.findIndex((l) => /^By\s/i.test(l));
   const byline = bylineAt === -1 ? undefined : [caretLines[bylineAt].replace(/^By\s+/i, '')];
   const eds = caretLines.filter((l) => /^(?:Eds|EDITOR'S NOTE)\b/i.test(l));
   const story = lines.filter((l) => l.startsWith('\t')).map((l) => l.trim());
-  const trailer = takeTrailer(story, /^([A-Z]+)-([A-Z]+)-(\d{2})-(\d{2})-(\d{2}) (\d{2})(\d{2})GMT<?$/, (m) => `20${m[5]}-${m[3]}-${m[4]}T${m[6]}:${m[7]}:00Z`);
+  const trailer = takeTrailer(
+    story,
+    /^([A-Z]+)-([A-Z]+)-(\d{2})-(\d{2})-(\d{2}) (\d{2})(\d{2})GMT<?$/,
+    (m) => `20${m[5]}-${m[3]}-${m[4]}T${m[6]}:${m[7]}:00Z`,
+  );
   while (story.length > 0 && (story[story.length - 1] === '' || /^_+$/.test(story[story.length - 1]))) story.pop();
   const caption = story.filter((l) => l !== '').join('\n\n');
   // "BC-BKN--Heat-Hawks 1stLd-Writethru": the slug is what follows the service and category codes.
@@ -179,7 +222,11 @@ function wireItem(where: Where, caption: string, iptc: IptcFields, sent: string 
 }
 
 /** Remove the send-time line from the end of the story and return it as an ISO date-time. */
-function takeTrailer(story: string[], pattern: RegExp, toIso: (m: RegExpExecArray) => string | undefined): string | undefined {
+function takeTrailer(
+  story: string[],
+  pattern: RegExp,
+  toIso: (m: RegExpExecArray) => string | undefined,
+): string | undefined {
   for (let i = story.length - 1; i >= 0 && i >= story.length - 6; i--) {
     const m = pattern.exec(story[i].trim());
     if (m) {
@@ -198,7 +245,8 @@ function sentFrom7901(m: RegExpExecArray): string | undefined {
   return `20${m[5]}-${String(month + 1).padStart(2, '0')}-${m[1]}T${m[2]}:${m[3]}:00Z`;
 }
 
-const STORY_DATELINE = /^(\p{Lu}[\p{L}\p{M} .'’-]{0,40}?)(?:,\s*(\p{L}[\p{L}\p{M} .'’-]{0,40}?))?\s+\([^()\n]{1,30}\)\s*[-_–—]\s/u;
+const STORY_DATELINE =
+  /^(\p{Lu}[\p{L}\p{M} .'’-]{0,40}?)(?:,\s*(\p{L}[\p{L}\p{M} .'’-]{0,40}?))?\s+\([^()\n]{1,30}\)\s*[-_–—]\s/u;
 
 /**
  * The place of a story's dateline, as sent: "Washington (dpa) - " gives the city, "BUENOS AIRES,

@@ -21,7 +21,10 @@ export const RENDITIONS: readonly RenditionSpec[] = [
 
 /** EXIF ASCII tags must be 7-bit safe for most readers; keep what fits, never fail a photo for it. */
 function exifText(s: string): string {
-  return s.normalize('NFKD').replace(/[^\x20-\x7e]/g, '').trim();
+  return s
+    .normalize('NFKD')
+    .replace(/[^\x20-\x7e]/g, '')
+    .trim();
 }
 
 export function planRenditions(opts: { creditLine: string | null; copyright: string | null }): RenditionPlan {

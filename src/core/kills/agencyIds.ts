@@ -13,7 +13,13 @@ const MAX_URN = 256;
 
 function isIdChar(c: number): boolean {
   return (
-    (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95 /* _ */ || c === 45 /* - */ || c === 46 /* . */ || c === 58 /* : */
+    (c >= 48 && c <= 57) ||
+    (c >= 65 && c <= 90) ||
+    (c >= 97 && c <= 122) ||
+    c === 95 /* _ */ ||
+    c === 45 /* - */ ||
+    c === 46 /* . */ ||
+    c === 58 /* : */
   );
 }
 
@@ -66,9 +72,48 @@ export function urnsIn(text: string, tokens: readonly Token[]): string[] {
 
 // Words between a heading and the ids it names: "KILL NOTICE: epa11213344", "WITHDRAWAL: PA 78910112".
 const SKIPPABLE = new Set([
-  'IS', 'WAS', 'OF', 'THE', 'NO', 'NR', 'NUM', 'NUMBER', 'NUMBERS', 'ID', 'IDS', 'REFERENCE', 'REF', 'A', 'AN', 'AS', 'WITH', 'BY',
-  'NOTICE', 'NOTIFICATION', 'ADVISORY', 'ALERT', 'LA', 'LE', 'LES', 'IL', 'EL',
-  'AP', 'AFP', 'REUTERS', 'GETTY', 'IMAGES', 'EPA', 'EFE', 'PA', 'MEDIA', 'DPA', 'CP', 'ANSA', 'ANP', 'KYODO', 'XINHUA',
+  'IS',
+  'WAS',
+  'OF',
+  'THE',
+  'NO',
+  'NR',
+  'NUM',
+  'NUMBER',
+  'NUMBERS',
+  'ID',
+  'IDS',
+  'REFERENCE',
+  'REF',
+  'A',
+  'AN',
+  'AS',
+  'WITH',
+  'BY',
+  'NOTICE',
+  'NOTIFICATION',
+  'ADVISORY',
+  'ALERT',
+  'LA',
+  'LE',
+  'LES',
+  'IL',
+  'EL',
+  'AP',
+  'AFP',
+  'REUTERS',
+  'GETTY',
+  'IMAGES',
+  'EPA',
+  'EFE',
+  'PA',
+  'MEDIA',
+  'DPA',
+  'CP',
+  'ANSA',
+  'ANP',
+  'KYODO',
+  'XINHUA',
 ]);
 const LIST = new Set(['AND', 'OR', 'UND', 'ET', 'Y', 'PLUS']);
 

@@ -34,7 +34,10 @@ export function providerKey(name: string): string {
 }
 
 /** The provider of an item: the credit's distributor, else its agency, else `fallback` (feedProvider of the feed it came in). */
-export function providerOf(credit: Pick<Credit, 'agency' | 'distributor' | 'agencyId' | 'distributorId'> | null | undefined, fallback: string): string {
+export function providerOf(
+  credit: Pick<Credit, 'agency' | 'distributor' | 'agencyId' | 'distributorId'> | null | undefined,
+  fallback: string,
+): string {
   const named = credit ? (credit.distributorId ?? credit.distributor ?? credit.agencyId ?? credit.agency) : null;
   const key = named ? providerKey(named) : '';
   return key || fallback;
@@ -47,7 +50,9 @@ export function providerOf(credit: Pick<Credit, 'agency' | 'distributor' | 'agen
  */
 export function feedProvider(feedFile: string): string {
   // A photo dropped on its own or in a folder is its own "feed file": its folder is the feed.
-  const feed = /\.(?:jpe?g|tiff?|png|webp|hei[cf]|gif)$/i.test(feedFile) ? path.posix.dirname(feedFile.replace(/\\/g, '/')) : feedFile;
+  const feed = /\.(?:jpe?g|tiff?|png|webp|hei[cf]|gif)$/i.test(feedFile)
+    ? path.posix.dirname(feedFile.replace(/\\/g, '/'))
+    : feedFile;
   return `feed:${createHash('sha256').update(feed).digest('hex').slice(0, 12)}`;
 }
 
@@ -80,6 +85,5 @@ export function killTargetKind(target: string): KillTargetKind {
 
 /** Control characters never belong in a group name (they separate fields in the kill store's sorted sets). */
 export function cleanId(id: string): string {
-  // eslint-disable-next-line no-control-regex
   return id.replace(/[\u0000-\u001f\u007f]/g, '').trim();
 }

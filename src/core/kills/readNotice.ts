@@ -1,6 +1,11 @@
 import type { Notice, NoticeSource } from '../../schemas/notice';
 import { RIGHTS_SOURCES, type RightsSourceKind } from '../../schemas/rights';
-import { compileRightsRules, type CompiledRightsRules, type NoticeKind, type NoticeValue } from '../rights/compileRules';
+import {
+  compileRightsRules,
+  type CompiledRightsRules,
+  type NoticeKind,
+  type NoticeValue,
+} from '../rights/compileRules';
 import type { ItemRightsInput } from '../rights/input';
 import { selectHits, type Hit } from '../rights/phraseMatcher';
 import { defaultRightsRules, type RightsRules } from '../rights/rules';
@@ -44,7 +49,8 @@ function strongest(hits: Hit<NoticeValue>[]): Hit<NoticeValue> | null {
   let best: Hit<NoticeValue> | null = null;
   const rank = (h: Hit<NoticeValue>) => (h.pattern.value.type === 'idContext' ? 0 : RANK[h.pattern.value.kind]);
   for (const h of hits) {
-    if (!best || h.to - h.from > best.to - best.from || (h.to - h.from === best.to - best.from && rank(h) > rank(best))) best = h;
+    if (!best || h.to - h.from > best.to - best.from || (h.to - h.from === best.to - best.from && rank(h) > rank(best)))
+      best = h;
   }
   return best;
 }
@@ -97,7 +103,9 @@ function fromText(c: CompiledRightsRules, source: keyof typeof RIGHTS_SOURCES, t
   if (!best || best.pattern.value.type === 'idContext') return null;
   let noticeKind = best.pattern.value.kind;
   // A heading of one kind with a stronger phrase in the body ("WITHDRAWN ... please delete it from your systems") is the stronger.
-  for (const h of phrases) if (h.pattern.value.type === 'phrase' && RANK[h.pattern.value.kind] > RANK[noticeKind]) noticeKind = h.pattern.value.kind;
+  for (const h of phrases)
+    if (h.pattern.value.type === 'phrase' && RANK[h.pattern.value.kind] > RANK[noticeKind])
+      noticeKind = h.pattern.value.kind;
 
   const ids: string[] = [];
   const add = (xs: string[]) => {
@@ -113,7 +121,9 @@ function fromText(c: CompiledRightsRules, source: keyof typeof RIGHTS_SOURCES, t
   // The reason starts after the heading and any headings repeated after it ("KILL KILL - PICTURE KILLED - ...").
   let reasonFrom = heading ? heading.to : 0;
   for (let guard = 0; heading && guard < 4 && reasonFrom < tokens.length; guard++) {
-    const again = strongest(c.notices.matchAt(tokens, reasonFrom, kind, isId).filter((h) => h.pattern.value.type === 'heading'));
+    const again = strongest(
+      c.notices.matchAt(tokens, reasonFrom, kind, isId).filter((h) => h.pattern.value.type === 'heading'),
+    );
     if (!again) break;
     reasonFrom = again.to;
   }
@@ -144,7 +154,10 @@ function statusNotices(input: ItemRightsInput): StatusNotice[] {
   const out: StatusNotice[] = [];
   const g2 = input.newsml ?? {};
   const guid = g2.guid?.trim();
-  const ps = g2.pubStatus?.trim().toLowerCase().replace(/^.*[/:]/, '');
+  const ps = g2.pubStatus
+    ?.trim()
+    .toLowerCase()
+    .replace(/^.*[/:]/, '');
   if (ps === 'canceled' || ps === 'cancelled' || ps === 'withheld') {
     out.push({
       kind: ps === 'withheld' ? 'withdraw' : 'kill',
@@ -156,7 +169,13 @@ function statusNotices(input: ItemRightsInput): StatusNotice[] {
   }
   for (const sig of g2.signals ?? []) {
     if (/(?:^|[:/])correction$/i.test(sig.trim().slice(-40))) {
-      out.push({ kind: 'correction', source: 'newsml:signal', text: sig, rule: 'newsml:sig:correction', targets: guid ? [guid] : [] });
+      out.push({
+        kind: 'correction',
+        source: 'newsml:signal',
+        text: sig,
+        rule: 'newsml:sig:correction',
+        targets: guid ? [guid] : [],
+      });
     }
   }
   const nitf = input.nitf ?? {};
@@ -199,7 +218,9 @@ export function readNotice(input: ItemRightsInput, rules: RightsRules = defaultR
   if (!statuses.length && !texts.length) return null;
 
   const rankOf = (k: NoticeKind) => RANK[k];
-  const kind = [...statuses.map((s) => s.kind), ...texts.map((t) => t.kind)].reduce((a, b) => (rankOf(b) > rankOf(a) ? b : a));
+  const kind = [...statuses.map((s) => s.kind), ...texts.map((t) => t.kind)].reduce((a, b) =>
+    rankOf(b) > rankOf(a) ? b : a,
+  );
   const status = statuses.find((s) => s.kind === kind);
   const text = texts.find((t) => t.kind === kind);
 

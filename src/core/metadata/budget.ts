@@ -69,7 +69,8 @@ export class MetadataBudget {
    * 'total' when the file's XMP budget is spent; else why this packet alone is too big.
    */
   takeXmp(chars: number): string | undefined {
-    if (chars > this.limits.xmpPacketChars) return `is ${chars} characters, over the cap of ${this.limits.xmpPacketChars} for one XMP packet`;
+    if (chars > this.limits.xmpPacketChars)
+      return `is ${chars} characters, over the cap of ${this.limits.xmpPacketChars} for one XMP packet`;
     if (chars > this.xmpLeft) return 'total';
     this.xmpLeft -= chars;
     return undefined;

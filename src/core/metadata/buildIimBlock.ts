@@ -1,6 +1,12 @@
 import type { IptcFields } from '../../schemas/feedItem';
 import { isoToIimDateTime } from './dates';
-import { IIM_CODED_CHARACTER_SET, IIM_DATE_CREATED, IIM_FIELDS, IIM_RECORD_VERSION, IIM_TIME_CREATED } from './fieldTables';
+import {
+  IIM_CODED_CHARACTER_SET,
+  IIM_DATE_CREATED,
+  IIM_FIELDS,
+  IIM_RECORD_VERSION,
+  IIM_TIME_CREATED,
+} from './fieldTables';
 import { encodeCp1252 } from './textCodecs';
 
 export interface BuildIimOptions {
@@ -39,7 +45,10 @@ export function buildIimBlock(fields: IptcFields, opts: BuildIimOptions): Buffer
   }
   if (fields.dateCreated !== undefined) {
     const dt = isoToIimDateTime(fields.dateCreated);
-    if (!dt) throw new RangeError(`dateCreated ${JSON.stringify(fields.dateCreated)} is not an ISO 8601 date; IIM 2:55 needs one`);
+    if (!dt)
+      throw new RangeError(
+        `dateCreated ${JSON.stringify(fields.dateCreated)} is not an ISO 8601 date; IIM 2:55 needs one`,
+      );
     entries.push({ ds: IIM_DATE_CREATED, bytes: Buffer.from(dt.date, 'latin1') });
     if (dt.time) entries.push({ ds: IIM_TIME_CREATED, bytes: Buffer.from(dt.time, 'latin1') });
   }
@@ -53,7 +62,9 @@ function encodeText(text: string, field: string, utf8: boolean): Buffer {
   const enc = encodeCp1252(text);
   if ('unencodable' in enc) {
     const cp = enc.unencodable.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0');
-    throw new RangeError(`${field}: character ${JSON.stringify(enc.unencodable)} (U+${cp}) cannot be written in Latin-1 IIM; use { utf8: true }`);
+    throw new RangeError(
+      `${field}: character ${JSON.stringify(enc.unencodable)} (U+${cp}) cannot be written in Latin-1 IIM; use { utf8: true }`,
+    );
   }
   return enc.bytes;
 }

@@ -17,7 +17,9 @@ export function buildXmpPacket(fields: IptcFields): string {
     const name = `${PREFIX[spec.ns]}:${spec.name}`;
     const values = Array.isArray(value) ? value : [value as string];
     if (spec.shape === 'langAlt') {
-      props.push(`   <${name}><rdf:Alt><rdf:li xml:lang="x-default">${escapeXml(values[0] ?? '')}</rdf:li></rdf:Alt></${name}>`);
+      props.push(
+        `   <${name}><rdf:Alt><rdf:li xml:lang="x-default">${escapeXml(values[0] ?? '')}</rdf:li></rdf:Alt></${name}>`,
+      );
     } else if (spec.shape === 'list') {
       const container = field === 'byline' ? 'rdf:Seq' : 'rdf:Bag';
       const items = values.map((v) => `<rdf:li>${escapeXml(v)}</rdf:li>`).join('');

@@ -36,7 +36,8 @@ export function readIimTime(time: string): IimTime {
   if (Number(h) > 23 || Number(mi) > 59 || Number(s) > 60) return { problem: 'is not a time of day' };
   const local = `${h}:${mi}:${s}${frac ? `.${frac.slice(1)}` : ''}`;
   if (!sign) return { iso: local };
-  if (Number(tzh) > 14 || !['00', '30', '45'].includes(tzm)) return { iso: local, problem: `has an impossible time zone ${sign}${tzh}:${tzm}; the time is kept without it` };
+  if (Number(tzh) > 14 || !['00', '30', '45'].includes(tzm))
+    return { iso: local, problem: `has an impossible time zone ${sign}${tzh}:${tzm}; the time is kept without it` };
   return { iso: `${local}${sign}${tzh}:${tzm}` };
 }
 
@@ -71,7 +72,8 @@ export function xmpDateToIso(value: string): string | undefined {
 
 /** Parse an ISO 8601 date or date-time into IIM 2:55 / 2:60 values (used by the IIM writer). */
 export function isoToIimDateTime(iso: string): { date: string; time?: string } | undefined {
-  const m = /^(\d{4})(?:-(\d{2})(?:-(\d{2})(?:T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?)?)?)?$/i.exec(iso);
+  const m =
+    /^(\d{4})(?:-(\d{2})(?:-(\d{2})(?:T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?)?)?)?$/i.exec(iso);
   if (!m) return undefined;
   const [, y, mo = '00', d = '00', h, mi, s = '00', tz] = m;
   const date = `${y}${mo}${d}`;
@@ -88,10 +90,18 @@ export const EARLIEST_PHOTO_YEAR = 1900;
  * Why the parts of an EXIF date-time cannot be a photo's date ("is zeroed", "is before 1900",
  * "is not a calendar date"), or undefined when they can.
  */
-export function impossibleDateReason(y: number, mo: number, d: number, h: number, mi: number, s: number): string | undefined {
+export function impossibleDateReason(
+  y: number,
+  mo: number,
+  d: number,
+  h: number,
+  mi: number,
+  s: number,
+): string | undefined {
   if (y === 0 && mo === 0 && d === 0) return 'is zeroed';
   if (y < EARLIEST_PHOTO_YEAR) return `is before ${EARLIEST_PHOTO_YEAR}`;
-  if (mo < 1 || mo > 12 || d < 1 || d > new Date(Date.UTC(y, mo, 0)).getUTCDate() || h > 23 || mi > 59 || s > 60) return 'is not a calendar date';
+  if (mo < 1 || mo > 12 || d < 1 || d > new Date(Date.UTC(y, mo, 0)).getUTCDate() || h > 23 || mi > 59 || s > 60)
+    return 'is not a calendar date';
   return undefined;
 }
 
@@ -100,15 +110,30 @@ const MS_12H = 12 * 3_600_000;
 
 /** The first (or last) instant an ISO date or date-time can be, whatever zone a value without one was in. */
 function instantBounds(iso: string): { earliest: number; latest: number } | undefined {
-  const m = /^(\d{4})(?:-(\d{2})(?:-(\d{2})(?:T(\d{2}):(\d{2})(?::(\d{2})(?:\.(\d+))?)?(Z|[+-]\d{2}:\d{2})?)?)?)?$/.exec(iso);
+  const m =
+    /^(\d{4})(?:-(\d{2})(?:-(\d{2})(?:T(\d{2}):(\d{2})(?::(\d{2})(?:\.(\d+))?)?(Z|[+-]\d{2}:\d{2})?)?)?)?$/.exec(iso);
   if (!m) return undefined;
   const [, y, mo, d, h, mi, s, frac, zone] = m;
   if (zone !== undefined) {
     const t = Date.parse(`${y}-${mo}-${d}T${h}:${mi}:${s ?? '00'}${frac ? `.${frac.slice(0, 3)}` : ''}${zone}`);
     return Number.isNaN(t) ? undefined : { earliest: t, latest: t };
   }
-  const start = Date.UTC(Number(y), mo ? Number(mo) - 1 : 0, d ? Number(d) : 1, h ? Number(h) : 0, mi ? Number(mi) : 0, s ? Number(s) : 0);
-  const end = h !== undefined ? start + 1000 : d ? Date.UTC(Number(y), Number(mo) - 1, Number(d) + 1) : mo ? Date.UTC(Number(y), Number(mo), 1) : Date.UTC(Number(y) + 1, 0, 1);
+  const start = Date.UTC(
+    Number(y),
+    mo ? Number(mo) - 1 : 0,
+    d ? Number(d) : 1,
+    h ? Number(h) : 0,
+    mi ? Number(mi) : 0,
+    s ? Number(s) : 0,
+  );
+  const end =
+    h !== undefined
+      ? start + 1000
+      : d
+        ? Date.UTC(Number(y), Number(mo) - 1, Number(d) + 1)
+        : mo
+          ? Date.UTC(Number(y), Number(mo), 1)
+          : Date.UTC(Number(y) + 1, 0, 1);
   // A local time is at most 14 hours ahead of UTC (Kiribati) and 12 behind.
   return { earliest: start - MS_14H, latest: end + MS_12H };
 }

@@ -45,7 +45,12 @@ export function defaultDefaultTexts(): DefaultTexts {
     const parsed = defaultTextRulesSchema.safeParse(shipped);
     if (!parsed.success) {
       const issue = parsed.error.issues[0];
-      throw new RulesFileError('DEFAULT_TEXT_RULES_INVALID', 'default-texts.json (shipped with photowire)', null, `${issue.path.join('.')}: ${issue.message}`);
+      throw new RulesFileError(
+        'DEFAULT_TEXT_RULES_INVALID',
+        'default-texts.json (shipped with photowire)',
+        null,
+        `${issue.path.join('.')}: ${issue.message}`,
+      );
     }
     shippedTexts = compileDefaultTexts(parsed.data);
   }
@@ -67,7 +72,10 @@ export function loadDefaultTexts(path?: string): DefaultTexts {
   if (!op.success) throw toError(problemAt(file, op.error.issues[0]));
   const known = new Set(base.rules.map((r) => r.name));
   (op.data.disable ?? []).forEach((name, i) => {
-    if (!known.has(name)) throw toError(problemAt(file, { code: 'custom', path: ['disable', i], message: `no shipped rule is named "${name}"` }));
+    if (!known.has(name))
+      throw toError(
+        problemAt(file, { code: 'custom', path: ['disable', i], message: `no shipped rule is named "${name}"` }),
+      );
   });
   const disabled = new Set(op.data.disable ?? []);
   const replaced = new Map((op.data.rules ?? []).map((r) => [r.name, r]));

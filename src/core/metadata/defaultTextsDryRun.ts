@@ -24,7 +24,13 @@ export function dryRunDefaultLine(texts: DefaultTexts, line: string): DefaultTex
     const m = matchDefaultText(texts, f, value);
     if (m) return { source: 'line', field: f, value: normalizeDefaultCandidate(value), dropped: true, rule: m.rule };
   }
-  return { source: 'line', field: field ?? 'caption', value: normalizeDefaultCandidate(value), dropped: false, rule: null };
+  return {
+    source: 'line',
+    field: field ?? 'caption',
+    value: normalizeDefaultCandidate(value),
+    dropped: false,
+    rule: null,
+  };
 }
 
 /** Every text value of an image's IIM, XMP and EXIF (readImageMetadataBySource's bySource), each with its verdict. */

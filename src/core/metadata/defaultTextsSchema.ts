@@ -8,7 +8,17 @@ import { ruleName, ruleTemplate } from '../ruleText';
  */
 
 /** The fields a default text is dropped from. */
-export const DEFAULT_TEXT_FIELDS = ['caption', 'headline', 'byline', 'copyright', 'objectName', 'credit', 'source', 'writer', 'specialInstructions'] as const;
+export const DEFAULT_TEXT_FIELDS = [
+  'caption',
+  'headline',
+  'byline',
+  'copyright',
+  'objectName',
+  'credit',
+  'source',
+  'writer',
+  'specialInstructions',
+] as const;
 export type DefaultTextField = (typeof DEFAULT_TEXT_FIELDS)[number];
 
 /** What may stand in a text besides literal characters: one word, one to four words, a run of digits. */

@@ -21,7 +21,10 @@ export function exifFieldsFromTiff(tiff: TiffRead, warnings?: string[]): IptcFie
   const caption = text(tiffText(tiff.ifd0.get(TIFF_TAG.ImageDescription), decodeExifText));
   if (caption !== undefined) fields.caption = caption;
   const artist = text(tiffText(tiff.ifd0.get(TIFF_TAG.Artist), decodeExifText));
-  if (artist !== undefined) fields.byline = splitMwgList(artist).map((a) => a.trim()).filter((a) => a !== '');
+  if (artist !== undefined)
+    fields.byline = splitMwgList(artist)
+      .map((a) => a.trim())
+      .filter((a) => a !== '');
   if (fields.byline?.length === 0) delete fields.byline;
   const copyright = text(copyrightText(tiff));
   if (copyright !== undefined) fields.copyright = copyright;
@@ -38,7 +41,8 @@ export function decodeExifText(bytes: Uint8Array): string {
 /** EXIF block of a JPEG APP1 / PNG / WebP: optional "Exif\0\0", then a TIFF structure. */
 export function readExifBlock(bytes: Uint8Array, where: string, warnings: string[]): IptcFields {
   let tiffBytes = bytes;
-  if (bytes.length >= 6 && Buffer.from(bytes.subarray(0, 6)).toString('latin1') === 'Exif\0\0') tiffBytes = bytes.subarray(6);
+  if (bytes.length >= 6 && Buffer.from(bytes.subarray(0, 6)).toString('latin1') === 'Exif\0\0')
+    tiffBytes = bytes.subarray(6);
   const tiff = readTiff(tiffBytes, where);
   if (!tiff) {
     warnings.push(`${where}: EXIF block does not start with a TIFF header; ignored`);
@@ -64,7 +68,14 @@ function exifDateTime(tiff: TiffRead, warnings?: string[]): string | undefined {
   if (raw === undefined || /^[: ]*$/.test(raw)) return undefined;
   const m = /^(\d{4}):(\d{2}):(\d{2})[ T](\d{2}):(\d{2})(?::(\d{2}))?/.exec(raw.trim());
   if (!m) return undefined;
-  const impossible = impossibleDateReason(Number(m[1]), Number(m[2]), Number(m[3]), Number(m[4]), Number(m[5]), Number(m[6] ?? 0));
+  const impossible = impossibleDateReason(
+    Number(m[1]),
+    Number(m[2]),
+    Number(m[3]),
+    Number(m[4]),
+    Number(m[5]),
+    Number(m[6] ?? 0),
+  );
   if (impossible) {
     warnings?.push(`EXIF DateTimeOriginal ${JSON.stringify(raw.trim().slice(0, 40))} ${impossible}; ignored`);
     return undefined;

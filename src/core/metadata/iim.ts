@@ -43,7 +43,21 @@ export interface IimBlock {
 const ESC_UTF8 = '\x1b%G';
 
 // Datasets ExifTool reads as integers (ExifTool IPTC.pm formats int8u/int16u/int32u).
-const INT_DATASETS = new Set(['1:0', '1:20', '1:22', '1:120', '1:122', '2:0', '2:200', '2:201', '7:10', '7:20', '7:90', '7:95', '9:10']);
+const INT_DATASETS = new Set([
+  '1:0',
+  '1:20',
+  '1:22',
+  '1:120',
+  '1:122',
+  '2:0',
+  '2:200',
+  '2:201',
+  '7:10',
+  '7:20',
+  '7:90',
+  '7:95',
+  '9:10',
+]);
 const BINARY_DATASETS = new Set(['2:125', '2:202', '8:10']);
 
 /**
@@ -87,8 +101,15 @@ export function parseIimDatasets(block: Uint8Array, warnings: string[]): IimBloc
   const charset = charsetDs ? decodeCp1252(stripTrailingNuls(charsetDs.bytes)) : undefined;
   const utf8 = charset === ESC_UTF8;
   // Reuters declares "ESC % 5" on every photo; only worth a word when it changes some text.
-  if (charset !== undefined && !utf8 && charset.startsWith('\x1b%') && raw.some((d) => d.record >= 2 && d.record <= 6 && hasHighByte(d.bytes))) {
-    warnings.push(`IIM coded character set ${JSON.stringify(charset)} is not one photowire knows; text read as Latin-1`);
+  if (
+    charset !== undefined &&
+    !utf8 &&
+    charset.startsWith('\x1b%') &&
+    raw.some((d) => d.record >= 2 && d.record <= 6 && hasHighByte(d.bytes))
+  ) {
+    warnings.push(
+      `IIM coded character set ${JSON.stringify(charset)} is not one photowire knows; text read as Latin-1`,
+    );
   }
 
   const datasets: IimDataset[] = [];
@@ -104,7 +125,8 @@ export function parseIimDatasets(block: Uint8Array, warnings: string[]): IimBloc
     const text = stripTrailingNuls(d.bytes);
     let value: string;
     if (INT_DATASETS.has(key) || (!isKnownText(d) && looksLikeInt(d.bytes))) value = String(readUInt(d.bytes));
-    else if (BINARY_DATASETS.has(key)) value = Buffer.from(d.bytes.buffer, d.bytes.byteOffset, d.bytes.byteLength).toString('base64');
+    else if (BINARY_DATASETS.has(key))
+      value = Buffer.from(d.bytes.buffer, d.bytes.byteOffset, d.bytes.byteLength).toString('base64');
     // ExifTool translates records 2-6 only; the envelope is ASCII by definition.
     else value = utf8 && d.record >= 2 && d.record <= 6 ? decodeUtf8(text) : decodeCp1252(text);
     datasets.push({ record: d.record, dataset: d.dataset, value });
@@ -145,11 +167,15 @@ export function parseIimDatasets(block: Uint8Array, warnings: string[]): IimBloc
 
   if (date !== undefined && date !== '') {
     const isoDate = iimDateToIso(date);
-    if (isoDate === undefined) warnings.push(`IIM 2:55 Date Created ${JSON.stringify(date)} is not a CCYYMMDD date; ignored`);
+    if (isoDate === undefined)
+      warnings.push(`IIM 2:55 Date Created ${JSON.stringify(date)} is not a CCYYMMDD date; ignored`);
     else {
       const read = time === undefined || time === '' ? {} : readIimTime(time);
       const isoTime = read.iso;
-      if (read.problem) warnings.push(`IIM 2:60 Time Created ${JSON.stringify(time)} ${read.problem}${isoTime === undefined ? '; date kept without it' : ''}`);
+      if (read.problem)
+        warnings.push(
+          `IIM 2:60 Time Created ${JSON.stringify(time)} ${read.problem}${isoTime === undefined ? '; date kept without it' : ''}`,
+        );
       fields.dateCreated = joinIsoDateTime(isoDate, isoTime);
     }
   }
@@ -165,7 +191,10 @@ function splitDatasets(buf: Uint8Array, warnings: string[]): RawDataset[] {
   while (pos + 5 <= end) {
     if (buf[pos] !== 0x1c) {
       // iMatch and others pad the block with NULs
-      if (!zeroFrom(buf, pos)) warnings.push(`IIM: bad dataset marker 0x${buf[pos].toString(16)} at byte ${pos}; the rest of the IPTC block is ignored`);
+      if (!zeroFrom(buf, pos))
+        warnings.push(
+          `IIM: bad dataset marker 0x${buf[pos].toString(16)} at byte ${pos}; the rest of the IPTC block is ignored`,
+        );
       return out;
     }
     const record = buf[pos + 1];
@@ -176,7 +205,9 @@ function splitDatasets(buf: Uint8Array, warnings: string[]): RawDataset[] {
       // extended dataset: the low bits give how many bytes hold the real length
       const n = len & 0x7fff;
       if (n > 4 || pos + n > end) {
-        warnings.push(`IIM: dataset ${record}:${dataset} has an invalid extended length; the rest of the IPTC block is ignored`);
+        warnings.push(
+          `IIM: dataset ${record}:${dataset} has an invalid extended length; the rest of the IPTC block is ignored`,
+        );
         return out;
       }
       len = 0;
@@ -184,18 +215,24 @@ function splitDatasets(buf: Uint8Array, warnings: string[]): RawDataset[] {
       pos += n;
     }
     if (pos + len > end) {
-      warnings.push(`IIM: dataset ${record}:${dataset} claims ${len} bytes but only ${end - pos} remain (truncated IPTC block); it is ignored`);
+      warnings.push(
+        `IIM: dataset ${record}:${dataset} claims ${len} bytes but only ${end - pos} remain (truncated IPTC block); it is ignored`,
+      );
       return out;
     }
     out.push({ record, dataset, bytes: buf.subarray(pos, pos + len) });
     pos += len;
   }
-  if (pos < end && !zeroFrom(buf, pos)) warnings.push(`IIM: ${end - pos} stray bytes at the end of the IPTC block ignored`);
+  if (pos < end && !zeroFrom(buf, pos))
+    warnings.push(`IIM: ${end - pos} stray bytes at the end of the IPTC block ignored`);
   return out;
 }
 
 function isKnownText(d: RawDataset): boolean {
-  return d.record === 2 && (IIM_FIELD_BY_DATASET.has(d.dataset) || d.dataset === IIM_DATE_CREATED || d.dataset === IIM_TIME_CREATED);
+  return (
+    d.record === 2 &&
+    (IIM_FIELD_BY_DATASET.has(d.dataset) || d.dataset === IIM_DATE_CREATED || d.dataset === IIM_TIME_CREATED)
+  );
 }
 
 // ExifTool's guess for datasets its tables do not describe.

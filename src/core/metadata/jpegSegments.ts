@@ -44,7 +44,9 @@ export function scanJpeg(buf: Uint8Array): JpegScan {
   let pos = 2;
   while (pos < buf.length) {
     if (buf[pos] !== 0xff) {
-      warnings.push(`JPEG: expected a marker at byte ${pos} but found 0x${buf[pos].toString(16)}; metadata after it is not read`);
+      warnings.push(
+        `JPEG: expected a marker at byte ${pos} but found 0x${buf[pos].toString(16)}; metadata after it is not read`,
+      );
       break;
     }
     while (buf[pos + 1] === 0xff) pos++; // fill bytes
@@ -61,7 +63,9 @@ export function scanJpeg(buf: Uint8Array): JpegScan {
     }
     const len = (buf[pos + 2] << 8) | buf[pos + 3];
     if (len < 2) {
-      warnings.push(`JPEG: segment 0x${marker.toString(16)} at byte ${pos} has an impossible length ${len}; metadata after it is not read`);
+      warnings.push(
+        `JPEG: segment 0x${marker.toString(16)} at byte ${pos} has an impossible length ${len}; metadata after it is not read`,
+      );
       break;
     }
     const end = pos + 2 + len;

@@ -1,6 +1,15 @@
 import { InputError } from '../errors';
 import { MARKER, scanJpeg, type JpegSegment } from './jpegSegments';
-import { IRB_IPTC, IRB_IPTC_DIGEST, PHOTOSHOP_HEADER, buildIrb, irbStart, readIrbResources, startsWithAscii, type IrbResource } from './photoshopIrb';
+import {
+  IRB_IPTC,
+  IRB_IPTC_DIGEST,
+  PHOTOSHOP_HEADER,
+  buildIrb,
+  irbStart,
+  readIrbResources,
+  startsWithAscii,
+  type IrbResource,
+} from './photoshopIrb';
 import { XMP_APP1_HEADER, XMP_EXT_APP1_HEADER } from './readImageMetadata';
 
 const MAX_PAYLOAD = 0xffff - 2; // a segment's length field counts itself
@@ -39,7 +48,9 @@ export function insertXmpIntoJpeg(jpeg: Buffer, xml: string): Buffer {
   const old = segments.filter((s) => s.marker === MARKER.APP1 && isXmpSegment(payloadOf(jpeg, s)));
   const payload = Buffer.concat([Buffer.from(XMP_APP1_HEADER, 'latin1'), Buffer.from(xml, 'utf8')]);
   if (payload.length > MAX_PAYLOAD) {
-    throw new RangeError(`insertXmpIntoJpeg: the XMP packet is ${payload.length - XMP_APP1_HEADER.length} bytes; one APP1 segment holds at most ${MAX_PAYLOAD - XMP_APP1_HEADER.length}`);
+    throw new RangeError(
+      `insertXmpIntoJpeg: the XMP packet is ${payload.length - XMP_APP1_HEADER.length} bytes; one APP1 segment holds at most ${MAX_PAYLOAD - XMP_APP1_HEADER.length}`,
+    );
   }
   return rewrite(jpeg, segments, sos, new Set(old), [segment(MARKER.APP1, payload)]);
 }
@@ -47,7 +58,11 @@ export function insertXmpIntoJpeg(jpeg: Buffer, xml: string): Buffer {
 function scanForWrite(jpeg: Buffer, fn: string): { segments: JpegSegment[]; sos: number } {
   const scan = scanJpeg(jpeg);
   if (!scan.isJpeg) throw new InputError('IMAGE_UNSUPPORTED', `${fn}: the input is not a JPEG (no SOI marker)`);
-  if (scan.sos < 0) throw new InputError('IMAGE_CORRUPT', `${fn}: the JPEG has no start of scan${scan.warnings.length ? ` (${scan.warnings.join('; ')})` : ''}`);
+  if (scan.sos < 0)
+    throw new InputError(
+      'IMAGE_CORRUPT',
+      `${fn}: the JPEG has no start of scan${scan.warnings.length ? ` (${scan.warnings.join('; ')})` : ''}`,
+    );
   return { segments: scan.segments, sos: scan.sos };
 }
 
@@ -58,7 +73,11 @@ function readOldResources(jpeg: Buffer, old: JpegSegment[]): IrbResource[] {
     const start = irbStart(payload);
     // rejoin an IRB continued over consecutive segments before reading it
     const parts: Uint8Array[] = [];
-    while (i + 1 < old.length && old[i + 1].start === old[i].end && startsWithAscii(payloadOf(jpeg, old[i + 1]), 0, PHOTOSHOP_HEADER)) {
+    while (
+      i + 1 < old.length &&
+      old[i + 1].start === old[i].end &&
+      startsWithAscii(payloadOf(jpeg, old[i + 1]), 0, PHOTOSHOP_HEADER)
+    ) {
       parts.push(payloadOf(jpeg, old[i + 1]).subarray(PHOTOSHOP_HEADER.length));
       i++;
     }
@@ -88,7 +107,13 @@ function segment(marker: number, payload: Buffer): Buffer {
  * Copy the JPEG without the `removed` segments, with `inserted` where the first removed
  * segment was, or else after the leading APPn/COM segments (before the tables).
  */
-function rewrite(jpeg: Buffer, segments: JpegSegment[], sos: number, removed: Set<JpegSegment>, inserted: Buffer[]): Buffer {
+function rewrite(
+  jpeg: Buffer,
+  segments: JpegSegment[],
+  sos: number,
+  removed: Set<JpegSegment>,
+  inserted: Buffer[],
+): Buffer {
   let at = [...removed][0]?.start;
   if (at === undefined) {
     const firstTable = segments.find((s) => !isAppOrComment(s.marker));

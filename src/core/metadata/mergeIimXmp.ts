@@ -66,33 +66,48 @@ const QUOTE_CHARS = 200;
  * a system that flattens lists ("a; b", "a, b") are split. Lists are not merged item by item: a
  * list comes whole from one side.
  */
-export function mergeIimXmp(iim: Pick<IimBlock, 'iptc' | 'atLimit'> | undefined, xmp: IptcFields, options: MergeOptions = {}): IptcFields {
+export function mergeIimXmp(
+  iim: Pick<IimBlock, 'iptc' | 'atLimit'> | undefined,
+  xmp: IptcFields,
+  options: MergeOptions = {},
+): IptcFields {
   const digest = options.digest ?? 'no-digest';
   const warnings = options.warnings;
   const texts = options.defaultTexts;
-  const clean = (source: string, fields: IptcFields | undefined): IptcFields => (texts && fields ? dropDefaults(source, fields, texts, warnings) : (fields ?? {}));
+  const clean = (source: string, fields: IptcFields | undefined): IptcFields =>
+    texts && fields ? dropDefaults(source, fields, texts, warnings) : (fields ?? {});
   const iimFields = iim ? { iptc: clean('IIM', iim.iptc), atLimit: iim.atLimit } : undefined;
   const xmpFields = clean('XMP', xmp);
   const alternates = clean('XMP', options.xmpAlternates);
   const exif = clean('EXIF', options.exif);
   const out: Record<string, unknown> = {};
   for (const field of FIELD_ORDER) {
-    const iptcValue = digest === 'current' || digest === 'no-iim' ? (xmpFields[field] ?? iimFields?.iptc[field]) : iimFirst(field, iimFields, xmpFields, alternates);
+    const iptcValue =
+      digest === 'current' || digest === 'no-iim'
+        ? (xmpFields[field] ?? iimFields?.iptc[field])
+        : iimFirst(field, iimFields, xmpFields, alternates);
     const fromExif = EXIF_NAMES[field] !== undefined ? exif[field] : undefined;
     let value: unknown = iptcValue;
     if (field === 'dateCreated' && typeof fromExif === 'string') {
       const late = options.transmittedAt !== undefined ? exifDateProblem(fromExif, options.transmittedAt) : undefined;
-      if (late) warnings?.push(`EXIF DateTimeOriginal ${fromExif} ${late}; ${iptcValue !== undefined ? `the IPTC date ${String(iptcValue)} is used` : 'no date is kept'}`);
+      if (late)
+        warnings?.push(
+          `EXIF DateTimeOriginal ${fromExif} ${late}; ${iptcValue !== undefined ? `the IPTC date ${String(iptcValue)} is used` : 'no date is kept'}`,
+        );
       else {
         if (iptcValue !== undefined && iptcValue !== fromExif) {
-          warnings?.push(`EXIF DateTimeOriginal differs from the IPTC date; the EXIF shutter time is used; IPTC said ${quote(iptcValue)}`);
+          warnings?.push(
+            `EXIF DateTimeOriginal differs from the IPTC date; the EXIF shutter time is used; IPTC said ${quote(iptcValue)}`,
+          );
         }
         value = fromExif;
       }
     } else if (fromExif !== undefined) {
       if (iptcValue === undefined) value = fromExif;
       else if (JSON.stringify(iptcValue) !== JSON.stringify(fromExif)) {
-        warnings?.push(`EXIF ${EXIF_NAMES[field]} differs from the IPTC ${field}; the IPTC ${field} is used (the agency's transmission); EXIF said ${quote(fromExif)}`);
+        warnings?.push(
+          `EXIF ${EXIF_NAMES[field]} differs from the IPTC ${field}; the IPTC ${field} is used (the agency's transmission); EXIF said ${quote(fromExif)}`,
+        );
       }
     }
     if (field === 'keywords' && Array.isArray(value)) value = splitJoinedKeywords(value as string[]);
@@ -107,13 +122,19 @@ function quote(v: unknown): string {
 }
 
 /** The fields without the camera and software defaults, each dropped with a warning. */
-function dropDefaults(source: string, fields: IptcFields, texts: DefaultTexts, warnings: string[] | undefined): IptcFields {
+function dropDefaults(
+  source: string,
+  fields: IptcFields,
+  texts: DefaultTexts,
+  warnings: string[] | undefined,
+): IptcFields {
   let out: Record<string, unknown> | undefined;
   for (const [field, value] of Object.entries(fields) as Array<[IptcFieldName, unknown]>) {
     if (Array.isArray(value)) {
       const kept = (value as string[]).filter((v) => {
         const m = matchDefaultText(texts, field, v);
-        if (m) warnings?.push(`${source} ${field} ${quote(v)} is a camera or software default (rule ${m.rule}); dropped`);
+        if (m)
+          warnings?.push(`${source} ${field} ${quote(v)} is a camera or software default (rule ${m.rule}); dropped`);
         return !m;
       });
       if (kept.length !== value.length) {
@@ -133,7 +154,12 @@ function dropDefaults(source: string, fields: IptcFields, texts: DefaultTexts, w
   return (out ?? fields) as IptcFields;
 }
 
-function iimFirst(field: IptcFieldName, iim: Pick<IimBlock, 'iptc' | 'atLimit'> | undefined, xmp: IptcFields, alternates: IptcFields): unknown {
+function iimFirst(
+  field: IptcFieldName,
+  iim: Pick<IimBlock, 'iptc' | 'atLimit'> | undefined,
+  xmp: IptcFields,
+  alternates: IptcFields,
+): unknown {
   const fromIim = iim?.iptc[field];
   const fromXmp = xmp[field];
   if (fromIim === undefined) return fromXmp;
@@ -142,10 +168,13 @@ function iimFirst(field: IptcFieldName, iim: Pick<IimBlock, 'iptc' | 'atLimit'> 
     const anyCut = fromIim.some((_, i) => iim?.atLimit.has(`${field}#${i}`));
     // One IIM item holding the list joined and cut at 64 bytes, XMP holding the list whole.
     if (anyCut && xs.length > fromIim.length && isJoinedListCutOf(fromIim, xs)) return xs;
-    return fromIim.map((v, i) => (iim?.atLimit.has(`${field}#${i}`) && isCompletionOf(v, xs[i]) ? (xs[i] as string) : v));
+    return fromIim.map((v, i) =>
+      iim?.atLimit.has(`${field}#${i}`) && isCompletionOf(v, xs[i]) ? (xs[i] as string) : v,
+    );
   }
   if (typeof fromIim === 'string' && iim?.atLimit.has(field)) {
-    for (const candidate of [fromXmp, alternates[field]]) if (typeof candidate === 'string' && isCompletionOf(fromIim, candidate)) return candidate;
+    for (const candidate of [fromXmp, alternates[field]])
+      if (typeof candidate === 'string' && isCompletionOf(fromIim, candidate)) return candidate;
   }
   return fromIim;
 }

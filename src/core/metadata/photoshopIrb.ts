@@ -42,7 +42,10 @@ export function readIrbResources(buf: Uint8Array, start: number, warnings: strin
     const type = String.fromCharCode(buf[pos], buf[pos + 1], buf[pos + 2], buf[pos + 3]);
     if (!RESOURCE_TYPES.has(type)) {
       // Some writers pad the segment with NULs after the last resource.
-      if (!isAllZero(buf, pos, end)) warnings.push(`${where}: bad Photoshop resource type ${JSON.stringify(type)} at byte ${pos}; the rest is ignored`);
+      if (!isAllZero(buf, pos, end))
+        warnings.push(
+          `${where}: bad Photoshop resource type ${JSON.stringify(type)} at byte ${pos}; the rest is ignored`,
+        );
       break;
     }
     const id = (buf[pos + 4] << 8) | buf[pos + 5];
@@ -57,7 +60,9 @@ export function readIrbResources(buf: Uint8Array, start: number, warnings: strin
     const size = readU32(buf, p);
     p += 4;
     if (p + size > end) {
-      warnings.push(`${where}: Photoshop resource 0x${hex4(id)} claims ${size} bytes but only ${end - p} remain; it is ignored`);
+      warnings.push(
+        `${where}: Photoshop resource 0x${hex4(id)} claims ${size} bytes but only ${end - p} remain; it is ignored`,
+      );
       break;
     }
     out.push({ type, id, name: buf.subarray(namePos, namePos + nameLen), data: buf.subarray(p, p + size) });

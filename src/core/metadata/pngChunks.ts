@@ -40,7 +40,9 @@ export function readPngChunks(buf: Uint8Array, budget: MetadataBudget = new Meta
     const type = Buffer.from(buf.subarray(pos + 4, pos + 8)).toString('latin1');
     const start = pos + 8;
     if (start + len > buf.length) {
-      out.warnings.push(`PNG: chunk ${JSON.stringify(type)} at byte ${pos} is cut off (file truncated); metadata after it is not read`);
+      out.warnings.push(
+        `PNG: chunk ${JSON.stringify(type)} at byte ${pos} is cut off (file truncated); metadata after it is not read`,
+      );
       break;
     }
     const data = buf.subarray(start, start + len);
@@ -52,9 +54,20 @@ export function readPngChunks(buf: Uint8Array, budget: MetadataBudget = new Meta
     pos = start + len + 4;
   }
   const over = budget.skippedTextChunks();
-  if (over > 0) out.warnings.push(skippedWarning(`PNG: ${over} text chunk(s)`, `are past the cap of ${budget.limits.textChunks} text chunks per file`));
+  if (over > 0)
+    out.warnings.push(
+      skippedWarning(
+        `PNG: ${over} text chunk(s)`,
+        `are past the cap of ${budget.limits.textChunks} text chunks per file`,
+      ),
+    );
   if (spent.chunks > 0) {
-    out.warnings.push(skippedWarning(`PNG: ${spent.chunks} compressed text chunk(s), the first at ${spent.first},`, `would inflate past the budget of ${budget.limits.inflatedBytes} bytes per file`));
+    out.warnings.push(
+      skippedWarning(
+        `PNG: ${spent.chunks} compressed text chunk(s), the first at ${spent.first},`,
+        `would inflate past the budget of ${budget.limits.inflatedBytes} bytes per file`,
+      ),
+    );
   }
   return out;
 }
@@ -64,7 +77,14 @@ interface Spent {
   first: string;
 }
 
-function readTextChunk(type: string, data: Uint8Array, where: string, out: PngMetadataBlocks, budget: MetadataBudget, spent: Spent): void {
+function readTextChunk(
+  type: string,
+  data: Uint8Array,
+  where: string,
+  out: PngMetadataBlocks,
+  budget: MetadataBudget,
+  spent: Spent,
+): void {
   const nul = data.indexOf(0);
   if (nul < 0) {
     out.warnings.push(`${where}: no keyword terminator; ignored`);
@@ -125,12 +145,22 @@ export function decodeRawProfile(text: string, where: string, warnings: string[]
   }
   const length = Number(m[1]);
   const hex = m[2].replace(/[^0-9a-fA-F]/g, '');
-  if (hex.length < length * 2) warnings.push(`${where}: raw profile declares ${length} bytes but holds ${Math.floor(hex.length / 2)}; the bytes there are read`);
+  if (hex.length < length * 2)
+    warnings.push(
+      `${where}: raw profile declares ${length} bytes but holds ${Math.floor(hex.length / 2)}; the bytes there are read`,
+    );
   return Buffer.from(hex.slice(0, Math.min(hex.length - (hex.length % 2), length * 2)), 'hex');
 }
 
 /** Inflate within what is left of the file's budget (a small chunk must not become gigabytes). */
-function inflate(bytes: Uint8Array, where: string, warnings: string[], budget: MetadataBudget, spent: Spent, isXmp: boolean): Buffer | undefined {
+function inflate(
+  bytes: Uint8Array,
+  where: string,
+  warnings: string[],
+  budget: MetadataBudget,
+  spent: Spent,
+  isXmp: boolean,
+): Buffer | undefined {
   const packetMax = budget.limits.xmpPacketChars * 4;
   const allowance = isXmp ? Math.min(budget.inflateAllowance(), packetMax) : budget.inflateAllowance();
   const overBudget = () => {
@@ -146,7 +176,12 @@ function inflate(bytes: Uint8Array, where: string, warnings: string[], budget: M
     if ((err as NodeJS.ErrnoException).code === 'ERR_BUFFER_TOO_LARGE') {
       if (isXmp && allowance === packetMax) {
         budget.spendInflated(allowance);
-        warnings.push(skippedWarning(where, `inflates to more than ${packetMax} bytes, over the cap of ${budget.limits.xmpPacketChars} characters for one XMP packet`));
+        warnings.push(
+          skippedWarning(
+            where,
+            `inflates to more than ${packetMax} bytes, over the cap of ${budget.limits.xmpPacketChars} characters for one XMP packet`,
+          ),
+        );
         return undefined;
       }
       // the whole allowance was produced before zlib stopped: spent, as a bomb's chunk would spend it

@@ -21,16 +21,21 @@ const MAX_XMP_TEXT = 16_000;
 /** Escaped, and at most MAX_XMP_TEXT characters: a preview's packet stays small whatever was sent. */
 const escapeXml = (s: string) => escapeWhole(s.slice(0, MAX_XMP_TEXT));
 
-const langAlt = (name: string, v: string) => `   <${name}><rdf:Alt><rdf:li xml:lang="x-default">${escapeXml(v)}</rdf:li></rdf:Alt></${name}>`;
+const langAlt = (name: string, v: string) =>
+  `   <${name}><rdf:Alt><rdf:li xml:lang="x-default">${escapeXml(v)}</rdf:li></rdf:Alt></${name}>`;
 
 /** The XMP packet of a preview: photoshop:Instructions, xmpRights:UsageTerms, photoshop:Credit, dc:rights. */
 export function previewXmpPacket(r: PreviewRights): string {
   const props: string[] = [];
   if (r.copyright) props.push(langAlt('dc:rights', r.copyright));
   if (r.creditLine) props.push(`   <photoshop:Credit>${escapeXml(r.creditLine)}</photoshop:Credit>`);
-  if (r.specialInstructions) props.push(`   <photoshop:Instructions>${escapeXml(r.specialInstructions)}</photoshop:Instructions>`);
+  if (r.specialInstructions)
+    props.push(`   <photoshop:Instructions>${escapeXml(r.specialInstructions)}</photoshop:Instructions>`);
   if (r.usageTerms) props.push(langAlt('xmpRights:UsageTerms', r.usageTerms));
-  return xmpPacket(`xmlns:dc="${NS.dc}" xmlns:photoshop="${NS.photoshop}" xmlns:xmpRights="http://ns.adobe.com/xap/1.0/rights/"`, props);
+  return xmpPacket(
+    `xmlns:dc="${NS.dc}" xmlns:photoshop="${NS.photoshop}" xmlns:xmpRights="http://ns.adobe.com/xap/1.0/rights/"`,
+    props,
+  );
 }
 
 export function hasPreviewRights(r: PreviewRights | null | undefined): r is PreviewRights {

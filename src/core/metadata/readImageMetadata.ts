@@ -5,7 +5,14 @@ import { exifFieldsFromTiff, readExifBlock } from './exifFields';
 import { mergeIimXmp, type DigestState } from './mergeIimXmp';
 import { defaultDefaultTexts, type DefaultTexts } from './defaultTexts';
 import { iimDateToIso, joinIsoDateTime, readIimTime } from './dates';
-import { IRB_IPTC, IRB_IPTC_DIGEST, PHOTOSHOP_HEADER, irbStart, readIrbResources, startsWithAscii } from './photoshopIrb';
+import {
+  IRB_IPTC,
+  IRB_IPTC_DIGEST,
+  PHOTOSHOP_HEADER,
+  irbStart,
+  readIrbResources,
+  startsWithAscii,
+} from './photoshopIrb';
 import { MetadataBudget, packetEnd, skippedWarning, type MetadataLimits } from './budget';
 import { isPng, readPngChunks } from './pngChunks';
 import { decodeXmpBytes } from './textCodecs';
@@ -53,7 +60,11 @@ export const XMP_EXT_APP1_HEADER = 'http://ns.adobe.com/xmp/extension/\0';
  * that cannot be decoded still gives its caption and credit. Other formats give empty
  * fields and a warning. Never throws on damaged input.
  */
-export function readImageMetadata(bytes: Uint8Array, limits?: Partial<MetadataLimits>, options: ReadOptions = {}): ImageMetadata {
+export function readImageMetadata(
+  bytes: Uint8Array,
+  limits?: Partial<MetadataLimits>,
+  options: ReadOptions = {},
+): ImageMetadata {
   return withoutSources(readImageMetadataBySource(bytes, limits, options));
 }
 
@@ -66,7 +77,11 @@ export function metadataContainer(bytes: Uint8Array): 'jpeg' | 'tiff' | 'png' | 
 }
 
 /** Also what IIM, XMP and EXIF say on their own, before the merge: for diagnostics and tests. */
-export function readImageMetadataBySource(bytes: Uint8Array, limits?: Partial<MetadataLimits>, options: ReadOptions = {}): ImageMetadataBySource {
+export function readImageMetadataBySource(
+  bytes: Uint8Array,
+  limits?: Partial<MetadataLimits>,
+  options: ReadOptions = {},
+): ImageMetadataBySource {
   // One budget per file, across every block of it (src/core/metadata/budget.ts).
   const budget = new MetadataBudget(limits);
   if (isPng(bytes)) return readPng(bytes, budget, options);
@@ -98,7 +113,11 @@ function readApp1Exif(buf: Uint8Array, segments: JpegSegment[], warnings: string
 }
 
 /** TIFF: IIM in tag 33723, the Photoshop IRB (IPTC digest, maybe IIM too) in 34377, XMP in 700, EXIF in IFD0. */
-function readTiffFile(tiff: NonNullable<ReturnType<typeof readTiff>>, budget: MetadataBudget, options: ReadOptions): ImageMetadataBySource {
+function readTiffFile(
+  tiff: NonNullable<ReturnType<typeof readTiff>>,
+  budget: MetadataBudget,
+  options: ReadOptions,
+): ImageMetadataBySource {
   const warnings = [...tiff.warnings];
   let iim: IimBlock | undefined;
   let storedDigest: string | undefined;
@@ -119,7 +138,12 @@ function readTiffFile(tiff: NonNullable<ReturnType<typeof readTiff>>, budget: Me
     warnings.push(...blockWarnings.map((w) => `TIFF IPTC tag 33723: ${w}`));
   }
   const xmpTag = tiff.ifd0.get(TIFF_TAG.XMP);
-  const xmp = readPackets(xmpTag ? [xmpBlock(xmpTag.bytes, 'TIFF XMP tag 700', budget, warnings)] : [], undefined, warnings, budget);
+  const xmp = readPackets(
+    xmpTag ? [xmpBlock(xmpTag.bytes, 'TIFF XMP tag 700', budget, warnings)] : [],
+    undefined,
+    warnings,
+    budget,
+  );
   return assemble(iim, storedDigest, xmp, warnings, options, exifFieldsFromTiff(tiff, warnings));
 }
 
@@ -189,7 +213,14 @@ export function readMetadataBlocks(
  * block then starts "?? ?? ?? 1C" instead of "1C ...". Put the bytes back in file order.
  */
 export function unswapWords(block: Uint8Array): Uint8Array {
-  if (block[0] === 0x1c || block.length < 4 || block[3] !== 0x1c || startsWithAscii(block, 0, '8BIM') || irbStart(block) >= 0) return block;
+  if (
+    block[0] === 0x1c ||
+    block.length < 4 ||
+    block[3] !== 0x1c ||
+    startsWithAscii(block, 0, '8BIM') ||
+    irbStart(block) >= 0
+  )
+    return block;
   const out = Buffer.from(block);
   for (let i = 0; i + 4 <= out.length; i += 4) out.set([block[i + 3], block[i + 2], block[i + 1], block[i]], i);
   return out;
@@ -214,8 +245,10 @@ function assemble(
   exif: IptcFields = {},
 ): ImageMetadataBySource {
   let digest: DigestState = 'no-iim';
-  if (iim && iim.datasets.length > 0) digest = storedDigest === undefined ? 'no-digest' : storedDigest === iim.digest ? 'current' : 'stale';
-  if (digest === 'stale') warnings.push('IPTCDigest is not current: the IIM was edited after the XMP was written (IIM is used, as MWG says)');
+  if (iim && iim.datasets.length > 0)
+    digest = storedDigest === undefined ? 'no-digest' : storedDigest === iim.digest ? 'current' : 'stale';
+  if (digest === 'stale')
+    warnings.push('IPTCDigest is not current: the IIM was edited after the XMP was written (IIM is used, as MWG says)');
   const finished = finishXmpValues(xmp.values);
   warnings.push(...finished.warnings);
   const defaultTexts = options.defaultTexts === false ? undefined : (options.defaultTexts ?? defaultDefaultTexts());
@@ -245,7 +278,11 @@ function dateSent(iim: IimBlock): string | undefined {
   return joinIsoDateTime(iso, time !== undefined ? readIimTime(time).iso : undefined);
 }
 
-function readApp13(buf: Uint8Array, segments: JpegSegment[], warnings: string[]): { iim?: IimBlock; storedDigest?: string } {
+function readApp13(
+  buf: Uint8Array,
+  segments: JpegSegment[],
+  warnings: string[],
+): { iim?: IimBlock; storedDigest?: string } {
   let iim: IimBlock | undefined;
   let storedDigest: string | undefined;
   let extraBlocks = 0;
@@ -277,7 +314,8 @@ function readApp13(buf: Uint8Array, segments: JpegSegment[], warnings: string[])
       warnings.push(...blockWarnings.map((w) => `${where}: ${w}`));
     }
   }
-  if (extraBlocks > 0) warnings.push(`${extraBlocks} more IPTC block(s) found after the first; only the first is read (as ExifTool does)`);
+  if (extraBlocks > 0)
+    warnings.push(`${extraBlocks} more IPTC block(s) found after the first; only the first is read (as ExifTool does)`);
   return { iim, storedDigest };
 }
 
@@ -322,11 +360,21 @@ function readApp1Xmp(buf: Uint8Array, segments: JpegSegment[], warnings: string[
  */
 function xmpBlock(bytes: Uint8Array, where: string, budget: MetadataBudget, warnings: string[]): string {
   if (bytes.length <= budget.limits.xmpPacketChars * 4) return decodeXmpBytes(bytes);
-  warnings.push(skippedWarning(where, `is ${bytes.length} bytes, over the cap of ${budget.limits.xmpPacketChars} characters for one XMP packet`));
+  warnings.push(
+    skippedWarning(
+      where,
+      `is ${bytes.length} bytes, over the cap of ${budget.limits.xmpPacketChars} characters for one XMP packet`,
+    ),
+  );
   return '';
 }
 
-function readPackets(packets: string[], extended: Map<string, ExtendedChunks> | undefined, warnings: string[], budget: MetadataBudget): XmpRead {
+function readPackets(
+  packets: string[],
+  extended: Map<string, ExtendedChunks> | undefined,
+  warnings: string[],
+  budget: MetadataBudget,
+): XmpRead {
   const values: XmpValues = {};
   const alternates: XmpValues = {};
   const texts: string[] = [];
@@ -352,7 +400,12 @@ function readPackets(packets: string[], extended: Map<string, ExtendedChunks> | 
     texts.push(text);
   }
   if (pastTotal.length > 0) {
-    warnings.push(skippedWarning(`XMP packets ${pastTotal[0]} to ${pastTotal[pastTotal.length - 1]} of ${packets.length} (${pastTotal.length})`, `would take the file's XMP past its budget of ${budget.limits.xmpTotalChars} characters`));
+    warnings.push(
+      skippedWarning(
+        `XMP packets ${pastTotal[0]} to ${pastTotal[pastTotal.length - 1]} of ${packets.length} (${pastTotal.length})`,
+        `would take the file's XMP past its budget of ${budget.limits.xmpTotalChars} characters`,
+      ),
+    );
   }
   for (const [guid, ext] of extended ?? []) {
     if (guid !== announced) {
@@ -361,7 +414,12 @@ function readPackets(packets: string[], extended: Map<string, ExtendedChunks> | 
     }
     // the declared size is checked before any chunk is copied: it may say 4 GB
     if (ext.size > budget.limits.xmpPacketChars * 4) {
-      warnings.push(skippedWarning(`extended XMP ${guid}`, `declares ${ext.size} bytes, over the cap of ${budget.limits.xmpPacketChars} characters for one XMP packet`));
+      warnings.push(
+        skippedWarning(
+          `extended XMP ${guid}`,
+          `declares ${ext.size} bytes, over the cap of ${budget.limits.xmpPacketChars} characters for one XMP packet`,
+        ),
+      );
       continue;
     }
     const whole = assembleExtended(ext);
@@ -371,7 +429,14 @@ function readPackets(packets: string[], extended: Map<string, ExtendedChunks> | 
       const text = decodeXmpBytes(whole);
       const over = budget.takeXmp(text.length);
       if (over !== undefined) {
-        warnings.push(skippedWarning(`extended XMP ${guid}`, over === 'total' ? `would take the file's XMP past its budget of ${budget.limits.xmpTotalChars} characters` : over));
+        warnings.push(
+          skippedWarning(
+            `extended XMP ${guid}`,
+            over === 'total'
+              ? `would take the file's XMP past its budget of ${budget.limits.xmpTotalChars} characters`
+              : over,
+          ),
+        );
         continue;
       }
       const packet = readXmpPacket(text);
@@ -416,7 +481,8 @@ const XML_STARTS = ['<?xpacket', '<x:xmpmeta', '<x:xapmeta', '<rdf:RDF'];
 
 function nonStandardXmpStart(payload: Uint8Array): number {
   const b = Buffer.from(payload.buffer, payload.byteOffset, payload.byteLength);
-  const looksXmp = startsWithAscii(b, 0, 'http') || startsWithAscii(b, 0, 'XMP\0') || b.includes('<?xpacket') || b.includes('<exif:');
+  const looksXmp =
+    startsWithAscii(b, 0, 'http') || startsWithAscii(b, 0, 'XMP\0') || b.includes('<?xpacket') || b.includes('<exif:');
   if (!looksXmp) return -1;
   let best = -1;
   for (const s of XML_STARTS) {

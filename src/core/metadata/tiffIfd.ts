@@ -23,7 +23,24 @@ export const TIFF_TAG = {
 } as const;
 
 // TIFF type -> size of one value in bytes
-const TYPE_SIZE: Record<number, number> = { 1: 1, 2: 1, 3: 2, 4: 4, 5: 8, 6: 1, 7: 1, 8: 2, 9: 4, 10: 8, 11: 4, 12: 8, 13: 4, 16: 8, 17: 8, 18: 8 };
+const TYPE_SIZE: Record<number, number> = {
+  1: 1,
+  2: 1,
+  3: 2,
+  4: 4,
+  5: 8,
+  6: 1,
+  7: 1,
+  8: 2,
+  9: 4,
+  10: 8,
+  11: 4,
+  12: 8,
+  13: 4,
+  16: 8,
+  17: 8,
+  18: 8,
+};
 
 export interface TiffEntry {
   tag: number;
@@ -89,7 +106,15 @@ export function readTiff(buf: Uint8Array, where: string): TiffRead | undefined {
   const layout = magic === 43 ? BIG : CLASSIC;
   const view = new DataView(buf.buffer, buf.byteOffset, buf.byteLength);
   const warnings: string[] = [];
-  const ifd0 = readIfd(view, buf, readWord(view, layout.big ? 8 : 4, littleEndian, layout.wordSize), littleEndian, warnings, `${where} IFD0`, layout);
+  const ifd0 = readIfd(
+    view,
+    buf,
+    readWord(view, layout.big ? 8 : 4, littleEndian, layout.wordSize),
+    littleEndian,
+    warnings,
+    `${where} IFD0`,
+    layout,
+  );
   let exif = new Map<number, TiffEntry>();
   const exifPtr = ifd0.get(TIFF_TAG.ExifIFD);
   // the pointer is a LONG or IFD (4 bytes), in a BigTIFF also a LONG8 or IFD8 (8 bytes)
@@ -101,7 +126,15 @@ export function readTiff(buf: Uint8Array, where: string): TiffRead | undefined {
   return { littleEndian, ifd0, exif, warnings };
 }
 
-function readIfd(view: DataView, buf: Uint8Array, offset: number, le: boolean, warnings: string[], where: string, layout: Layout = CLASSIC): Map<number, TiffEntry> {
+function readIfd(
+  view: DataView,
+  buf: Uint8Array,
+  offset: number,
+  le: boolean,
+  warnings: string[],
+  where: string,
+  layout: Layout = CLASSIC,
+): Map<number, TiffEntry> {
   const out = new Map<number, TiffEntry>();
   if (offset < 8 || offset + layout.countSize > buf.length) {
     warnings.push(`${where}: directory offset ${offset} is outside the file; not read`);

@@ -7,7 +7,11 @@ export interface WebpMetadataBlocks {
 }
 
 export function isWebp(buf: Uint8Array): boolean {
-  return buf.length >= 12 && Buffer.from(buf.subarray(0, 4)).toString('latin1') === 'RIFF' && Buffer.from(buf.subarray(8, 12)).toString('latin1') === 'WEBP';
+  return (
+    buf.length >= 12 &&
+    Buffer.from(buf.subarray(0, 4)).toString('latin1') === 'RIFF' &&
+    Buffer.from(buf.subarray(8, 12)).toString('latin1') === 'WEBP'
+  );
 }
 
 export function readWebpChunks(buf: Uint8Array): WebpMetadataBlocks {
@@ -19,7 +23,9 @@ export function readWebpChunks(buf: Uint8Array): WebpMetadataBlocks {
     const len = view.getUint32(pos + 4, true);
     const start = pos + 8;
     if (start + len > buf.length) {
-      out.warnings.push(`WebP: chunk ${JSON.stringify(type)} at byte ${pos} is cut off (file truncated); metadata after it is not read`);
+      out.warnings.push(
+        `WebP: chunk ${JSON.stringify(type)} at byte ${pos} is cut off (file truncated); metadata after it is not read`,
+      );
       break;
     }
     const data = buf.subarray(start, start + len);

@@ -118,7 +118,8 @@ export function finishXmpValues(values: XmpValues): { fields: IptcFields; warnin
     } else if (v !== '') {
       if (field === 'dateCreated') {
         const iso = xmpDateToIso(v);
-        if (iso === undefined) warnings.push(`XMP photoshop:DateCreated ${JSON.stringify(v)} is not an ISO 8601 date; ignored`);
+        if (iso === undefined)
+          warnings.push(`XMP photoshop:DateCreated ${JSON.stringify(v)} is not an ISO 8601 date; ignored`);
         else fields[field] = iso;
       } else fields[field] = v;
     }
@@ -154,18 +155,26 @@ function readLocationShown(el: Element, shown: LocationShown): void {
       for (const st of structs) {
         for (const [attr, raw] of Object.entries(st.attrs)) {
           const q = resolve(attr, st.scope, false);
-          if (q?.ns === NS.iptcExt && LOCATION_PARTS[q.local]) (shown[LOCATION_PARTS[q.local]] ??= []).push(unescapeXml(raw));
+          if (q?.ns === NS.iptcExt && LOCATION_PARTS[q.local])
+            (shown[LOCATION_PARTS[q.local]] ??= []).push(unescapeXml(raw));
         }
         for (const x of st.children) {
           const f = asElement(x, st.scope);
-          if (f?.ns === NS.iptcExt && LOCATION_PARTS[f.local]) (shown[LOCATION_PARTS[f.local]] ??= []).push(textOf(f.children));
+          if (f?.ns === NS.iptcExt && LOCATION_PARTS[f.local])
+            (shown[LOCATION_PARTS[f.local]] ??= []).push(textOf(f.children));
         }
       }
     }
   }
 }
 
-function readDescription(children: XmlNode[], attrs: Record<string, string>, scope: Scope, out: XmpPacketResult, shown: LocationShown): void {
+function readDescription(
+  children: XmlNode[],
+  attrs: Record<string, string>,
+  scope: Scope,
+  out: XmpPacketResult,
+  shown: LocationShown,
+): void {
   // shorthand form: photoshop:City="London" on the rdf:Description itself
   for (const [attr, raw] of Object.entries(attrs)) {
     const q = resolve(attr, scope, false);
@@ -192,7 +201,9 @@ function readPropertyValue(children: XmlNode[], attrs: Record<string, string>, s
     if (text === '' && attrs['rdf:resource'] !== undefined) return { text: unescapeXml(attrs['rdf:resource']) };
     return { text };
   }
-  const container = elements.find((e) => e.ns === NS.rdf && (e.local === 'Alt' || e.local === 'Seq' || e.local === 'Bag'));
+  const container = elements.find(
+    (e) => e.ns === NS.rdf && (e.local === 'Alt' || e.local === 'Seq' || e.local === 'Bag'),
+  );
   if (!container) return undefined;
   const items: Array<{ lang?: string; text: string }> = [];
   for (const c of container.children) {
@@ -230,7 +241,9 @@ function shapeValue(spec: XmpFieldSpec, value: PropValue): string | string[] {
 /** x-default, else an item without a language, else the first one. */
 function pickDefaultLanguage(items: Array<{ lang?: string; text: string }>): string {
   const chosen =
-    items.find((i) => i.lang !== undefined && i.lang.toLowerCase() === 'x-default') ?? items.find((i) => i.lang === undefined) ?? items[0];
+    items.find((i) => i.lang !== undefined && i.lang.toLowerCase() === 'x-default') ??
+    items.find((i) => i.lang === undefined) ??
+    items[0];
   return chosen?.text ?? '';
 }
 

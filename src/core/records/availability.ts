@@ -27,19 +27,37 @@ function left(ms: number): string {
   return h < 48 ? `${h} h ${m % 60} min` : `${Math.floor(h / 24)} days ${h % 24} h`;
 }
 
-export function availabilityOf(r: Pick<CatalogRecord, 'status' | 'reason' | 'notice' | 'release' | 'supersededBy' | 'killedAt'>, now: number): Availability {
+export function availabilityOf(
+  r: Pick<CatalogRecord, 'status' | 'reason' | 'notice' | 'release' | 'supersededBy' | 'killedAt'>,
+  now: number,
+): Availability {
   const at = new Date(now).toISOString();
   const release = r.release ? releaseState(r.release, now) : null;
   if (r.status === 'killed' || r.status === 'withdrawn') {
     const by = r.notice ? ` (${r.notice.kind === 'manual' ? 'manual kill' : `notice ${r.notice.itemId}`})` : '';
-    return { state: r.status, why: `${r.status} ${r.killedAt ?? ''}${by}: ${r.reason ?? 'no reason given'}`.replace(/ +/g, ' '), release, at };
+    return {
+      state: r.status,
+      why: `${r.status} ${r.killedAt ?? ''}${by}: ${r.reason ?? 'no reason given'}`.replace(/ +/g, ' '),
+      release,
+      at,
+    };
   }
   if (release?.state === 'embargoed') {
     const text = r.release?.embargoUntil?.text;
-    const why = release.until === null ? `embargoed until further notice${text ? ` ("${text}")` : ''}` : `embargoed until ${release.until} (${left(release.msLeft ?? 0)} left${text ? `; "${text}"` : ''})`;
+    const why =
+      release.until === null
+        ? `embargoed until further notice${text ? ` ("${text}")` : ''}`
+        : `embargoed until ${release.until} (${left(release.msLeft ?? 0)} left${text ? `; "${text}"` : ''})`;
     return { state: 'embargoed', why, release, at };
   }
-  if (release?.state === 'expired') return { state: 'expired', why: `usage expired at ${release.since}${r.release?.expires?.text ? ` ("${r.release.expires.text}")` : ''}`, release, at };
-  if (r.status === 'superseded') return { state: 'superseded', why: `corrected by ${r.supersededBy ?? 'a newer version'}`, release, at };
+  if (release?.state === 'expired')
+    return {
+      state: 'expired',
+      why: `usage expired at ${release.since}${r.release?.expires?.text ? ` ("${r.release.expires.text}")` : ''}`,
+      release,
+      at,
+    };
+  if (r.status === 'superseded')
+    return { state: 'superseded', why: `corrected by ${r.supersededBy ?? 'a newer version'}`, release, at };
   return { state: 'publishable', why: null, release, at };
 }

@@ -3,7 +3,13 @@ import type { FeedItem, IptcFields } from '../../schemas/feedItem';
 import type { KillStatus } from '../../schemas/notice';
 import type { Release } from '../../schemas/release';
 import type { Rights } from '../../schemas/rights';
-import { RECORD_SCHEMA_VERSION, type CatalogRecord, type ClusterRef, type Rendition, type RecordError } from '../../schemas/record';
+import {
+  RECORD_SCHEMA_VERSION,
+  type CatalogRecord,
+  type ClusterRef,
+  type Rendition,
+  type RecordError,
+} from '../../schemas/record';
 
 /**
  * Fields the feed states explicitly win over what the photo carries: a manifest or NewsML item
@@ -63,7 +69,10 @@ export function buildRecord(p: RecordParts): CatalogRecord {
   };
   const hasLocation = Object.values(location).some((v) => v !== null);
   // "EDS NOTE: A FILE PHOTO" in the instructions marks a file picture as the caption's "FILE PHOTO:" does.
-  const credit = p.rights?.advisories.includes('file-photo') && !p.credit.flags.file ? { ...p.credit, flags: { ...p.credit.flags, file: true } } : p.credit;
+  const credit =
+    p.rights?.advisories.includes('file-photo') && !p.credit.flags.file
+      ? { ...p.credit, flags: { ...p.credit.flags, file: true } }
+      : p.credit;
   return {
     schemaVersion: RECORD_SCHEMA_VERSION,
     id: p.id,

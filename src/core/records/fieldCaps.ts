@@ -77,7 +77,10 @@ export interface CappedInput {
  * with a warning naming the file, the item, the field, its length and the cap. Values within
  * their caps are returned as they are (the same strings), so nothing changes for real metadata.
  */
-export function capFields(input: { captionRaw: string; title?: string; iptc: IptcFields }, where: { file: string; item: string }): CappedInput {
+export function capFields(
+  input: { captionRaw: string; title?: string; iptc: IptcFields },
+  where: { file: string; item: string },
+): CappedInput {
   const warnings: FieldCapWarning[] = [];
   const cap = (field: CappedField, value: string, label: string = field): string => {
     const out = capText(field, value);
@@ -91,7 +94,9 @@ export function capFields(input: { captionRaw: string; title?: string; iptc: Ipt
         length: value.length,
         cap: limit,
         message: `${where.file}, item ${where.item}: ${label} is ${value.length} characters, over the cap of ${limit}; ${
-          field === 'caption' ? `only its first ${limit - CAPTION_END_KEPT - 3} and last ${CAPTION_END_KEPT}` : `only the first ${limit}`
+          field === 'caption'
+            ? `only its first ${limit - CAPTION_END_KEPT - 3} and last ${CAPTION_END_KEPT}`
+            : `only the first ${limit}`
         } are parsed, the whole value is kept as received`,
       });
     }

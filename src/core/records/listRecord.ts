@@ -25,6 +25,7 @@ export function listRecord<T extends object>(record: T): T & { truncated?: true 
 function shrink(v: unknown, chars: number, entries: number): unknown {
   if (typeof v === 'string') return v.length > chars ? `${v.slice(0, chars)}…` : v;
   if (Array.isArray(v)) return v.slice(0, entries).map((x) => shrink(x, chars, entries));
-  if (v && typeof v === 'object') return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, shrink(x, chars, entries)]));
+  if (v && typeof v === 'object')
+    return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, shrink(x, chars, entries)]));
   return v;
 }

@@ -27,7 +27,16 @@ export interface RecordFacets {
   i: string[];
 }
 
-export const COUNTERS = ['records', 'photos', 'captionOnly', 'lowConfidence', 'duplicates', 'identical', 'joinedEarlier', 'failedRecords'] as const;
+export const COUNTERS = [
+  'records',
+  'photos',
+  'captionOnly',
+  'lowConfidence',
+  'duplicates',
+  'identical',
+  'joinedEarlier',
+  'failedRecords',
+] as const;
 export type CounterName = (typeof COUNTERS)[number];
 
 /**

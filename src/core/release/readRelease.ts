@@ -42,7 +42,15 @@ function structured(
 ): ReleaseTime {
   const parts = parseStructuredDateTime(date, time);
   if (!parts) {
-    return { type, at: null, text, source, rule, zone: null, assumed: [type === 'embargo' ? 'could not be read: held until a person releases it' : 'could not be read'] };
+    return {
+      type,
+      at: null,
+      text,
+      source,
+      rule,
+      zone: null,
+      assumed: [type === 'embargo' ? 'could not be read: held until a person releases it' : 'could not be read'],
+    };
   }
   const assumed: string[] = [];
   let zone: Zone;
@@ -60,13 +68,23 @@ function structured(
   if (parts.h === null) {
     // IIM: the release date is the earliest day of use; the expiration date the latest.
     if (type === 'expiry') addDays = 1;
-    assumed.push(`no time written: the ${type === 'expiry' ? 'end' : 'start'} of that day${parts.offset === null ? ` in ${zone.name}` : ''}`);
+    assumed.push(
+      `no time written: the ${type === 'expiry' ? 'end' : 'start'} of that day${parts.offset === null ? ` in ${zone.name}` : ''}`,
+    );
   } else if (h === 24) {
     h = 0;
     addDays = 1;
   }
   const at = zonedToEpoch(parts.y, parts.m, parts.d + addDays, h, parts.mi, parts.s, zone);
-  return { type, at: iso(at), text, source, rule, zone: parts.offset !== null || parts.h !== null ? zone.name : null, assumed };
+  return {
+    type,
+    at: iso(at),
+    text,
+    source,
+    rule,
+    zone: parts.offset !== null || parts.h !== null ? zone.name : null,
+    assumed,
+  };
 }
 
 function held(source: ReleaseSource, rule: string, text: string, assumed: string[] = []): ReleaseTime {
@@ -105,8 +123,24 @@ function fromText(
       if (ms === null) continue;
       out.push(
         reference === null
-          ? { type: 'expiry', at: null, text: words, source, rule, zone: null, assumed: ['no transmission time to count from'] }
-          : { type: 'expiry', at: iso(reference + ms), text: words, source, rule, zone: null, assumed: ["counted from the item's time"] },
+          ? {
+              type: 'expiry',
+              at: null,
+              text: words,
+              source,
+              rule,
+              zone: null,
+              assumed: ['no transmission time to count from'],
+            }
+          : {
+              type: 'expiry',
+              at: iso(reference + ms),
+              text: words,
+              source,
+              rule,
+              zone: null,
+              assumed: ["counted from the item's time"],
+            },
       );
       continue;
     }
@@ -121,7 +155,15 @@ function fromText(
       });
       if (d) {
         const words = clip(text.slice(start, end + d.length));
-        out.push({ type, at: d.at === null ? null : iso(d.at), text: words, source, rule, zone: d.zone, assumed: d.assumed });
+        out.push({
+          type,
+          at: d.at === null ? null : iso(d.at),
+          text: words,
+          source,
+          rule,
+          zone: d.zone,
+          assumed: d.assumed,
+        });
         continue;
       }
     }
@@ -129,7 +171,11 @@ function fromText(
       const h = group.find((x) => x.pattern.value.type === 'hold')!;
       out.push(held(source, h.pattern.phrase, clip(text.slice(start, end))));
     } else if (types.has('embargo') && kind === 'instructions') {
-      out.push(held(source, rule, clip(text.slice(start, end + Math.min(window.length, 60))), ['no readable time after the notice: held until a person releases it']));
+      out.push(
+        held(source, rule, clip(text.slice(start, end + Math.min(window.length, 60))), [
+          'no readable time after the notice: held until a person releases it',
+        ]),
+      );
     }
   }
   return out;
@@ -156,7 +202,9 @@ export function readRelease(input: ItemRightsInput, rules: RightsRules = default
   if (ip.expirationDate !== undefined || ip.expirationTime !== undefined) {
     const text = [ip.expirationDate, ip.expirationTime].filter((x) => x !== undefined).join(' ');
     raw.push({ source: 'iptc:expirationDate', text });
-    found.push(structured('expiry', 'iptc:expirationDate', 'iptc', text, ip.expirationDate ?? '', ip.expirationTime, dz));
+    found.push(
+      structured('expiry', 'iptc:expirationDate', 'iptc', text, ip.expirationDate ?? '', ip.expirationTime, dz),
+    );
   }
 
   const g2 = input.newsml ?? {};
@@ -165,28 +213,53 @@ export function readRelease(input: ItemRightsInput, rules: RightsRules = default
     found.push(
       g2.embargoed.trim() === ''
         ? held('newsml:embargoed', 'newsml:embargoed', '', ['embargoed with no time: until further notice'])
-        : structured('embargo', 'newsml:embargoed', 'newsml:embargoed', g2.embargoed, g2.embargoed.trim(), undefined, dz),
+        : structured(
+            'embargo',
+            'newsml:embargoed',
+            'newsml:embargoed',
+            g2.embargoed,
+            g2.embargoed.trim(),
+            undefined,
+            dz,
+          ),
     );
   }
   if (g2.pubStatus !== undefined) {
     raw.push({ source: 'newsml:pubStatus', text: g2.pubStatus });
-    if (/^(?:stat:)?withheld$/i.test(g2.pubStatus.trim())) found.push(held('newsml:pubStatus', 'newsml:stat:withheld', g2.pubStatus));
+    if (/^(?:stat:)?withheld$/i.test(g2.pubStatus.trim()))
+      found.push(held('newsml:pubStatus', 'newsml:stat:withheld', g2.pubStatus));
   }
 
   const nitf = input.nitf ?? {};
   if (nitf.dateRelease !== undefined) {
     raw.push({ source: 'nitf:date.release', text: nitf.dateRelease });
-    found.push(structured('embargo', 'nitf:date.release', 'nitf:date.release', nitf.dateRelease, nitf.dateRelease, undefined, dz));
+    found.push(
+      structured(
+        'embargo',
+        'nitf:date.release',
+        'nitf:date.release',
+        nitf.dateRelease,
+        nitf.dateRelease,
+        undefined,
+        dz,
+      ),
+    );
   }
   if (nitf.dateExpire !== undefined) {
     raw.push({ source: 'nitf:date.expire', text: nitf.dateExpire });
-    found.push(structured('expiry', 'nitf:date.expire', 'nitf:date.expire', nitf.dateExpire, nitf.dateExpire, undefined, dz));
+    found.push(
+      structured('expiry', 'nitf:date.expire', 'nitf:date.expire', nitf.dateExpire, nitf.dateExpire, undefined, dz),
+    );
   }
   if (nitf.managementStatus !== undefined) {
     raw.push({ source: 'nitf:management-status', text: nitf.managementStatus });
     const st = nitf.managementStatus.trim().toLowerCase();
     if (st === 'withheld' || (st === 'embargoed' && nitf.dateRelease === undefined)) {
-      found.push(held('nitf:management-status', 'nitf:management-status', nitf.managementStatus, [`${st} with no release date: until further notice`]));
+      found.push(
+        held('nitf:management-status', 'nitf:management-status', nitf.managementStatus, [
+          `${st} with no release date: until further notice`,
+        ]),
+      );
     }
   }
 
@@ -198,9 +271,10 @@ export function readRelease(input: ItemRightsInput, rules: RightsRules = default
   const embargoes = found.filter((f) => f.type === 'embargo');
   const expiries = found.filter((f) => f.type === 'expiry');
   const embargoUntil =
-    embargoes.find((e) => e.at === null) ?? embargoes.reduce<ReleaseTime | null>((best, e) => (!best || e.at! > best.at! ? e : best), null);
+    embargoes.find((e) => e.at === null) ??
+    embargoes.reduce<ReleaseTime | null>((best, e) => (!best || e.at! > best.at! ? e : best), null);
   const dated = expiries.filter((e) => e.at !== null);
-  const expires = dated.length ? dated.reduce((best, e) => (e.at! < best.at! ? e : best)) : expiries[0] ?? null;
+  const expires = dated.length ? dated.reduce((best, e) => (e.at! < best.at! ? e : best)) : (expiries[0] ?? null);
   const distinct = (xs: ReleaseTime[]) => new Set(xs.map((x) => x.at)).size > 1;
   const low = found.some((f) => f.assumed.length > 0) || distinct(embargoes) || distinct(expiries);
 
@@ -211,7 +285,10 @@ export function readRelease(input: ItemRightsInput, rules: RightsRules = default
  * A photo's state at `now`: embargoed (with the time left, or until further notice), available
  * (with its expiry), or expired. Pure: nothing is stored, so an embargo ends on its own.
  */
-export function releaseState(release: Pick<Release, 'embargoUntil' | 'expires'>, now: number | Date | string): ReleaseState {
+export function releaseState(
+  release: Pick<Release, 'embargoUntil' | 'expires'>,
+  now: number | Date | string,
+): ReleaseState {
   const t = typeof now === 'number' ? now : typeof now === 'string' ? Date.parse(now) : now.getTime();
   const e = release.embargoUntil;
   if (e) {

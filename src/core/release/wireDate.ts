@@ -15,38 +15,201 @@ import { fixedZone, wallDate, zonedToEpoch, type Zone } from './zones';
 
 export const WINDOW = 120;
 
-type DTok = { t: 'num'; v: string; s: number; e: number; space: boolean } | { t: 'word'; v: string; s: number; e: number; space: boolean } | { t: 'sep'; v: string; s: number; e: number; space: boolean };
+type DTok =
+  | { t: 'num'; v: string; s: number; e: number; space: boolean }
+  | { t: 'word'; v: string; s: number; e: number; space: boolean }
+  | { t: 'sep'; v: string; s: number; e: number; space: boolean };
 
 const MONTHS: Record<string, number> = {
-  JAN: 1, JANUARY: 1, JANUAR: 1, JANVIER: 1, ENERO: 1, JAENNER: 1, JANNER: 1, GENNAIO: 1, JANEIRO: 1,
-  FEB: 2, FEBRUARY: 2, FEBRUAR: 2, FEVRIER: 2, FEBRERO: 2, FEV: 2, FEBBRAIO: 2, FEVEREIRO: 2,
-  MAR: 3, MARCH: 3, MARZ: 3, MARS: 3, MARZO: 3, MRZ: 3, MARCO: 3,
-  APR: 4, APRIL: 4, AVRIL: 4, ABRIL: 4, AVR: 4, APRILE: 4,
-  MAY: 5, MAI: 5, MAYO: 5, MAGGIO: 5, MAIO: 5,
-  JUN: 6, JUNE: 6, JUNI: 6, JUIN: 6, JUNIO: 6, GIUGNO: 6, JUNHO: 6,
-  JUL: 7, JULY: 7, JULI: 7, JUILLET: 7, JULIO: 7, JUIL: 7, LUGLIO: 7, JULHO: 7,
-  AUG: 8, AUGUST: 8, AOUT: 8, AGOSTO: 8,
-  SEP: 9, SEPT: 9, SEPTEMBER: 9, SEPTEMBRE: 9, SEPTIEMBRE: 9, SETTEMBRE: 9, SETEMBRO: 9,
-  OCT: 10, OCTOBER: 10, OKTOBER: 10, OKT: 10, OCTOBRE: 10, OCTUBRE: 10, OTTOBRE: 10, OUTUBRO: 10,
-  NOV: 11, NOVEMBER: 11, NOVEMBRE: 11, NOVIEMBRE: 11, NOVEMBRO: 11,
-  DEC: 12, DECEMBER: 12, DEZEMBER: 12, DEZ: 12, DECEMBRE: 12, DICIEMBRE: 12, DICEMBRE: 12, DEZEMBRO: 12,
+  JAN: 1,
+  JANUARY: 1,
+  JANUAR: 1,
+  JANVIER: 1,
+  ENERO: 1,
+  JAENNER: 1,
+  JANNER: 1,
+  GENNAIO: 1,
+  JANEIRO: 1,
+  FEB: 2,
+  FEBRUARY: 2,
+  FEBRUAR: 2,
+  FEVRIER: 2,
+  FEBRERO: 2,
+  FEV: 2,
+  FEBBRAIO: 2,
+  FEVEREIRO: 2,
+  MAR: 3,
+  MARCH: 3,
+  MARZ: 3,
+  MARS: 3,
+  MARZO: 3,
+  MRZ: 3,
+  MARCO: 3,
+  APR: 4,
+  APRIL: 4,
+  AVRIL: 4,
+  ABRIL: 4,
+  AVR: 4,
+  APRILE: 4,
+  MAY: 5,
+  MAI: 5,
+  MAYO: 5,
+  MAGGIO: 5,
+  MAIO: 5,
+  JUN: 6,
+  JUNE: 6,
+  JUNI: 6,
+  JUIN: 6,
+  JUNIO: 6,
+  GIUGNO: 6,
+  JUNHO: 6,
+  JUL: 7,
+  JULY: 7,
+  JULI: 7,
+  JUILLET: 7,
+  JULIO: 7,
+  JUIL: 7,
+  LUGLIO: 7,
+  JULHO: 7,
+  AUG: 8,
+  AUGUST: 8,
+  AOUT: 8,
+  AGOSTO: 8,
+  SEP: 9,
+  SEPT: 9,
+  SEPTEMBER: 9,
+  SEPTEMBRE: 9,
+  SEPTIEMBRE: 9,
+  SETTEMBRE: 9,
+  SETEMBRO: 9,
+  OCT: 10,
+  OCTOBER: 10,
+  OKTOBER: 10,
+  OKT: 10,
+  OCTOBRE: 10,
+  OCTUBRE: 10,
+  OTTOBRE: 10,
+  OUTUBRO: 10,
+  NOV: 11,
+  NOVEMBER: 11,
+  NOVEMBRE: 11,
+  NOVIEMBRE: 11,
+  NOVEMBRO: 11,
+  DEC: 12,
+  DECEMBER: 12,
+  DEZEMBER: 12,
+  DEZ: 12,
+  DECEMBRE: 12,
+  DICIEMBRE: 12,
+  DICEMBRE: 12,
+  DEZEMBRO: 12,
 };
 const WEEKDAYS: Record<string, number> = {
-  SUN: 0, SUNDAY: 0, SONNTAG: 0, DIMANCHE: 0, DOMINGO: 0, DOMENICA: 0,
-  MON: 1, MONDAY: 1, MONTAG: 1, LUNDI: 1, LUNES: 1, LUNEDI: 1,
-  TUE: 2, TUES: 2, TUESDAY: 2, DIENSTAG: 2, MARDI: 2, MARTES: 2, MARTEDI: 2,
-  WED: 3, WEDNESDAY: 3, MITTWOCH: 3, MERCREDI: 3, MIERCOLES: 3, MERCOLEDI: 3,
-  THU: 4, THUR: 4, THURS: 4, THURSDAY: 4, DONNERSTAG: 4, JEUDI: 4, JUEVES: 4, GIOVEDI: 4,
-  FRI: 5, FRIDAY: 5, FREITAG: 5, VENDREDI: 5, VIERNES: 5, VENERDI: 5,
-  SAT: 6, SATURDAY: 6, SAMSTAG: 6, SONNABEND: 6, SAMEDI: 6, SABADO: 6, SABATO: 6,
+  SUN: 0,
+  SUNDAY: 0,
+  SONNTAG: 0,
+  DIMANCHE: 0,
+  DOMINGO: 0,
+  DOMENICA: 0,
+  MON: 1,
+  MONDAY: 1,
+  MONTAG: 1,
+  LUNDI: 1,
+  LUNES: 1,
+  LUNEDI: 1,
+  TUE: 2,
+  TUES: 2,
+  TUESDAY: 2,
+  DIENSTAG: 2,
+  MARDI: 2,
+  MARTES: 2,
+  MARTEDI: 2,
+  WED: 3,
+  WEDNESDAY: 3,
+  MITTWOCH: 3,
+  MERCREDI: 3,
+  MIERCOLES: 3,
+  MERCOLEDI: 3,
+  THU: 4,
+  THUR: 4,
+  THURS: 4,
+  THURSDAY: 4,
+  DONNERSTAG: 4,
+  JEUDI: 4,
+  JUEVES: 4,
+  GIOVEDI: 4,
+  FRI: 5,
+  FRIDAY: 5,
+  FREITAG: 5,
+  VENDREDI: 5,
+  VIERNES: 5,
+  VENERDI: 5,
+  SAT: 6,
+  SATURDAY: 6,
+  SAMSTAG: 6,
+  SONNABEND: 6,
+  SAMEDI: 6,
+  SABADO: 6,
+  SABATO: 6,
 };
 /** Words that may sit between the parts of a date and time. */
-const FILLERS = new Set(['ON', 'AT', 'OF', 'THE', 'BY', 'UNTIL', 'TILL', 'TO', 'UM', 'DEN', 'DEM', 'LE', 'A', 'EL', 'DE', 'DU', 'LAS', 'LA', 'HRS', 'HR', 'HOURS', 'UHR', 'H', 'HEURES', 'HORAS', 'O', 'CLOCK', 'LOCAL', 'TIME', 'ET', 'Y', 'AU', 'AUX', 'AL', 'DEL', 'BIS', 'HASTA', 'JUSQU', 'JUSQUE', 'VOR', 'AM', 'ALLE', 'ORE', 'FINO', 'ATE', 'AS', 'DAS', 'DO', 'DA']);
+const FILLERS = new Set([
+  'ON',
+  'AT',
+  'OF',
+  'THE',
+  'BY',
+  'UNTIL',
+  'TILL',
+  'TO',
+  'UM',
+  'DEN',
+  'DEM',
+  'LE',
+  'A',
+  'EL',
+  'DE',
+  'DU',
+  'LAS',
+  'LA',
+  'HRS',
+  'HR',
+  'HOURS',
+  'UHR',
+  'H',
+  'HEURES',
+  'HORAS',
+  'O',
+  'CLOCK',
+  'LOCAL',
+  'TIME',
+  'ET',
+  'Y',
+  'AU',
+  'AUX',
+  'AL',
+  'DEL',
+  'BIS',
+  'HASTA',
+  'JUSQU',
+  'JUSQUE',
+  'VOR',
+  'AM',
+  'ALLE',
+  'ORE',
+  'FINO',
+  'ATE',
+  'AS',
+  'DAS',
+  'DO',
+  'DA',
+]);
 /** Words between a day, its month and its year in Spanish and Portuguese ("9 DE MARZO DE 2024"). */
 const DAY_MONTH_LINKS = new Set(['DE', 'DEL']);
 const ORDINALS = new Set(['ST', 'ND', 'RD', 'TH', 'ER', 'E', 'EME', 'O', 'A']);
 /** Zones whose writers put the month first in 3/9/2024 (AP, CP, UPI): US and Canadian names and offsets. */
-const MONTH_FIRST_ZONES = /^(?:America\/(?:New_York|Chicago|Denver|Los_Angeles|Toronto|Vancouver|Phoenix|Anchorage|Halifax)|(?:EST|EDT|CST|CDT|MST|MDT|PST|PDT|AKST|AKDT|HST|ET|CT|MT|PT) )/;
+const MONTH_FIRST_ZONES =
+  /^(?:America\/(?:New_York|Chicago|Denver|Los_Angeles|Toronto|Vancouver|Phoenix|Anchorage|Halifax)|(?:EST|EDT|CST|CDT|MST|MDT|PST|PDT|AKST|AKDT|HST|ET|CT|MT|PT) )/;
 const NOON = new Set(['NOON', 'MIDDAY', 'MITTAG', 'MIDI', 'MEDIODIA']);
 const MIDNIGHT = new Set(['MIDNIGHT', 'MITTERNACHT', 'MINUIT', 'MEDIANOCHE']);
 
@@ -145,7 +308,8 @@ export interface WireDate {
 function zoneAt(zones: NameTrie<Zone>, toks: DTok[], i: number): { zone: Zone; next: number } | null {
   // The trie is keyed by rights tokens; here words are looked up one by one.
   let best: { zone: Zone; next: number } | null = null;
-  const words: Array<{ norm: string; breakBefore: boolean; start: number; end: number; sep: string; upper: boolean }> = [];
+  const words: Array<{ norm: string; breakBefore: boolean; start: number; end: number; sep: string; upper: boolean }> =
+    [];
   for (let j = i; j < toks.length && j - i < 4; j++) {
     const t = toks[j];
     if (t.t !== 'word') break;
@@ -171,7 +335,15 @@ function alternateTime(zones: NameTrie<Zone>, toks: DTok[], i: number): number {
 function offsetAt(toks: DTok[], i: number): { minutes: number; next: number } | null {
   const sign = toks[i];
   const num = toks[i + 1];
-  if (!sign || sign.t !== 'sep' || (sign.v !== '+' && sign.v !== '-' && sign.v !== '\u2212') || !num || num.t !== 'num' || num.space) return null;
+  if (
+    !sign ||
+    sign.t !== 'sep' ||
+    (sign.v !== '+' && sign.v !== '-' && sign.v !== '\u2212') ||
+    !num ||
+    num.t !== 'num' ||
+    num.space
+  )
+    return null;
   let h: number;
   let m = 0;
   let next = i + 2;
@@ -227,7 +399,11 @@ export function readWireDate(window: string, opts: WireDateOptions): WireDate | 
     const n4 = toks[i + 4];
     if (tk.t === 'sep') {
       if (tk.v === ';' || tk.v === '\n') break;
-      if ((tk.v === '/' || tk.v === '(' || tk.v === '[') && timeSet() && (p.zone || p.y !== undefined || p.wd !== undefined)) {
+      if (
+        (tk.v === '/' || tk.v === '(' || tk.v === '[') &&
+        timeSet() &&
+        (p.zone || p.y !== undefined || p.wd !== undefined)
+      ) {
         // "1500 GMT/1000 ET", "1 P.M. ET (1700 GMT)": the same time in another zone; the first is kept.
         const alt = p.zone ? alternateTime(opts.zones, toks, i + 1) : -1;
         if (alt > 0) {
@@ -301,17 +477,41 @@ export function readWireDate(window: string, opts: WireDateOptions): WireDate | 
         // "MARCH 9", "March 9th" (not "March 10:30", a time)
         const dn = toks[next];
         const after = toks[next + 1];
-        if (p.d === undefined && dn?.t === 'num' && dn.v.length <= 2 && Number(dn.v) >= 1 && Number(dn.v) <= 31 && !(after?.t === 'sep' && after.v === ':')) {
+        if (
+          p.d === undefined &&
+          dn?.t === 'num' &&
+          dn.v.length <= 2 &&
+          Number(dn.v) >= 1 &&
+          Number(dn.v) <= 31 &&
+          !(after?.t === 'sep' && after.v === ':')
+        ) {
           p.d = Number(dn.v);
           next++;
           if (toks[next]?.t === 'word' && ORDINALS.has((toks[next] as DTok).v) && !toks[next].space) next++;
         }
         // "March 9, 2024", "9 March 2024"
         let sepd = toks[next]?.t === 'sep' && toks[next].v === ',' ? next + 1 : next;
-        if (toks[sepd]?.t === 'word' && DAY_MONTH_LINKS.has((toks[sepd] as DTok).v) && toks[sepd + 1]?.t === 'num' && toks[sepd + 1].v.length === 4) sepd++; // "MARZO DE 2024
+        if (
+          toks[sepd]?.t === 'word' &&
+          DAY_MONTH_LINKS.has((toks[sepd] as DTok).v) &&
+          toks[sepd + 1]?.t === 'num' &&
+          toks[sepd + 1].v.length === 4
+        )
+          sepd++; // "MARZO DE 2024
         const yn = toks[sepd];
-        if (yn?.t === 'num' && yn.v.length === 4 && Number(yn.v) >= 1900 && Number(yn.v) <= 2100 && !(toks[sepd + 1]?.t === 'sep' && toks[sepd + 1].v === ':')) {
-          const asTime = Number(yn.v.slice(0, 2)) <= 23 && Number(yn.v.slice(2)) <= 59 && p.h === undefined && (toks[sepd + 1]?.t === 'word' && zoneAt(opts.zones, toks, sepd + 1) !== null);
+        if (
+          yn?.t === 'num' &&
+          yn.v.length === 4 &&
+          Number(yn.v) >= 1900 &&
+          Number(yn.v) <= 2100 &&
+          !(toks[sepd + 1]?.t === 'sep' && toks[sepd + 1].v === ':')
+        ) {
+          const asTime =
+            Number(yn.v.slice(0, 2)) <= 23 &&
+            Number(yn.v.slice(2)) <= 59 &&
+            p.h === undefined &&
+            toks[sepd + 1]?.t === 'word' &&
+            zoneAt(opts.zones, toks, sepd + 1) !== null;
           if (!asTime) {
             p.y = Number(yn.v);
             next = sepd + 1;
@@ -354,7 +554,16 @@ export function readWireDate(window: string, opts: WireDateOptions): WireDate | 
     const num = Number(v);
     const sepIs = (t: DTok | undefined, chars: string) => t?.t === 'sep' && chars.includes(t.v);
     // ISO extended: 2024-03-10
-    if (v.length === 4 && sepIs(n1, '-') && n2?.t === 'num' && n2.v.length <= 2 && sepIs(n3, '-') && n4?.t === 'num' && n4.v.length <= 2 && p.y === undefined) {
+    if (
+      v.length === 4 &&
+      sepIs(n1, '-') &&
+      n2?.t === 'num' &&
+      n2.v.length <= 2 &&
+      sepIs(n3, '-') &&
+      n4?.t === 'num' &&
+      n4.v.length <= 2 &&
+      p.y === undefined
+    ) {
       p.y = num;
       p.m = Number(n2.v);
       p.d = Number(n4.v);
@@ -367,7 +576,12 @@ export function readWireDate(window: string, opts: WireDateOptions): WireDate | 
       p.m = Number(v.slice(4, 6));
       p.d = Number(v.slice(6, 8));
       take(i + 1);
-      if (toks[i]?.t === 'word' && toks[i].v === 'T' && toks[i + 1]?.t === 'num' && [4, 6].includes(toks[i + 1].v.length)) {
+      if (
+        toks[i]?.t === 'word' &&
+        toks[i].v === 'T' &&
+        toks[i + 1]?.t === 'num' &&
+        [4, 6].includes(toks[i + 1].v.length)
+      ) {
         const tv = toks[i + 1].v;
         p.h = Number(tv.slice(0, 2));
         p.mi = Number(tv.slice(2, 4));
@@ -377,11 +591,21 @@ export function readWireDate(window: string, opts: WireDateOptions): WireDate | 
       continue;
     }
     // Dotted or slashed dates: 10.03.2024, 10/03/24, 3/9/2024, 10.03.
-    if (v.length <= 2 && sepIs(n1, './') && n2?.t === 'num' && n2.v.length <= 2 && !n1!.space && !n2.space && p.m === undefined) {
+    if (
+      v.length <= 2 &&
+      sepIs(n1, './') &&
+      n2?.t === 'num' &&
+      n2.v.length <= 2 &&
+      !n1!.space &&
+      !n2.space &&
+      p.m === undefined
+    ) {
       const a = num;
       const b = Number(n2.v);
-      const hasThird = sepIs(n3, (n1 as DTok).v) && n4?.t === 'num' && (n4.v.length === 4 || n4.v.length === 2) && !n4.space;
-      const timeLike = (n1 as DTok).v === '.' && !hasThird && a <= 24 && n2.v.length === 2 && b <= 59 && !sepIs(n3, '.');
+      const hasThird =
+        sepIs(n3, (n1 as DTok).v) && n4?.t === 'num' && (n4.v.length === 4 || n4.v.length === 2) && !n4.space;
+      const timeLike =
+        (n1 as DTok).v === '.' && !hasThird && a <= 24 && n2.v.length === 2 && b <= 59 && !sepIs(n3, '.');
       if (!timeLike) {
         let d = a;
         let m = b;
@@ -402,7 +626,15 @@ export function readWireDate(window: string, opts: WireDateOptions): WireDate | 
       }
     }
     // Times: 00:01, 12.00, 00h01, 00:01:30
-    if (v.length <= 2 && num <= 24 && (sepIs(n1, ':.') || (n1?.t === 'word' && n1.v === 'H' && !n1.space)) && n2?.t === 'num' && n2.v.length === 2 && !n2.space && !timeSet()) {
+    if (
+      v.length <= 2 &&
+      num <= 24 &&
+      (sepIs(n1, ':.') || (n1?.t === 'word' && n1.v === 'H' && !n1.space)) &&
+      n2?.t === 'num' &&
+      n2.v.length === 2 &&
+      !n2.space &&
+      !timeSet()
+    ) {
       p.h = num;
       p.mi = Number(n2.v);
       let next = i + 3;
@@ -410,7 +642,8 @@ export function readWireDate(window: string, opts: WireDateOptions): WireDate | 
         p.sec = Number(n4.v);
         next = i + 5;
       }
-      if (toks[next]?.t === 'sep' && toks[next].v === '.' && toks[next + 1]?.t === 'num' && !toks[next + 1].space) next += 2; // fractions
+      if (toks[next]?.t === 'sep' && toks[next].v === '.' && toks[next + 1]?.t === 'num' && !toks[next + 1].space)
+        next += 2; // fractions
       take(next);
       continue;
     }
@@ -419,7 +652,13 @@ export function readWireDate(window: string, opts: WireDateOptions): WireDate | 
       let k = i + 1;
       if (sepIs(toks[k], '.')) k++;
       if (toks[k]?.t === 'word' && ORDINALS.has((toks[k] as DTok).v) && !toks[k].space) k++;
-      if (toks[k]?.t === 'word' && DAY_MONTH_LINKS.has((toks[k] as DTok).v) && toks[k + 1]?.t === 'word' && (toks[k + 1] as DTok).v in MONTHS) k++; // "9 DE MARZO"
+      if (
+        toks[k]?.t === 'word' &&
+        DAY_MONTH_LINKS.has((toks[k] as DTok).v) &&
+        toks[k + 1]?.t === 'word' &&
+        (toks[k + 1] as DTok).v in MONTHS
+      )
+        k++; // "9 DE MARZO"
       if (toks[k]?.t === 'word' && (toks[k] as DTok).v in MONTHS) {
         p.d = num;
         i = k;
@@ -439,7 +678,12 @@ export function readWireDate(window: string, opts: WireDateOptions): WireDate | 
       const hh = Number(v.slice(0, 2));
       const mm = Number(v.slice(2));
       const yearish = num >= 1900 && num <= 2100;
-      if (yearish && p.y === undefined && p.m !== undefined && (timeSet() || !(n1?.t === 'word' && zoneAt(opts.zones, toks, i + 1)))) {
+      if (
+        yearish &&
+        p.y === undefined &&
+        p.m !== undefined &&
+        (timeSet() || !(n1?.t === 'word' && zoneAt(opts.zones, toks, i + 1)))
+      ) {
         p.y = num;
         take(i + 1);
         continue;
@@ -458,7 +702,13 @@ export function readWireDate(window: string, opts: WireDateOptions): WireDate | 
       break;
     }
     // A bare hour before a zone or "Uhr": "12 Uhr", "5 ET"
-    if (v.length <= 2 && num <= 24 && !timeSet() && n1?.t === 'word' && (n1.v === 'UHR' || n1.v === 'H' || n1.v === 'HEURES' || zoneAt(opts.zones, toks, i + 1))) {
+    if (
+      v.length <= 2 &&
+      num <= 24 &&
+      !timeSet() &&
+      n1?.t === 'word' &&
+      (n1.v === 'UHR' || n1.v === 'H' || n1.v === 'HEURES' || zoneAt(opts.zones, toks, i + 1))
+    ) {
       p.h = num;
       p.mi = 0;
       take(i + 1);
@@ -477,8 +727,23 @@ export function readWireDate(window: string, opts: WireDateOptions): WireDate | 
   const read = compose(p, opts, lastEnd);
   // A time read, then a date in the same clause that could not be ("00:01 GMT ON THE NINTH OF MARCH
   // 2024"): the time alone would name the next such time, perhaps days early. An embargo is held.
-  if (read && opts.prefer === 'later' && timeSet() && p.m === undefined && p.wd === undefined && unreadDateAfter(toks, toks.findIndex((t) => t.s >= lastEnd))) {
-    return { at: null, zone: read.zone, assumed: [...read.assumed, 'a date written after the time could not be read: held until a person releases it'], length: read.length };
+  if (
+    read &&
+    opts.prefer === 'later' &&
+    timeSet() &&
+    p.m === undefined &&
+    p.wd === undefined &&
+    unreadDateAfter(
+      toks,
+      toks.findIndex((t) => t.s >= lastEnd),
+    )
+  ) {
+    return {
+      at: null,
+      zone: read.zone,
+      assumed: [...read.assumed, 'a date written after the time could not be read: held until a person releases it'],
+      length: read.length,
+    };
   }
   return read;
 }
@@ -553,7 +818,8 @@ function compose(p: Parts, opts: WireDateOptions, length: number): WireDate | nu
   const candidates: Array<{ y: number; m: number; d: number }> = [];
   if (p.m !== undefined && p.d !== undefined) {
     const orders = [{ m: p.m, d: p.d }, ...(p.altDayMonth ? [p.altDayMonth] : [])];
-    if (p.altDayMonth) assumed.push(`"${p.d}/${p.m}" or "${p.altDayMonth.d}/${p.altDayMonth.m}": the ${opts.prefer} reading kept`);
+    if (p.altDayMonth)
+      assumed.push(`"${p.d}/${p.m}" or "${p.altDayMonth.d}/${p.altDayMonth.m}": the ${opts.prefer} reading kept`);
     for (const o of orders) {
       if (p.y !== undefined) {
         if (validDate(p.y, o.m, o.d)) candidates.push({ y: p.y, m: o.m, d: o.d });
@@ -570,7 +836,13 @@ function compose(p: Parts, opts: WireDateOptions, length: number): WireDate | nu
       }
     }
     if (p.y === undefined) {
-      if (ref === null) return { at: null, zone: zone.name, assumed: [...assumed, 'no year written and no item date to take it from'], length };
+      if (ref === null)
+        return {
+          at: null,
+          zone: zone.name,
+          assumed: [...assumed, 'no year written and no item date to take it from'],
+          length,
+        };
       assumed.push("year taken from the item's date");
     }
     if (!candidates.length) return null;
@@ -579,7 +851,13 @@ function compose(p: Parts, opts: WireDateOptions, length: number): WireDate | nu
     }
   } else {
     // A weekday or only a time: the next such day or time at or after the item's time.
-    if (ref === null) return { at: null, zone: zone.name, assumed: [...assumed, 'no date written and no item date to count from'], length };
+    if (ref === null)
+      return {
+        at: null,
+        zone: zone.name,
+        assumed: [...assumed, 'no date written and no item date to count from'],
+        length,
+      };
     const today = wallDate(zone, ref);
     for (let k = 0; k < 8; k++) {
       const day = new Date(Date.UTC(today.y, today.m - 1, today.d + k));
@@ -615,7 +893,10 @@ export function parseStructuredDateTime(
 ): { y: number; m: number; d: number; h: number | null; mi: number; s: number; offset: number | null } | null {
   const dt = date.trim();
   if (dt.length > 40 || (time !== undefined && time.length > 40)) return null;
-  const m = /^(\d{4})[-:]?(\d{2})[-:]?(\d{2})(?:[T ](\d{2}):?(\d{2})(?::?(\d{2})(?:[.,]\d{1,9})?)?)?\s*(Z|[+-]\d{2}(?::?\d{2})?)?$/.exec(dt);
+  const m =
+    /^(\d{4})[-:]?(\d{2})[-:]?(\d{2})(?:[T ](\d{2}):?(\d{2})(?::?(\d{2})(?:[.,]\d{1,9})?)?)?\s*(Z|[+-]\d{2}(?::?\d{2})?)?$/.exec(
+      dt,
+    );
   if (!m) return null;
   const y = Number(m[1]);
   const mo = Number(m[2]);

@@ -104,7 +104,17 @@ export function zonedToEpoch(y: number, mo: number, d: number, h: number, mi: nu
 }
 
 /** The wall-clock date in a zone at an instant: [year, month, day, weekday 0=Sunday]. */
-export function wallDate(zone: Zone, epochMs: number): { y: number; m: number; d: number; wd: number; h: number; mi: number } {
+export function wallDate(
+  zone: Zone,
+  epochMs: number,
+): { y: number; m: number; d: number; wd: number; h: number; mi: number } {
   const t = new Date(epochMs + offsetAt(zone, epochMs) * 60_000);
-  return { y: t.getUTCFullYear(), m: t.getUTCMonth() + 1, d: t.getUTCDate(), wd: t.getUTCDay(), h: t.getUTCHours(), mi: t.getUTCMinutes() };
+  return {
+    y: t.getUTCFullYear(),
+    m: t.getUTCMonth() + 1,
+    d: t.getUTCDate(),
+    wd: t.getUTCDay(),
+    h: t.getUTCHours(),
+    mi: t.getUTCMinutes(),
+  };
 }

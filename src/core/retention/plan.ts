@@ -43,7 +43,8 @@ export function expiresAt(finishedAt: string | null, retentionDays: number): str
 
 /** Decide one batch. */
 export function decideBatch(b: BatchFacts, cutoffMs: number): BatchDecision {
-  if (b.state === null) return b.archived ? { id: b.id, action: 'resume' } : { id: b.id, action: 'keep', reason: 'no-ledger' };
+  if (b.state === null)
+    return b.archived ? { id: b.id, action: 'resume' } : { id: b.id, action: 'keep', reason: 'no-ledger' };
   if (b.state !== 'done' || !b.finishedAt) return { id: b.id, action: 'keep', reason: 'open' };
   const t = Date.parse(b.finishedAt);
   if (Number.isNaN(t) || t >= cutoffMs) return { id: b.id, action: 'keep', reason: 'recent' };
@@ -116,12 +117,19 @@ export function runExpired(run: { startedAt: string; state: string }, cutoffMs: 
 /** The text `photowire retention` prints. */
 export function formatReport(r: RetentionReport): string {
   const verb = r.dryRun ? 'would remove' : 'removed';
-  const lines = [`retention (cutoff ${r.cutoff}${r.dryRun ? ', dry run' : ''}): ${verb} ${r.removed.length} batch(es) from Redis, kept ${r.kept}`];
+  const lines = [
+    `retention (cutoff ${r.cutoff}${r.dryRun ? ', dry run' : ''}): ${verb} ${r.removed.length} batch(es) from Redis, kept ${r.kept}`,
+  ];
   for (const id of r.removed) lines.push(`  ${verb} ${id} (its export stays in storage)`);
   for (const id of r.resumed) lines.push(`  finished removing ${id} (a pass had begun it)`);
-  for (const k of r.keptNoExport) lines.push(`  kept ${k.id}: its export is missing in storage (${k.missing.join(', ')})`);
-  if (!r.dryRun) lines.push(`  keys unlinked ${r.keysRemoved}, jobs removed ${r.jobsRemoved}, run rows removed ${r.runsRemoved}, failed items expired ${r.failedExpired}`);
-  else lines.push(`  run rows that would be removed ${r.runsRemoved}, failed items that would expire ${r.failedExpired}`);
+  for (const k of r.keptNoExport)
+    lines.push(`  kept ${k.id}: its export is missing in storage (${k.missing.join(', ')})`);
+  if (!r.dryRun)
+    lines.push(
+      `  keys unlinked ${r.keysRemoved}, jobs removed ${r.jobsRemoved}, run rows removed ${r.runsRemoved}, failed items expired ${r.failedExpired}`,
+    );
+  else
+    lines.push(`  run rows that would be removed ${r.runsRemoved}, failed items that would expire ${r.failedExpired}`);
   if (r.stoppedEarly) lines.push('  stopped at the step limit: the next pass goes on');
   return lines.join('\n');
 }

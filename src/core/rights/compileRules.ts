@@ -75,7 +75,7 @@ function countryDisplayName(code: string): string {
     }
   }
   const intl = displayNames?.of(code);
-  return intl && !intl.includes(' - ') ? intl : countries.getName(code, 'en') ?? code;
+  return intl && !intl.includes(' - ') ? intl : (countries.getName(code, 'en') ?? code);
 }
 
 export function compileRightsRules(rules: RightsRules): CompiledRightsRules {
@@ -100,10 +100,12 @@ export function compileRightsRules(rules: RightsRules): CompiledRightsRules {
   const countryRefs = new Map<string, MarketRef>();
   const countryRef = (code: string): MarketRef => {
     let ref = countryRefs.get(code);
-    if (!ref) countryRefs.set(code, (ref = { name: countryDisplayName(code), kind: 'country', code, restriction: null }));
+    if (!ref)
+      countryRefs.set(code, (ref = { name: countryDisplayName(code), kind: 'country', code, restriction: null }));
     return ref;
   };
-  for (const [code, aliases] of Object.entries(m.countryAliases)) for (const a of aliases) places.add(a, countryRef(code));
+  for (const [code, aliases] of Object.entries(m.countryAliases))
+    for (const a of aliases) places.add(a, countryRef(code));
   for (const lang of m.countryNameLanguages) {
     const names = countries.getNames(lang, { select: 'all' });
     for (const [code, list] of Object.entries(names)) for (const n of list) places.add(n, countryRef(code));
@@ -120,8 +122,10 @@ export function compileRightsRules(rules: RightsRules): CompiledRightsRules {
   const lexicon = { places, media };
 
   const rights = new PhraseSet<RightsValue>(lexicon);
-  for (const [id, groups] of Object.entries(rules.restrictions)) addGroups(rights, groups, { type: 'restriction', id: id as RestrictionId });
-  for (const [id, groups] of Object.entries(rules.advisories)) addGroups(rights, groups, { type: 'advisory', id: id as AdvisoryId });
+  for (const [id, groups] of Object.entries(rules.restrictions))
+    addGroups(rights, groups, { type: 'restriction', id: id as RestrictionId });
+  for (const [id, groups] of Object.entries(rules.advisories))
+    addGroups(rights, groups, { type: 'advisory', id: id as AdvisoryId });
   addGroups(rights, rules.ignore, { type: 'ignore' });
   addGroups(rights, m.out, { type: 'out' });
   addGroups(rights, m.only, { type: 'only' });

@@ -17,7 +17,10 @@ export interface DryRunOptions {
 }
 
 export interface DryRun {
-  rights: Pick<Rights, 'restrictions' | 'outMarkets' | 'onlyMarkets' | 'advisories' | 'matched' | 'unread' | 'confidence' | 'rulesVersion'>;
+  rights: Pick<
+    Rights,
+    'restrictions' | 'outMarkets' | 'onlyMarkets' | 'advisories' | 'matched' | 'unread' | 'confidence' | 'rulesVersion'
+  >;
   release: Pick<Release, 'embargoUntil' | 'expires' | 'confidence'>;
   notice: Notice | null;
 }
@@ -34,7 +37,10 @@ export function dryRun(text: string, opts: DryRunOptions = {}): DryRun {
     referenceTime: opts.referenceTime,
     agency: opts.agency,
   };
-  const { restrictions, outMarkets, onlyMarkets, advisories, matched, unread, confidence, rulesVersion } = readRights(input, rules);
+  const { restrictions, outMarkets, onlyMarkets, advisories, matched, unread, confidence, rulesVersion } = readRights(
+    input,
+    rules,
+  );
   const { embargoUntil, expires, confidence: releaseConfidence } = readRelease(input, rules);
   return {
     rights: { restrictions, outMarkets, onlyMarkets, advisories, matched, unread, confidence, rulesVersion },

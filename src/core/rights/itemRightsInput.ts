@@ -127,5 +127,10 @@ export function itemRightsInput(p: ItemRightsParts): ItemRightsInput {
 /** Rights, release and any kill, withdrawal or correction notice of one item. Pure. */
 export function readItemRights(p: ItemRightsParts, rules?: RightsRules): ItemRights {
   const input = itemRightsInput(p);
-  return { rights: readRights(input, rules), release: readRelease(input, rules), notice: readNotice(input, rules), input };
+  return {
+    rights: readRights(input, rules),
+    release: readRelease(input, rules),
+    notice: readNotice(input, rules),
+    input,
+  };
 }

@@ -100,18 +100,86 @@ interface TrieNode<V> {
 }
 
 const NUMBER_WORDS: Record<string, number> = {
-  ONE: 1, TWO: 2, THREE: 3, FOUR: 4, FIVE: 5, SIX: 6, SEVEN: 7, EIGHT: 8, NINE: 9, TEN: 10, ELEVEN: 11, TWELVE: 12,
-  THIRTEEN: 13, FOURTEEN: 14, FIFTEEN: 15, SIXTEEN: 16, SEVENTEEN: 17, EIGHTEEN: 18, NINETEEN: 19, TWENTY: 20, THIRTY: 30,
-  SIXTY: 60, NINETY: 90, A: 1, AN: 1, EIN: 1, EINE: 1, ZWEI: 2, DREI: 3, SIEBEN: 7, VIERZEHN: 14, DREISSIG: 30, UN: 1,
-  UNE: 1, DEUX: 2, SEPT: 7, QUINZE: 15, TRENTE: 30, UNO: 1, DOS: 2, SIETE: 7, QUINCE: 15, TREINTA: 30,
+  ONE: 1,
+  TWO: 2,
+  THREE: 3,
+  FOUR: 4,
+  FIVE: 5,
+  SIX: 6,
+  SEVEN: 7,
+  EIGHT: 8,
+  NINE: 9,
+  TEN: 10,
+  ELEVEN: 11,
+  TWELVE: 12,
+  THIRTEEN: 13,
+  FOURTEEN: 14,
+  FIFTEEN: 15,
+  SIXTEEN: 16,
+  SEVENTEEN: 17,
+  EIGHTEEN: 18,
+  NINETEEN: 19,
+  TWENTY: 20,
+  THIRTY: 30,
+  SIXTY: 60,
+  NINETY: 90,
+  A: 1,
+  AN: 1,
+  EIN: 1,
+  EINE: 1,
+  ZWEI: 2,
+  DREI: 3,
+  SIEBEN: 7,
+  VIERZEHN: 14,
+  DREISSIG: 30,
+  UN: 1,
+  UNE: 1,
+  DEUX: 2,
+  SEPT: 7,
+  QUINZE: 15,
+  TRENTE: 30,
+  UNO: 1,
+  DOS: 2,
+  SIETE: 7,
+  QUINCE: 15,
+  TREINTA: 30,
 };
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
 const UNITS: Record<string, number> = {
-  HOUR: HOUR, HOURS: HOUR, HRS: HOUR, STUNDE: HOUR, STUNDEN: HOUR, HEURE: HOUR, HEURES: HOUR, HORA: HOUR, HORAS: HOUR,
-  DAY: DAY, DAYS: DAY, TAG: DAY, TAGE: DAY, TAGEN: DAY, JOUR: DAY, JOURS: DAY, DIA: DAY, DIAS: DAY,
-  WEEK: 7 * DAY, WEEKS: 7 * DAY, WOCHE: 7 * DAY, WOCHEN: 7 * DAY, SEMAINE: 7 * DAY, SEMAINES: 7 * DAY, SEMANA: 7 * DAY, SEMANAS: 7 * DAY,
-  MONTH: 30 * DAY, MONTHS: 30 * DAY, MONAT: 30 * DAY, MONATE: 30 * DAY, MOIS: 30 * DAY, MES: 30 * DAY, MESES: 30 * DAY,
+  HOUR: HOUR,
+  HOURS: HOUR,
+  HRS: HOUR,
+  STUNDE: HOUR,
+  STUNDEN: HOUR,
+  HEURE: HOUR,
+  HEURES: HOUR,
+  HORA: HOUR,
+  HORAS: HOUR,
+  DAY: DAY,
+  DAYS: DAY,
+  TAG: DAY,
+  TAGE: DAY,
+  TAGEN: DAY,
+  JOUR: DAY,
+  JOURS: DAY,
+  DIA: DAY,
+  DIAS: DAY,
+  WEEK: 7 * DAY,
+  WEEKS: 7 * DAY,
+  WOCHE: 7 * DAY,
+  WOCHEN: 7 * DAY,
+  SEMAINE: 7 * DAY,
+  SEMAINES: 7 * DAY,
+  SEMANA: 7 * DAY,
+  SEMANAS: 7 * DAY,
+  MONTH: 30 * DAY,
+  MONTHS: 30 * DAY,
+  MONAT: 30 * DAY,
+  MONATE: 30 * DAY,
+  MOIS: 30 * DAY,
+  MES: 30 * DAY,
+  MESES: 30 * DAY,
 };
 export const LIST_WORDS = new Set(['AND', 'OR', 'ET', 'OU', 'UND', 'ODER', 'Y', 'O', 'E']);
 
@@ -136,7 +204,11 @@ export interface ListItem {
 }
 
 /** A list of names from a trie: "CANADA", "CANADA, JAPAN AND CHINA", "TV/INTERNET". At most 24 names. */
-export function listAt(trie: NameTrie<unknown>, tokens: readonly Token[], at: number): { to: number; items: ListItem[] } | null {
+export function listAt(
+  trie: NameTrie<unknown>,
+  tokens: readonly Token[],
+  at: number,
+): { to: number; items: ListItem[] } | null {
   const first = trie.longestAt(tokens, at);
   if (!first) return null;
   const items: ListItem[] = [{ value: first.value, from: at, to: first.to }];
@@ -172,7 +244,8 @@ function slotAt(slot: Slot, lex: Lexicon, tokens: readonly Token[], at: number):
     }
     case 'duration': {
       const n = numberAt(tokens, at);
-      const unit = n === null || at + 1 >= tokens.length || tokens[at + 1].breakBefore ? undefined : UNITS[tokens[at + 1].norm];
+      const unit =
+        n === null || at + 1 >= tokens.length || tokens[at + 1].breakBefore ? undefined : UNITS[tokens[at + 1].norm];
       return n === null || unit === undefined ? null : { slot, from: at, to: at + 2, values: [n * unit] };
     }
     case 'word':
@@ -228,7 +301,9 @@ export function compilePhrase(phrase: string): Element[][] {
   if (optionals > 4) throw new PhraseError('at most 4 optional parts per phrase (write two phrases instead)');
   let variants: Element[][] = [[]];
   for (const p of parts) {
-    variants = p.optional ? [...variants.map((v) => [...v, ...p.elements]), ...variants] : variants.map((v) => [...v, ...p.elements]);
+    variants = p.optional
+      ? [...variants.map((v) => [...v, ...p.elements]), ...variants]
+      : variants.map((v) => [...v, ...p.elements]);
   }
   variants = variants.filter((v) => v.length > 0);
   if (!variants.length) throw new PhraseError('the phrase is empty');
@@ -294,11 +369,19 @@ export class PhraseSet<T> {
   /** Every match anywhere in the tokens. */
   findAll(tokens: readonly Token[], kind: RightsSourceKind, isId?: (t: number) => boolean): Hit<T>[] {
     const out: Hit<T>[] = [];
-    for (let at = 0; at < tokens.length; at++) this.candidates(tokens, at, (p) => this.tryPattern(p, tokens, at, kind, out, isId));
+    for (let at = 0; at < tokens.length; at++)
+      this.candidates(tokens, at, (p) => this.tryPattern(p, tokens, at, kind, out, isId));
     return out;
   }
 
-  private tryPattern(p: Pattern<T>, tokens: readonly Token[], at: number, kind: RightsSourceKind, out: Hit<T>[], isId?: (t: number) => boolean): void {
+  private tryPattern(
+    p: Pattern<T>,
+    tokens: readonly Token[],
+    at: number,
+    kind: RightsSourceKind,
+    out: Hit<T>[],
+    isId?: (t: number) => boolean,
+  ): void {
     if (!p.opts.in.has(kind)) return;
     if (p.opts.start && !tokens[at].breakBefore) return;
     let j = at;

@@ -35,7 +35,11 @@ interface RightsHit {
 
 const MAX_UNREAD = 5;
 const MAX_UNREAD_CHARS = 200;
-const USAGE_TERMS_SOURCES: ReadonlySet<RightsSource> = new Set(['xmp:xmpRights:UsageTerms', 'newsml:usageTerms', 'nitf:doc.rights']);
+const USAGE_TERMS_SOURCES: ReadonlySet<RightsSource> = new Set([
+  'xmp:xmpRights:UsageTerms',
+  'newsml:usageTerms',
+  'nitf:doc.rights',
+]);
 
 /** Title case for a market written in capitals that the rules do not know ("TORONTO STAR" → "Toronto Star"). */
 function displayCase(s: string): string {
@@ -47,7 +51,10 @@ function displayCase(s: string): string {
 }
 
 function marketsOf(text: string, tokens: readonly Token[], items: readonly unknown[]): MarketHit[] {
-  return (items as ListItem[]).map((it) => ({ ref: it.value as MarketRef, raw: spanText(text, tokens, it.from, it.to) }));
+  return (items as ListItem[]).map((it) => ({
+    ref: it.value as MarketRef,
+    raw: spanText(text, tokens, it.from, it.to),
+  }));
 }
 
 /** "SYROUT", "MAGSOUT": a country's ISO 3166-1 alpha-3 code or a medium glued to OUT (Reuters' instructions). */
@@ -58,7 +65,13 @@ function codeHits(c: CompiledRightsRules, text: string, tokens: readonly Token[]
     const prefix = t.norm.slice(0, -3);
     const ref = (prefix.length === 3 ? c.alpha3.get(prefix) : undefined) ?? c.mediaWords.get(prefix);
     if (!ref) return;
-    out.push({ from: k, to: k + 1, type: 'out', markets: [{ ref, raw: text.slice(t.start, t.start + prefix.length) }], rule: `code:${prefix}OUT` });
+    out.push({
+      from: k,
+      to: k + 1,
+      type: 'out',
+      markets: [{ ref, raw: text.slice(t.start, t.start + prefix.length) }],
+      rule: `code:${prefix}OUT`,
+    });
   });
   return out;
 }
@@ -148,13 +161,18 @@ function outHits(c: CompiledRightsRules, text: string, tokens: readonly Token[],
 }
 
 /** Every reading of one text, the longest kept. */
-function readText(c: CompiledRightsRules, text: string, kind: RightsSourceKind): { tokens: Token[]; hits: RightsHit[] } {
+function readText(
+  c: CompiledRightsRules,
+  text: string,
+  kind: RightsSourceKind,
+): { tokens: Token[]; hits: RightsHit[] } {
   const tokens = tokenize(text);
   const all: RightsHit[] = [];
   for (const h of c.rights.findAll(tokens, kind)) {
     const v = h.pattern.value;
     const markets: MarketHit[] = [];
-    for (const slot of h.slots) if (slot.slot === 'places' || slot.slot === 'media') markets.push(...marketsOf(text, tokens, slot.values));
+    for (const slot of h.slots)
+      if (slot.slot === 'places' || slot.slot === 'media') markets.push(...marketsOf(text, tokens, slot.values));
     all.push({
       from: h.from,
       to: h.to,
@@ -170,7 +188,12 @@ function readText(c: CompiledRightsRules, text: string, kind: RightsSourceKind):
 }
 
 /** Segments (between hard breaks) holding a cue word no rule read: what a person should look at. */
-function unreadSegments(c: CompiledRightsRules, text: string, tokens: readonly Token[], covered: ReadonlySet<number>): string[] {
+function unreadSegments(
+  c: CompiledRightsRules,
+  text: string,
+  tokens: readonly Token[],
+  covered: ReadonlySet<number>,
+): string[] {
   const out: string[] = [];
   let segStart = 0;
   let cue = false;
@@ -193,8 +216,14 @@ function unreadSegments(c: CompiledRightsRules, text: string, tokens: readonly T
 }
 
 /** Token indexes read by release and kill rules: their words explain cue words too ("EMBARGOED", "NOT"). */
-function coveredByOtherRules(c: CompiledRightsRules, tokens: readonly Token[], kind: RightsSourceKind, into: Set<number>): void {
-  for (const h of [...c.release.findAll(tokens, kind), ...c.notices.findAll(tokens, kind)]) for (let k = h.from; k < h.to; k++) into.add(k);
+function coveredByOtherRules(
+  c: CompiledRightsRules,
+  tokens: readonly Token[],
+  kind: RightsSourceKind,
+  into: Set<number>,
+): void {
+  for (const h of [...c.release.findAll(tokens, kind), ...c.notices.findAll(tokens, kind)])
+    for (let k = h.from; k < h.to; k++) into.add(k);
 }
 
 /** Distinct texts, leaving out one that is the start of another (IIM's 256-byte cut of the XMP instructions). */
@@ -210,10 +239,17 @@ function plusStatus(value: string, prefix: 'MR' | 'PR' | 'CR' | 'AL'): string | 
 }
 
 /** IPTC digital source types (the URI's last segment) that make a picture an illustration, or processed. */
-const GENERATED_SOURCES = new Set(['trainedalgorithmicmedia', 'compositewithtrainedalgorithmicmedia', 'algorithmicmedia', 'compositesynthetic', 'composite']);
+const GENERATED_SOURCES = new Set([
+  'trainedalgorithmicmedia',
+  'compositewithtrainedalgorithmicmedia',
+  'algorithmicmedia',
+  'compositesynthetic',
+  'composite',
+]);
 const ENHANCED_SOURCES = new Set(['algorithmicallyenhanced']);
 
-type CodedHit = { type: 'restriction'; id: RestrictionId; rule: string } | { type: 'advisory'; id: AdvisoryId; rule: string };
+type CodedHit =
+  { type: 'restriction'; id: RestrictionId; rule: string } | { type: 'advisory'; id: AdvisoryId; rule: string };
 
 /**
  * A coded field that says something by itself (PLUS release, credit-line and alteration codes,
@@ -226,11 +262,15 @@ function codedRights(source: SourcedText['source'], text: string): CodedHit[] | 
       const model = source === 'xmp:plus:ModelReleaseStatus';
       const code = plusStatus(text, model ? 'MR' : 'PR');
       if (code !== (model ? 'MR-NON' : 'PR-NON')) return [];
-      return [{ type: 'restriction', id: model ? 'model-release-missing' : 'property-release-missing', rule: `plus:${code}` }];
+      return [
+        { type: 'restriction', id: model ? 'model-release-missing' : 'property-release-missing', rule: `plus:${code}` },
+      ];
     }
     case 'xmp:plus:CreditLineRequired': {
       const code = plusStatus(text, 'CR');
-      return code && code !== 'CR-NRQ' && code !== 'CR-NON' ? [{ type: 'restriction', id: 'mandatory-credit', rule: `plus:${code}` }] : [];
+      return code && code !== 'CR-NRQ' && code !== 'CR-NON'
+        ? [{ type: 'restriction', id: 'mandatory-credit', rule: `plus:${code}` }]
+        : [];
     }
     case 'xmp:plus:ImageAlterationConstraints': {
       const code = plusStatus(text, 'AL');
@@ -238,7 +278,8 @@ function codedRights(source: SourcedText['source'], text: string): CodedHit[] | 
     }
     case 'xmp:Iptc4xmpExt:DigitalSourceType': {
       const kind = (/([A-Za-z]+)\s*$/.exec(text.slice(-120))?.[1] ?? '').toLowerCase();
-      if (GENERATED_SOURCES.has(kind)) return [{ type: 'advisory', id: 'photo-illustration', rule: `digitalsourcetype:${kind}` }];
+      if (GENERATED_SOURCES.has(kind))
+        return [{ type: 'advisory', id: 'photo-illustration', rule: `digitalsourcetype:${kind}` }];
       if (ENHANCED_SOURCES.has(kind)) return [{ type: 'advisory', id: 'processed', rule: `digitalsourcetype:${kind}` }];
       return [];
     }
@@ -315,12 +356,19 @@ export function readRights(input: Pick<ItemRightsInput, 'texts'>, rules: RightsR
     if (restrictive && kind === 'instructions') restrictiveTexts.push(text.trim());
     if (kind === 'instructions' || kind === 'terms') {
       coveredByOtherRules(c, tokens, kind, covered);
-      for (const s of unreadSegments(c, text, tokens, covered)) if (unread.length < MAX_UNREAD && !unread.includes(s)) unread.push(s);
+      for (const s of unreadSegments(c, text, tokens, covered))
+        if (unread.length < MAX_UNREAD && !unread.includes(s)) unread.push(s);
     }
   }
 
-  const terms = [...new Set(input.texts.filter((t) => USAGE_TERMS_SOURCES.has(t.source) && t.text.trim()).map((t) => t.text.trim()))];
-  const usageTerms = terms.length ? withoutCutCopies(terms).join('\n') : restrictiveTexts.length ? withoutCutCopies(restrictiveTexts).join('\n') : null;
+  const terms = [
+    ...new Set(input.texts.filter((t) => USAGE_TERMS_SOURCES.has(t.source) && t.text.trim()).map((t) => t.text.trim())),
+  ];
+  const usageTerms = terms.length
+    ? withoutCutCopies(terms).join('\n')
+    : restrictiveTexts.length
+      ? withoutCutCopies(restrictiveTexts).join('\n')
+      : null;
 
   return {
     restrictions: RESTRICTION_IDS.filter((id) => restrictions.has(id)),

@@ -26,7 +26,8 @@ function slotIssues(rules: unknown): RulesIssue[] {
   const issues: RulesIssue[] = [];
   for (const { path, slots } of SLOT_REQUIRED) {
     let node: unknown = rules;
-    for (const key of path) node = node && typeof node === 'object' ? (node as Record<string, unknown>)[key] : undefined;
+    for (const key of path)
+      node = node && typeof node === 'object' ? (node as Record<string, unknown>)[key] : undefined;
     if (!Array.isArray(node)) continue;
     (node as PhraseGroup[]).forEach((g, gi) =>
       g.phrases.forEach((p, pi) => {
@@ -80,7 +81,8 @@ export function loadRightsRules(path?: string): RightsRules {
 /** Restriction and advisory ids are a closed vocabulary: an unknown one is named as such. */
 function closedVocabulary(parent: ReadonlyArray<string | number>): string | null {
   if (parent.length !== 1) return null;
-  if (parent[0] === 'restrictions') return `not a restriction id: the vocabulary is closed (${RESTRICTION_IDS.join(', ')})`;
+  if (parent[0] === 'restrictions')
+    return `not a restriction id: the vocabulary is closed (${RESTRICTION_IDS.join(', ')})`;
   if (parent[0] === 'advisories') return `not an advisory id: the vocabulary is closed (${ADVISORY_IDS.join(', ')})`;
   return null;
 }
@@ -102,11 +104,15 @@ function mergeGroupMap<K extends string>(
   op: Partial<Record<K, PhraseGroup[]>> | undefined,
 ): Partial<Record<K, PhraseGroup[]>> {
   const out: Partial<Record<K, PhraseGroup[]>> = { ...base };
-  for (const [k, groups] of Object.entries(op ?? {}) as Array<[K, PhraseGroup[]]>) out[k] = [...(base[k] ?? []), ...groups];
+  for (const [k, groups] of Object.entries(op ?? {}) as Array<[K, PhraseGroup[]]>)
+    out[k] = [...(base[k] ?? []), ...groups];
   return out;
 }
 
-function mergeNameMap(base: Record<string, string[]>, op: Record<string, string[]> | undefined): Record<string, string[]> {
+function mergeNameMap(
+  base: Record<string, string[]>,
+  op: Record<string, string[]> | undefined,
+): Record<string, string[]> {
   const out = { ...base };
   for (const [k, v] of Object.entries(op ?? {})) out[k] = union(out[k] ?? [], v);
   return out;

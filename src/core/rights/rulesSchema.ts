@@ -38,12 +38,19 @@ export type PhraseGroup = z.infer<typeof phraseGroupSchema>;
 const nonEmpty = z.string().trim().min(1, 'must not be empty');
 const language = z.string().superRefine((l, ctx) => {
   if (!countries.langs().includes(l)) {
-    ctx.addIssue({ code: 'custom', message: `"${l}" is not a language whose country names are known (e.g. "en", "de", "fr")` });
+    ctx.addIssue({
+      code: 'custom',
+      message: `"${l}" is not a language whose country names are known (e.g. "en", "de", "fr")`,
+    });
   }
 });
 const groups = z.array(phraseGroupSchema);
 const zoneValue = z.string().superRefine((s, ctx) => {
-  if (!zoneFromRule(s)) ctx.addIssue({ code: 'custom', message: `"${s}" is neither an offset such as "+01:00" nor an IANA time zone such as "Europe/London"` });
+  if (!zoneFromRule(s))
+    ctx.addIssue({
+      code: 'custom',
+      message: `"${s}" is neither an offset such as "+01:00" nor an IANA time zone such as "Europe/London"`,
+    });
 });
 
 export const mediumSchema = z.strictObject({
@@ -73,13 +80,19 @@ export const rightsRulesSchema = z.strictObject({
     out: groups,
     /** Phrases naming the only places a photo may be used in: each needs a {places} slot. */
     only: groups,
-    media: z.record(z.string().regex(/^[a-z][a-z-]*$/, 'medium ids are lower case words (e.g. "magazines")'), mediumSchema),
+    media: z.record(
+      z.string().regex(/^[a-z][a-z-]*$/, 'medium ids are lower case words (e.g. "magazines")'),
+      mediumSchema,
+    ),
     /** Regions that are not countries: display name → aliases. */
     regions: z.record(nonEmpty, z.array(nonEmpty)),
     /** Known places that are neither countries nor regions (provinces, cities, home nations). */
     places: z.record(nonEmpty, z.array(nonEmpty)),
     /** More names of countries, keyed by ISO 3166-1 alpha-2 ("GB": ["BRITAIN"]). */
-    countryAliases: z.record(z.string().regex(/^[A-Z]{2}$/, 'ISO 3166-1 alpha-2 codes such as "GB"'), z.array(nonEmpty)),
+    countryAliases: z.record(
+      z.string().regex(/^[A-Z]{2}$/, 'ISO 3166-1 alpha-2 codes such as "GB"'),
+      z.array(nonEmpty),
+    ),
     /** Languages whose country names are known (i18n-iso-countries locale codes). */
     countryNameLanguages: z.array(language),
     /** Words that never name a market before "OUT" ("SOLD OUT", "WAY OUT"). */
@@ -132,7 +145,11 @@ export const operatorRightsRulesSchema = z.strictObject({
       media: z
         .record(
           z.string().regex(/^[a-z][a-z-]*$/),
-          z.strictObject({ name: nonEmpty.optional(), aliases: z.array(nonEmpty).optional(), restriction: z.enum(RESTRICTION_IDS).nullable().optional() }),
+          z.strictObject({
+            name: nonEmpty.optional(),
+            aliases: z.array(nonEmpty).optional(),
+            restriction: z.enum(RESTRICTION_IDS).nullable().optional(),
+          }),
         )
         .optional(),
       regions: z.record(nonEmpty, z.array(nonEmpty)).optional(),

@@ -1,7 +1,6 @@
 /**
  * The word scanner every rights, release and kill rule reads through. One pass over the text,
- * no regular expression over the whole input (issue 18 item 4: every pattern that sees input is
- * linear): rules are then matched token by token (see phraseMatcher.ts), so a 100,000-character
+ * no regular expression over the whole input (every pattern that sees input must be linear): rules are then matched token by token (see phraseMatcher.ts), so a 100,000-character
  * field costs the same per character in any script (test/unit/rights/linearity.test.ts).
  */
 
@@ -20,8 +19,41 @@ export interface Token {
 }
 
 const HARD_BREAKS = new Set([
-  '.', ';', ':', ',', '!', '?', '/', '\\', '(', ')', '[', ']', '{', '}', '<', '>', '|', '"', '+', '=', '*', '#', '~',
-  '\n', '\r', '\u2022', '\u00B7', '\u2013', '\u2014', '\u201C', '\u201D', '\u201E', '\u00AB', '\u00BB', '\u2026',
+  '.',
+  ';',
+  ':',
+  ',',
+  '!',
+  '?',
+  '/',
+  '\\',
+  '(',
+  ')',
+  '[',
+  ']',
+  '{',
+  '}',
+  '<',
+  '>',
+  '|',
+  '"',
+  '+',
+  '=',
+  '*',
+  '#',
+  '~',
+  '\n',
+  '\r',
+  '\u2022',
+  '\u00B7',
+  '\u2013',
+  '\u2014',
+  '\u201C',
+  '\u201D',
+  '\u201E',
+  '\u00AB',
+  '\u00BB',
+  '\u2026',
 ]);
 const MAX_SEP = 4;
 const WORD_CHAR = /^[\p{L}\p{N}\p{M}]$/u;
@@ -41,7 +73,17 @@ function isWordCode(c: number): boolean {
 }
 
 function isSpace(c: number): boolean {
-  return c === 32 || c === 9 || c === 0xa0 || c === 0x200b || c === 0x2060 || c === 0xfeff || (c >= 0x2000 && c <= 0x200a) || c === 0x202f || c === 0x3000;
+  return (
+    c === 32 ||
+    c === 9 ||
+    c === 0xa0 ||
+    c === 0x200b ||
+    c === 0x2060 ||
+    c === 0xfeff ||
+    (c >= 0x2000 && c <= 0x200a) ||
+    c === 0x202f ||
+    c === 0x3000
+  );
 }
 
 /** Upper case without diacritics: how rules and text are compared. */

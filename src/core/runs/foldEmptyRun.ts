@@ -11,7 +11,14 @@ import type { RunRecord } from './runRecord';
 
 /** Can `run` fold into `prev`, the schedule's newest other row? Hot-folder runs never fold: each names its own file. */
 export function foldsInto(prev: RunRecord | null, run: RunRecord): boolean {
-  return prev !== null && run.state === 'empty' && prev.state === 'empty' && prev.schedule === run.schedule && run.schedule !== 'watch' && prev.id !== run.id;
+  return (
+    prev !== null &&
+    run.state === 'empty' &&
+    prev.state === 'empty' &&
+    prev.schedule === run.schedule &&
+    run.schedule !== 'watch' &&
+    prev.id !== run.id
+  );
 }
 
 /** The row after `run` folded into `prev`: the pure twin of src/adapters/redis/lua/foldEmptyRun.lua (test/integration/runs.fold.test.ts keeps them equal). */

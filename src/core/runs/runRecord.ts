@@ -33,7 +33,13 @@ export interface RunRecord {
 
 export const WATCH_SCHEDULE = 'watch';
 
-export function newRun(p: { id: string; schedule: string; source: string; trigger: RunTrigger; startedAt: Date }): RunRecord {
+export function newRun(p: {
+  id: string;
+  schedule: string;
+  source: string;
+  trigger: RunTrigger;
+  startedAt: Date;
+}): RunRecord {
   return {
     id: p.id,
     schedule: p.schedule,
@@ -54,6 +60,17 @@ export function newRun(p: { id: string; schedule: string; source: string; trigge
 }
 
 /** Close a run: its duration counts from its start to now. */
-export function finishRun(run: RunRecord, state: Exclude<RunState, 'running' | 'waiting'>, at: Date, patch: Partial<RunRecord> = {}): RunRecord {
-  return { ...run, ...patch, state, finishedAt: at.toISOString(), durationMs: Math.max(0, at.getTime() - Date.parse(run.startedAt)) };
+export function finishRun(
+  run: RunRecord,
+  state: Exclude<RunState, 'running' | 'waiting'>,
+  at: Date,
+  patch: Partial<RunRecord> = {},
+): RunRecord {
+  return {
+    ...run,
+    ...patch,
+    state,
+    finishedAt: at.toISOString(),
+    durationMs: Math.max(0, at.getTime() - Date.parse(run.startedAt)),
+  };
 }

@@ -34,11 +34,19 @@ export function staleness(s: SourceStatus, now: number, staleHours: number): Sta
   // A watcher looks every few seconds; a schedule may rightly look once a night (see `overdueBy` for it).
   if (s.kind === 'watch' && (s.lastCheckAt === null ? now - s.since > limit : now - s.lastCheckAt > limit)) {
     const last = s.lastCheckAt === null ? 'never' : `last on ${new Date(s.lastCheckAt).toISOString()}`;
-    return { stale: true, silentHours, reason: `${what} not checked for over ${staleHours} h (${last}; is photowire watch running?)` };
+    return {
+      stale: true,
+      silentHours,
+      reason: `${what} not checked for over ${staleHours} h (${last}; is photowire watch running?)`,
+    };
   }
   if (silentMs > limit) {
     const last = s.lastNewAt === null ? 'nothing taken yet' : `last new on ${new Date(s.lastNewAt).toISOString()}`;
-    return { stale: true, silentHours, reason: `nothing new for ${silentHours} h (${last}; PHOTOWIRE_STALE_HOURS=${staleHours})` };
+    return {
+      stale: true,
+      silentHours,
+      reason: `nothing new for ${silentHours} h (${last}; PHOTOWIRE_STALE_HOURS=${staleHours})`,
+    };
   }
   return { stale: false, silentHours, reason: null };
 }

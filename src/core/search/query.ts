@@ -33,7 +33,8 @@ export function parseQuery(q: string | null | undefined): SearchTerm[] {
     const field = (m[1] ?? m[3])?.toLowerCase();
     const value = m[2] ?? m[4] ?? m[5] ?? m[6];
     if (field && FIELDS.has(field)) {
-      if (value.trim()) terms.push({ field: (field === 'by' ? 'creator' : field) as SearchField, text: fold(value.trim()) });
+      if (value.trim())
+        terms.push({ field: (field === 'by' ? 'creator' : field) as SearchField, text: fold(value.trim()) });
     } else {
       const text = field ? `${field}:${value}` : value;
       if (text.trim()) terms.push({ field: null, text: fold(text.trim()) });
@@ -51,11 +52,21 @@ function fieldText(record: CatalogRecord, field: SearchField | null): string {
     case 'creator':
       return fold(c.creators.join('\n'));
     case 'credit':
-      return fold([c.line, c.raw.captionTail, ...c.raw.byline, c.raw.creditLine, c.raw.source, c.raw.copyright].filter(Boolean).join('\n'));
+      return fold(
+        [c.line, c.raw.captionTail, ...c.raw.byline, c.raw.creditLine, c.raw.source, c.raw.copyright]
+          .filter(Boolean)
+          .join('\n'),
+      );
     case 'caption':
       return fold([record.caption, record.title, record.headline].filter(Boolean).join('\n'));
     default:
-      return [fieldText(record, 'caption'), fieldText(record, 'creator'), fieldText(record, 'agency'), fold(c.line ?? ''), fold(record.error?.message ?? '')].join('\n');
+      return [
+        fieldText(record, 'caption'),
+        fieldText(record, 'creator'),
+        fieldText(record, 'agency'),
+        fold(c.line ?? ''),
+        fold(record.error?.message ?? ''),
+      ].join('\n');
   }
 }
 
@@ -69,11 +80,20 @@ const squeeze = (s: string) => s.replace(/[\s_.-]+/g, '');
 export function recordMatches(record: CatalogRecord, terms: SearchTerm[]): boolean {
   return terms.every((t) => {
     const text = fieldText(record, t.field);
-    return text.includes(t.text) || (t.field === 'agency' && text.split('\n').some((name) => squeeze(name).includes(squeeze(t.text))));
+    return (
+      text.includes(t.text) ||
+      (t.field === 'agency' && text.split('\n').some((name) => squeeze(name).includes(squeeze(t.text))))
+    );
   });
 }
 
 /** The words of a folded name, as the creator index keeps them: "Jean-Luc O'Neil" -> jean, luc, o, neil. */
 export function nameTokens(s: string): string[] {
-  return [...new Set(fold(s).split(/[^\p{L}\p{N}]+/u).filter(Boolean))];
+  return [
+    ...new Set(
+      fold(s)
+        .split(/[^\p{L}\p{N}]+/u)
+        .filter(Boolean),
+    ),
+  ];
 }

@@ -1,6 +1,13 @@
 import { z } from 'zod';
 import type { PipelineContext } from '../../app/pipelineContext';
-import { batchDetailSchema, batchIdParam, batchListQuery, batchListSchema, recordPageSchema, recordQuerySchema } from '../apiSchemas';
+import {
+  batchDetailSchema,
+  batchIdParam,
+  batchListQuery,
+  batchListSchema,
+  recordPageSchema,
+  recordQuerySchema,
+} from '../apiSchemas';
 import { batchDetail } from '../batchDetail';
 import type { BatchOverviews } from '../batchOverview';
 import { recordsPage } from '../recordsPage';
@@ -44,7 +51,10 @@ export function batchRoutes(app: ZodApp, deps: { ctx: PipelineContext; overviews
         summary: "A batch's catalog records in feed order, paged and filtered",
         params,
         querystring: recordQuerySchema,
-        response: responses({ 200: [recordPageSchema, 'one page of records'] }, { 400: 'a bad id or query', 404: 'no such batch' }),
+        response: responses(
+          { 200: [recordPageSchema, 'one page of records'] },
+          { 400: 'a bad id or query', 404: 'no such batch' },
+        ),
       },
     },
     async ({ params: { batchId }, query }) => await recordsPage(deps, batchId, query),

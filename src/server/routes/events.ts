@@ -15,11 +15,14 @@ export function eventRoutes(
   overviews: BatchOverviews,
   opts: { intervalMs: number; heartbeatMs?: number; streamsPerClient: number },
 ): BatchEventHub {
-  const hub = new BatchEventHub(async (query) => JSON.stringify(batchListSchema.parse(await overviews.listWithRuns(query))), {
-    intervalMs: opts.intervalMs,
-    heartbeatMs: opts.heartbeatMs ?? 15_000,
-    log: app.log,
-  });
+  const hub = new BatchEventHub(
+    async (query) => JSON.stringify(batchListSchema.parse(await overviews.listWithRuns(query))),
+    {
+      intervalMs: opts.intervalMs,
+      heartbeatMs: opts.heartbeatMs ?? 15_000,
+      log: app.log,
+    },
+  );
   const slots = new PerClientSlots(opts.streamsPerClient);
   // Streams never end on their own: close them so the server can stop.
   app.addHook('preClose', async () => hub.close());
@@ -30,7 +33,10 @@ export function eventRoutes(
     summary: 'Server-sent events: `batches` (a BatchList) at once and whenever a ledger changes',
     querystring: batchListQuery,
     response: {
-      200: { description: 'text/event-stream of `event: batches` messages', content: { 'text/event-stream': { schema: batchListSchema } } },
+      200: {
+        description: 'text/event-stream of `event: batches` messages',
+        content: { 'text/event-stream': { schema: batchListSchema } },
+      },
       400: error('a bad query'),
       401: error('no or wrong token'),
       429: error('this client already holds PHOTOWIRE_EVENT_STREAMS_PER_CLIENT streams (TOO_MANY_OPEN)'),
@@ -39,7 +45,10 @@ export function eventRoutes(
   app.get('/api/events', { schema }, async (req, reply) => {
     const release = slots.take(req.ip);
     if (!release) {
-      throw new HttpError('TOO_MANY_OPEN', `this client already has ${opts.streamsPerClient} event streams open (PHOTOWIRE_EVENT_STREAMS_PER_CLIENT): close a desk tab`);
+      throw new HttpError(
+        'TOO_MANY_OPEN',
+        `this client already has ${opts.streamsPerClient} event streams open (PHOTOWIRE_EVENT_STREAMS_PER_CLIENT): close a desk tab`,
+      );
     }
     reply.hijack();
     const res = reply.raw;

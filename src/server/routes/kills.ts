@@ -21,14 +21,23 @@ export function killRoutes(app: ZodApp, rt: Runtime): void {
     {
       schema: {
         tags: ['kills'],
-        summary: 'Kills, withdrawals and corrections of the last days, newest first, each with the first copies it reached and where they are stored',
+        summary:
+          'Kills, withdrawals and corrections of the last days, newest first, each with the first copies it reached and where they are stored',
         querystring: killQuerySchema,
-        response: responses({ 200: [killListSchema, 'the kills'] }, { 400: 'a --since that is neither a duration nor a date' }),
+        response: responses(
+          { 200: [killListSchema, 'the kills'] },
+          { 400: 'a --since that is neither a duration nor a date' },
+        ),
       },
     },
     async ({ query }) => {
       const since = parseSince(query.since);
-      if (since === null) throw new HttpError(400, 'BAD_REQUEST', `since=${query.since}: give a duration such as 3d, 12h, 90m, or an ISO date`);
+      if (since === null)
+        throw new HttpError(
+          400,
+          'BAD_REQUEST',
+          `since=${query.since}: give a duration such as 3d, 12h, 90m, or an ISO date`,
+        );
       const kills = await listKills(rt.ctx, since, { all: query.all === '1' || query.all === 'true' });
       return { since: new Date(since).toISOString(), kills };
     },
@@ -44,24 +53,41 @@ export function killRoutes(app: ZodApp, rt: Runtime): void {
         response: responses({ 200: [killCopiesSchema, 'the page; `next` is the `after` of the next one'] }),
       },
     },
-    async ({ params, query }) => killCopiesPage(rt.ctx, params.id, { after: query.after, limit: query.limit, review: query.review === '1' }),
+    async ({ params, query }) =>
+      killCopiesPage(rt.ctx, params.id, { after: query.after, limit: query.limit, review: query.review === '1' }),
   );
   app.post(
     '/api/kills',
     {
       schema: {
         tags: ['kills'],
-        summary: 'Kill (or withdraw) a photo by item id, photo id, stored original or agency id: every copy, version and resend, and any that arrives later',
+        summary:
+          'Kill (or withdraw) a photo by item id, photo id, stored original or agency id: every copy, version and resend, and any that arrives later',
         body: killBodySchema,
         response: responses(
-          { 201: [killOutcomeSchema, 'the kill as stored, with the first records it reached (`matched` false: none yet, it stands for later arrivals)'] },
+          {
+            201: [
+              killOutcomeSchema,
+              'the kill as stored, with the first records it reached (`matched` false: none yet, it stands for later arrivals)',
+            ],
+          },
           { 400: 'no target or no reason', 409: 'a bare agency id seen from more than one agency: name the agency' },
         ),
       },
     },
     async ({ body }, reply) => {
-      const out = await manualKill(rt.ctx, body.target, body.reason, { kind: body.withdraw ? 'withdraw' : 'kill', agency: body.agency, by: 'desk' });
-      return reply.code(201).send({ kill: await killReport(rt.ctx, out.event), targetKind: out.targetKind, provider: out.provider, matched: out.matched, webhook: out.webhook });
+      const out = await manualKill(rt.ctx, body.target, body.reason, {
+        kind: body.withdraw ? 'withdraw' : 'kill',
+        agency: body.agency,
+        by: 'desk',
+      });
+      return reply.code(201).send({
+        kill: await killReport(rt.ctx, out.event),
+        targetKind: out.targetKind,
+        provider: out.provider,
+        matched: out.matched,
+        webhook: out.webhook,
+      });
     },
   );
   app.post(
@@ -69,10 +95,14 @@ export function killRoutes(app: ZodApp, rt: Runtime): void {
     {
       schema: {
         tags: ['kills'],
-        summary: 'Lift a kill (sent in error, a mistyped id): kept with who, when and why; its records get the status the other kills give them',
+        summary:
+          'Lift a kill (sent in error, a mistyped id): kept with who, when and why; its records get the status the other kills give them',
         params: killIdParamsSchema,
         body: killLiftBodySchema,
-        response: responses({ 200: [killLiftOutcomeSchema, 'the kill, now lifted, and how many records it no longer decides'] }, { 404: 'no such kill' }),
+        response: responses(
+          { 200: [killLiftOutcomeSchema, 'the kill, now lifted, and how many records it no longer decides'] },
+          { 404: 'no such kill' },
+        ),
       },
     },
     async ({ params, body }) => {

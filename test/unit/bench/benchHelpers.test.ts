@@ -24,7 +24,10 @@ describe('foldStageLines (per-stage breakdown from the worker log)', () => {
   });
 
   it('counts a stage a line does not carry as zero and ignores other messages that mention it', () => {
-    const b = foldStageLines([itemDone({ captionCredit: 2, dedup: 3, catalog: 1 }), JSON.stringify({ msg: 'batch done', note: '"item done"' })]);
+    const b = foldStageLines([
+      itemDone({ captionCredit: 2, dedup: 3, catalog: 1 }),
+      JSON.stringify({ msg: 'batch done', note: '"item done"' }),
+    ]);
     expect(b.items).toBe(1);
     expect(b.meanMs.renditions).toBe(0);
     expect(b.meanItemMs).toBe(6);

@@ -31,7 +31,9 @@ function writeRules(name: string, text: string): string {
 }
 
 describe('the shipped boilerplate rules', () => {
-  const examples = defaultBoilerplateRules().markers.flatMap((m) => (m.examples ?? []).map((e) => [m.name, m.kind, e] as const));
+  const examples = defaultBoilerplateRules().markers.flatMap((m) =>
+    (m.examples ?? []).map((e) => [m.name, m.kind, e] as const),
+  );
 
   it('has a dry-run example for every rule', () => {
     expect(defaultBoilerplateRules().version).toBe(shipped.version);
@@ -49,7 +51,9 @@ describe('wire boilerplate in captions', () => {
   const clean = (raw: string) => cleanCaption(raw, { rules: credits });
 
   it('removes markers that follow one another at the start, each with its kind', () => {
-    const c = clean('REFILE - CORRECTING DATE UPDATED CAPTION: FILE PHOTO: Police officers stand guard in London, June 22, 2012. REUTERS/Luke MacGregor');
+    const c = clean(
+      'REFILE - CORRECTING DATE UPDATED CAPTION: FILE PHOTO: Police officers stand guard in London, June 22, 2012. REUTERS/Luke MacGregor',
+    );
     expect(c.caption).toBe('Police officers stand guard in London, June 22, 2012.');
     expect(c.removed.map((r) => [r.kind, r.text])).toEqual([
       ['refile', 'REFILE - CORRECTING DATE'],
@@ -61,7 +65,11 @@ describe('wire boilerplate in captions', () => {
 
   it('keeps a bare marker word inside a reason, and ends the reason at a marker with its separator', () => {
     // CORRECTING is a marker of its own ("CORRECTING DATE - ..."), but after REFILE it is the reason.
-    expect(clean('REFILE - CORRECTING PHOTOGRAPHER NAME TOPSHOT - Fans cheer in Madrid, Spain, May 2, 2023. (Photo by Oscar DEL POZO / AFP)').removed.map((r) => [r.kind, r.text])).toEqual([
+    expect(
+      clean(
+        'REFILE - CORRECTING PHOTOGRAPHER NAME TOPSHOT - Fans cheer in Madrid, Spain, May 2, 2023. (Photo by Oscar DEL POZO / AFP)',
+      ).removed.map((r) => [r.kind, r.text]),
+    ).toEqual([
       ['refile', 'REFILE - CORRECTING PHOTOGRAPHER NAME'],
       ['highlight', 'TOPSHOT -'],
       ['credit-tail', '(Photo by Oscar DEL POZO / AFP)'],
@@ -70,7 +78,9 @@ describe('wire boilerplate in captions', () => {
 
   it("ends AFP's notes at ' / ' and never takes the caption with them", () => {
     // Before 2026-12-03 the note ran on and the credit-tail finder took the whole caption: it came out empty.
-    const c = clean('EDITORS NOTE: Graphic content / Relatives mourn at a hospital in Khan Yunis on October 9, 2023. (Photo by MAHMUD HAMS / AFP)');
+    const c = clean(
+      'EDITORS NOTE: Graphic content / Relatives mourn at a hospital in Khan Yunis on October 9, 2023. (Photo by MAHMUD HAMS / AFP)',
+    );
     expect(c.caption).toBe('Relatives mourn at a hospital in Khan Yunis on October 9, 2023.');
     expect(c.removed.map((r) => r.kind)).toEqual(['editor-note', 'credit-tail']);
   });
@@ -83,18 +93,28 @@ describe('wire boilerplate in captions', () => {
     expect(c.removed.map((r) => r.kind)).toEqual(['caption-update', 'credit-tail', 'correction-notice']);
     expect(c.removed[2].text.startsWith('/ "The erroneous mention[s]')).toBe(true);
     // The same caption as first sent cleans to the same text: a correction is not a new caption.
-    expect(clean('Supporters wave flags in Lyon on May 2, 2023. (Photo by JEFF PACHOUD / AFP)').caption).toBe(c.caption);
+    expect(clean('Supporters wave flags in Lyon on May 2, 2023. (Photo by JEFF PACHOUD / AFP)').caption).toBe(
+      c.caption,
+    );
   });
 
   it('ends a refile reason before the caption: a dateline, an abbreviation, a one-letter word', () => {
-    expect(clean('REFILE - CORRECTING TYPO LONDON, ENGLAND - MAY 30: Fans cheer on May 30, 2012 in London, England. (Photo by Oli Scarff/Getty Images)').caption).toBe(
-      'LONDON, ENGLAND - MAY 30: Fans cheer on May 30, 2012 in London, England.',
+    expect(
+      clean(
+        'REFILE - CORRECTING TYPO LONDON, ENGLAND - MAY 30: Fans cheer on May 30, 2012 in London, England. (Photo by Oli Scarff/Getty Images)',
+      ).caption,
+    ).toBe('LONDON, ENGLAND - MAY 30: Fans cheer on May 30, 2012 in London, England.');
+    expect(
+      clean(
+        'REFILE - ADDING RESTRICTIONS U.S. President Joe Biden speaks in Washington, U.S., May 3, 2023. REUTERS/Kevin Lamarque',
+      ).caption,
+    ).toBe('U.S. President Joe Biden speaks in Washington, U.S., May 3, 2023.');
+    expect(clean('REPEAT A masked supporter stands outside the embassy. (AP Photo/Tim Hales)').caption).toBe(
+      'A masked supporter stands outside the embassy.',
     );
-    expect(clean('REFILE - ADDING RESTRICTIONS U.S. President Joe Biden speaks in Washington, U.S., May 3, 2023. REUTERS/Kevin Lamarque').caption).toBe(
-      'U.S. President Joe Biden speaks in Washington, U.S., May 3, 2023.',
-    );
-    expect(clean('REPEAT A masked supporter stands outside the embassy. (AP Photo/Tim Hales)').caption).toBe('A masked supporter stands outside the embassy.');
-    expect(clean('RETRANSMITTED WITH IMPROVED QUALITY Rescuers work in Antakya. REUTERS/Umit Bektas').removed[0]).toEqual({
+    expect(
+      clean('RETRANSMITTED WITH IMPROVED QUALITY Rescuers work in Antakya. REUTERS/Umit Bektas').removed[0],
+    ).toEqual({
       kind: 'refile',
       text: 'RETRANSMITTED WITH IMPROVED QUALITY',
     });
@@ -104,13 +124,17 @@ describe('wire boilerplate in captions', () => {
     const c = clean(
       'EDS NOTE: GRAPHIC CONTENT. A man walks past a damaged building in Kharkiv, Ukraine, May 3, 2022. Picture taken with a drone. The city was shelled overnight. REUTERS/Ivan Alvarado',
     );
-    expect(c.caption).toBe('A man walks past a damaged building in Kharkiv, Ukraine, May 3, 2022. The city was shelled overnight.');
+    expect(c.caption).toBe(
+      'A man walks past a damaged building in Kharkiv, Ukraine, May 3, 2022. The city was shelled overnight.',
+    );
     expect(c.removed.map((r) => r.kind)).toEqual(['editor-note', 'editor-note', 'credit-tail']);
     expect(c.creditTail).toBe('REUTERS/Ivan Alvarado');
     // Abbreviations and initials inside the note do not end it early.
-    expect(clean('Traffic in Washington, D.C., U.S. Picture taken with a mobile phone in Washington, D.C., U.S., June 3, 2023. REUTERS/Jim Bourg').caption).toBe(
-      'Traffic in Washington, D.C., U.S.',
-    );
+    expect(
+      clean(
+        'Traffic in Washington, D.C., U.S. Picture taken with a mobile phone in Washington, D.C., U.S., June 3, 2023. REUTERS/Jim Bourg',
+      ).caption,
+    ).toBe('Traffic in Washington, D.C., U.S.');
   });
 
   it('removes search notes, bracketed story notes and pictures-of-the-day tags anywhere', () => {
@@ -125,7 +149,10 @@ describe('wire boilerplate in captions', () => {
       ['editor-note', 'TPX IMAGES OF THE DAY'],
       ['credit-tail', 'REUTERS/Esam Omran Al-Fetori'],
     ]);
-    expect(clean('Flood victims in Derna, Libya. SEARCH “LIBYA FLOODS” FOR THIS STORY. REUTERS/Esam Omran Al-Fetori').caption).toBe('Flood victims in Derna, Libya.');
+    expect(
+      clean('Flood victims in Derna, Libya. SEARCH “LIBYA FLOODS” FOR THIS STORY. REUTERS/Esam Omran Al-Fetori')
+        .caption,
+    ).toBe('Flood victims in Derna, Libya.');
   });
 
   it('leaves caption text alone that only looks like a marker', () => {
@@ -146,17 +173,30 @@ describe('wire boilerplate in captions', () => {
   it('keeps a note without a full stop from swallowing the credit after it', () => {
     const c = clean('Protesters march in Paris, France. Picture taken with a mobile phone REUTERS/Stephane Mahe');
     expect(c.creditTail).toBe('REUTERS/Stephane Mahe');
-    expect(clean('Protesters march in Paris, France. Picture taken with a mobile phone').caption).toBe('Protesters march in Paris, France.');
+    expect(clean('Protesters march in Paris, France. Picture taken with a mobile phone').caption).toBe(
+      'Protesters march in Paris, France.',
+    );
   });
 
   it('sets credit.flags.file from a removed file marker, and only then', () => {
     const flagged = (raw: string) => {
       const c = clean(raw);
-      const credit = normalizeCredit({ captionTail: c.creditTail, byline: [], creditLine: null, source: null, copyright: null }, credits);
+      const credit = normalizeCredit(
+        { captionTail: c.creditTail, byline: [], creditLine: null, source: null, copyright: null },
+        credits,
+      );
       return removedFileMarker(c.removed) || credit.flags.file;
     };
-    expect(flagged('UPDATED CAPTION: FILE PHOTO: Britain\'s Prime Minister speaks in London, July 6, 2022. REUTERS/Henry Nicholls')).toBe(true);
-    expect(flagged('REFILE - CORRECTING TYPO Britain\'s Prime Minister speaks in London, July 6, 2022. REUTERS/Henry Nicholls')).toBe(false);
+    expect(
+      flagged(
+        "UPDATED CAPTION: FILE PHOTO: Britain's Prime Minister speaks in London, July 6, 2022. REUTERS/Henry Nicholls",
+      ),
+    ).toBe(true);
+    expect(
+      flagged(
+        "REFILE - CORRECTING TYPO Britain's Prime Minister speaks in London, July 6, 2022. REUTERS/Henry Nicholls",
+      ),
+    ).toBe(false);
   });
 
   it('stays linear on hostile input: 200 KB of near-markers in well under a second', () => {
@@ -172,7 +212,10 @@ describe('wire boilerplate in captions', () => {
       // Fastest of three: a busy shared core must not fail a linear scan.
       let best = Infinity;
       for (let round = 0; round < 3 && best >= 1_000; round++) {
-        best = Math.min(best, cpuMs(() => findBoilerplate(text)));
+        best = Math.min(
+          best,
+          cpuMs(() => findBoilerplate(text)),
+        );
       }
       // Quadratic scanning would take minutes here (it did before notes were bounded to 600 characters).
       expect(best).toBeLessThan(1_000);
@@ -195,19 +238,45 @@ describe('an operator boilerplate file', () => {
     );
     const rules = loadBoilerplateRules(file);
     expect(rules.version).toBe(`${shipped.version}+desk-2`);
-    const c = cleanCaption('ARCHIVE PHOTO: Fans cheer in Madrid. Picture taken through glass. TPX IMAGES OF THE DAY', { boilerplate: rules });
+    const c = cleanCaption('ARCHIVE PHOTO: Fans cheer in Madrid. Picture taken through glass. TPX IMAGES OF THE DAY', {
+      boilerplate: rules,
+    });
     expect(c.removed.map((r) => r.kind)).toEqual(['file-marker', 'technical-note', 'editor-note']); // TPX is still an editor note of the cleaner's own list
     expect(c.caption).toBe('Fans cheer in Madrid.');
     expect(loadBoilerplateRules('')).toBe(defaultBoilerplateRules());
   });
 
   it.each([
-    ['bad-json.json', '{\n  "version": "x",\n  "markers": [\n  ]\n  ,\n}\n', /bad-json\.json, line 5, column 3: not valid JSON: trailing comma before \}/],
-    ['unknown-key.json', '{\n  "version": "x",\n  "markers": [\n    { "name": "a", "kind": "b", "at": "start", "phrases": ["X"], "phrase": "Y" }\n  ]\n}\n', /unknown-key\.json, line 4: markers\.0\.phrase: unknown key/],
-    ['placeholder.json', '{\n  "version": "x",\n  "markers": [\n    {\n      "name": "a", "kind": "b", "at": "anywhere",\n      "phrases": ["SEARCH {anything}"]\n    }\n  ]\n}\n', /line 6: markers\.0\.phrases\.0: unknown placeholder \{anything\}/],
-    ['where.json', '{\n  "version": "x",\n  "markers": [\n    { "name": "a", "kind": "b", "at": "nowhere", "phrases": ["X"] }\n  ]\n}\n', /line 4: markers\.0\.at: /],
-    ['reason.json', '{\n  "version": "x",\n  "markers": [\n    { "name": "a", "kind": "b", "at": "sentence", "phrases": ["X"],\n      "reason": true }\n  ]\n}\n', /line 5: markers\.0\.reason: only a rule with "at": "start"/],
-    ['disable.json', '{\n  "version": "x",\n  "disable": [\n    "tpx"\n  ]\n}\n', /line 4: disable\.0: no shipped rule is named "tpx"/],
+    [
+      'bad-json.json',
+      '{\n  "version": "x",\n  "markers": [\n  ]\n  ,\n}\n',
+      /bad-json\.json, line 5, column 3: not valid JSON: trailing comma before \}/,
+    ],
+    [
+      'unknown-key.json',
+      '{\n  "version": "x",\n  "markers": [\n    { "name": "a", "kind": "b", "at": "start", "phrases": ["X"], "phrase": "Y" }\n  ]\n}\n',
+      /unknown-key\.json, line 4: markers\.0\.phrase: unknown key/,
+    ],
+    [
+      'placeholder.json',
+      '{\n  "version": "x",\n  "markers": [\n    {\n      "name": "a", "kind": "b", "at": "anywhere",\n      "phrases": ["SEARCH {anything}"]\n    }\n  ]\n}\n',
+      /line 6: markers\.0\.phrases\.0: unknown placeholder \{anything\}/,
+    ],
+    [
+      'where.json',
+      '{\n  "version": "x",\n  "markers": [\n    { "name": "a", "kind": "b", "at": "nowhere", "phrases": ["X"] }\n  ]\n}\n',
+      /line 4: markers\.0\.at: /,
+    ],
+    [
+      'reason.json',
+      '{\n  "version": "x",\n  "markers": [\n    { "name": "a", "kind": "b", "at": "sentence", "phrases": ["X"],\n      "reason": true }\n  ]\n}\n',
+      /line 5: markers\.0\.reason: only a rule with "at": "start"/,
+    ],
+    [
+      'disable.json',
+      '{\n  "version": "x",\n  "disable": [\n    "tpx"\n  ]\n}\n',
+      /line 4: disable\.0: no shipped rule is named "tpx"/,
+    ],
     ['missing.json', '{\n  "markers": []\n}\n', /line 1: version: required but missing/],
   ])('refuses %s with its line and the reason', (name, text, message) => {
     const file = writeRules(name, text);
@@ -220,11 +289,21 @@ describe('an operator boilerplate file', () => {
   });
 
   it('can be tried with `photowire credits --boilerplate`, which prints what was removed', async () => {
-    const file = writeRules('trial.json', JSON.stringify({ version: 't1', markers: [{ name: 'flash', kind: 'flash', at: 'start', phrases: ['FLASH'], separator: 'required' }] }));
+    const file = writeRules(
+      'trial.json',
+      JSON.stringify({
+        version: 't1',
+        markers: [{ name: 'flash', kind: 'flash', at: 'start', phrases: ['FLASH'], separator: 'required' }],
+      }),
+    );
     const output = new PassThrough();
     let text = '';
     output.on('data', (c: Buffer) => (text += c.toString()));
-    await runCreditsCommand(Readable.from(['FLASH: Fans cheer in Madrid on 12 May 2023. EPA-EFE/Juanjo Martin']), output, { boilerplatePath: file });
+    await runCreditsCommand(
+      Readable.from(['FLASH: Fans cheer in Madrid on 12 May 2023. EPA-EFE/Juanjo Martin']),
+      output,
+      { boilerplatePath: file },
+    );
     expect(JSON.parse(text)).toMatchObject({
       caption: 'Fans cheer in Madrid on 12 May 2023.',
       removed: [

@@ -39,7 +39,9 @@ function programCommands(): Map<string, string[]> {
   const walk = (cmd: Command, prefix: string) => {
     for (const sub of cmd.commands) {
       const name = `${prefix}${sub.name()}`;
-      const options = sub.options.map((o) => o.long).filter((o): o is string => !!o && o !== '--help' && o !== '--version');
+      const options = sub.options
+        .map((o) => o.long)
+        .filter((o): o is string => !!o && o !== '--help' && o !== '--version');
       if (sub.commands.length === 0 || options.length > 0) out.set(name, [...new Set(options)].sort());
       walk(sub, `${name} `);
     }
@@ -57,7 +59,9 @@ describe("docs/COMMANDS.md's command table is commander's", () => {
   });
 
   it("names each command's options, all of them and no other", () => {
-    const mismatched = [...program].filter(([name, opts]) => JSON.stringify(readme.get(name)) !== JSON.stringify(opts)).map(([name, opts]) => ({ name, commander: opts, readme: readme.get(name) }));
+    const mismatched = [...program]
+      .filter(([name, opts]) => JSON.stringify(readme.get(name)) !== JSON.stringify(opts))
+      .map(([name, opts]) => ({ name, commander: opts, readme: readme.get(name) }));
     expect(mismatched).toEqual([]);
   });
 });

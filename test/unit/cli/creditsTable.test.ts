@@ -3,7 +3,12 @@ import { runCreditsCommand } from '../../../src/cli/creditsCommand';
 
 async function dryRun(lines: string[], table: boolean): Promise<string> {
   let out = '';
-  const sink = new Writable({ write(c, _e, done) { out += String(c); done(); } });
+  const sink = new Writable({
+    write(c, _e, done) {
+      out += String(c);
+      done();
+    },
+  });
   await runCreditsCommand(Readable.from([lines.join('\n')]), sink, { table });
   return out;
 }

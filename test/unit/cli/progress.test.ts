@@ -1,7 +1,14 @@
 import { Progress, progressStats } from '../../../src/cli/progress';
 
 function fakeStream(): NodeJS.WriteStream & { text: string } {
-  const s = { isTTY: false, text: '', write(chunk: string) { s.text += chunk; return true; } };
+  const s = {
+    isTTY: false,
+    text: '',
+    write(chunk: string) {
+      s.text += chunk;
+      return true;
+    },
+  };
   return s as unknown as NodeJS.WriteStream & { text: string };
 }
 

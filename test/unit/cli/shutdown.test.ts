@@ -43,14 +43,21 @@ describe('one way to stop (onShutdown)', () => {
     const p = fakeProcess();
     const log = fakeLogger();
     const g = pendingStop();
-    const sd = onShutdown({ stop: g.stop, notice: { logger: log, first: 'finishing in-flight jobs, then exiting' }, source: p.source, exit: p.exit });
+    const sd = onShutdown({
+      stop: g.stop,
+      notice: { logger: log, first: 'finishing in-flight jobs, then exiting' },
+      source: p.source,
+      exit: p.exit,
+    });
     expect(p.listeners()).toBe(2);
     expect(sd.signalled).toBe(false);
 
     p.send('SIGTERM');
     expect(sd.signalled).toBe(true);
     expect(g.calls).toEqual(['SIGTERM']);
-    expect(log.lines).toEqual([{ level: 'info', obj: { signal: 'SIGTERM' }, msg: 'finishing in-flight jobs, then exiting' }]);
+    expect(log.lines).toEqual([
+      { level: 'info', obj: { signal: 'SIGTERM' }, msg: 'finishing in-flight jobs, then exiting' },
+    ]);
     expect(p.listeners()).toBe(2); // still there while the stop runs: a second signal must be caught
 
     g.finish();
@@ -63,7 +70,12 @@ describe('one way to stop (onShutdown)', () => {
     const p = fakeProcess();
     const log = fakeLogger();
     const g = pendingStop();
-    onShutdown({ stop: g.stop, notice: { logger: log, first: 'first', second: 'second signal: exiting now' }, source: p.source, exit: p.exit });
+    onShutdown({
+      stop: g.stop,
+      notice: { logger: log, first: 'first', second: 'second signal: exiting now' },
+      source: p.source,
+      exit: p.exit,
+    });
 
     p.send('SIGINT');
     p.send('SIGTERM');
@@ -78,7 +90,13 @@ describe('one way to stop (onShutdown)', () => {
   it('a second signal without a second message exits silently; the force code can be chosen', () => {
     const p = fakeProcess();
     const log = fakeLogger();
-    onShutdown({ stop: pendingStop().stop, notice: { logger: log, first: 'stopping the desk' }, forceExitCode: 3, source: p.source, exit: p.exit });
+    onShutdown({
+      stop: pendingStop().stop,
+      notice: { logger: log, first: 'stopping the desk' },
+      forceExitCode: 3,
+      source: p.source,
+      exit: p.exit,
+    });
     p.send('SIGTERM');
     p.send('SIGTERM');
     expect(p.exits).toEqual([3]);
@@ -91,7 +109,10 @@ describe('one way to stop (onShutdown)', () => {
     const g = pendingStop();
     const sd = onShutdown({
       stop: g.stop,
-      notice: { write: (t) => void written.push(t), first: '\nstopping: finishing in-flight items (Ctrl-C again to force)\n' },
+      notice: {
+        write: (t) => void written.push(t),
+        first: '\nstopping: finishing in-flight items (Ctrl-C again to force)\n',
+      },
       stoppedExitCode: 130,
       source: p.source,
       exit: p.exit,
@@ -108,7 +129,12 @@ describe('one way to stop (onShutdown)', () => {
   it('dispose before any signal removes the handlers; a later signal does nothing', () => {
     const p = fakeProcess();
     const g = pendingStop();
-    const sd = onShutdown({ stop: g.stop, notice: { write: () => undefined, first: 'x' }, source: p.source, exit: p.exit });
+    const sd = onShutdown({
+      stop: g.stop,
+      notice: { write: () => undefined, first: 'x' },
+      source: p.source,
+      exit: p.exit,
+    });
     sd.dispose();
     sd.dispose();
     expect(p.listeners()).toBe(0);
@@ -119,7 +145,12 @@ describe('one way to stop (onShutdown)', () => {
 
   it('dispose after a signal keeps the handlers until the stop is done, so a second signal still forces the exit', () => {
     const p = fakeProcess();
-    const sd = onShutdown({ stop: pendingStop().stop, notice: { write: () => undefined, first: 'x' }, source: p.source, exit: p.exit });
+    const sd = onShutdown({
+      stop: pendingStop().stop,
+      notice: { write: () => undefined, first: 'x' },
+      source: p.source,
+      exit: p.exit,
+    });
     p.send('SIGTERM');
     sd.dispose(); // run's finally, reached while rt.close() is still finishing
     expect(p.listeners()).toBe(2);
@@ -130,7 +161,12 @@ describe('one way to stop (onShutdown)', () => {
   it('a failed stop rejects `stopped` with its error and removes the handlers', async () => {
     const p = fakeProcess();
     const g = pendingStop();
-    const sd = onShutdown({ stop: g.stop, notice: { write: () => undefined, first: 'x' }, source: p.source, exit: p.exit });
+    const sd = onShutdown({
+      stop: g.stop,
+      notice: { write: () => undefined, first: 'x' },
+      source: p.source,
+      exit: p.exit,
+    });
     p.send('SIGTERM');
     g.fail(new Error('redis gone'));
     await expect(sd.stopped).rejects.toThrow('redis gone');

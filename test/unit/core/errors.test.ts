@@ -37,24 +37,64 @@ describe('the error table', () => {
 
   it('keeps the item codes and their messages (docs/ERRORS.md: never rename one)', () => {
     expect(Object.keys(ERROR_CODES)).toEqual([
-      'FEED_UNREADABLE', 'FEED_UNKNOWN_FORMAT', 'FEED_MALFORMED', 'FEED_TOO_LARGE', 'FEED_LINE_TOO_LONG', 'XML_ENTITY_REFUSED', 'ITEM_DUPLICATE_ID', 'ITEM_INVALID',
-      'PATH_OUTSIDE_FEED', 'IMAGE_NOT_FOUND', 'IMAGE_UNSUPPORTED', 'IMAGE_CORRUPT', 'IMAGE_TOO_LARGE', 'STORAGE_FAILED', 'WORKER_LOST',
-      'FETCH_REFUSED', 'FETCH_FAILED', 'INTERNAL', 'PICTURE_MISSING', 'FEED_EMPTY',
+      'FEED_UNREADABLE',
+      'FEED_UNKNOWN_FORMAT',
+      'FEED_MALFORMED',
+      'FEED_TOO_LARGE',
+      'FEED_LINE_TOO_LONG',
+      'XML_ENTITY_REFUSED',
+      'ITEM_DUPLICATE_ID',
+      'ITEM_INVALID',
+      'PATH_OUTSIDE_FEED',
+      'IMAGE_NOT_FOUND',
+      'IMAGE_UNSUPPORTED',
+      'IMAGE_CORRUPT',
+      'IMAGE_TOO_LARGE',
+      'STORAGE_FAILED',
+      'WORKER_LOST',
+      'FETCH_REFUSED',
+      'FETCH_FAILED',
+      'INTERNAL',
+      'PICTURE_MISSING',
+      'FEED_EMPTY',
     ]);
-    for (const [code, message] of Object.entries(ERROR_CODES)) expect(ERRORS[code as PhotowireCode].message).toBe(message);
+    for (const [code, message] of Object.entries(ERROR_CODES))
+      expect(ERRORS[code as PhotowireCode].message).toBe(message);
     expect(ERROR_CODES.IMAGE_CORRUPT).toBe('the image could not be decoded');
   });
 
   it('only transient faults are retryable: network, 5xx, timeouts, storage, Redis (and an uncoded error, as BullMQ always retried)', () => {
-    expect(codes.filter((c) => ERRORS[c].retryable).sort()).toEqual(['FETCH_FAILED', 'INTERNAL', 'REDIS_OUT_OF_MEMORY', 'REDIS_UNAVAILABLE', 'STORAGE_FAILED']);
+    expect(codes.filter((c) => ERRORS[c].retryable).sort()).toEqual([
+      'FETCH_FAILED',
+      'INTERNAL',
+      'REDIS_OUT_OF_MEMORY',
+      'REDIS_UNAVAILABLE',
+      'STORAGE_FAILED',
+    ]);
   });
 
   it('exit 2 for configuration, Redis, rules files, usage and a lost ledger; 1 for what an item or feed fails with', () => {
     expect(codes.filter((c) => ERRORS[c].exitCode === 2).sort()).toEqual(
       [
-        'BOILERPLATE_RULES_INVALID', 'BOILERPLATE_RULES_UNREADABLE', 'CONFIG_INVALID', 'CREDIT_RULES_INVALID', 'CREDIT_RULES_UNREADABLE', 'DEFAULT_TEXT_RULES_INVALID', 'DEFAULT_TEXT_RULES_UNREADABLE', 'HOT_FOLDER_INVALID',
-        'JSON_SYNTAX', 'KILL_TARGET_AMBIGUOUS', 'LEDGER_LOST', 'REDIS_OUT_OF_MEMORY', 'REDIS_UNAVAILABLE', 'RIGHTS_RULES_INVALID', 'RIGHTS_RULES_UNREADABLE', 'RULES_PHRASE_INVALID', 'SCHEDULE_INVALID',
-        'STORAGE_CONFIG', 'USAGE',
+        'BOILERPLATE_RULES_INVALID',
+        'BOILERPLATE_RULES_UNREADABLE',
+        'CONFIG_INVALID',
+        'CREDIT_RULES_INVALID',
+        'CREDIT_RULES_UNREADABLE',
+        'DEFAULT_TEXT_RULES_INVALID',
+        'DEFAULT_TEXT_RULES_UNREADABLE',
+        'HOT_FOLDER_INVALID',
+        'JSON_SYNTAX',
+        'KILL_TARGET_AMBIGUOUS',
+        'LEDGER_LOST',
+        'REDIS_OUT_OF_MEMORY',
+        'REDIS_UNAVAILABLE',
+        'RIGHTS_RULES_INVALID',
+        'RIGHTS_RULES_UNREADABLE',
+        'RULES_PHRASE_INVALID',
+        'SCHEDULE_INVALID',
+        'STORAGE_CONFIG',
+        'USAGE',
       ].sort(),
     );
     for (const code of Object.keys(ERROR_CODES) as PhotowireCode[]) expect(ERRORS[code].exitCode).toBe(1);
@@ -93,7 +133,12 @@ describe('exitCodeOf and httpStatusOf, class by class', () => {
     ['NoRedisError', new NoRedisError('nothing answers', { hint: false }), 2, 503],
     ['UsageError', new UsageError('run: nothing to run', 'photowire run path'), 2, 400],
     ['RulesFileError (credit rules)', new RulesFileError('CREDIT_RULES_INVALID', 'r.json', 3, 'bad'), 2, 500],
-    ['RulesFileError (boilerplate rules)', new RulesFileError('BOILERPLATE_RULES_UNREADABLE', 'b.json', null, 'ENOENT'), 2, 500],
+    [
+      'RulesFileError (boilerplate rules)',
+      new RulesFileError('BOILERPLATE_RULES_UNREADABLE', 'b.json', null, 'ENOENT'),
+      2,
+      500,
+    ],
     ['RulesFileError (rights rules)', new RulesFileError('RIGHTS_RULES_INVALID', 'x.json', 1, 'bad', 2), 2, 500],
     ['DefaultTextRulesError', new DefaultTextRulesError('DEFAULT_TEXT_RULES_INVALID', 'd.json', 4, 'bad'), 2, 500],
     ['PhraseError', new PhraseError('the phrase is empty'), 2, 400],
@@ -106,7 +151,12 @@ describe('exitCodeOf and httpStatusOf, class by class', () => {
     ['HttpError BAD_REQUEST', badRequest('bad'), 1, 400],
     ['HttpError UPLOAD_TOO_LARGE (older form)', new HttpError(413, 'UPLOAD_TOO_LARGE', 'too big'), 1, 413],
     ['StorageError (a code property)', new StorageError('disk full'), 1, 503],
-    ['a lost ledger (a LEDGER_LOST code property)', Object.assign(new Error('batch b has no ledger'), { code: 'LEDGER_LOST' }), 2, 503],
+    [
+      'a lost ledger (a LEDGER_LOST code property)',
+      Object.assign(new Error('batch b has no ledger'), { code: 'LEDGER_LOST' }),
+      2,
+      503,
+    ],
     ['a plain Error (a bug)', new Error('boom'), 1, 500],
     ['an errno error', Object.assign(new Error('EACCES'), { code: 'EACCES' }), 1, 500],
     ['fastify: too many requests', Object.assign(new Error('rate limit'), { statusCode: 429 }), 1, 429],
@@ -140,10 +190,16 @@ function sourceFiles(dir: string): string[] {
 describe('statuses come from the table', () => {
   it("every `new HttpError(status, CODE, ...)` in src/ gives the table's status for CODE", () => {
     const calls = sourceFiles(path.join(ROOT, 'src')).flatMap((file) =>
-      [...readFileSync(file, 'utf8').matchAll(/new HttpError\(\s*(\d{3}),\s*'([A-Z_]+)'/g)].map((m) => ({ file: path.relative(ROOT, file), status: Number(m[1]), code: m[2] })),
+      [...readFileSync(file, 'utf8').matchAll(/new HttpError\(\s*(\d{3}),\s*'([A-Z_]+)'/g)].map((m) => ({
+        file: path.relative(ROOT, file),
+        status: Number(m[1]),
+        code: m[2],
+      })),
     );
     for (const call of calls) {
-      expect(`${call.file}: ${call.code} ${call.status}`).toBe(`${call.file}: ${call.code} ${ERRORS[call.code as PhotowireCode]?.httpStatus}`);
+      expect(`${call.file}: ${call.code} ${call.status}`).toBe(
+        `${call.file}: ${call.code} ${ERRORS[call.code as PhotowireCode]?.httpStatus}`,
+      );
     }
   });
 
@@ -151,7 +207,12 @@ describe('statuses come from the table', () => {
     const doc = readFileSync(path.join(ROOT, 'docs/ERRORS.md'), 'utf8');
     for (const code of Object.keys(ERRORS) as PhotowireCode[]) {
       const s = ERRORS[code];
-      expect(doc).toMatch(new RegExp(`^\\| \`${code}\` \\| .+ \\| ${s.retryable ? 'yes' : 'no'} \\| ${s.exitCode} \\| ${s.httpStatus} \\|$`, 'm'));
+      expect(doc).toMatch(
+        new RegExp(
+          `^\\| \`${code}\` \\| .+ \\| ${s.retryable ? 'yes' : 'no'} \\| ${s.exitCode} \\| ${s.httpStatus} \\|$`,
+          'm',
+        ),
+      );
     }
     // the whole file, so an edit by hand or a table changed without `npm run docs` fails here
     expect(doc).toBe(errorsMarkdown());

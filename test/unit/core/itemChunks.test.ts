@@ -1,7 +1,15 @@
 import { chunkRangeOf, planItemJobs } from '../../../src/core/itemChunks';
 
 describe('planItemJobs', () => {
-  const items = [{ image: null }, { image: 'a.jpg' }, { image: null }, { image: null }, { image: 'https://x/b.jpg' }, { image: null }, { image: null }];
+  const items = [
+    { image: null },
+    { image: 'a.jpg' },
+    { image: null },
+    { image: null },
+    { image: 'https://x/b.jpg' },
+    { image: null },
+    { image: null },
+  ];
 
   it('photos one job each; caption-only items in chunks of batch-index ranges, named by the range', () => {
     expect(planItemJobs(items, 3)).toEqual({
@@ -22,6 +30,7 @@ describe('planItemJobs', () => {
   });
 
   it('the chunk of an index is found from the index, the size and the batch size alone', () => {
-    for (const c of planItemJobs(items, 3).chunks) for (const i of c.indexes) expect(chunkRangeOf(i, 3, items.length)).toEqual({ from: c.from, to: c.to });
+    for (const c of planItemJobs(items, 3).chunks)
+      for (const i of c.indexes) expect(chunkRangeOf(i, 3, items.length)).toEqual({ from: c.from, to: c.to });
   });
 });

@@ -21,11 +21,21 @@ describe('feeds in storage (desk uploads)', () => {
     expect(confineStorageRef(feed, 'a.jpg')).toBe(`${root}a.jpg`);
     expect(confineStorageRef(feed, './sub/../a.jpg')).toBe(`${root}a.jpg`);
     expect(resolveImageRef(feed, 'a b.jpg', false, 'item 1')).toEqual({ image: `${root}a b.jpg` });
-    expect(resolveImageRef(feed, 'https://agency.example/p.jpg', false, 'item 1')).toEqual({ image: 'https://agency.example/p.jpg' });
+    expect(resolveImageRef(feed, 'https://agency.example/p.jpg', false, 'item 1')).toEqual({
+      image: 'https://agency.example/p.jpg',
+    });
   });
 
   it('refuses references that leave the folder or are no key, as PATH_OUTSIDE_FEED naming them', () => {
-    for (const ref of ['../x.jpg', '../../uploads/other/x.jpg', '/etc/passwd', 'file:///etc/passwd', 'a\\..\\..\\x.jpg', '.', 'a\u0001.jpg']) {
+    for (const ref of [
+      '../x.jpg',
+      '../../uploads/other/x.jpg',
+      '/etc/passwd',
+      'file:///etc/passwd',
+      'a\\..\\..\\x.jpg',
+      '.',
+      'a\u0001.jpg',
+    ]) {
       expect([ref, codeOf(() => confineStorageRef(feed, ref))]).toEqual([ref, 'PATH_OUTSIDE_FEED']);
     }
     const r = resolveImageRef(feed, '../x.jpg', false, 'wire.ndjson:2: item 2');
@@ -49,8 +59,18 @@ describe('feeds in storage (desk uploads)', () => {
       { name: 'a.jpg', sha256: 'a'.repeat(64) },
     ]);
     expect(a).toMatch(/^[0-9a-f]{16}$/);
-    expect(uploadIdOf([{ name: 'a.jpg', sha256: 'a'.repeat(64) }, { name: 'b.jpg', sha256: 'b'.repeat(64) }])).toBe(a);
-    expect(uploadIdOf([{ name: 'a.jpg', sha256: 'a'.repeat(64) }, { name: 'b.jpg', sha256: 'c'.repeat(64) }])).not.toBe(a);
+    expect(
+      uploadIdOf([
+        { name: 'a.jpg', sha256: 'a'.repeat(64) },
+        { name: 'b.jpg', sha256: 'b'.repeat(64) },
+      ]),
+    ).toBe(a);
+    expect(
+      uploadIdOf([
+        { name: 'a.jpg', sha256: 'a'.repeat(64) },
+        { name: 'b.jpg', sha256: 'c'.repeat(64) },
+      ]),
+    ).not.toBe(a);
     expect(uploadFeedRefs(a, ['b.jpg', 'wire.ndjson', 'a.jpg'])).toEqual([`storage:uploads/${a}/`]);
     expect(uploadFeedRefs(a, ['a.jpg'])).toEqual([`storage:uploads/${a}/a.jpg`]);
     expect(uploadFeedRefs(a, ['b.jpg', 'a.jpg'])).toEqual([`storage:uploads/${a}/`]);

@@ -1,4 +1,12 @@
-import { batchKey, keyProblem, originalKey, renditionKey, renditionManifestKey, renditionPrefix, uploadKey } from '../../../src/core/storageKeys';
+import {
+  batchKey,
+  keyProblem,
+  originalKey,
+  renditionKey,
+  renditionManifestKey,
+  renditionPrefix,
+  uploadKey,
+} from '../../../src/core/storageKeys';
 import { DataDir } from '../../../src/adapters/storage/dataDir';
 
 const SHA = 'ab' + 'cd' + 'e'.repeat(60);

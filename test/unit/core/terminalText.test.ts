@@ -9,7 +9,8 @@ import type { ClusterView } from '../../../src/app/clusters/listClusterView';
 import type { RunRecord } from '../../../src/core/runs/runRecord';
 
 /** Every character a terminal acts on instead of showing (what escapeTerminal must never let through). */
-const RAW = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069\ufff9-\ufffb]/u;
+const RAW =
+  /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069\ufff9-\ufffb]/u;
 const ATTACK = '\x1b]0;pwned\x07\x1b[2J\x1b[31mred\u202egnp.exe\u202c';
 
 describe('escapeTerminal', () => {
@@ -46,12 +47,16 @@ describe('escapeTerminal', () => {
 describe('printable and escapeTerminalLines', () => {
   it('escapes the values put into a template, never the template itself', () => {
     const file = 'photo\nINFO batch done, 0 failed.jpg';
-    expect(printable`feed ${file}: ${ATTACK}\n`).toBe('feed photo\\nINFO batch done, 0 failed.jpg: \\x1b]0;pwned\\x07\\x1b[2J\\x1b[31mred\\u202egnp.exe\\u202c\n');
+    expect(printable`feed ${file}: ${ATTACK}\n`).toBe(
+      'feed photo\\nINFO batch done, 0 failed.jpg: \\x1b]0;pwned\\x07\\x1b[2J\\x1b[31mred\\u202egnp.exe\\u202c\n',
+    );
     expect(printable`${1} of ${null} ${undefined}`).toBe('1 of null undefined');
   });
 
   it("keeps a message's own lines, escaping the rest", () => {
-    expect(escapeTerminalLines('invalid configuration:\n  - X\x1b[2J\r')).toBe('invalid configuration:\n  - X\\x1b[2J\\r');
+    expect(escapeTerminalLines('invalid configuration:\n  - X\x1b[2J\r')).toBe(
+      'invalid configuration:\n  - X\\x1b[2J\\r',
+    );
   });
 });
 
@@ -79,7 +84,9 @@ describe("the CLI's text formatters escape what came from a feed", () => {
       records: '/x/records.ndjson',
       renditions: '/x/renditions',
       warnings: [`FIELD_CAPPED ${ATTACK}`],
-      failures: [{ position: 0, itemId: 'b-1-0001', code: 'IMAGE_NOT_FOUND', message: `/x/photo\n${forged}.jpg: no such file` }],
+      failures: [
+        { position: 0, itemId: 'b-1-0001', code: 'IMAGE_NOT_FOUND', message: `/x/photo\n${forged}.jpg: no such file` },
+      ],
       processingMs: 10,
       elapsedMs: 10,
       complete: true,
@@ -106,7 +113,11 @@ describe("the CLI's text formatters escape what came from a feed", () => {
             similarity: 0.9,
             credit: null,
             diff: { edits: [{ at: 1, deleted: 'a\u202e', inserted: `b\n${forged}` }], more: 0 },
-            why: { matched: ['subject'], background: 'appended', edits: [{ kind: 'spelling', from: `ecudorian\n${forged}`, to: `ecuadorian${ATTACK}` }] },
+            why: {
+              matched: ['subject'],
+              background: 'appended',
+              edits: [{ kind: 'spelling', from: `ecudorian\n${forged}`, to: `ecuadorian${ATTACK}` }],
+            },
           },
         ],
       },
@@ -117,7 +128,9 @@ describe("the CLI's text formatters escape what came from a feed", () => {
     expect(out.split('\n').some((l) => l.startsWith('INFO'))).toBe(false);
     expect(out).toContain('\\x1b]0;pwned\\x07');
     // why, on the member's next line: the part matched, the background, the edit with its words escaped.
-    expect(out).toContain(`      why: subject matched, background appended, spelling "ecudorian\\n${forged}" -> "ecuadorian\\x1b]0;pwned`);
+    expect(out).toContain(
+      `      why: subject matched, background appended, spelling "ecudorian\\n${forged}" -> "ecuadorian\\x1b]0;pwned`,
+    );
   });
 
   it('runs, schedules and the credits table', () => {
@@ -138,7 +151,14 @@ describe("the CLI's text formatters escape what came from a feed", () => {
     const texts = [
       formatRuns([run]),
       formatScheduleList([{ name: `n\u202e`, every: '1m', source: `/in\n${forged}`, next: null } as never], [run]),
-      creditTableRow(`Jo ${ATTACK} Bloggs/AP`, { creators: [`Jo\x9b`], agency: 'AP', distributor: null, line: null, confidence: 'high', flags: { pool: false, handout: false, file: false, mandatory: false, restrictions: [`NO\x1bSALES`] } } as never),
+      creditTableRow(`Jo ${ATTACK} Bloggs/AP`, {
+        creators: [`Jo\x9b`],
+        agency: 'AP',
+        distributor: null,
+        line: null,
+        confidence: 'high',
+        flags: { pool: false, handout: false, file: false, mandatory: false, restrictions: [`NO\x1bSALES`] },
+      } as never),
     ];
     for (const out of texts) {
       expect(out).not.toMatch(RAW);

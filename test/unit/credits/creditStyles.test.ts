@@ -54,7 +54,7 @@ const ROWS: Row[] = [
   ['(Photo by WPA Pool/Getty Images)', [], 'GETTY', null, ['pool']],
   ['(Photo by Samir Hussein/WireImage)', ['Samir Hussein'], 'GETTY', null],
   ['(Photo by Stuart C. Wilson/Getty Images)', ['Stuart C. Wilson'], 'GETTY', null],
-  ['Photo by Sean O\'Brien/Getty Images', ["Sean O'Brien"], 'GETTY', null],
+  ["Photo by Sean O'Brien/Getty Images", ["Sean O'Brien"], 'GETTY', null],
   ['(Photo by Handout/Getty Images)', [], 'GETTY', null, ['handout']],
   ['(Photo by Kevin Mazur/Getty Images for The Recording Academy)', ['Kevin Mazur'], 'GETTY', null],
   ['(Photo by Dimitrios Kambouris/Getty Images for The Met Museum/Vogue)', ['Dimitrios Kambouris'], 'GETTY', null],
@@ -64,7 +64,12 @@ const ROWS: Row[] = [
   ['(Photo by Chris J Ratcliffe/Bloomberg via Getty Images)', ['Chris J Ratcliffe'], 'BLOOMBERG', 'Getty Images'],
   ['(Photo by Tayfun Coskun/Anadolu Agency via Getty Images)', ['Tayfun Coskun'], 'ANADOLU', 'Getty Images'],
   ['(Photo by Anadolu Agency/Anadolu Agency via Getty Images)', [], 'ANADOLU', 'Getty Images'],
-  ['(Photo by Jabin Botsford/The Washington Post via Getty Images)', ['Jabin Botsford'], 'The Washington Post', 'Getty Images'],
+  [
+    '(Photo by Jabin Botsford/The Washington Post via Getty Images)',
+    ['Jabin Botsford'],
+    'The Washington Post',
+    'Getty Images',
+  ],
   ['Kim Jae-Hwan/SOPA Images/LightRocket via Getty Images', ['Kim Jae-Hwan'], 'SOPA', 'Getty Images'],
   // Reuters
   ['REUTERS/Kevin Lamarque/File Photo', ['Kevin Lamarque'], 'REUTERS', null, ['file']],
@@ -101,20 +106,43 @@ const ROWS: Row[] = [
   ['BELGA PHOTO NICOLAS MAETERLINCK ** BELGIUM OUT **', ['Nicolas Maeterlinck'], 'BELGA', null],
   ['ANSA/ETTORE FERRARI', ['Ettore Ferrari'], 'ANSA', null],
   // Shutterstock / Rex
-  ['Mandatory Credit: Photo by David Fisher/Shutterstock (12345678a)', ['David Fisher'], 'SHUTTERSTOCK', null, ['mandatory']],
+  [
+    'Mandatory Credit: Photo by David Fisher/Shutterstock (12345678a)',
+    ['David Fisher'],
+    'SHUTTERSTOCK',
+    null,
+    ['mandatory'],
+  ],
   ['Photo by Jonathan Hordle/REX/Shutterstock (9876543bc)', ['Jonathan Hordle'], 'SHUTTERSTOCK', null],
   ['Evan Vucci/AP/Shutterstock', ['Evan Vucci'], 'AP', 'Shutterstock'],
-  ['Mandatory Credit: Photo by Ken McKay/ITV/Shutterstock (13567890a)', ['Ken McKay'], 'ITV', 'Shutterstock', ['mandatory']],
+  [
+    'Mandatory Credit: Photo by Ken McKay/ITV/Shutterstock (13567890a)',
+    ['Ken McKay'],
+    'ITV',
+    'Shutterstock',
+    ['mandatory'],
+  ],
   ['Xinhua/Shutterstock', [], 'XINHUA', 'Shutterstock'],
   ['Photo by Stephen Lock/i-Images/Shutterstock', ['Stephen Lock'], 'i-Images', 'Shutterstock'],
   ['Rex Features', [], 'SHUTTERSTOCK', null],
   // Canadian Press
   ['THE CANADIAN PRESS/Sean Kilpatrick', ['Sean Kilpatrick'], 'CP', null],
-  ['THE CANADIAN PRESS/HO-Annick deGooyer, *MANDATORY CREDIT*', ['Annick deGooyer'], 'CP', null, ['handout', 'mandatory']],
+  [
+    'THE CANADIAN PRESS/HO-Annick deGooyer, *MANDATORY CREDIT*',
+    ['Annick deGooyer'],
+    'CP',
+    null,
+    ['handout', 'mandatory'],
+  ],
   ['THE CANADIAN PRESS IMAGES/Lars Hagberg', ['Lars Hagberg'], 'CP', null],
   ['THE CANADIAN PRESS/AP-Ted S. Warren', ['Ted S. Warren'], 'CP', 'AP'],
   // ZUMA, Corbis, NurPhoto
-  ['(Credit Image: © Mike Cardew/TNS/ZUMA Wire) --- Image by © Mike Cardew/ZUMA Press/Corbis', ['Mike Cardew'], 'TNS', 'ZUMA Wire'],
+  [
+    '(Credit Image: © Mike Cardew/TNS/ZUMA Wire) --- Image by © Mike Cardew/ZUMA Press/Corbis',
+    ['Mike Cardew'],
+    'TNS',
+    'ZUMA Wire',
+  ],
   ['(Credit Image: © John Smith/SOPA Images via ZUMA Press Wire)', ['John Smith'], 'SOPA', 'ZUMA Wire'],
   ['(Credit Image: © Beata Zawrzel/NurPhoto via ZUMA Press)', ['Beata Zawrzel'], 'NURPHOTO', 'ZUMA Wire'],
   ['(Credit Image: ? Mike Cardew/TNS/ZUMA Wire)', ['Mike Cardew'], 'TNS', 'ZUMA Wire'],
@@ -131,7 +159,13 @@ const ROWS: Row[] = [
   ['(AP Photo/Libkos)', ['Libkos'], 'AP', null],
   ['(AP Photo/Patrick Semansky, Pool File)', ['Patrick Semansky'], 'AP', null, ['file', 'pool']],
   // Issue 11: a government body's own picture is a handout (rules 2026.12.1 governmentWords).
-  ['(Russian Defense Ministry Press Service photo via AP)', [], 'Russian Defense Ministry Press Service', 'AP', ['handout']],
+  [
+    '(Russian Defense Ministry Press Service photo via AP)',
+    [],
+    'Russian Defense Ministry Press Service',
+    'AP',
+    ['handout'],
+  ],
   ['(Satellite image ©2023 Maxar Technologies via AP)', [], 'Maxar Technologies', 'AP'],
   ['(Photo by Kevin Winter/Getty Images for dcp)', ['Kevin Winter'], 'GETTY', null],
   ['(Dave Chidley/The Canadian Press via AP)', ['Dave Chidley'], 'CP', 'AP'],
@@ -145,7 +179,12 @@ const ROWS: Row[] = [
   ['Photo by Tolga Akmen/EPA/Shutterstock (10123456a)', ['Tolga Akmen'], 'EPA', 'Shutterstock'],
   ['Sputnik/Sergei Bobylev/Pool via REUTERS', ['Sergei Bobylev'], 'SPUTNIK', 'Reuters', ['pool']],
   ['Jim Lo Scalzo/Pool via REUTERS', ['Jim Lo Scalzo'], 'REUTERS', null, ['pool']],
-  ['(Photo by BEN STANSALL / AFP) (Photo by BEN STANSALL/AFP via Getty Images)', ['Ben Stansall'], 'AFP', 'Getty Images'],
+  [
+    '(Photo by BEN STANSALL / AFP) (Photo by BEN STANSALL/AFP via Getty Images)',
+    ['Ben Stansall'],
+    'AFP',
+    'Getty Images',
+  ],
   ['AFP PHOTO/Odd ANDERSEN', ['Odd Andersen'], 'AFP', null],
   ['REUTERS/Kremlin', [], 'REUTERS', null],
   [
@@ -167,11 +206,18 @@ const PARTNERS = new Set(Object.keys(rules.partners));
 
 describe('credit shapes of the wires', () => {
   it.each(ROWS)('%s', (raw, creators, agency, distributor, flags = []) => {
-    const credit = normalizeCredit({ captionTail: raw, byline: [], creditLine: null, source: null, copyright: null }, rules);
+    const credit = normalizeCredit(
+      { captionTail: raw, byline: [], creditLine: null, source: null, copyright: null },
+      rules,
+    );
     // Expected agencies are written as rules ids or aliases: the credit holds the display name ("Getty Images") and the id.
     const a = expectedOrg(rules, agency);
     const d = expectedOrg(rules, distributor);
-    expect({ creators: credit.creators, agency: credit.agency, distributor: credit.distributor }).toEqual({ creators, agency: a.name, distributor: d.name });
+    expect({ creators: credit.creators, agency: credit.agency, distributor: credit.distributor }).toEqual({
+      creators,
+      agency: a.name,
+      distributor: d.name,
+    });
     expect([credit.agencyId, credit.distributorId]).toEqual([a.id, d.id]);
     expect(FLAGS.filter((f) => credit.flags[f])).toEqual(FLAGS.filter((f) => flags.includes(f)));
     // An organisation the rules list neither as an agency nor as a partner is at most `medium`.
@@ -181,9 +227,13 @@ describe('credit shapes of the wires', () => {
   });
 
   it('reads usage restrictions and supplier references', () => {
-    const f = (raw: string) => normalizeCredit({ captionTail: raw, byline: [], creditLine: null, source: null, copyright: null }, rules).flags;
+    const f = (raw: string) =>
+      normalizeCredit({ captionTail: raw, byline: [], creditLine: null, source: null, copyright: null }, rules).flags;
     expect(f('EPA/ROBIN VAN LONKHUIJSEN NETHERLANDS OUT').restrictions).toEqual(['Netherlands OUT']);
-    expect(f('ANP/REMKO DE WAAL NETHERLANDS OUT - BELGIUM OUT').restrictions).toEqual(['Netherlands OUT', 'Belgium OUT']);
+    expect(f('ANP/REMKO DE WAAL NETHERLANDS OUT - BELGIUM OUT').restrictions).toEqual([
+      'Netherlands OUT',
+      'Belgium OUT',
+    ]);
     expect(f('AFP PHOTO / MARTY MELVILLE / NEW ZEALAND OUT').restrictions).toEqual(['New Zealand OUT']);
     expect(f('REUTERS/Stringer NO RESALES. NO ARCHIVES.').restrictions).toEqual(['NO RESALES', 'NO ARCHIVES']);
     expect(f('Photo by Matt Baron/Shutterstock (10447845ab)').supplierRef).toBe('10447845ab');
@@ -192,11 +242,15 @@ describe('credit shapes of the wires', () => {
   });
 
   it('keeps partners: agencies in the chain, pools, clients, TV channels', () => {
-    const p = (raw: string) => normalizeCredit({ captionTail: raw, byline: [], creditLine: null, source: null, copyright: null }, rules).partners;
+    const p = (raw: string) =>
+      normalizeCredit({ captionTail: raw, byline: [], creditLine: null, source: null, copyright: null }, rules)
+        .partners;
     expect(p('REUTERS/Syria TV via Reuters TV')).toEqual(['Syria TV']);
     expect(p('Sputnik/Mikhail Klimentyev/Kremlin via REUTERS')).toEqual(['Kremlin']);
     expect(p('(Photo by KOEN VAN WEEL/ANP/AFP via Getty Images)')).toEqual(['AFP']);
     expect(p('(Photo by Dan Kitwood - WPA Pool/Getty Images)')).toEqual(['WPA Pool']);
-    expect(p('(Credit Image: © Mike Cardew/TNS/ZUMA Wire) --- Image by © Mike Cardew/ZUMA Press/Corbis')).toEqual(['Corbis']);
+    expect(p('(Credit Image: © Mike Cardew/TNS/ZUMA Wire) --- Image by © Mike Cardew/ZUMA Press/Corbis')).toEqual([
+      'Corbis',
+    ]);
   });
 });

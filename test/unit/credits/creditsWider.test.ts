@@ -33,9 +33,17 @@ describe('credits-wider.tsv', () => {
 describe('photowire credits --json', () => {
   it('prints the bumped rules version in every record', () => {
     const [node, ...argv] = binArgv();
-    const r = spawnSync(node, [...argv, 'credits', '--json'], { input: 'Markus Schreiber/AP/dpa\n', encoding: 'utf8', env: { ...process.env, PHOTOWIRE_CREDIT_RULES: '' } });
+    const r = spawnSync(node, [...argv, 'credits', '--json'], {
+      input: 'Markus Schreiber/AP/dpa\n',
+      encoding: 'utf8',
+      env: { ...process.env, PHOTOWIRE_CREDIT_RULES: '' },
+    });
     expect(r.status).toBe(0);
-    const record = JSON.parse(r.stdout.trim().split('\n')[0]) as { rulesVersion: string; agency: string; distributor: string };
+    const record = JSON.parse(r.stdout.trim().split('\n')[0]) as {
+      rulesVersion: string;
+      agency: string;
+      distributor: string;
+    };
     expect(shipped.version).toBe('2026.12.3');
     expect(record).toMatchObject({ rulesVersion: '2026.12.3', agency: 'AP', distributor: 'dpa' });
   });

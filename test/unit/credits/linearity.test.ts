@@ -55,7 +55,10 @@ function runAll(text: string): number {
     findCreditTailStart(masked, c);
     readCaptionDate(masked);
     findDates(masked);
-    const texts = (['iptc:specialInstructions', 'iptc:credit', 'caption', 'newsml:edNote'] as const).map((source) => ({ source, text }));
+    const texts = (['iptc:specialInstructions', 'iptc:credit', 'caption', 'newsml:edNote'] as const).map((source) => ({
+      source,
+      text,
+    }));
     readRights({ texts });
     readRelease({ texts, referenceTime: '2024-03-05T12:00:00Z', agency: 'AP' });
     readNotice({ texts, ids: { transmissionReference: 'NYPS101' } });
@@ -79,12 +82,16 @@ function measure(unit: string, n: number): { ms: number; base: number } {
 const rows: string[] = [];
 afterAll(() => {
   if (process.env.PHOTOWIRE_PRINT_TIMINGS) {
-    process.stdout.write(`| text | 10,000 ms | 100,000 ms | ASCII 100,000 ms | ratio |\n|---|---|---|---|---|\n${rows.join('\n')}\n`);
+    process.stdout.write(
+      `| text | 10,000 ms | 100,000 ms | ASCII 100,000 ms | ratio |\n|---|---|---|---|---|\n${rows.join('\n')}\n`,
+    );
   }
 });
 
 beforeAll(() => {
-  runAll('AFP PHOTO / LEON NEAL (Photo credit should read LEON NEAL/AFP/GettyImages). NO SALES. LONDON, ENGLAND - MAY 30: x');
+  runAll(
+    'AFP PHOTO / LEON NEAL (Photo credit should read LEON NEAL/AFP/GettyImages). NO SALES. LONDON, ENGLAND - MAY 30: x',
+  );
   runAll(fill(ASCII_UNIT, 10_000));
 });
 
@@ -95,7 +102,11 @@ beforeAll(() => {
  * process had the core (CI once failed "emoji" at 10,000 characters that way, with twice) gets
  * more turns to show it.
  */
-function measureSteady(unit: string, n: number, within: (r: { ms: number; base: number }) => boolean): { ms: number; base: number } {
+function measureSteady(
+  unit: string,
+  n: number,
+  within: (r: { ms: number; base: number }) => boolean,
+): { ms: number; base: number } {
   let r = measure(unit, n);
   for (let again = 0; again < 4 && !within(r); again++) {
     const next = measure(unit, n);
@@ -113,7 +124,9 @@ function check(name: string, unit: string, ratio = RATIO): void {
     `${name} at ${at} characters: ${r.ms.toFixed(1)} ms against ASCII ${r.base.toFixed(1)} ms (budget ${ratio}x + ${SLACK_MS} ms, ceiling ${ABSOLUTE_MS} ms): ${ok ? 'within' : 'OUTSIDE'}`;
   expect(said(N / 10, small, within(small))).toMatch(/: within$/);
   const big = measureSteady(unit, N, (r) => within(r) && r.ms < ABSOLUTE_MS);
-  rows.push(`| ${name} | ${small.ms.toFixed(0)} | ${big.ms.toFixed(0)} | ${big.base.toFixed(0)} | ${(big.ms / big.base).toFixed(2)} |`);
+  rows.push(
+    `| ${name} | ${small.ms.toFixed(0)} | ${big.ms.toFixed(0)} | ${big.base.toFixed(0)} | ${(big.ms / big.base).toFixed(2)} |`,
+  );
   expect(said(N, big, within(big) && big.ms < ABSOLUTE_MS)).toMatch(/: within$/);
 }
 
@@ -185,7 +198,10 @@ describe('credit, caption, rights, release and kill rules are linear (100,000 ch
     const caption = `${fill('Łódź żółć gęślą jaźń. ', N - 60)} REUTERS/Kacper Pempel`;
     const cleaned = cleanCaption(caption);
     expect(cleaned.creditTail).toBe('REUTERS/Kacper Pempel');
-    const credit = normalizeCredit({ captionTail: cleaned.creditTail, byline: [], creditLine: null, source: null, copyright: null }, rules);
+    const credit = normalizeCredit(
+      { captionTail: cleaned.creditTail, byline: [], creditLine: null, source: null, copyright: null },
+      rules,
+    );
     expect(credit.creators).toEqual(['Kacper Pempel']);
   });
 });

@@ -40,7 +40,10 @@ describe('displayCaseName', () => {
 
   it('uses name-casing exceptions from the rules', () => {
     const rules = loadCreditRules();
-    const custom = compileRules({ ...rules, nameCasing: { ...rules.nameCasing, exceptions: { ...rules.nameCasing.exceptions, DEVRIES: 'deVries' } } });
+    const custom = compileRules({
+      ...rules,
+      nameCasing: { ...rules.nameCasing, exceptions: { ...rules.nameCasing.exceptions, DEVRIES: 'deVries' } },
+    });
     expect(displayCaseName('PETER DEVRIES', custom)).toBe('Peter deVries');
     expect(displayCaseName('PETER DEVRIES', c)).toBe('Peter Devries');
   });

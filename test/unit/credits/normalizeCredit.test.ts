@@ -35,44 +35,89 @@ describe('normalizeCredit', () => {
 
   it('prefers the caption tail over IIM Source, which Reuters fills with a photographer code', () => {
     const credit = normalizeCredit(
-      input({ captionTail: 'REUTERS/Mario Anzuoni  (UNITED STATES - Tags: ENTERTAINMENT)', byline: ['MARIO ANZUONI'], creditLine: 'REUTERS', source: 'X90045' }),
+      input({
+        captionTail: 'REUTERS/Mario Anzuoni  (UNITED STATES - Tags: ENTERTAINMENT)',
+        byline: ['MARIO ANZUONI'],
+        creditLine: 'REUTERS',
+        source: 'X90045',
+      }),
       rules,
     );
-    expect(credit).toMatchObject({ creators: ['Mario Anzuoni'], agency: 'REUTERS', distributor: null, line: 'REUTERS/Mario Anzuoni', confidence: 'high' });
+    expect(credit).toMatchObject({
+      creators: ['Mario Anzuoni'],
+      agency: 'REUTERS',
+      distributor: null,
+      line: 'REUTERS/Mario Anzuoni',
+      confidence: 'high',
+    });
     expect(credit.partners).toEqual([]);
   });
 
   it('lets "Photo credit should read" win over the prefix before it', () => {
-    const credit = normalizeCredit(input({ captionTail: 'AFP PHOTO / JOHN DOE (Photo credit should read JANE ROE/AFP/Getty Images)' }), rules);
+    const credit = normalizeCredit(
+      input({ captionTail: 'AFP PHOTO / JOHN DOE (Photo credit should read JANE ROE/AFP/Getty Images)' }),
+      rules,
+    );
     expect(credit.creators).toEqual(['Jane Roe']);
     expect(credit.line).toBe('Jane Roe/AFP via Getty Images');
   });
 
   it('takes creators from By-line and the agency from Credit when the caption has no credit', () => {
     const credit = normalizeCredit(input({ byline: ['DUANE A. LAVERTY'], creditLine: 'AP', source: 'AP' }), rules);
-    expect(credit).toMatchObject({ creators: ['Duane A. Laverty'], agency: 'AP', line: 'AP Photo/Duane A. Laverty', confidence: 'high', rule: 'iptc-credit' });
+    expect(credit).toMatchObject({
+      creators: ['Duane A. Laverty'],
+      agency: 'AP',
+      line: 'AP Photo/Duane A. Laverty',
+      confidence: 'high',
+      rule: 'iptc-credit',
+    });
   });
 
   it('reads the distributor from the Credit field when the tail names only the agency', () => {
-    const credit = normalizeCredit(input({ captionTail: 'AFP PHOTO / CHRISTOF STACHE', creditLine: 'AFP/Getty Images' }), rules);
-    expect(credit).toMatchObject({ agency: 'AFP', distributor: 'Getty Images', line: 'Christof Stache/AFP via Getty Images' });
+    const credit = normalizeCredit(
+      input({ captionTail: 'AFP PHOTO / CHRISTOF STACHE', creditLine: 'AFP/Getty Images' }),
+      rules,
+    );
+    expect(credit).toMatchObject({
+      agency: 'AFP',
+      distributor: 'Getty Images',
+      line: 'Christof Stache/AFP via Getty Images',
+    });
   });
 
   it('never makes a creator of a placeholder or an organisation in By-line', () => {
-    const credit = normalizeCredit(input({ byline: ['STR', 'REUTERS TV', 'HO', 'Ravi Menon/Shutterstock'], creditLine: 'Shutterstock' }), rules);
+    const credit = normalizeCredit(
+      input({ byline: ['STR', 'REUTERS TV', 'HO', 'Ravi Menon/Shutterstock'], creditLine: 'Shutterstock' }),
+      rules,
+    );
     expect(credit.creators).toEqual(['Ravi Menon']);
     expect([credit.agency, credit.agencyId]).toEqual(['Shutterstock', 'SHUTTERSTOCK']);
   });
 
   it('marks a handout from an IIM Source of "HO"', () => {
-    const credit = normalizeCredit(input({ byline: ['Annick deGooyer'], creditLine: 'The Canadian Press', source: 'HO' }), rules);
-    expect(credit).toMatchObject({ creators: ['Annick deGooyer'], agency: 'The Canadian Press', agencyId: 'CP', confidence: 'high' });
+    const credit = normalizeCredit(
+      input({ byline: ['Annick deGooyer'], creditLine: 'The Canadian Press', source: 'HO' }),
+      rules,
+    );
+    expect(credit).toMatchObject({
+      creators: ['Annick deGooyer'],
+      agency: 'The Canadian Press',
+      agencyId: 'CP',
+      confidence: 'high',
+    });
     expect(credit.flags.handout).toBe(true);
   });
 
   it('falls back to Copyright for the agency only when it names a known agency', () => {
-    expect(normalizeCredit(input({ byline: ['Mara Lindqvist'], copyright: 'Copyright 2026 The Associated Press. All rights reserved.' }), rules).agency).toBe('AP');
-    expect(normalizeCredit(input({ byline: ['Christof Stache'], copyright: 'CHRISTOF STACHE' }), rules).agency).toBeNull();
+    expect(
+      normalizeCredit(
+        input({ byline: ['Mara Lindqvist'], copyright: 'Copyright 2026 The Associated Press. All rights reserved.' }),
+        rules,
+      ).agency,
+    ).toBe('AP');
+    expect(
+      normalizeCredit(input({ byline: ['Christof Stache'], copyright: 'CHRISTOF STACHE' }), rules).agency,
+    ).toBeNull();
   });
 
   it('gives low confidence, the raw text and no invented names for a credit it cannot read', () => {
@@ -99,13 +144,23 @@ describe('normalizeCredit', () => {
   });
 
   it('gives low confidence for IPTC-only credits from an organisation the rules do not know', () => {
-    const credit = normalizeCredit(input({ byline: ['John Doe'], creditLine: 'Big Newspaper', source: 'John Doe / Big Newspaper' }), rules);
+    const credit = normalizeCredit(
+      input({ byline: ['John Doe'], creditLine: 'Big Newspaper', source: 'John Doe / Big Newspaper' }),
+      rules,
+    );
     expect(credit).toMatchObject({ creators: ['John Doe'], agency: 'Big Newspaper', confidence: 'low' });
   });
 
   it('gives an empty, low-confidence credit when nothing is known', () => {
     const credit = normalizeCredit(input({}), rules);
-    expect(credit).toMatchObject({ creators: [], agency: null, distributor: null, line: null, confidence: 'low', rule: null });
+    expect(credit).toMatchObject({
+      creators: [],
+      agency: null,
+      distributor: null,
+      line: null,
+      confidence: 'low',
+      rule: null,
+    });
   });
 
   it('joins several creators in the house style', () => {
@@ -116,15 +171,32 @@ describe('normalizeCredit', () => {
 
   describe('issue 11: one name, the house line, what confidence asks a person to check', () => {
     it('holds the display name and the rules id of the agency and the distributor, and the schema accepts it', () => {
-      const c = normalizeCredit(input({ captionTail: 'Jose Breton/NurPhoto/Shutterstock', creditLine: 'GETTY' }), rules);
-      expect(c).toMatchObject({ agency: 'NurPhoto', agencyId: 'NURPHOTO', distributor: 'Shutterstock', distributorId: 'SHUTTERSTOCK' });
-      expect(normalizeCredit(input({ creditLine: 'GETTY', byline: ['Oli Scarff'] }), rules)).toMatchObject({ agency: 'Getty Images', agencyId: 'GETTY' });
-      expect(normalizeCredit(input({ captionTail: 'Jane Roe/Acme Press' }), rules)).toMatchObject({ agency: 'Acme Press', agencyId: null, confidence: 'medium' });
+      const c = normalizeCredit(
+        input({ captionTail: 'Jose Breton/NurPhoto/Shutterstock', creditLine: 'GETTY' }),
+        rules,
+      );
+      expect(c).toMatchObject({
+        agency: 'NurPhoto',
+        agencyId: 'NURPHOTO',
+        distributor: 'Shutterstock',
+        distributorId: 'SHUTTERSTOCK',
+      });
+      expect(normalizeCredit(input({ creditLine: 'GETTY', byline: ['Oli Scarff'] }), rules)).toMatchObject({
+        agency: 'Getty Images',
+        agencyId: 'GETTY',
+      });
+      expect(normalizeCredit(input({ captionTail: 'Jane Roe/Acme Press' }), rules)).toMatchObject({
+        agency: 'Acme Press',
+        agencyId: null,
+        confidence: 'medium',
+      });
       expect(creditSchema.safeParse(c).success).toBe(true);
     });
 
     it('names Reuters TV as the distributor of "via Reuters TV"', () => {
-      expect(normalizeCredit(input({ captionTail: 'REUTERS/Syria TV via Reuters TV', byline: ['REUTERS TV'] }), rules)).toMatchObject({
+      expect(
+        normalizeCredit(input({ captionTail: 'REUTERS/Syria TV via Reuters TV', byline: ['REUTERS TV'] }), rules),
+      ).toMatchObject({
         creators: [],
         agency: 'REUTERS',
         distributor: 'Reuters TV',
@@ -138,21 +210,34 @@ describe('normalizeCredit', () => {
       expect(c).toMatchObject({ creators: ['Leon Neal'], agency: 'AFP', confidence: 'low' });
       expect(c.raw).toMatchObject({ captionTail: 'Leon Neal/AFP', byline: ['Peter Parker'] });
       // The same person written otherwise is no conflict; a shared particle ("van") is not a shared name.
-      expect(normalizeCredit(input({ captionTail: 'Leon Neal/AFP', byline: ['LEON NEAL'] }), rules).confidence).toBe('high');
-      expect(normalizeCredit(input({ captionTail: 'Leon Neal/AFP', byline: ['L. Neal/AFP'] }), rules).confidence).toBe('high');
-      expect(normalizeCredit(input({ captionTail: '(AP Photo/Koen van Weel)', byline: ['Jan van Dijk'] }), rules).confidence).toBe('low');
+      expect(normalizeCredit(input({ captionTail: 'Leon Neal/AFP', byline: ['LEON NEAL'] }), rules).confidence).toBe(
+        'high',
+      );
+      expect(normalizeCredit(input({ captionTail: 'Leon Neal/AFP', byline: ['L. Neal/AFP'] }), rules).confidence).toBe(
+        'high',
+      );
+      expect(
+        normalizeCredit(input({ captionTail: '(AP Photo/Koen van Weel)', byline: ['Jan van Dijk'] }), rules).confidence,
+      ).toBe('low');
     });
 
     it('never gives high to an agency the rules do not list: a bare word, a government body', () => {
       expect(normalizeCredit(input({ captionTail: 'Foto: Mustermann' }), rules).confidence).toBe('medium');
       expect(normalizeCredit(input({ captionTail: 'John Doe/Fooagency' }), rules).confidence).toBe('medium');
-      expect(normalizeCredit(input({ captionTail: 'U.S. Navy photo by Mass Communication Specialist 2nd Class John Doe' }), rules)).toMatchObject({
+      expect(
+        normalizeCredit(
+          input({ captionTail: 'U.S. Navy photo by Mass Communication Specialist 2nd Class John Doe' }),
+          rules,
+        ),
+      ).toMatchObject({
         creators: ['John Doe'],
         agency: 'U.S. Navy',
         confidence: 'medium',
       });
       // Partners the rules list (the Kremlin, NASA) are known.
-      expect(normalizeCredit(input({ captionTail: '(Courtesy of the White House via AP)' }), rules).confidence).toBe('high');
+      expect(normalizeCredit(input({ captionTail: '(Courtesy of the White House via AP)' }), rules).confidence).toBe(
+        'high',
+      );
     });
 
     it('makes a pure stock credit creator + distributor, with no agency', () => {

@@ -57,9 +57,20 @@ describe('loadCreditRules', () => {
     const rules = loadCreditRules(file);
     expect(rules.version).toBe(`${defaults.version}+desk-7`);
     const after = credit(raw, rules);
-    expect(after).toMatchObject({ agency: 'Mugwum', agencyId: 'MUGWUM', creators: ['Julie Doe'], line: 'Julie Doe / MUGWUM', confidence: 'high', rulesVersion: `${defaults.version}+desk-7` });
+    expect(after).toMatchObject({
+      agency: 'Mugwum',
+      agencyId: 'MUGWUM',
+      creators: ['Julie Doe'],
+      line: 'Julie Doe / MUGWUM',
+      confidence: 'high',
+      rulesVersion: `${defaults.version}+desk-7`,
+    });
     // Agency-first credits now start at the new name inside a caption, too.
-    expect(credit('MUGWUM PRESS/JULIE DOE', rules)).toMatchObject({ agency: 'Mugwum', agencyId: 'MUGWUM', creators: ['Julie Doe'] });
+    expect(credit('MUGWUM PRESS/JULIE DOE', rules)).toMatchObject({
+      agency: 'Mugwum',
+      agencyId: 'MUGWUM',
+      creators: ['Julie Doe'],
+    });
     // The defaults are untouched.
     expect(credit(raw).agency).toBe('Mugwum Wire');
   });
@@ -81,7 +92,10 @@ describe('loadCreditRules', () => {
   });
 
   it('refuses a file that is not JSON with the line and column of the mistake', () => {
-    const file = writeRules('syntax.json', '{\n  "version": "x",\n  "agencies": {\n    "FOO": { "name": "Foo" "aliases": [] }\n  }\n}\n');
+    const file = writeRules(
+      'syntax.json',
+      '{\n  "version": "x",\n  "agencies": {\n    "FOO": { "name": "Foo" "aliases": [] }\n  }\n}\n',
+    );
     const err = loadError(file);
     expect(err.code).toBe('CREDIT_RULES_INVALID');
     expect(err.line).toBe(4);
@@ -96,11 +110,18 @@ describe('loadCreditRules', () => {
   });
 
   it('refuses a file that does not match the schema, at the line of the offending key', () => {
-    const noName = loadError(writeRules('noname.json', '{\n  "version": "x",\n  "agencies": {\n    "FOO": {\n      "aliases": ["Foo"]\n    }\n  }\n}\n'));
+    const noName = loadError(
+      writeRules(
+        'noname.json',
+        '{\n  "version": "x",\n  "agencies": {\n    "FOO": {\n      "aliases": ["Foo"]\n    }\n  }\n}\n',
+      ),
+    );
     expect(noName.line).toBe(4);
     expect(noName.message).toMatch(/line 4: agencies\.FOO\.name: required but missing/);
 
-    const badType = loadError(writeRules('type.json', '{\n  "version": "x",\n  "placeholders": [\n    "STR",\n    42\n  ]\n}\n'));
+    const badType = loadError(
+      writeRules('type.json', '{\n  "version": "x",\n  "placeholders": [\n    "STR",\n    42\n  ]\n}\n'),
+    );
     expect(badType.line).toBe(5);
     expect(badType.reason).toMatch(/^placeholders\.1: /);
 
@@ -108,17 +129,26 @@ describe('loadCreditRules', () => {
     expect(typo.line).toBe(4);
     expect(typo.reason).toBe('agencys: unknown key (a misspelling?)');
 
-    const placeholder = loadError(writeRules('tpl.json', '{\n  "version": "x",\n  "houseStyle": {\n    "line": "{creators}/{agnecy}"\n  }\n}\n'));
+    const placeholder = loadError(
+      writeRules('tpl.json', '{\n  "version": "x",\n  "houseStyle": {\n    "line": "{creators}/{agnecy}"\n  }\n}\n'),
+    );
     expect(placeholder.line).toBe(4);
     expect(placeholder.reason).toMatch(/unknown placeholder \{agnecy\}/);
 
-    const badId = loadError(writeRules('id.json', '{\n  "version": "x",\n  "agencies": { "mugwum": { "name": "Mugwum", "aliases": [] } }\n}\n'));
+    const badId = loadError(
+      writeRules(
+        'id.json',
+        '{\n  "version": "x",\n  "agencies": { "mugwum": { "name": "Mugwum", "aliases": [] } }\n}\n',
+      ),
+    );
     expect(badId.line).toBe(3);
 
     const noVersion = loadError(writeRules('nov.json', '{ "placeholders": ["X"] }'));
     expect(noVersion.reason).toMatch(/^version: required but missing/);
 
-    const strayDistributor = loadError(writeRules('dist.json', '{\n  "version": "x",\n  "distributors": {\n    "NOPE": "Nope"\n  }\n}\n'));
+    const strayDistributor = loadError(
+      writeRules('dist.json', '{\n  "version": "x",\n  "distributors": {\n    "NOPE": "Nope"\n  }\n}\n'),
+    );
     expect(strayDistributor.line).toBe(4);
     expect(strayDistributor.reason).toMatch(/not an agency id/);
   });

@@ -18,25 +18,43 @@ const cells = (l: string) =>
     .map((c) => c.trim().replace(/\\\|/g, '|').replace(/^`|`$/g, ''));
 const lines = block.split('\n').filter((l) => l.startsWith('|'));
 const header = cells(lines[0]);
-const rows = lines.filter((l) => l.startsWith('| `')).map((l) => Object.fromEntries(cells(l).map((c, i) => [header[i], c])) as Record<string, string>);
+const rows = lines
+  .filter((l) => l.startsWith('| `'))
+  .map((l) => Object.fromEntries(cells(l).map((c, i) => [header[i], c])) as Record<string, string>);
 
 describe('RULES.md examples (credits outside the seed)', () => {
   it('has examples, with the columns the test reads', () => {
     expect(rows.length).toBeGreaterThanOrEqual(30);
     expect(header).toEqual(['credit', 'by-line', 'creators', 'agency', 'distributor', 'handout', 'line', 'confidence']);
   });
-  it.each(rows.map((r) => [`${r.credit}${r['by-line'] ? ` (by-line ${r['by-line']})` : ''}`, r] as const))('%s', (_name, r) => {
-    const c = normalizeCredit(
-      { captionTail: r.credit, byline: r['by-line'] ? [r['by-line']] : [], creditLine: null, source: null, copyright: null },
-      defaultCreditRules(),
-    );
-    expect({
-      creators: c.creators.join(', '),
-      agency: c.agency ?? '',
-      distributor: c.distributor ?? '',
-      handout: c.flags.handout ? 'yes' : '',
-      line: c.line ?? '',
-      confidence: c.confidence,
-    }).toEqual({ creators: r.creators, agency: r.agency, distributor: r.distributor, handout: r.handout, line: r.line, confidence: r.confidence });
-  });
+  it.each(rows.map((r) => [`${r.credit}${r['by-line'] ? ` (by-line ${r['by-line']})` : ''}`, r] as const))(
+    '%s',
+    (_name, r) => {
+      const c = normalizeCredit(
+        {
+          captionTail: r.credit,
+          byline: r['by-line'] ? [r['by-line']] : [],
+          creditLine: null,
+          source: null,
+          copyright: null,
+        },
+        defaultCreditRules(),
+      );
+      expect({
+        creators: c.creators.join(', '),
+        agency: c.agency ?? '',
+        distributor: c.distributor ?? '',
+        handout: c.flags.handout ? 'yes' : '',
+        line: c.line ?? '',
+        confidence: c.confidence,
+      }).toEqual({
+        creators: r.creators,
+        agency: r.agency,
+        distributor: r.distributor,
+        handout: r.handout,
+        line: r.line,
+        confidence: r.confidence,
+      });
+    },
+  );
 });

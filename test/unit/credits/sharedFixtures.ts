@@ -22,8 +22,19 @@ export function readDevCredits(): DevCreditRow[] {
   text.split('\n').forEach((l, i) => {
     if (!l.trim() || l.startsWith('#')) return;
     const [raw, creators = '', agency = '', distributor = '', flags = ''] = l.replace(/\r$/, '').split('\t');
-    const list = (s: string) => s.split(';').map((x) => x.trim()).filter(Boolean);
-    rows.push({ line: i + 1, raw, creators: list(creators), agency, distributor: distributor.trim() || null, flags: list(flags) });
+    const list = (s: string) =>
+      s
+        .split(';')
+        .map((x) => x.trim())
+        .filter(Boolean);
+    rows.push({
+      line: i + 1,
+      raw,
+      creators: list(creators),
+      agency,
+      distributor: distributor.trim() || null,
+      flags: list(flags),
+    });
   });
   return rows;
 }

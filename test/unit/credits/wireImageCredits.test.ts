@@ -16,7 +16,8 @@ const FIXTURES = {
     copyright: 'CHRISTOF STACHE',
   },
   'cp.jpg': {
-    caption: 'The Montreal Police logo is seen on a police car in Montreal on Wednesday, July 8, 2020. THE CANADIAN PRESS/Paul Chiasson',
+    caption:
+      'The Montreal Police logo is seen on a police car in Montreal on Wednesday, July 8, 2020. THE CANADIAN PRESS/Paul Chiasson',
     byline: ['Paul Chiasson'],
     credit: 'The Canadian Press',
     source: 'The Canadian Press',
@@ -79,7 +80,8 @@ const FIXTURES = {
     copyright: '2008 Getty Images',
   },
   'iptc-staff-photographer-example.jpg': {
-    caption: 'After digging the furrows another ten yards with the tractor, Jim Moore hops off to hand-set more leeks and onions.',
+    caption:
+      'After digging the furrows another ten yards with the tractor, Jim Moore hops off to hand-set more leeks and onions.',
     byline: ['John Doe'],
     credit: 'Big Newspaper',
     source: 'John Doe / Big Newspaper',
@@ -87,18 +89,95 @@ const FIXTURES = {
   },
 } as const;
 
-type Want = { creators: string[]; agency: string | null; distributor: string | null; line: string | null; confidence: 'high' | 'medium' | 'low'; dateCreated: string | null };
+type Want = {
+  creators: string[];
+  agency: string | null;
+  distributor: string | null;
+  line: string | null;
+  confidence: 'high' | 'medium' | 'low';
+  dateCreated: string | null;
+};
 const WANT: Record<keyof typeof FIXTURES, Want> = {
-  'getty.jpg': { creators: ['Christof Stache'], agency: 'AFP', distributor: 'Getty Images', line: 'Christof Stache/AFP via Getty Images', confidence: 'high', dateCreated: '2015-01-22' },
-  'cp.jpg': { creators: ['Paul Chiasson'], agency: 'The Canadian Press', distributor: null, line: 'THE CANADIAN PRESS/Paul Chiasson', confidence: 'high', dateCreated: '2020-07-08' },
-  'corbis.jpg': { creators: ['Mike Cardew'], agency: 'TNS', distributor: 'ZUMA Wire', line: 'Mike Cardew/TNS via ZUMA Wire', confidence: 'high', dateCreated: '2015-04-01' },
-  'reuters-GM1EA7M13RP01-thumb.jpg': { creators: ['Mario Anzuoni'], agency: 'REUTERS', distributor: null, line: 'REUTERS/Mario Anzuoni', confidence: 'high', dateCreated: '2014-07-21' },
-  'reuters-LYNXMPEA6F0MS-thumb.jpg': { creators: [], agency: 'REUTERS', distributor: 'Reuters TV', line: 'REUTERS', confidence: 'high', dateCreated: '2014-07-16' },
-  'pa.jpg': { creators: ['Martin Rickett'], agency: 'PA', distributor: null, line: 'Martin Rickett/PA', confidence: 'high', dateCreated: '2014-06-24' },
-  'GAC103-thumb.jpg': { creators: ['Annick deGooyer'], agency: 'The Canadian Press', distributor: null, line: 'THE CANADIAN PRESS/HO-Annick deGooyer', confidence: 'high', dateCreated: null },
-  'Bush-dog.jpg': { creators: ['Duane A. Laverty'], agency: 'AP', distributor: null, line: 'AP Photo/Duane A. Laverty', confidence: 'high', dateCreated: '2003-08-30' },
-  'cech.jpg': { creators: ['Phil Cole'], agency: 'Getty Images', distributor: null, line: 'Phil Cole/Getty Images', confidence: 'high', dateCreated: '2008-08-20' },
-  'iptc-staff-photographer-example.jpg': { creators: ['John Doe'], agency: 'Big Newspaper', distributor: null, line: 'John Doe/Big Newspaper', confidence: 'low', dateCreated: null },
+  'getty.jpg': {
+    creators: ['Christof Stache'],
+    agency: 'AFP',
+    distributor: 'Getty Images',
+    line: 'Christof Stache/AFP via Getty Images',
+    confidence: 'high',
+    dateCreated: '2015-01-22',
+  },
+  'cp.jpg': {
+    creators: ['Paul Chiasson'],
+    agency: 'The Canadian Press',
+    distributor: null,
+    line: 'THE CANADIAN PRESS/Paul Chiasson',
+    confidence: 'high',
+    dateCreated: '2020-07-08',
+  },
+  'corbis.jpg': {
+    creators: ['Mike Cardew'],
+    agency: 'TNS',
+    distributor: 'ZUMA Wire',
+    line: 'Mike Cardew/TNS via ZUMA Wire',
+    confidence: 'high',
+    dateCreated: '2015-04-01',
+  },
+  'reuters-GM1EA7M13RP01-thumb.jpg': {
+    creators: ['Mario Anzuoni'],
+    agency: 'REUTERS',
+    distributor: null,
+    line: 'REUTERS/Mario Anzuoni',
+    confidence: 'high',
+    dateCreated: '2014-07-21',
+  },
+  'reuters-LYNXMPEA6F0MS-thumb.jpg': {
+    creators: [],
+    agency: 'REUTERS',
+    distributor: 'Reuters TV',
+    line: 'REUTERS',
+    confidence: 'high',
+    dateCreated: '2014-07-16',
+  },
+  'pa.jpg': {
+    creators: ['Martin Rickett'],
+    agency: 'PA',
+    distributor: null,
+    line: 'Martin Rickett/PA',
+    confidence: 'high',
+    dateCreated: '2014-06-24',
+  },
+  'GAC103-thumb.jpg': {
+    creators: ['Annick deGooyer'],
+    agency: 'The Canadian Press',
+    distributor: null,
+    line: 'THE CANADIAN PRESS/HO-Annick deGooyer',
+    confidence: 'high',
+    dateCreated: null,
+  },
+  'Bush-dog.jpg': {
+    creators: ['Duane A. Laverty'],
+    agency: 'AP',
+    distributor: null,
+    line: 'AP Photo/Duane A. Laverty',
+    confidence: 'high',
+    dateCreated: '2003-08-30',
+  },
+  'cech.jpg': {
+    creators: ['Phil Cole'],
+    agency: 'Getty Images',
+    distributor: null,
+    line: 'Phil Cole/Getty Images',
+    confidence: 'high',
+    dateCreated: '2008-08-20',
+  },
+  'iptc-staff-photographer-example.jpg': {
+    creators: ['John Doe'],
+    agency: 'Big Newspaper',
+    distributor: null,
+    line: 'John Doe/Big Newspaper',
+    confidence: 'low',
+    dateCreated: null,
+  },
 };
 
 const rules = loadCreditRules();
@@ -107,7 +186,13 @@ describe('wire-image fixtures: credits consistent with their IPTC', () => {
   it.each(Object.entries(FIXTURES))('%s', (file, f) => {
     const cleaned = cleanCaption(f.caption);
     const credit = normalizeCredit(
-      { captionTail: cleaned.creditTail, byline: [...f.byline], creditLine: f.credit, source: f.source, copyright: f.copyright },
+      {
+        captionTail: cleaned.creditTail,
+        byline: [...f.byline],
+        creditLine: f.credit,
+        source: f.source,
+        copyright: f.copyright,
+      },
       rules,
     );
     const want = WANT[file as keyof typeof FIXTURES];
@@ -125,15 +210,39 @@ describe('wire-image fixtures: credits consistent with their IPTC', () => {
   it('flags what the agencies flagged', () => {
     const gac = FIXTURES['GAC103-thumb.jpg'];
     const credit = normalizeCredit(
-      { captionTail: cleanCaption(gac.caption).creditTail, byline: [...gac.byline], creditLine: gac.credit, source: gac.source, copyright: null },
+      {
+        captionTail: cleanCaption(gac.caption).creditTail,
+        byline: [...gac.byline],
+        creditLine: gac.credit,
+        source: gac.source,
+        copyright: null,
+      },
       rules,
     );
     expect(credit.flags).toMatchObject({ handout: true, mandatory: true });
     const syria = FIXTURES['reuters-LYNXMPEA6F0MS-thumb.jpg'];
-    const tv = normalizeCredit({ captionTail: cleanCaption(syria.caption).creditTail, byline: [...syria.byline], creditLine: syria.credit, source: syria.source, copyright: null }, rules);
+    const tv = normalizeCredit(
+      {
+        captionTail: cleanCaption(syria.caption).creditTail,
+        byline: [...syria.byline],
+        creditLine: syria.credit,
+        source: syria.source,
+        copyright: null,
+      },
+      rules,
+    );
     expect(tv.partners).toEqual(['Syria TV']);
     const corbis = FIXTURES['corbis.jpg'];
-    const zuma = normalizeCredit({ captionTail: cleanCaption(corbis.caption).creditTail, byline: [...corbis.byline], creditLine: corbis.credit, source: corbis.source, copyright: corbis.copyright }, rules);
+    const zuma = normalizeCredit(
+      {
+        captionTail: cleanCaption(corbis.caption).creditTail,
+        byline: [...corbis.byline],
+        creditLine: corbis.credit,
+        source: corbis.source,
+        copyright: corbis.copyright,
+      },
+      rules,
+    );
     expect(zuma.partners).toEqual(['Corbis']);
   });
 });

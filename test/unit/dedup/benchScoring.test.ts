@@ -1,4 +1,10 @@
-import { generateCaptions, punctuationVariant, prng, typoVariant, type GeneratedCaption } from '../../../bench/dedup/generateCaptions';
+import {
+  generateCaptions,
+  punctuationVariant,
+  prng,
+  typoVariant,
+  type GeneratedCaption,
+} from '../../../bench/dedup/generateCaptions';
 import { samePartition, scoreClustering } from '../../../bench/dedup/scoring';
 import { simulateCleaning } from '../../../bench/dedup/seedCaptions';
 import { exactText } from '../../../src/core/dedup/normalize';
@@ -8,13 +14,22 @@ const labels = (o: Record<string, string>) => new Map(Object.entries(o));
 describe('bench scoring', () => {
   it('is perfect for the same partition under other cluster names', () => {
     const s = scoreClustering(labels({ a: 'x', b: 'x', c: 'y' }), labels({ a: '1', b: '1', c: '2' }));
-    expect(s).toMatchObject({ bcubedPrecision: 1, bcubedRecall: 1, bcubedF1: 1, pairwisePrecision: 1, pairwiseRecall: 1 });
+    expect(s).toMatchObject({
+      bcubedPrecision: 1,
+      bcubedRecall: 1,
+      bcubedF1: 1,
+      pairwisePrecision: 1,
+      pairwiseRecall: 1,
+    });
     expect(samePartition(labels({ a: 'x', b: 'x', c: 'y' }), labels({ a: '1', b: '1', c: '2' }))).toBe(true);
   });
 
   it('scores a split cluster as lost recall and a merge as lost precision (textbook B-cubed values)', () => {
     // Reference {a,b,c,d}; predicted {a,b} {c,d}: each item keeps 2 of its 4 -> recall 0.5, precision 1.
-    const split = scoreClustering(labels({ a: 'p', b: 'p', c: 'q', d: 'q' }), labels({ a: 'r', b: 'r', c: 'r', d: 'r' }));
+    const split = scoreClustering(
+      labels({ a: 'p', b: 'p', c: 'q', d: 'q' }),
+      labels({ a: 'r', b: 'r', c: 'r', d: 'r' }),
+    );
     expect(split.bcubedPrecision).toBe(1);
     expect(split.bcubedRecall).toBe(0.5);
     expect(split.pairwiseRecall).toBeCloseTo(2 / 6, 12);

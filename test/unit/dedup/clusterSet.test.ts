@@ -16,8 +16,10 @@ describe('the labelled set of caption clusters, brute force', () => {
   const scores = scoreClusterSet(set, partitions[0]);
 
   it('holds every edit kind the issue names and every hard-negative kind, on real captions', () => {
-    for (const kind of EDIT_KINDS) expect(set.captions.filter((c) => c.edit === kind).length).toBeGreaterThanOrEqual(13);
-    for (const kind of NEGATIVE_KINDS) expect(set.negatives.filter((n) => n.kind === kind).length).toBeGreaterThanOrEqual(3);
+    for (const kind of EDIT_KINDS)
+      expect(set.captions.filter((c) => c.edit === kind).length).toBeGreaterThanOrEqual(13);
+    for (const kind of NEGATIVE_KINDS)
+      expect(set.negatives.filter((n) => n.kind === kind).length).toBeGreaterThanOrEqual(3);
     expect(set.captions.length).toBeGreaterThan(1500);
   });
 

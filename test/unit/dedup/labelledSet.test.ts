@@ -10,7 +10,8 @@ describe('the labelled set (test/fixtures/dedup/labelled.json)', () => {
     // an edit's text; which captions exist, their labels, the originals and the negatives may not.
     const built = storedForm(buildLabelledSet()).captions;
     const stored = storedForm(set).captions;
-    const shape = (cs: typeof stored) => cs.map((c) => `${c.id}|${c.family}|${c.kind}|${c.of}|${c.of === null ? c.raw : ''}`);
+    const shape = (cs: typeof stored) =>
+      cs.map((c) => `${c.id}|${c.family}|${c.kind}|${c.of}|${c.of === null ? c.raw : ''}`);
     expect(shape(built).join('\n') === shape(stored).join('\n')).toBe(true);
     const sameRaw = built.filter((c, i) => c.raw === stored[i].raw).length;
     expect(sameRaw / stored.length).toBeGreaterThan(0.9);
@@ -21,7 +22,9 @@ describe('the labelled set (test/fixtures/dedup/labelled.json)', () => {
     for (const k of [...EDIT_KINDS, 'base', 'negative']) expect(kinds).toContain(k);
     expect(set.captions.filter((c) => c.kind === 'base')).toHaveLength(58);
     const prefixed = set.captions.filter((c) => c.kind === 'prefix');
-    for (const c of prefixed) expect(c.cleaned).not.toMatch(/^(FILE PHOTO|UPDATED CAPTION|REFILE|CORRECTED CAPTION|FILE -)/);
-    for (const c of set.captions.filter((x) => x.kind === 'suffix')) expect(c.cleaned).not.toMatch(/Picture taken with a mobile phone|SEARCH "/);
+    for (const c of prefixed)
+      expect(c.cleaned).not.toMatch(/^(FILE PHOTO|UPDATED CAPTION|REFILE|CORRECTED CAPTION|FILE -)/);
+    for (const c of set.captions.filter((x) => x.kind === 'suffix'))
+      expect(c.cleaned).not.toMatch(/Picture taken with a mobile phone|SEARCH "/);
   });
 });

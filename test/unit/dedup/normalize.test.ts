@@ -52,7 +52,34 @@ describe('exactText: what counts as the same caption', () => {
   });
 
   it('agrees with the regular-expression version on 20,000 random strings of tricky characters', () => {
-    const alphabet = ['a', 'B', 'z', '1', '9', '0', '0', '0', '-', '\u2010', '\u00AD', "'", '\u2019', '`', ',', '.', ' ', ' ', '\t', 'é', 'ß', '\u0301', 'İ', '😀', '/', '"'];
+    const alphabet = [
+      'a',
+      'B',
+      'z',
+      '1',
+      '9',
+      '0',
+      '0',
+      '0',
+      '-',
+      '\u2010',
+      '\u00AD',
+      "'",
+      '\u2019',
+      '`',
+      ',',
+      '.',
+      ' ',
+      ' ',
+      '\t',
+      'é',
+      'ß',
+      '\u0301',
+      'İ',
+      '😀',
+      '/',
+      '"',
+    ];
     let seed = 42;
     const next = () => {
       seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
@@ -69,8 +96,23 @@ describe('exactText: what counts as the same caption', () => {
 
 describe('matchTokens: what similarity is measured on', () => {
   it('folds simple plurals, possessives and verb -s so singular and plural captions match', () => {
-    expect(matchTokens('A masked supporter of Assange sits outside')).toEqual(['a', 'masked', 'supporter', 'of', 'assange', 'sit', 'outside']);
-    expect(matchTokens('Masked supporters of Assange\u2019s sit outside')).toEqual(['masked', 'supporter', 'of', 'assange', 'sit', 'outside']);
+    expect(matchTokens('A masked supporter of Assange sits outside')).toEqual([
+      'a',
+      'masked',
+      'supporter',
+      'of',
+      'assange',
+      'sit',
+      'outside',
+    ]);
+    expect(matchTokens('Masked supporters of Assange\u2019s sit outside')).toEqual([
+      'masked',
+      'supporter',
+      'of',
+      'assange',
+      'sit',
+      'outside',
+    ]);
   });
 
   it('drops diacritics so a caption typed without accents still matches', () => {

@@ -23,7 +23,12 @@ describe('the seed clustered by subject (one subject about one picture)', () => 
     expect(refs.get('05')).toMatchObject({ id: refs.get('04')!.id, canonicalId: '04' });
     expect(refs.get('09')).toMatchObject({ id: refs.get('08')!.id, canonicalId: '08' });
     // "Masked supporters" for "A masked supporter": the same subject, the article dropped.
-    expect(refs.get('11')).toMatchObject({ id: refs.get('01')!.id, canonicalId: '01', exact: false, why: { matched: ['subject'], background: 'same' } });
+    expect(refs.get('11')).toMatchObject({
+      id: refs.get('01')!.id,
+      canonicalId: '01',
+      exact: false,
+      why: { matched: ['subject'], background: 'same' },
+    });
     expect(refs.get('11')!.similarity).toBeLessThan(1);
   });
 

@@ -3,12 +3,23 @@ import * as path from 'node:path';
 import { readSeedCaptions } from '../../../bench/dedup/seedCaptions';
 import { captionStoryEvidence } from '../../../src/app/stories/storyEvidence';
 import { SubjectClusterer } from '../../../src/core/dedup/subjectClusterer';
-import { referenceStories, storyEvidence, storyLink, STORY_MAX_WORDS, type StoryEvidence } from '../../../src/core/dedup/story';
+import {
+  referenceStories,
+  storyEvidence,
+  storyLink,
+  STORY_MAX_WORDS,
+  type StoryEvidence,
+} from '../../../src/core/dedup/story';
 
 const seed = readSeedCaptions();
-const reuters = (JSON.parse(readFileSync(path.join(__dirname, '../../fixtures/stories/reuters-arc-photos.json'), 'utf8')) as { photos: Array<{ story: string; caption: string }> }).photos;
+const reuters = (
+  JSON.parse(readFileSync(path.join(__dirname, '../../fixtures/stories/reuters-arc-photos.json'), 'utf8')) as {
+    photos: Array<{ story: string; caption: string }>;
+  }
+).photos;
 
-const sorted = (groups: string[][]): string[][] => groups.map((g) => [...g].sort()).sort((a, b) => a[0].localeCompare(b[0]));
+const sorted = (groups: string[][]): string[][] =>
+  groups.map((g) => [...g].sort()).sort((a, b) => a[0].localeCompare(b[0]));
 
 function seedStories(order: typeof seed = seed): string[][] {
   return sorted(referenceStories(order.map((s) => ({ id: s.n, evidence: captionStoryEvidence(s.raw) }))).stories);
@@ -32,7 +43,19 @@ function bcubed(groups: string[][], label: (id: string) => string): { precision:
 describe('stories of the seed gallery', () => {
   it('makes 01-11 one story, and no other caption joins it', () => {
     const stories = seedStories();
-    expect(stories.find((g) => g.includes('01'))).toEqual(['01', '02', '03', '04', '05', '06', '07', '08', '09', '10', '11']);
+    expect(stories.find((g) => g.includes('01'))).toEqual([
+      '01',
+      '02',
+      '03',
+      '04',
+      '05',
+      '06',
+      '07',
+      '08',
+      '09',
+      '10',
+      '11',
+    ]);
   });
 
   it('keeps assignments of other days apart: the May 30 ruling, the February hearing, the June embassy days', () => {
@@ -76,7 +99,11 @@ describe('stories of real agency galleries (Reuters, fixtures/stories)', () => {
     const match = reuters.flatMap((p, i) => (p.caption.startsWith('Soccer Football - ') ? [String(i)] : []));
     expect(match).toHaveLength(16);
     expect(stories.find((g) => g.includes(match[0]))!.sort()).toEqual([...match].sort());
-    for (const id of match.slice(1)) expect(via.get(id)).toMatchObject({ kind: 'slug', text: expect.stringContaining('atletico mineiro v river plate') });
+    for (const id of match.slice(1))
+      expect(via.get(id)).toMatchObject({
+        kind: 'slug',
+        text: expect.stringContaining('atletico mineiro v river plate'),
+      });
   });
 
   it('matches the agency stories exactly: festival, river, hurricane and four drought stories of three days', () => {
@@ -86,8 +113,16 @@ describe('stories of real agency galleries (Reuters, fixtures/stories)', () => {
   });
 
   it('never links two different slugs, however many words they share', () => {
-    const a = storyEvidence({ slug: 'Soccer Football - Premier League - Arsenal v Chelsea - Emirates Stadium, London, Britain - March 4, 2023', subject: 'Arsenal fans inside the stadium before the match', background: '' })!;
-    const b = storyEvidence({ slug: 'Soccer Football - Premier League - Fulham v Chelsea - Craven Cottage, London, Britain - March 4, 2023', subject: 'Arsenal fans inside the stadium before the match', background: '' })!;
+    const a = storyEvidence({
+      slug: 'Soccer Football - Premier League - Arsenal v Chelsea - Emirates Stadium, London, Britain - March 4, 2023',
+      subject: 'Arsenal fans inside the stadium before the match',
+      background: '',
+    })!;
+    const b = storyEvidence({
+      slug: 'Soccer Football - Premier League - Fulham v Chelsea - Craven Cottage, London, Britain - March 4, 2023',
+      subject: 'Arsenal fans inside the stadium before the match',
+      background: '',
+    })!;
     expect(storyLink(a, b, 'b')).toBeNull();
     expect(storyLink(a, { ...a }, 'a2')).toMatchObject({ kind: 'slug' });
   });
@@ -96,16 +131,22 @@ describe('stories of real agency galleries (Reuters, fixtures/stories)', () => {
 describe('stories hold caption clusters (the cluster rule of src/core/dedup/subjectClusterer.ts)', () => {
   /** Each story's clusters under the cluster rule's oracle, and whether any cluster spans two stories. */
   function clustersByStory(items: Array<{ id: string; caption: string }>) {
-    const { stories } = referenceStories(items.map((it) => ({ id: it.id, evidence: captionStoryEvidence(it.caption) })));
+    const { stories } = referenceStories(
+      items.map((it) => ({ id: it.id, evidence: captionStoryEvidence(it.caption) })),
+    );
     const clusterer = new SubjectClusterer();
     const clusterOf = new Map(items.map((it) => [it.id, clusterer.assign(it.id, it.caption)?.id ?? null]));
     const storyOf = new Map(stories.flatMap((g, i) => g.map((id) => [id, i] as const)));
-    const spanning = [...clusterer.partition().values()].filter((members) => new Set(members.map((m) => storyOf.get(m))).size > 1);
+    const spanning = [...clusterer.partition().values()].filter(
+      (members) => new Set(members.map((m) => storyOf.get(m))).size > 1,
+    );
     return { stories, clusters: (story: string[]) => new Set(story.map((id) => clusterOf.get(id))), spanning };
   }
 
   it('puts several clusters in the football story: a goal, a coach, fans, a huddle are different pictures of one match', () => {
-    const { stories, clusters, spanning } = clustersByStory(reuters.map((p, i) => ({ id: String(i), caption: p.caption })));
+    const { stories, clusters, spanning } = clustersByStory(
+      reuters.map((p, i) => ({ id: String(i), caption: p.caption })),
+    );
     const match = stories.find((g) => reuters[Number(g[0])].caption.startsWith('Soccer Football - '))!;
     expect(match).toHaveLength(16);
     expect(clusters(match).size).toBeGreaterThanOrEqual(10);

@@ -11,12 +11,15 @@ const key = (n: string) => subjectKey(byN.get(n)!)!;
 function groups(order: readonly string[]): string[][] {
   const c = new SubjectClusterer();
   for (const n of order) c.assign(n, byN.get(n)!);
-  return [...c.partition().values()].map((m) => [...m].sort()).filter((m) => m.length > 1).sort((a, b) => (a[0] < b[0] ? -1 : 1));
+  return [...c.partition().values()]
+    .map((m) => [...m].sort())
+    .filter((m) => m.length > 1)
+    .sort((a, b) => (a[0] < b[0] ? -1 : 1));
 }
 
 function shuffled(xs: readonly string[], seedNo: number): string[] {
   let state = seedNo;
-  const rnd = () => ((state = (Math.imul(state, 1103515245) + 12345) >>> 0) / 2 ** 32);
+  const rnd = () => (state = (Math.imul(state, 1103515245) + 12345) >>> 0) / 2 ** 32;
   const out = [...xs];
   for (let i = out.length - 1; i > 0; i--) {
     const j = Math.floor(rnd() * (i + 1));
@@ -39,7 +42,11 @@ describe('the caption-cluster rule on the 2012 seed gallery', () => {
   });
 
   it('keeps the media (10) apart from the supporter (01) and the police (08), and the police from the supporter', () => {
-    for (const [a, b] of [['10', '01'], ['10', '08'], ['08', '01']]) {
+    for (const [a, b] of [
+      ['10', '01'],
+      ['10', '08'],
+      ['08', '01'],
+    ]) {
       const m = compareSubjects(key(a), key(b));
       expect(m.same).toBe(false);
       expect(m.reason).toBeDefined();
@@ -55,7 +62,11 @@ describe('the caption-cluster rule on the 2012 seed gallery', () => {
   });
 
   it('explains a member: the function word dropped between 01 and 02, nothing for 03', () => {
-    expect(compareSubjects(key('01'), key('02'))).toEqual({ same: true, cost: 1, edits: [{ kind: 'function-word', from: 'a', to: '' }] });
+    expect(compareSubjects(key('01'), key('02'))).toEqual({
+      same: true,
+      cost: 1,
+      edits: [{ kind: 'function-word', from: 'a', to: '' }],
+    });
     expect(compareSubjects(key('01'), key('03'))).toEqual({ same: true, cost: 0, edits: [] });
   });
 });
@@ -66,7 +77,9 @@ describe('what one subject may and may not differ by', () => {
 
   it('the same subject: a typo fixed, a number corrected, the date written another way, capitals, the background dropped', () => {
     expect(same(base, base.replace('Ecuadorian', 'Ecudorian'))).toBe(true);
-    expect(same('Two police officers stand outside the embassy.', 'Three police officers stand outside the embassy.')).toBe(false); // a word, not a number
+    expect(
+      same('Two police officers stand outside the embassy.', 'Three police officers stand outside the embassy.'),
+    ).toBe(false); // a word, not a number
     expect(same('5,000 people march in central London.', '50,000 people march in central London.')).toBe(true);
     expect(same(base, base.replace('May 30, 2012', 'Wednesday 30 May 2012'))).toBe(true);
     expect(same(base, base.toUpperCase())).toBe(true);

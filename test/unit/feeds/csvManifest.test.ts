@@ -27,7 +27,9 @@ describe('parseCsvManifest on the sample manifest', () => {
       keywords: ['tennis', 'Wimbledon', 'rain'],
       objectName: 'TEN-WIMBLEDON-RAIN',
     });
-    expect(item.captionRaw).toMatch(/^Spectators .* Lawn Tennis & Croquet Club in London, Sunday, July 8, 2012\. \(Photo: Jane Halloran\/Northwind Press\)$/);
+    expect(item.captionRaw).toMatch(
+      /^Spectators .* Lawn Tennis & Croquet Club in London, Sunday, July 8, 2012\. \(Photo: Jane Halloran\/Northwind Press\)$/,
+    );
     expect(item.image).toBe(path.join(FIXTURES, 'photo.jpg'));
     expect(feedItemSchema.parse(item)).toEqual(item);
   });
@@ -87,7 +89,9 @@ describe('parseCsvManifest bad rows', () => {
   it('reports text after a closing quote and reads on from the next line', () => {
     const { items, errors } = parseCsvManifest('id,caption\n1,"broken" tail\n2,fine\n', FEED);
     expect(items.map((i) => i.agencyId)).toEqual(['2']);
-    expect(errors).toEqual([{ line: 2, code: 'FEED_MALFORMED', message: expect.stringContaining('after a closing quote') }]);
+    expect(errors).toEqual([
+      { line: 2, code: 'FEED_MALFORMED', message: expect.stringContaining('after a closing quote') },
+    ]);
   });
 
   it('reports a quote never closed at the line where it opened', () => {
@@ -99,7 +103,9 @@ describe('parseCsvManifest bad rows', () => {
   it('gives the later rows of a repeated id ITEM_DUPLICATE_ID, pointing at the first', () => {
     const { items, errors } = parseCsvManifest('id,caption\nA,first\nB,other\n A ,again\n', FEED);
     expect(items.map((i) => i.captionRaw)).toEqual(['first', 'other']);
-    expect(errors).toEqual([{ line: 4, code: 'ITEM_DUPLICATE_ID', message: `${FEED} line 4: id "A" is already used by line 2` }]);
+    expect(errors).toEqual([
+      { line: 4, code: 'ITEM_DUPLICATE_ID', message: `${FEED} line 4: id "A" is already used by line 2` },
+    ]);
   });
 
   it('gives an image path leaving the folder a per-item PATH_OUTSIDE_FEED error', () => {
@@ -113,7 +119,9 @@ describe('parseCsvManifest bad rows', () => {
   });
 
   it('keeps an http image URL as is', () => {
-    expect(parseCsvManifest('image\nhttps://img.example/a.jpg\n', FEED).items[0].image).toBe('https://img.example/a.jpg');
+    expect(parseCsvManifest('image\nhttps://img.example/a.jpg\n', FEED).items[0].image).toBe(
+      'https://img.example/a.jpg',
+    );
   });
 
   it('warns about a second column for the same field and uses the first', () => {

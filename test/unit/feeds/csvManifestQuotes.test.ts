@@ -23,7 +23,10 @@ describe('parseCsvManifest quoting a person would write', () => {
   });
 
   it('names the field with text after its closing quote, and reads the next rows', () => {
-    const { items, errors } = parseCsvManifest('id,headline,caption\n1,ok,"broken" tail\n2,fine,"x\ny"\n3,last,z\n', FEED);
+    const { items, errors } = parseCsvManifest(
+      'id,headline,caption\n1,ok,"broken" tail\n2,fine,"x\ny"\n3,last,z\n',
+      FEED,
+    );
     expect(items.map((i) => [i.agencyId, i.source.line])).toEqual([
       ['2', 3],
       ['3', 5],

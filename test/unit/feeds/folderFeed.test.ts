@@ -15,19 +15,37 @@ const WIRE = path.join(SHARED_DIR, 'fixtures/real-wire');
 const REUTERS_XML = path.join(WIRE, 'reuters/tag_reuters.com_0000_newsml_GM1EA7M13RP01_version_484616934');
 const DPA_XML = path.join(WIRE, 'dpa/urn_newsml_dpa.com_20090101_171117-90-000086.xml');
 const rendition = (n: string) => path.join(WIRE, `reuters/tag_reuters.com_0000_binary_GM1EA7M13RP01-${n}`);
-const picture = (file: string): FolderPart => ({ file, picture: true, items: [{ source: { file, position: 0, format: 'image' }, captionRaw: '', iptc: {}, image: file } as FeedItem] });
+const picture = (file: string): FolderPart => ({
+  file,
+  picture: true,
+  items: [{ source: { file, position: 0, format: 'image' }, captionRaw: '', iptc: {}, image: file } as FeedItem],
+});
 const feed = (file: string, localFile: (p: string) => boolean): FolderPart => {
   const text = readFileSync(file, 'utf8');
-  return { file, picture: false, items: parseWireXml(text, file, { localFile }).items, names: wireXmlNames(text, file) };
+  return {
+    file,
+    picture: false,
+    items: parseWireXml(text, file, { localFile }).items,
+    names: wireXmlNames(text, file),
+  };
 };
 
 describe('a delivery folder assembled (src/core/feeds/folderFeed.ts)', () => {
   it('Reuters: the item names its three renditions by residref; only the item is a record, with the base image', () => {
-    expect(wireXmlNames(readFileSync(REUTERS_XML, 'utf8'), REUTERS_XML)).toEqual(expect.arrayContaining([rendition('BASEIMAGE'), rendition('VIEWIMAGE'), rendition('THUMBNAIL')]));
+    expect(wireXmlNames(readFileSync(REUTERS_XML, 'utf8'), REUTERS_XML)).toEqual(
+      expect.arrayContaining([rendition('BASEIMAGE'), rendition('VIEWIMAGE'), rendition('THUMBNAIL')]),
+    );
     const files = new Set(['BASEIMAGE', 'THUMBNAIL', 'VIEWIMAGE'].map(rendition));
-    const parts = [picture(rendition('BASEIMAGE')), picture(rendition('THUMBNAIL')), picture(rendition('VIEWIMAGE')), feed(REUTERS_XML, (p) => files.has(p))];
+    const parts = [
+      picture(rendition('BASEIMAGE')),
+      picture(rendition('THUMBNAIL')),
+      picture(rendition('VIEWIMAGE')),
+      feed(REUTERS_XML, (p) => files.has(p)),
+    ];
     const out = assembleFolderFeed(parts, (p) => files.has(p));
-    expect(out.items.map((i) => [i.agencyId, i.image, i.source.position])).toEqual([['tag_reuters.com_0000_newsml_GM1EA7M13RP01', rendition('BASEIMAGE'), 0]]);
+    expect(out.items.map((i) => [i.agencyId, i.image, i.source.position])).toEqual([
+      ['tag_reuters.com_0000_newsml_GM1EA7M13RP01', rendition('BASEIMAGE'), 0],
+    ]);
     expect(out.paired).toBe(3);
   });
 
@@ -36,8 +54,12 @@ describe('a delivery folder assembled (src/core/feeds/folderFeed.ts)', () => {
     const present = assembleFolderFeed([picture(jpeg), feed(DPA_XML, () => true)], () => true);
     expect(present.items.map((i) => [i.image, i.error ?? null])).toEqual([[jpeg, null]]);
     const absent = assembleFolderFeed([feed(DPA_XML, () => false)], () => false);
-    expect(absent.items.map((i) => [i.captionRaw.slice(0, 26), i.error?.code])).toEqual([['Florian David Fitz kommt a', 'PICTURE_MISSING']]);
-    expect(absent.items[0]!.error!.message).toBe(`${DPA_XML}: item 1 (urn:newsml:dpa.com:20090101:171117-90-000086): its picture ${jpeg} is not in the delivery folder`);
+    expect(absent.items.map((i) => [i.captionRaw.slice(0, 26), i.error?.code])).toEqual([
+      ['Florian David Fitz kommt a', 'PICTURE_MISSING'],
+    ]);
+    expect(absent.items[0]!.error!.message).toBe(
+      `${DPA_XML}: item 1 (urn:newsml:dpa.com:20090101:171117-90-000086): its picture ${jpeg} is not in the delivery folder`,
+    );
   });
 
   it('a picture no item names is its own record, in name order with the items', () => {
@@ -65,7 +87,9 @@ describe('a local folder feed (loadFeed) names what it does not read', () => {
       const feed = await loadFeed(dir, 2048);
       expect(feed.items.map((i) => [path.basename(i.image!), i.error ?? null])).toEqual([['a.jpg', null]]);
       expect(feed.skipped).toEqual({ file: 1 });
-      expect(feed.warnings).toContain(`${path.join(dir, 'clip.mov')}: skipped, not a picture, and at 0.0 MB over the feed cap (PHOTOWIRE_MAX_FEED_MB): not read`);
+      expect(feed.warnings).toContain(
+        `${path.join(dir, 'clip.mov')}: skipped, not a picture, and at 0.0 MB over the feed cap (PHOTOWIRE_MAX_FEED_MB): not read`,
+      );
     } finally {
       removeDir(dir);
     }

@@ -27,10 +27,14 @@ describe('gallery text (the seed feed)', () => {
     const first = feed.items[0];
     expect(first.title).toBeUndefined();
     expect(first.captionRaw.split('\n')[0]).toBe('(01 of41)');
-    expect(first.captionRaw).toMatch(/^\(01 of41\)\nA masked supporter of Julian Assange .* Photo credit: Dominic Lipinski\/PA$/s);
+    expect(first.captionRaw).toMatch(
+      /^\(01 of41\)\nA masked supporter of Julian Assange .* Photo credit: Dominic Lipinski\/PA$/s,
+    );
     const twelve = feed.items[11];
     expect(twelve.title).toBe('A supporter of Wikileaks founder Julian');
-    expect(twelve.captionRaw).toContain('AFP PHOTO / LEON NEAL (Photo credit should read LEON NEAL/AFP/GettyImages) (credit:Getty)');
+    expect(twelve.captionRaw).toContain(
+      'AFP PHOTO / LEON NEAL (Photo credit should read LEON NEAL/AFP/GettyImages) (credit:Getty)',
+    );
     const sixteen = feed.items[15];
     expect(sixteen.title).toBe('Supreme Court Rules On Extradition Of Wikileaks Founder Julian Assange');
     expect(sixteen.captionRaw.split('\n')[1]).toMatch(/^LONDON, ENGLAND - MAY 30: /);

@@ -23,7 +23,13 @@ describe('NDJSON manifest', () => {
     expect(it0.error).toBeUndefined();
     expect(it0.agencyId).toBe('A1');
     expect(it0.captionRaw).toBe('A caption. (AP Photo/Jane Doe)');
-    expect(it0.iptc).toMatchObject({ headline: 'Head', credit: 'AP', byline: ['JANE DOE'], city: 'London', keywords: ['a', 'b'] });
+    expect(it0.iptc).toMatchObject({
+      headline: 'Head',
+      credit: 'AP',
+      byline: ['JANE DOE'],
+      city: 'London',
+      keywords: ['a', 'b'],
+    });
     expect(it0.image).toBe(path.resolve('/feeds/tonight/photos/a.jpg'));
     expect(it0.source).toEqual({ file: FEED, position: 0, line: 1, format: 'manifest-ndjson' });
   });
@@ -64,11 +70,14 @@ describe('NDJSON manifest', () => {
     expect(items[2].error!.message).toContain('already used by item 1');
   });
 
-  it.each(['../../etc/passwd', '/etc/passwd', 'photos/../../x.jpg', 'file:///etc/passwd'])('refuses an image path that leaves the feed folder: %s', (ref) => {
-    const { items } = parseNdjsonManifest(Buffer.from(JSON.stringify({ caption: 'x', image: ref })), FEED);
-    expect(items[0].error).toMatchObject({ code: 'PATH_OUTSIDE_FEED' });
-    expect(items[0].image).toBeNull();
-  });
+  it.each(['../../etc/passwd', '/etc/passwd', 'photos/../../x.jpg', 'file:///etc/passwd'])(
+    'refuses an image path that leaves the feed folder: %s',
+    (ref) => {
+      const { items } = parseNdjsonManifest(Buffer.from(JSON.stringify({ caption: 'x', image: ref })), FEED);
+      expect(items[0].error).toMatchObject({ code: 'PATH_OUTSIDE_FEED' });
+      expect(items[0].image).toBeNull();
+    },
+  );
 });
 
 describe('JSON manifest', () => {
@@ -78,6 +87,8 @@ describe('JSON manifest', () => {
   });
   it('says what is wrong with a broken file', () => {
     expect(() => parseJsonManifest('{"items": [', 'm.json')).toThrow(InputError);
-    expect(() => parseJsonManifest('{"things": []}', 'm.json')).toThrow(/must be an array of items or an object with an "items" array/);
+    expect(() => parseJsonManifest('{"things": []}', 'm.json')).toThrow(
+      /must be an array of items or an object with an "items" array/,
+    );
   });
 });

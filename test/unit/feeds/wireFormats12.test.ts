@@ -54,7 +54,9 @@ describe('NewsML 1.2 (EFE multimedia item)', () => {
   });
 
   it('takes the largest rendition (800x523), and the file EFE names when it is beside the feed', () => {
-    expect(parsed.items[0].image).toMatch(/^http:\/\/pb\.efeservicios\.com\/FormatosXML\/libreria\.aspx\?erVehZ.*vhA%3d%3d$/);
+    expect(parsed.items[0].image).toMatch(
+      /^http:\/\/pb\.efeservicios\.com\/FormatosXML\/libreria\.aspx\?erVehZ.*vhA%3d%3d$/,
+    );
     const dir = makeTmpDir('efe');
     try {
       const local = path.join(dir, 'efe.xml');
@@ -84,7 +86,9 @@ describe('NewsML 1.2 (EFE multimedia item)', () => {
         dateCreated: '2001-07-05T10:24:25Z',
       },
     });
-    expect(items[0].captionRaw).toMatch(/^les deux frères stylistes Vartan et Guevork Tarloyan posent en compagnie d'un mannequin\n/);
+    expect(items[0].captionRaw).toMatch(
+      /^les deux frères stylistes Vartan et Guevork Tarloyan posent en compagnie d'un mannequin\n/,
+    );
     expect(items[0].captionRaw).toMatch(/07 au 11 juillet 2001 à Paris\.$/);
     // "FRANCE (AFP)" names no city: none is made up.
     expect(items[0].iptc.city).toBeUndefined();
@@ -101,7 +105,9 @@ describe('NewsML 1.2 (EFE multimedia item)', () => {
   it('a NewsML 1.2 DOCTYPE that declares anything but external modules is still refused', () => {
     const afp = bytes(WIRE, 'afp-newsml12-photo-2001.xml').toString('latin1');
     const bomb = afp.replace('%nitf; ]>', '%nitf; <!ENTITY lol "lol"> ]>');
-    expect(() => parseFeedBytes(Buffer.from(bomb, 'latin1'), 'afp.xml')).toThrow(expect.objectContaining({ code: 'XML_ENTITY_REFUSED' }));
+    expect(() => parseFeedBytes(Buffer.from(bomb, 'latin1'), 'afp.xml')).toThrow(
+      expect.objectContaining({ code: 'XML_ENTITY_REFUSED' }),
+    );
   });
 });
 
@@ -124,17 +130,25 @@ describe('charsets of XML feeds', () => {
     expect(expected.length).toBeGreaterThan(0);
     for (const encoded of [le, be]) {
       const items = parseFeedBytes(encoded, file).items;
-      expect(items.map((i) => [i.captionRaw, i.iptc.headline, i.iptc.city, i.agencyId])).toEqual(expected.map((i) => [i.captionRaw, i.iptc.headline, i.iptc.city, i.agencyId]));
+      expect(items.map((i) => [i.captionRaw, i.iptc.headline, i.iptc.city, i.agencyId])).toEqual(
+        expected.map((i) => [i.captionRaw, i.iptc.headline, i.iptc.city, i.agencyId]),
+      );
     }
   });
 
   it("a package's item file in UTF-16 is read too (dpa's real picture message, rewritten in UTF-16 beside the package)", () => {
-    const dpa = path.resolve(__dirname, '../../fixtures/shared/fixtures/real-wire/dpa/urn_newsml_dpa.com_20090101_171117-90-000086.xml');
+    const dpa = path.resolve(
+      __dirname,
+      '../../fixtures/shared/fixtures/real-wire/dpa/urn_newsml_dpa.com_20090101_171117-90-000086.xml',
+    );
     const dir = makeTmpDir('pkg16');
     try {
       mkdirSync(path.join(dir, 'items'));
       const text = readFileSync(dpa, 'utf8').replace('encoding="UTF-8"', 'encoding="UTF-16"');
-      writeFileSync(path.join(dir, 'items', 'dpa.xml'), Buffer.concat([Buffer.from([0xfe, 0xff]), Buffer.from(text, 'utf16le').swap16()]));
+      writeFileSync(
+        path.join(dir, 'items', 'dpa.xml'),
+        Buffer.concat([Buffer.from([0xfe, 0xff]), Buffer.from(text, 'utf16le').swap16()]),
+      );
       const guid = 'urn:newsml:dpa.com:20090101:171117-90-000086';
       const pkg = path.join(dir, 'package.xml');
       writeFileSync(
@@ -146,7 +160,9 @@ describe('charsets of XML feeds', () => {
       const { items, skipped } = parseWireXml(readFileSync(pkg, 'utf8'), pkg, localWireXmlOptions(pkg));
       // The package itself is listed as not a picture, as always; no picture is skipped.
       expect(skipped.map((x) => x.kind)).toEqual(['package']);
-      expect(items.map((i) => [i.agencyId, i.captionRaw, i.iptc.headline])).toEqual([[guid, direct.captionRaw, direct.iptc.headline]]);
+      expect(items.map((i) => [i.agencyId, i.captionRaw, i.iptc.headline])).toEqual([
+        [guid, direct.captionRaw, direct.iptc.headline],
+      ]);
       expect(direct.captionRaw.length).toBeGreaterThan(20);
     } finally {
       removeDir(dir);
@@ -166,7 +182,9 @@ describe('charsets of XML feeds', () => {
   it("AFP's afp20.xml declares iso-8859-1 but is UTF-8: read as UTF-8, with a warning, not as mojibake", () => {
     const raw = bytes(WIRE, 'afp-newsml12-text-mislabelled.xml');
     const decoded = decodeFeedText(raw, 'afp20.xml');
-    expect(decoded.text).toContain('<HeadLine>Décès de Naomi Musenga: l\'opératrice du Samu définitivement condamnée</HeadLine>');
+    expect(decoded.text).toContain(
+      "<HeadLine>Décès de Naomi Musenga: l'opératrice du Samu définitivement condamnée</HeadLine>",
+    );
     expect(decoded.warning).toBe('afp20.xml: declares iso-8859-1 but its bytes are UTF-8; read as UTF-8');
     const parsed = parseFeedBytes(raw, 'afp20.xml');
     expect(parsed.warnings[0]).toBe(decoded.warning);
@@ -177,7 +195,12 @@ describe('charsets of XML feeds', () => {
 
   it('an encoding photowire cannot decode is FEED_MALFORMED naming it', () => {
     const x = Buffer.from(declare(efeUtf8, 'x-mac-klingon'), 'latin1');
-    expect(() => parseFeedBytes(x, 'k.xml')).toThrow(expect.objectContaining({ code: 'FEED_MALFORMED', message: 'k.xml: declares the encoding "x-mac-klingon", which photowire cannot decode' }));
+    expect(() => parseFeedBytes(x, 'k.xml')).toThrow(
+      expect.objectContaining({
+        code: 'FEED_MALFORMED',
+        message: 'k.xml: declares the encoding "x-mac-klingon", which photowire cannot decode',
+      }),
+    );
   });
 });
 
@@ -199,11 +222,15 @@ describe('IPTC 7901 (dpa) and ANPA 1312 (AP) text wires: one caption-only item p
         transmissionReference: 'eca0124',
         source: 'dpa',
         city: 'Washington',
-        specialInstructions: expect.stringMatching(/^EXTRA\n# Notebook\n\n## Internet links\n- \[DOD news\]\(http:\/\/dpaq\.de\/3UXnb\)$/),
+        specialInstructions: expect.stringMatching(
+          /^EXTRA\n# Notebook\n\n## Internet links\n- \[DOD news\]\(http:\/\/dpaq\.de\/3UXnb\)$/,
+        ),
       },
       wire: { sent: '2018-11-21T21:01:00Z' },
     });
-    expect(item.captionRaw).toMatch(/^Washington \(dpa\) - US Defence Secretary Jim Mattis says he expects\nthe warring parties/);
+    expect(item.captionRaw).toMatch(
+      /^Washington \(dpa\) - US Defence Secretary Jim Mattis says he expects\nthe warring parties/,
+    );
     expect(item.captionRaw).toMatch(/recent days it has decreased considerably\.$/);
   });
 
@@ -215,7 +242,11 @@ describe('IPTC 7901 (dpa) and ANPA 1312 (AP) text wires: one caption-only item p
       [1, 31, 'Switzerland/migration/UN'],
     ]);
     const four = items[1];
-    expect(four.iptc).toMatchObject({ headline: 'Switzerland joins list of countries resisting UN migration pact', byline: ['dpa correspondents'], urgency: '3' });
+    expect(four.iptc).toMatchObject({
+      headline: 'Switzerland joins list of countries resisting UN migration pact',
+      byline: ['dpa correspondents'],
+      urgency: '3',
+    });
     expect(four.iptc.specialInstructions).toMatch(/^REFILE 1ST LEAD\n# Notebook/);
     expect(four.iptc.specialInstructions).toContain('## Editorial contacts');
     expect(four.captionRaw).toMatch(/^Geneva \(dpa\) - Switzerland is joining/);
@@ -248,7 +279,12 @@ describe('IPTC 7901 (dpa) and ANPA 1312 (AP) text wires: one caption-only item p
 
   it('a message that is not UTF-8 is read as Latin-1 (Windows-1252), with a warning naming it', () => {
     // The dpa message with its headline in French as a Latin-1 sender writes it (é = 0xE9, ’ = 0x92).
-    const dpa = bytes(WIRE, 'dpa-iptc7901-two-line.txt').toString('latin1').replace('Peace talks on Yemen to take place in Sweden next month, Mattis says', 'Pourparlers de paix sur le Yémen l\x92an prochain');
+    const dpa = bytes(WIRE, 'dpa-iptc7901-two-line.txt')
+      .toString('latin1')
+      .replace(
+        'Peace talks on Yemen to take place in Sweden next month, Mattis says',
+        'Pourparlers de paix sur le Yémen l\x92an prochain',
+      );
     const { items, warnings } = parseFeedBytes(Buffer.from(dpa, 'latin1'), 'latin.txt');
     expect(items[0].iptc.headline).toBe('Pourparlers de paix sur le Yémen l’an prochain');
     expect(warnings).toEqual(['latin.txt:1: message 1 is not UTF-8; read as Latin-1 (Windows-1252)']);
@@ -256,18 +292,30 @@ describe('IPTC 7901 (dpa) and ANPA 1312 (AP) text wires: one caption-only item p
   });
 
   it('a spool is read up to 10,000 messages, the rest named in a warning; thousands of Latin-1 messages give 21 warning lines, not thousands', () => {
-    const latin = Buffer.from(bytes(WIRE, 'dpa-iptc7901-two-line.txt').toString('latin1').replace('Mattis says', 'Mattis dit l\x92an'), 'latin1');
+    const latin = Buffer.from(
+      bytes(WIRE, 'dpa-iptc7901-two-line.txt').toString('latin1').replace('Mattis says', 'Mattis dit l\x92an'),
+      'latin1',
+    );
     const spool = Buffer.concat(Array.from({ length: MAX_WIRE_MESSAGES + 5 }, () => latin));
     const { items, warnings } = parseFeedBytes(spool, 'big.txt');
     expect(items).toHaveLength(MAX_WIRE_MESSAGES);
-    expect(items[MAX_WIRE_MESSAGES - 1].iptc.headline).toBe('Peace talks on Yemen to take place in Sweden next month, Mattis dit l’an');
-    expect(warnings[0]).toBe(`big.txt: ${MAX_WIRE_MESSAGES + 5} messages, over the cap of ${MAX_WIRE_MESSAGES}; the first ${MAX_WIRE_MESSAGES} are read`);
+    expect(items[MAX_WIRE_MESSAGES - 1].iptc.headline).toBe(
+      'Peace talks on Yemen to take place in Sweden next month, Mattis dit l’an',
+    );
+    expect(warnings[0]).toBe(
+      `big.txt: ${MAX_WIRE_MESSAGES + 5} messages, over the cap of ${MAX_WIRE_MESSAGES}; the first ${MAX_WIRE_MESSAGES} are read`,
+    );
     expect(warnings).toHaveLength(1 + 20 + 1);
-    expect(warnings[21]).toBe(`big.txt: ... and ${MAX_WIRE_MESSAGES - 20} more messages read as Latin-1 (Windows-1252)`);
+    expect(warnings[21]).toBe(
+      `big.txt: ... and ${MAX_WIRE_MESSAGES - 20} more messages read as Latin-1 (Windows-1252)`,
+    );
   });
 
   it('a message without STX is an item that fails with FEED_MALFORMED, the others go on', () => {
-    const broken = Buffer.concat([Buffer.from('\x01eca0001 4 rs 46  dpa 0027\nImpressum/\n'), bytes(WIRE, 'dpa-iptc7901-two-line.txt')]);
+    const broken = Buffer.concat([
+      Buffer.from('\x01eca0001 4 rs 46  dpa 0027\nImpressum/\n'),
+      bytes(WIRE, 'dpa-iptc7901-two-line.txt'),
+    ]);
     const { items } = parseFeedBytes(broken, 'b.txt');
     expect(items.map((i) => i.error?.code ?? 'ok')).toEqual(['FEED_MALFORMED', 'ok']);
     expect(items[0].error?.message).toBe('b.txt:1: message 1: no STX: the message has a heading but no text');

@@ -7,7 +7,8 @@ import { makeTmpDir, removeDir } from '../../helpers/testEnv';
 const NS = 'xmlns="http://iptc.org/std/nar/2006-10-01/"';
 const pictureItem = (guid: string, href: string) =>
   `<newsItem ${NS} guid="${guid}" version="1"><itemMeta><itemClass qcode="ninat:picture"/></itemMeta><contentMeta><headline>${guid}</headline></contentMeta><contentSet><remoteContent href="${href}" contenttype="image/jpeg"/></contentSet></newsItem>`;
-const pkg = (refs: string) => `<packageItem ${NS} guid="pkg" version="1"><groupSet root="g"><group id="g">${refs}</group></groupSet></packageItem>`;
+const pkg = (refs: string) =>
+  `<packageItem ${NS} guid="pkg" version="1"><groupSet root="g"><group id="g">${refs}</group></groupSet></packageItem>`;
 const ref = (residref: string, href: string) =>
   `<itemRef residref="${residref}" href="${href}" contenttype="application/vnd.iptc.g2.newsitem+xml"><itemClass qcode="ninat:picture"/></itemRef>`;
 
@@ -29,10 +30,15 @@ describe('loadFeed on NewsML-G2 packages', () => {
 
   it('takes the pictures whose item files are in the feed folder; lists the missing one and the symlink leaving it as skipped', async () => {
     const feedFile = path.join(dir, 'package.xml');
-    writeFileSync(feedFile, pkg(ref('urn:one', 'items/one.xml') + ref('urn:gone', 'items/gone.xml') + ref('urn:secret', 'items/link.xml')));
+    writeFileSync(
+      feedFile,
+      pkg(ref('urn:one', 'items/one.xml') + ref('urn:gone', 'items/gone.xml') + ref('urn:secret', 'items/link.xml')),
+    );
     const feed = await loadFeed(feedFile, 10 * 1024 * 1024);
     expect(feed.format).toBe('newsml-g2');
-    expect(feed.items.map((i) => [i.agencyId, i.iptc.headline, i.image, i.source.position])).toEqual([['urn:one', 'urn:one', path.join(dir, 'items', 'one.jpg'), 1]]);
+    expect(feed.items.map((i) => [i.agencyId, i.iptc.headline, i.image, i.source.position])).toEqual([
+      ['urn:one', 'urn:one', path.join(dir, 'items', 'one.jpg'), 1],
+    ]);
     expect(feed.skipped).toEqual({ package: 1, picture: 2 });
     expect(feed.warnings[0]).toBe(`${feedFile}: skipped 1 package item, 2 picture items`);
     expect(feed.warnings.join('\n')).toContain(`items/gone.xml is not in the feed's folder`);
@@ -41,10 +47,16 @@ describe('loadFeed on NewsML-G2 packages', () => {
 
   it('a message of only text is a feed of 0 items with a warning, not FEED_UNKNOWN_FORMAT', async () => {
     const feedFile = path.join(dir, 'text.xml');
-    writeFileSync(feedFile, `<newsMessage ${NS}><itemSet><newsItem guid="t"><itemMeta><itemClass qcode="ninat:text"/></itemMeta></newsItem></itemSet></newsMessage>`);
+    writeFileSync(
+      feedFile,
+      `<newsMessage ${NS}><itemSet><newsItem guid="t"><itemMeta><itemClass qcode="ninat:text"/></itemMeta></newsItem></itemSet></newsMessage>`,
+    );
     const feed = await loadFeed(feedFile, 10 * 1024 * 1024);
     expect(feed.items).toEqual([]);
     expect(feed.skipped).toEqual({ text: 1 });
-    expect(feed.warnings).toEqual([`${feedFile}: skipped 1 text item`, `${feedFile}: newsItem 0 (t) at line 1: skipped, a text item, not a picture`]);
+    expect(feed.warnings).toEqual([
+      `${feedFile}: skipped 1 text item`,
+      `${feedFile}: newsItem 0 (t) at line 1: skipped, a text item, not a picture`,
+    ]);
   });
 });

@@ -34,18 +34,29 @@ describe('metadata bombs are read within budget', () => {
     // each XMP chunk is inflated no further than a packet may be (4 bytes a character), until the file's 16 MB are spent
     const w = skipped(r.warnings);
     expect(w).toHaveLength(9);
-    for (const x of w.slice(0, 8)) expect(x).toMatch(/^METADATA_SKIPPED: PNG iTXt chunk at byte \d+ inflates to more than 2097152 bytes, over the cap of 524288 characters for one XMP packet/);
-    expect(w[8]).toMatch(/^METADATA_SKIPPED: PNG: 2 compressed text chunk\(s\), the first at PNG iTXt chunk at byte \d+, would inflate past the budget of 16777216 bytes per file/);
+    for (const x of w.slice(0, 8))
+      expect(x).toMatch(
+        /^METADATA_SKIPPED: PNG iTXt chunk at byte \d+ inflates to more than 2097152 bytes, over the cap of 524288 characters for one XMP packet/,
+      );
+    expect(w[8]).toMatch(
+      /^METADATA_SKIPPED: PNG: 2 compressed text chunk\(s\), the first at PNG iTXt chunk at byte \d+, would inflate past the budget of 16777216 bytes per file/,
+    );
     expect(r.iptc.keywords).toBeUndefined();
     expect(r.raw.xmp!.length).toBeLessThan(10_000); // the fixture's own small packet only
   });
 
   it('text chunks past the cap are skipped with one warning; the budget is per file, across chunks', () => {
     const r = readImageMetadata(pngManyChunks(1_000));
-    expect(skipped(r.warnings)).toEqual([expect.stringMatching(/^METADATA_SKIPPED: PNG: \d+ text chunk\(s\) are past the cap of 64 text chunks per file/)]);
+    expect(skipped(r.warnings)).toEqual([
+      expect.stringMatching(/^METADATA_SKIPPED: PNG: \d+ text chunk\(s\) are past the cap of 64 text chunks per file/),
+    ]);
     // a smaller budget: the 65th chunk is over the inflated total although each chunk alone is small
     const small = readImageMetadata(pngManyChunks(40), { inflatedBytes: 100_000 });
-    expect(skipped(small.warnings)).toEqual([expect.stringMatching(/PNG: \d+ compressed text chunk\(s\), .* would inflate past the budget of 100000 bytes per file/)]);
+    expect(skipped(small.warnings)).toEqual([
+      expect.stringMatching(
+        /PNG: \d+ compressed text chunk\(s\), .* would inflate past the budget of 100000 bytes per file/,
+      ),
+    ]);
   });
 
   it('XMP padded with NULs and no closing PI is trimmed by a linear scan (the regex took 28.6 s on 200,000 NULs)', () => {
@@ -65,14 +76,24 @@ describe('metadata bombs are read within budget', () => {
     const r = readImageMetadataBySource(jpegManyXmp(40, 5 * 1024 * 1024));
     expect(r.bySource.xmp.credit).toBe('Jpeg Credit');
     const w = skipped(r.warnings);
-    expect(w.filter((x) => /^METADATA_SKIPPED: XMP packets \d+ to \d+ of \d+ \(\d+\) would take the file's XMP past its budget of 1048576/.test(x))).toHaveLength(1);
-    expect(w).toContainEqual(expect.stringMatching(/^METADATA_SKIPPED: extended XMP A{32} declares \d+ bytes, over the cap of 524288/));
+    expect(
+      w.filter((x) =>
+        /^METADATA_SKIPPED: XMP packets \d+ to \d+ of \d+ \(\d+\) would take the file's XMP past its budget of 1048576/.test(
+          x,
+        ),
+      ),
+    ).toHaveLength(1);
+    expect(w).toContainEqual(
+      expect.stringMatching(/^METADATA_SKIPPED: extended XMP A{32} declares \d+ bytes, over the cap of 524288/),
+    );
     expect(r.raw.xmp!.length).toBeLessThanOrEqual(1024 * 1024 + 40);
   });
 
   it('a TIFF with a 20 MB XMP tag: skipped before it is decoded; its IPTC still read', () => {
     const r = readImageMetadata(tiffWithXmp(Buffer.from(keywordXmp(20 * 1024 * 1024), 'utf8')));
-    expect(skipped(r.warnings)).toEqual([expect.stringMatching(/^METADATA_SKIPPED: TIFF XMP tag 700 is \d+ bytes, over the cap of 524288 characters/)]);
+    expect(skipped(r.warnings)).toEqual([
+      expect.stringMatching(/^METADATA_SKIPPED: TIFF XMP tag 700 is \d+ bytes, over the cap of 524288 characters/),
+    ]);
     expect(r.iptc.caption).toBeTruthy();
     const ok = readImageMetadataBySource(tiffWithXmp(Buffer.from(keywordXmp(50_000, 'Tiff Credit'), 'utf8')));
     expect(ok.bySource.xmp.credit).toBe('Tiff Credit');

@@ -46,7 +46,10 @@ export function app13(...resources: Buffer[]): Buffer {
 }
 
 export function xmpApp1(xml: string, encoding: BufferEncoding = 'utf8'): Buffer {
-  return seg(0xe1, Buffer.concat([Buffer.from('http://ns.adobe.com/xap/1.0/\0', 'latin1'), Buffer.from(xml, encoding)]));
+  return seg(
+    0xe1,
+    Buffer.concat([Buffer.from('http://ns.adobe.com/xap/1.0/\0', 'latin1'), Buffer.from(xml, encoding)]),
+  );
 }
 
 /**

@@ -43,7 +43,16 @@ describe('parseIim values', () => {
   });
 
   it('collects repeatable datasets in order and leaves empty values out', () => {
-    const r = parseIim(Buffer.concat([ds(2, 25, 'b'), ds(2, 25, ''), ds(2, 25, 'a'), ds(2, 80, 'One'), ds(2, 80, 'Two'), ds(2, 110, '')]));
+    const r = parseIim(
+      Buffer.concat([
+        ds(2, 25, 'b'),
+        ds(2, 25, ''),
+        ds(2, 25, 'a'),
+        ds(2, 80, 'One'),
+        ds(2, 80, 'Two'),
+        ds(2, 110, ''),
+      ]),
+    );
     expect(r.iptc.keywords).toEqual(['b', 'a']);
     expect(r.iptc.byline).toEqual(['One', 'Two']);
     expect(r.iptc).not.toHaveProperty('credit');
@@ -57,8 +66,12 @@ describe('parseIim values', () => {
   });
 
   it('turns date and time into ISO 8601 at the precision given', () => {
-    expect(parseIim(Buffer.concat([ds(2, 55, '20140716'), ds(2, 60, '130003+0000')])).iptc.dateCreated).toBe('2014-07-16T13:00:03+00:00');
-    expect(parseIim(Buffer.concat([ds(2, 55, '20140716'), ds(2, 60, '130003')])).iptc.dateCreated).toBe('2014-07-16T13:00:03');
+    expect(parseIim(Buffer.concat([ds(2, 55, '20140716'), ds(2, 60, '130003+0000')])).iptc.dateCreated).toBe(
+      '2014-07-16T13:00:03+00:00',
+    );
+    expect(parseIim(Buffer.concat([ds(2, 55, '20140716'), ds(2, 60, '130003')])).iptc.dateCreated).toBe(
+      '2014-07-16T13:00:03',
+    );
     expect(parseIim(ds(2, 55, '20140716')).iptc.dateCreated).toBe('2014-07-16');
     expect(parseIim(ds(2, 55, '20140700')).iptc.dateCreated).toBe('2014-07');
     expect(parseIim(Buffer.concat([ds(2, 55, '20140000'), ds(2, 60, '130003')])).iptc.dateCreated).toBe('2014');
@@ -89,7 +102,14 @@ describe('parseIim values', () => {
   });
 
   it('marks values that fill their dataset maximum', () => {
-    const r = parseIim(Buffer.concat([ds(2, 110, 'c'.repeat(32)), ds(2, 115, 's'.repeat(31)), ds(2, 25, 'k'), ds(2, 25, 'k'.repeat(64))]));
+    const r = parseIim(
+      Buffer.concat([
+        ds(2, 110, 'c'.repeat(32)),
+        ds(2, 115, 's'.repeat(31)),
+        ds(2, 25, 'k'),
+        ds(2, 25, 'k'.repeat(64)),
+      ]),
+    );
     expect([...r.atLimit].sort()).toEqual(['credit', 'keywords#1']);
   });
 });
@@ -98,7 +118,11 @@ describe('parseIim containers', () => {
   const iim = Buffer.concat([ds(2, 120, 'In a Photoshop block'), ds(2, 110, 'Credit')]);
 
   it('accepts a Photoshop IRB with its header, as sharp returns it for a JPEG', () => {
-    const block = Buffer.concat([Buffer.from('Photoshop 3.0\0', 'latin1'), irbResource(0x03ed, Buffer.alloc(16)), irbResource(0x0404, iim)]);
+    const block = Buffer.concat([
+      Buffer.from('Photoshop 3.0\0', 'latin1'),
+      irbResource(0x03ed, Buffer.alloc(16)),
+      irbResource(0x0404, iim),
+    ]);
     expect(parseIim(block).iptc).toEqual({ caption: 'In a Photoshop block', credit: 'Credit' });
   });
 
@@ -128,7 +152,12 @@ describe('parseIim on damaged input never throws', () => {
   });
 
   it('returns nothing for bytes that are not IIM', () => {
-    for (const junk of [Buffer.alloc(0), Buffer.from('hello world'), Buffer.from([0x1c]), Buffer.from('Photoshop 3.0\0' + 'x'.repeat(30), 'latin1')]) {
+    for (const junk of [
+      Buffer.alloc(0),
+      Buffer.from('hello world'),
+      Buffer.from([0x1c]),
+      Buffer.from('Photoshop 3.0\0' + 'x'.repeat(30), 'latin1'),
+    ]) {
       const r = parseIim(junk);
       expect(r.iptc).toEqual({});
     }

@@ -19,12 +19,18 @@ describe('mergeIimXmp', () => {
   });
 
   it('completes a UTF-8 value cut inside a character', () => {
-    const merged = mergeIimXmp({ iptc: { credit: 'Agence Fran\ufffd' }, atLimit: new Set(['credit']) }, { credit: 'Agence Française' });
+    const merged = mergeIimXmp(
+      { iptc: { credit: 'Agence Fran\ufffd' }, atLimit: new Set(['credit']) },
+      { credit: 'Agence Française' },
+    );
     expect(merged.credit).toBe('Agence Française');
   });
 
   it('keeps a full-length IIM value that XMP does not continue', () => {
-    const merged = mergeIimXmp({ iptc: { credit: 'c'.repeat(32) }, atLimit: new Set(['credit']) }, { credit: 'something else entirely, longer' });
+    const merged = mergeIimXmp(
+      { iptc: { credit: 'c'.repeat(32) }, atLimit: new Set(['credit']) },
+      { credit: 'something else entirely, longer' },
+    );
     expect(merged.credit).toBe('c'.repeat(32));
   });
 

@@ -16,20 +16,31 @@ const GENERATED = path.resolve(__dirname, '../../fixtures/real-wire/generated');
 const real = (name: string) => fs.readFileSync(path.join(REAL, name));
 const generated = (name: string) => fs.readFileSync(path.join(GENERATED, name));
 
-describe('the caption the agency sent, not the camera\'s (IPTC/XMP first, EXIF only fills)', () => {
-  it("pa.jpg: the 2015 re-issue caption from IPTC, the 2014 EXIF caption only in a warning; the date is the EXIF shutter time", () => {
+describe("the caption the agency sent, not the camera's (IPTC/XMP first, EXIF only fills)", () => {
+  it('pa.jpg: the 2015 re-issue caption from IPTC, the 2014 EXIF caption only in a warning; the date is the EXIF shutter time', () => {
     const r = readImageMetadata(wireImage('pa.jpg'));
-    expect(r.iptc.caption).toMatch(/^File photo dated 24-06-2014 of England's Moeen Ali\. .*Moeen Ali is planning to join England/);
-    expect(r.warnings.join('\n')).toMatch(/EXIF ImageDescription differs from the IPTC caption; the IPTC caption is used .*EXIF said "England's Moeen Ali plays defensively/);
+    expect(r.iptc.caption).toMatch(
+      /^File photo dated 24-06-2014 of England's Moeen Ali\. .*Moeen Ali is planning to join England/,
+    );
+    expect(r.warnings.join('\n')).toMatch(
+      /EXIF ImageDescription differs from the IPTC caption; the IPTC caption is used .*EXIF said "England's Moeen Ali plays defensively/,
+    );
     expect(r.iptc.dateCreated).toBe('2014-06-24T15:10:41.70');
-    expect(r.warnings.join('\n')).toMatch(/EXIF DateTimeOriginal differs from the IPTC date; the EXIF shutter time is used; IPTC said "2015-04-02T15:10:41\+00:00"/);
+    expect(r.warnings.join('\n')).toMatch(
+      /EXIF DateTimeOriginal differs from the IPTC date; the EXIF shutter time is used; IPTC said "2015-04-02T15:10:41\+00:00"/,
+    );
   });
 
   it('a mandatory-byline line in the IPTC caption survives an older EXIF caption, so the mandatory-credit flag is raised', () => {
     const r = readImageMetadata(generated('exif-older-caption.jpg'));
-    expect(r.iptc.caption).toMatch(/MUST BE BYLINED: Martin Rickett\/PA Wire\. Mandatory Credit: Martin Rickett\/PA Wire$/);
+    expect(r.iptc.caption).toMatch(
+      /MUST BE BYLINED: Martin Rickett\/PA Wire\. Mandatory Credit: Martin Rickett\/PA Wire$/,
+    );
     expect(r.iptc.copyright).toBe('PA Wire');
-    const { flagged } = creditOfLine(r.iptc.caption!, loadCreditRules(), loadBoilerplateRules(), { byline: r.iptc.byline, creditLine: r.iptc.credit ?? null });
+    const { flagged } = creditOfLine(r.iptc.caption!, loadCreditRules(), loadBoilerplateRules(), {
+      byline: r.iptc.byline,
+      creditLine: r.iptc.credit ?? null,
+    });
     expect(flagged.flags.mandatory).toBe(true);
   });
 
@@ -54,13 +65,17 @@ describe('the caption the agency sent, not the camera\'s (IPTC/XMP first, EXIF o
   it('an EXIF date after the transmission (IIM 1:70) never wins', () => {
     const r = readImageMetadata(generated('exif-date-after-sent.jpg'));
     expect(r.iptc.dateCreated).toBe('2024-05-29');
-    expect(r.warnings.join('\n')).toMatch(/EXIF DateTimeOriginal 2031-01-01T10:00:00 is after the transmission \(2024-05-30T08:15:00\+00:00\); the IPTC date 2024-05-29 is used/);
+    expect(r.warnings.join('\n')).toMatch(
+      /EXIF DateTimeOriginal 2031-01-01T10:00:00 is after the transmission \(2024-05-30T08:15:00\+00:00\); the IPTC date 2024-05-29 is used/,
+    );
   });
 
   it('without an IIM envelope, the time the file arrived bounds the EXIF date', () => {
     const r = readImageMetadata(real('exiftool-MWG.jpg'), undefined, { receivedAt: '2000-06-01T00:00:00Z' });
     expect(r.iptc.dateCreated).toBe('1992-01-01T02:11:11+01:00');
-    expect(readImageMetadata(real('exiftool-MWG.jpg'), undefined, { receivedAt: '2001-01-02' }).iptc.dateCreated).toBe('2001-01-01T01:11:11.111');
+    expect(readImageMetadata(real('exiftool-MWG.jpg'), undefined, { receivedAt: '2001-01-02' }).iptc.dateCreated).toBe(
+      '2001-01-01T01:11:11.111',
+    );
   });
 });
 
@@ -77,10 +92,12 @@ describe('camera and software defaults are not metadata', () => {
     expect(r.warnings.join('\n')).toContain(`EXIF caption ${JSON.stringify(text)} is a camera or software default`);
   });
 
-  it("exiftool-Ricoh.jpg: Ricoh's \"(C) by Caplio RR1 User\" is no copyright", () => {
+  it('exiftool-Ricoh.jpg: Ricoh\'s "(C) by Caplio RR1 User" is no copyright', () => {
     const r = readImageMetadata(real('exiftool-Ricoh.jpg'));
     expect(r.iptc.copyright).toBeUndefined();
-    expect(r.warnings.join('\n')).toMatch(/EXIF copyright "\(C\) by Caplio RR1 User" is a camera or software default \(rule copyright-placeholder\)/);
+    expect(r.warnings.join('\n')).toMatch(
+      /EXIF copyright "\(C\) by Caplio RR1 User" is a camera or software default \(rule copyright-placeholder\)/,
+    );
   });
 
   it('a camera\'s EXIF "Copyright," is dropped with a warning; the IIM copyright stands', () => {
@@ -92,7 +109,20 @@ describe('camera and software defaults are not metadata', () => {
   it('the operator extends the shipped list, switches a rule off, and a bad file is refused with its line', () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'photowire-defaults-'));
     const ok = path.join(dir, 'ok.json');
-    fs.writeFileSync(ok, JSON.stringify({ version: 'desk-1', disable: ['software-caption'], rules: [{ name: 'house-camera', fields: ['caption'], texts: ['NEWSROOM CAM {digits}'], why: 'our pool cameras' }] }, null, 2));
+    fs.writeFileSync(
+      ok,
+      JSON.stringify(
+        {
+          version: 'desk-1',
+          disable: ['software-caption'],
+          rules: [
+            { name: 'house-camera', fields: ['caption'], texts: ['NEWSROOM CAM {digits}'], why: 'our pool cameras' },
+          ],
+        },
+        null,
+        2,
+      ),
+    );
     const texts = loadDefaultTexts(ok);
     expect(texts.version).toMatch(/\+desk-1$/);
     expect(matchDefaultText(texts, 'caption', 'newsroom cam 12')?.rule).toBe('house-camera');
@@ -102,7 +132,10 @@ describe('camera and software defaults are not metadata', () => {
     expect(r.iptc.caption).toBe('Created with GIMP');
 
     const bad = path.join(dir, 'bad.json');
-    fs.writeFileSync(bad, '{\n  "version": "x",\n  "rules": [\n    { "name": "x", "fields": ["caption"], "texts": ["{anything} CAMERA"], "why": "w" }\n  ]\n}\n');
+    fs.writeFileSync(
+      bad,
+      '{\n  "version": "x",\n  "rules": [\n    { "name": "x", "fields": ["caption"], "texts": ["{anything} CAMERA"], "why": "w" }\n  ]\n}\n',
+    );
     expect(() => loadDefaultTexts(bad)).toThrow(DefaultTextRulesError);
     expect(() => loadDefaultTexts(bad)).toThrow(/line 4: rules\.0\.texts\.0: unknown placeholder \{anything\}/);
     fs.rmSync(dir, { recursive: true });
@@ -135,7 +168,13 @@ describe('IIM cut short, XMP complete', () => {
   });
 
   it('keywords a system joined with ";" or ", " are split', () => {
-    expect(readImageMetadata(generated('keywords-joined.jpg')).iptc.keywords).toEqual(['Moeen Ali', 'cricket', 'England', 'world cup', 'talking points']);
+    expect(readImageMetadata(generated('keywords-joined.jpg')).iptc.keywords).toEqual([
+      'Moeen Ali',
+      'cricket',
+      'England',
+      'world cup',
+      'talking points',
+    ]);
   });
 
   it('EXIF text that is not UTF-8 is read as Windows-1252 (an "ö", not U+FFFD)', () => {

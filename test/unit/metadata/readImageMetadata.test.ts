@@ -33,15 +33,27 @@ describe('readImageMetadata on damaged JPEGs', () => {
   });
 
   it('keeps the datasets before a broken one inside a whole APP13', () => {
-    const iim = Buffer.concat([ds(2, 105, 'Headline kept'), Buffer.from([0x1c, 2, 120, 0x7f, 0xff]), Buffer.from('short')]);
+    const iim = Buffer.concat([
+      ds(2, 105, 'Headline kept'),
+      Buffer.from([0x1c, 2, 120, 0x7f, 0xff]),
+      Buffer.from('short'),
+    ]);
     const r = readImageMetadata(fakeJpeg([app13(irbResource(0x0404, iim))]));
     expect(r.iptc).toEqual({ headline: 'Headline kept' });
     expect(r.warnings.join('\n')).toMatch(/APP13 at byte 2: IIM: dataset 2:120 claims 32767 bytes/);
   });
 
   it('warns about garbage in APP13 and still reads the XMP', () => {
-    const garbage = seg(0xed, Buffer.concat([Buffer.from('Photoshop 3.0\0', 'latin1'), Buffer.from('8BIM\x04\x04\x00\x00\xff\xff\xff\xffjunk', 'latin1')]));
-    const r = readImageMetadata(fakeJpeg([garbage, xmpApp1(xmpPacket('<photoshop:Credit>From XMP</photoshop:Credit>'))]));
+    const garbage = seg(
+      0xed,
+      Buffer.concat([
+        Buffer.from('Photoshop 3.0\0', 'latin1'),
+        Buffer.from('8BIM\x04\x04\x00\x00\xff\xff\xff\xffjunk', 'latin1'),
+      ]),
+    );
+    const r = readImageMetadata(
+      fakeJpeg([garbage, xmpApp1(xmpPacket('<photoshop:Credit>From XMP</photoshop:Credit>'))]),
+    );
     expect(r.iptc).toEqual({ credit: 'From XMP' });
     expect(r.warnings.join()).toMatch(/Photoshop resource 0x0404 claims/);
   });
@@ -49,7 +61,7 @@ describe('readImageMetadata on damaged JPEGs', () => {
   it('never throws on random corruption of a real wire photo', () => {
     const original = wireImage('getty.jpg');
     let seed = 12345;
-    const rand = () => ((seed = (seed * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff);
+    const rand = () => (seed = (seed * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff;
     for (let i = 0; i < 300; i++) {
       const bytes = Buffer.from(original);
       const flips = 1 + Math.floor(rand() * 8);
@@ -100,7 +112,9 @@ describe('readImageMetadata containers', () => {
   });
 
   it('reads only the first IPTC block, like ExifTool', () => {
-    const r = readImageMetadata(fakeJpeg([app13(irbResource(0x0404, iimCredit('First'))), app13(irbResource(0x0404, iimCredit('Second')))]));
+    const r = readImageMetadata(
+      fakeJpeg([app13(irbResource(0x0404, iimCredit('First'))), app13(irbResource(0x0404, iimCredit('Second')))]),
+    );
     expect(r.iptc.credit).toBe('First');
     expect(r.warnings.join()).toMatch(/only the first is read/);
   });
@@ -109,20 +123,33 @@ describe('readImageMetadata containers', () => {
     const iim = iimCredit('Edited later');
     const stale = irbResource(0x0425, createHash('md5').update('older iim').digest());
     const current = irbResource(0x0425, createHash('md5').update(iim).digest());
-    expect(readImageMetadata(fakeJpeg([app13(stale, irbResource(0x0404, iim))])).warnings.join()).toMatch(/IPTCDigest is not current/);
+    expect(readImageMetadata(fakeJpeg([app13(stale, irbResource(0x0404, iim))])).warnings.join()).toMatch(
+      /IPTCDigest is not current/,
+    );
     expect(readImageMetadata(fakeJpeg([app13(current, irbResource(0x0404, iim))])).warnings).toEqual([]);
   });
 
   it('reads extended XMP announced by the main packet and ignores an unannounced one', () => {
     const guid = 'A'.repeat(32);
     const other = 'B'.repeat(32);
-    const main = xmpPacket(`<xmpNote:HasExtendedXMP>${guid}</xmpNote:HasExtendedXMP><photoshop:Credit>Main</photoshop:Credit>`, 'xmlns:xmpNote="http://ns.adobe.com/xmp/note/"');
+    const main = xmpPacket(
+      `<xmpNote:HasExtendedXMP>${guid}</xmpNote:HasExtendedXMP><photoshop:Credit>Main</photoshop:Credit>`,
+      'xmlns:xmpNote="http://ns.adobe.com/xmp/note/"',
+    );
     const extXml = Buffer.from(xmpPacket('<photoshop:Headline>From the extension</photoshop:Headline>'), 'utf8');
     const chunk = (id: string, whole: Buffer, offset: number, part: Buffer) => {
       const head = Buffer.alloc(8);
       head.writeUInt32BE(whole.length, 0);
       head.writeUInt32BE(offset, 4);
-      return seg(0xe1, Buffer.concat([Buffer.from('http://ns.adobe.com/xmp/extension/\0', 'latin1'), Buffer.from(id, 'latin1'), head, part]));
+      return seg(
+        0xe1,
+        Buffer.concat([
+          Buffer.from('http://ns.adobe.com/xmp/extension/\0', 'latin1'),
+          Buffer.from(id, 'latin1'),
+          head,
+          part,
+        ]),
+      );
     };
     const half = 100;
     const r = readImageMetadata(

@@ -11,7 +11,18 @@ import { WIRE_IMAGES } from './helpers';
 // The fields issue 11 names: every image must give what photowire's rule gives from ExifTool's own
 // IIM/XMP/EXIF values, and what `exiftool -use MWG` gives wherever the two rules agree.
 const CHECKED = [
-  'caption', 'headline', 'byline', 'credit', 'source', 'copyright', 'city', 'state', 'country', 'transmissionReference', 'keywords', 'dateCreated',
+  'caption',
+  'headline',
+  'byline',
+  'credit',
+  'source',
+  'copyright',
+  'city',
+  'state',
+  'country',
+  'transmissionReference',
+  'keywords',
+  'dateCreated',
 ] as const;
 const MWG_FIELDS = new Set(['caption', 'byline', 'copyright', 'keywords', 'city', 'state', 'country', 'dateCreated']);
 
@@ -23,11 +34,21 @@ const MWG_FIELDS = new Set(['caption', 'byline', 'copyright', 'keywords', 'city'
 function deliberateDifference(field: keyof IptcFields, want: ExiftoolExpectation): boolean {
   const exif = want.exif[field];
   const fromIptc = want.xmp[field] ?? want.iim[field];
-  if (field !== 'dateCreated' && exif !== undefined && fromIptc !== undefined && JSON.stringify(exif) !== JSON.stringify(fromIptc)) return true;
+  if (
+    field !== 'dateCreated' &&
+    exif !== undefined &&
+    fromIptc !== undefined &&
+    JSON.stringify(exif) !== JSON.stringify(fromIptc)
+  )
+    return true;
   if (want.mwg[field] !== undefined && want.merged[field] === undefined) return true;
   // EXIF bytes that are not UTF-8: ExifTool prints "?" for each, photowire reads Windows-1252
   const asExiftoolPrints = JSON.stringify(want.merged[field] ?? null).replace(/[^\x00-\x7f]/g, '?');
-  return want.mwg[field] !== undefined && JSON.stringify(want.mwg[field]) !== JSON.stringify(want.merged[field]) && JSON.stringify(want.mwg[field]) === asExiftoolPrints;
+  return (
+    want.mwg[field] !== undefined &&
+    JSON.stringify(want.mwg[field]) !== JSON.stringify(want.merged[field]) &&
+    JSON.stringify(want.mwg[field]) === asExiftoolPrints
+  );
 }
 
 const REAL_WIRE = path.resolve(__dirname, '../../fixtures/real-wire/images');
@@ -43,7 +64,10 @@ const pick = (f: IptcFields) => Object.fromEntries(CHECKED.filter((k) => f[k] !=
 
 describe.each(sets)('%s images against committed `exiftool -use MWG` values', (_set, dir, files) => {
   it('has expectations for exactly the image files', () => {
-    const names = fs.readdirSync(dir).filter((f) => /\.(jpe?g|tiff?|png|webp)$/i.test(f)).sort();
+    const names = fs
+      .readdirSync(dir)
+      .filter((f) => /\.(jpe?g|tiff?|png|webp)$/i.test(f))
+      .sort();
     expect(Object.keys(files).sort()).toEqual(names);
   });
 
@@ -66,9 +90,13 @@ describe.each(sets)('%s images against committed `exiftool -use MWG` values', (_
       // Deliberate: IPTC before a different EXIF text, and a camera default dropped (mergeIimXmp.ts).
       const differs = (k: string) => deliberateDifference(k as keyof IptcFields, want);
       const mwgView = Object.fromEntries(
-        Object.entries(pick(got.iptc)).filter(([k]) => MWG_FIELDS.has(k) && want.mwg[k as keyof IptcFields] !== undefined && !differs(k)),
+        Object.entries(pick(got.iptc)).filter(
+          ([k]) => MWG_FIELDS.has(k) && want.mwg[k as keyof IptcFields] !== undefined && !differs(k),
+        ),
       );
-      const wantMwg = Object.fromEntries(Object.entries(want.mwg).filter(([k]) => CHECKED.includes(k as (typeof CHECKED)[number]) && !differs(k)));
+      const wantMwg = Object.fromEntries(
+        Object.entries(want.mwg).filter(([k]) => CHECKED.includes(k as (typeof CHECKED)[number]) && !differs(k)),
+      );
       expect(mwgView).toEqual(wantMwg);
     });
   });

@@ -56,7 +56,11 @@ describe('IIM written into a sharp JPEG reads back unchanged', () => {
   });
 
   it('UTF-8 with scripts Latin-1 cannot hold', async () => {
-    const fields: IptcFields = { ...everyField, caption: 'Łódź, 北京, Αθήνα, Москва 📷', byline: ['Zoë Ångström', '李明'] };
+    const fields: IptcFields = {
+      ...everyField,
+      caption: 'Łódź, 北京, Αθήνα, Москва 📷',
+      byline: ['Zoë Ångström', '李明'],
+    };
     const out = insertIptcIntoJpeg(await photo(), buildIimBlock(fields, { utf8: true }));
     const r = readImageMetadata(out);
     expect(r.iptc).toEqual(fields);
@@ -64,7 +68,9 @@ describe('IIM written into a sharp JPEG reads back unchanged', () => {
   });
 
   it('refuses, naming the field, text that Latin-1 IIM cannot hold', () => {
-    expect(() => buildIimBlock({ headline: 'ok', city: 'Łódź' }, { utf8: false })).toThrow(/city: character "Ł" \(U\+0141\)/);
+    expect(() => buildIimBlock({ headline: 'ok', city: 'Łódź' }, { utf8: false })).toThrow(
+      /city: character "Ł" \(U\+0141\)/,
+    );
   });
 
   it('refuses a dateCreated that is not ISO 8601', () => {
@@ -108,7 +114,10 @@ describe('IIM length limits and the XMP that completes them', () => {
   });
 
   it('does not take XMP over an IIM value that merely starts the same but was not full', async () => {
-    const out = insertXmpIntoJpeg(insertIptcIntoJpeg(await photo(), buildIimBlock({ credit: 'AP' }, { utf8: false })), buildXmpPacket({ credit: 'AP Photo' }));
+    const out = insertXmpIntoJpeg(
+      insertIptcIntoJpeg(await photo(), buildIimBlock({ credit: 'AP' }, { utf8: false })),
+      buildXmpPacket({ credit: 'AP Photo' }),
+    );
     expect(readImageMetadata(out).iptc.credit).toBe('AP');
   });
 });
@@ -143,19 +152,26 @@ describe('rewriting metadata already in a JPEG', () => {
   });
 
   it('replaces every XMP packet (cech.jpg has two) with the one given', () => {
-    const out = insertXmpIntoJpeg(Buffer.from(wireImage('cech.jpg')), buildXmpPacket({ headline: 'Replaced', keywords: ['a & b'] }));
+    const out = insertXmpIntoJpeg(
+      Buffer.from(wireImage('cech.jpg')),
+      buildXmpPacket({ headline: 'Replaced', keywords: ['a & b'] }),
+    );
     const r = readImageMetadata(out);
     expect(r.iptc).toEqual({ headline: 'Replaced', keywords: ['a & b'] });
     expect(r.raw.xmp?.match(/<x:xmpmeta/g)).toHaveLength(1);
   });
 
   it('refuses input that is not a JPEG, and an XMP packet too big for one segment', async () => {
-    const png = await sharp({ create: { width: 4, height: 4, channels: 3, background: 'white' } }).png().toBuffer();
+    const png = await sharp({ create: { width: 4, height: 4, channels: 3, background: 'white' } })
+      .png()
+      .toBuffer();
     expect(() => insertIptcIntoJpeg(png, buildIimBlock({ credit: 'x' }, { utf8: true }))).toThrow(InputError);
     expect(() => insertIptcIntoJpeg(png, Buffer.alloc(0))).toThrow(/not a JPEG/);
     expect(() => insertXmpIntoJpeg(Buffer.from([0xff, 0xd8, 0xff, 0xd9]), '<x/>')).toThrow(/no start of scan/);
     expect(() => insertXmpIntoJpeg(seg(0, Buffer.alloc(0)), '<x/>')).toThrow(InputError);
-    expect(() => insertXmpIntoJpeg(insertIptcIntoJpeg(Buffer.from(wireImage('cech.jpg')), Buffer.alloc(0)), 'x'.repeat(70000))).toThrow(/at most 65504/);
+    expect(() =>
+      insertXmpIntoJpeg(insertIptcIntoJpeg(Buffer.from(wireImage('cech.jpg')), Buffer.alloc(0)), 'x'.repeat(70000)),
+    ).toThrow(/at most 65504/);
   });
 });
 

@@ -40,7 +40,9 @@ describe('tricky wire images', () => {
     const r = readImageMetadata(wireImage('cech.jpg'));
     expect(r.iptc.caption).toMatch(/^\(FILE PHOTO\) Petr Cech has announced he is retiring/);
     expect(r.iptc.caption).toMatch(/\(Photo by Phil Cole\/Getty Images\)$/);
-    expect(r.iptc.headline).toBe('Petr Cech Retiring At End of the Season England v Czech Republic - International Friendly');
+    expect(r.iptc.headline).toBe(
+      'Petr Cech Retiring At End of the Season England v Czech Republic - International Friendly',
+    );
     expect(r.raw.iim).toEqual([]);
     expect(r.raw.xmp?.match(/<x:xmpmeta/g)).toHaveLength(2);
   });
@@ -57,7 +59,9 @@ describe('tricky wire images', () => {
     expect(r.bySource.xmp.caption).toBe('UTF-16 (big-endian) encoded XMP');
     expect(r.iptc.caption).toBe('UTF-16 (big-endian) encoded XMP');
     expect(r.iptc.keywords).toEqual(['ExifTool', 'Test', 'XMP']);
-    expect(r.warnings.join('\n')).toMatch(/EXIF ImageDescription differs from the IPTC caption; the IPTC caption is used .*EXIF said "A witty caption"/);
+    expect(r.warnings.join('\n')).toMatch(
+      /EXIF ImageDescription differs from the IPTC caption; the IPTC caption is used .*EXIF said "A witty caption"/,
+    );
   });
 
   it('reuters-LYNXMPEA6F0MS-thumb.jpg: envelope record and datasets out of order are all read', () => {
@@ -85,11 +89,19 @@ describe('tricky wire images', () => {
   });
 
   it('the agency files carry their credits', () => {
-    expect(readImageMetadata(wireImage('Bush-dog.jpg')).iptc).toMatchObject({ byline: ['DUANE A. LAVERTY'], credit: 'AP' });
+    expect(readImageMetadata(wireImage('Bush-dog.jpg')).iptc).toMatchObject({
+      byline: ['DUANE A. LAVERTY'],
+      credit: 'AP',
+    });
     expect(readImageMetadata(wireImage('GAC103-thumb.jpg')).iptc).toMatchObject({ source: 'HO', bylineTitle: ['HO'] });
-    expect(readImageMetadata(wireImage('reuters-GM1EA7M13RP01-thumb.jpg')).iptc).toMatchObject({ source: 'X90045', credit: 'REUTERS' });
+    expect(readImageMetadata(wireImage('reuters-GM1EA7M13RP01-thumb.jpg')).iptc).toMatchObject({
+      source: 'X90045',
+      credit: 'REUTERS',
+    });
     // pa.jpg's IPTC caption is the 2015 re-issue; its EXIF ImageDescription the 2014 match caption
-    expect(readImageMetadata(wireImage('pa.jpg')).iptc.caption).toMatch(/^File photo dated 24-06-2014 .* Photo credit should read Martin Rickett\/PA Wire\.$/);
+    expect(readImageMetadata(wireImage('pa.jpg')).iptc.caption).toMatch(
+      /^File photo dated 24-06-2014 .* Photo credit should read Martin Rickett\/PA Wire\.$/,
+    );
     expect(readImageMetadata(wireImage('corbis.jpg')).iptc.caption).toMatch(
       /\(Credit Image: © Mike Cardew\/TNS\/ZUMA Wire\) --- Image by © Mike Cardew\/ZUMA Press\/Corbis$/,
     );

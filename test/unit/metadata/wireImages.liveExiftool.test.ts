@@ -4,8 +4,19 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import sharp from 'sharp';
 import expected from '../../fixtures/exiftool/expected.json';
-import { EXIFTOOL_ARGS, EXIFTOOL_EXIF_ARGS, EXIFTOOL_MWG_ARGS, mapExiftoolJson } from '../../fixtures/exiftool/mapExiftool';
-import { buildIimBlock, buildXmpPacket, insertIptcIntoJpeg, insertXmpIntoJpeg, readImageMetadataBySource } from '../../../src/core/metadata';
+import {
+  EXIFTOOL_ARGS,
+  EXIFTOOL_EXIF_ARGS,
+  EXIFTOOL_MWG_ARGS,
+  mapExiftoolJson,
+} from '../../fixtures/exiftool/mapExiftool';
+import {
+  buildIimBlock,
+  buildXmpPacket,
+  insertIptcIntoJpeg,
+  insertXmpIntoJpeg,
+  readImageMetadataBySource,
+} from '../../../src/core/metadata';
 import { UTF8_DECLARATION, WIRE_IMAGES, app13, ds, irbResource, seg, wireImageNames, xmpPacket } from './helpers';
 
 const probe = spawnSync('exiftool', ['-ver'], { encoding: 'utf8' });
@@ -16,14 +27,22 @@ const title = exiftoolVersion
 const maybe = exiftoolVersion ? describe : describe.skip;
 
 function exiftool(files: string[]) {
-  const run = (args: string[]) => execFileSync('exiftool', [...args, ...files], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+  const run = (args: string[]) =>
+    execFileSync('exiftool', [...args, ...files], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
   return mapExiftoolJson(run(EXIFTOOL_ARGS), run(EXIFTOOL_MWG_ARGS), run(EXIFTOOL_EXIF_ARGS));
 }
 
 function compare(file: string, want: ReturnType<typeof exiftool>[string]): void {
   const got = readImageMetadataBySource(fs.readFileSync(file));
   const { mwg: _mwg, ...rest } = want;
-  expect({ file: path.basename(file), iim: got.bySource.iim, xmp: got.bySource.xmp, exif: got.bySource.exif, digest: got.digest, merged: got.iptc }).toEqual({
+  expect({
+    file: path.basename(file),
+    iim: got.bySource.iim,
+    xmp: got.bySource.xmp,
+    exif: got.bySource.exif,
+    digest: got.digest,
+    merged: got.iptc,
+  }).toEqual({
     file: path.basename(file),
     ...rest,
   });
@@ -57,7 +76,9 @@ maybe(title, () => {
   it('has a committed expected.json that is still what this ExifTool says', () => {
     if (expected.exiftoolVersion !== exiftoolVersion) {
       // another ExifTool may legitimately differ; the test above already compared live values
-      console.warn(`expected.json was generated with ExifTool ${expected.exiftoolVersion}, this is ${exiftoolVersion}: not compared`);
+      console.warn(
+        `expected.json was generated with ExifTool ${expected.exiftoolVersion}, this is ${exiftoolVersion}: not compared`,
+      );
       return;
     }
     const live = exiftool(wireImageNames().map((n) => path.join(WIRE_IMAGES, n)));
@@ -69,36 +90,75 @@ maybe(title, () => {
     const written: string[] = [];
     beforeAll(async () => {
       dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pw-exiftool-'));
-      const jpeg = await sharp({ create: { width: 48, height: 32, channels: 3, background: { r: 10, g: 120, b: 200 } } })
+      const jpeg = await sharp({
+        create: { width: 48, height: 32, channels: 3, background: { r: 10, g: 120, b: 200 } },
+      })
         .jpeg()
         .toBuffer();
       const withIim = (iim: Buffer) => insertIptcIntoJpeg(jpeg, iim);
-      const fakeXmpApp1 = (prefix: string, xml: Buffer) => seg(0xe1, Buffer.concat([Buffer.from(prefix, 'latin1'), xml]));
+      const fakeXmpApp1 = (prefix: string, xml: Buffer) =>
+        seg(0xe1, Buffer.concat([Buffer.from(prefix, 'latin1'), xml]));
       const files: Record<string, Buffer> = {
         'latin1.jpg': withIim(
-          buildIimBlock({ caption: '\u201cCafé\u201d — Zoë’s © €5 œ Ÿ', byline: ['Åsa', 'Jürgen'], city: 'Montréal', dateCreated: '2024-05-30T10:52:06-04:00' }, { utf8: false }),
+          buildIimBlock(
+            {
+              caption: '\u201cCafé\u201d — Zoë’s © €5 œ Ÿ',
+              byline: ['Åsa', 'Jürgen'],
+              city: 'Montréal',
+              dateCreated: '2024-05-30T10:52:06-04:00',
+            },
+            { utf8: false },
+          ),
         ),
-        'utf8.jpg': withIim(buildIimBlock({ caption: 'Łódź, 北京, Москва 📷', keywords: ['Zoë', '李明'] }, { utf8: true })),
-        'undeclared-utf8.jpg': withIim(Buffer.concat([ds(2, 90, 'Montréal', true), ds(2, 120, 'naïve “quotes”', true)])),
-        'late-charset.jpg': withIim(Buffer.concat([ds(2, 0, Buffer.from([0, 4])), UTF8_DECLARATION, ds(2, 90, 'Kraków', true)])),
+        'utf8.jpg': withIim(
+          buildIimBlock({ caption: 'Łódź, 北京, Москва 📷', keywords: ['Zoë', '李明'] }, { utf8: true }),
+        ),
+        'undeclared-utf8.jpg': withIim(
+          Buffer.concat([ds(2, 90, 'Montréal', true), ds(2, 120, 'naïve “quotes”', true)]),
+        ),
+        'late-charset.jpg': withIim(
+          Buffer.concat([ds(2, 0, Buffer.from([0, 4])), UTF8_DECLARATION, ds(2, 90, 'Kraków', true)]),
+        ),
         'duplicates.jpg': withIim(
-          Buffer.concat([ds(2, 110, 'First credit'), ds(2, 110, 'Second credit'), ds(2, 122, 'ab'), ds(2, 122, 'cd'), ds(2, 25, ''), ds(2, 25, 'kw')]),
+          Buffer.concat([
+            ds(2, 110, 'First credit'),
+            ds(2, 110, 'Second credit'),
+            ds(2, 122, 'ab'),
+            ds(2, 122, 'cd'),
+            ds(2, 25, ''),
+            ds(2, 25, 'kw'),
+          ]),
         ),
         'partial-date.jpg': withIim(Buffer.concat([ds(2, 55, '20140700'), ds(2, 60, '130003')])),
         'nul-terminated.jpg': withIim(Buffer.concat([ds(2, 105, 'Headline\0\0'), ds(2, 120, '  spaced  \n')])),
-        'big-irb.jpg': withIim(buildIimBlock({ keywords: Array.from({ length: 1500 }, (_, i) => `keyword ${i} ${'k'.repeat(40)}`) }, { utf8: true })),
+        'big-irb.jpg': withIim(
+          buildIimBlock(
+            { keywords: Array.from({ length: 1500 }, (_, i) => `keyword ${i} ${'k'.repeat(40)}`) },
+            { utf8: true },
+          ),
+        ),
         'cut-credit.jpg': insertXmpIntoJpeg(
           withIim(buildIimBlock({ credit: '©1985 David Riecks: www.riecks.com', source: 'Short' }, { utf8: false })),
-          buildXmpPacket({ credit: '©1985 David Riecks: www.riecks.com', source: 'Short but longer in XMP', city: 'XMP city' }),
+          buildXmpPacket({
+            credit: '©1985 David Riecks: www.riecks.com',
+            source: 'Short but longer in XMP',
+            city: 'XMP city',
+          }),
         ),
         'xmp-utf16le.jpg': Buffer.concat([
           jpeg.subarray(0, 2),
-          fakeXmpApp1('http://ns.adobe.com/xap/1.0/\0', Buffer.from(xmpPacket('<photoshop:Credit>Crédit UTF-16</photoshop:Credit>'), 'utf16le')),
+          fakeXmpApp1(
+            'http://ns.adobe.com/xap/1.0/\0',
+            Buffer.from(xmpPacket('<photoshop:Credit>Crédit UTF-16</photoshop:Credit>'), 'utf16le'),
+          ),
           jpeg.subarray(2),
         ]),
         'xmp-nonstandard.jpg': Buffer.concat([
           jpeg.subarray(0, 2),
-          fakeXmpApp1('XMP\0://ns.adobe.com/xap/1.0/\0', Buffer.from(xmpPacket('<photoshop:Source>Behind a bad header</photoshop:Source>'))),
+          fakeXmpApp1(
+            'XMP\0://ns.adobe.com/xap/1.0/\0',
+            Buffer.from(xmpPacket('<photoshop:Source>Behind a bad header</photoshop:Source>')),
+          ),
           jpeg.subarray(2),
         ]),
         'xmp-shapes.jpg': insertXmpIntoJpeg(
@@ -116,7 +176,10 @@ maybe(title, () => {
         ),
         'two-packets.jpg': Buffer.concat([
           jpeg.subarray(0, 2),
-          fakeXmpApp1('http://ns.adobe.com/xap/1.0/\0', Buffer.from(buildXmpPacket({ headline: 'First', city: 'Only first' }))),
+          fakeXmpApp1(
+            'http://ns.adobe.com/xap/1.0/\0',
+            Buffer.from(buildXmpPacket({ headline: 'First', city: 'Only first' })),
+          ),
           fakeXmpApp1('http://ns.adobe.com/xap/1.0/\0', Buffer.from(buildXmpPacket({ headline: 'Second' }))),
           jpeg.subarray(2),
         ]),

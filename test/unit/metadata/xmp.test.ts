@@ -45,20 +45,32 @@ describe('readXmpFields', () => {
   });
 
   it('reads the shorthand attribute form and a plain text where a lang-alt belongs', () => {
-    const xml = xmpPacket('<dc:title>82486881</dc:title>').replace('rdf:about=""', 'rdf:about="" photoshop:City="London" photoshop:Credit="A &amp; B"');
+    const xml = xmpPacket('<dc:title>82486881</dc:title>').replace(
+      'rdf:about=""',
+      'rdf:about="" photoshop:City="London" photoshop:Credit="A &amp; B"',
+    );
     expect(readXmpFields(xml)).toEqual({ city: 'London', credit: 'A & B', objectName: '82486881' });
   });
 
   it('takes x-default wherever it is in the Alt, else the first language', () => {
-    const pick = (lis: string) => readXmpFields(xmpPacket(`<dc:description><rdf:Alt>${lis}</rdf:Alt></dc:description>`)).caption;
+    const pick = (lis: string) =>
+      readXmpFields(xmpPacket(`<dc:description><rdf:Alt>${lis}</rdf:Alt></dc:description>`)).caption;
     expect(pick('<rdf:li xml:lang="fr">Légende</rdf:li><rdf:li xml:lang="x-default">Caption</rdf:li>')).toBe('Caption');
-    expect(pick('<rdf:li xml:lang="de">Bildunterschrift</rdf:li><rdf:li xml:lang="fr">Légende</rdf:li>')).toBe('Bildunterschrift');
+    expect(pick('<rdf:li xml:lang="de">Bildunterschrift</rdf:li><rdf:li xml:lang="fr">Légende</rdf:li>')).toBe(
+      'Bildunterschrift',
+    );
   });
 
   it('matches properties by namespace URI, not by prefix', () => {
-    const other = xmpPacket('<ps:Credit>Via another prefix</ps:Credit>', 'xmlns:ps="http://ns.adobe.com/photoshop/1.0/"');
+    const other = xmpPacket(
+      '<ps:Credit>Via another prefix</ps:Credit>',
+      'xmlns:ps="http://ns.adobe.com/photoshop/1.0/"',
+    );
     expect(readXmpFields(other).credit).toBe('Via another prefix');
-    const wrong = xmpPacket('<fake:Credit>Not photoshop</fake:Credit>', 'xmlns:fake="http://example.com/not-photoshop/"');
+    const wrong = xmpPacket(
+      '<fake:Credit>Not photoshop</fake:Credit>',
+      'xmlns:fake="http://example.com/not-photoshop/"',
+    );
     expect(readXmpFields(wrong).credit).toBeUndefined();
   });
 
@@ -72,15 +84,15 @@ describe('readXmpFields', () => {
   });
 
   it('leaves out empty values (Getty writes empty bags and attributes)', () => {
-    const xml = xmpPacket('<dc:subject><rdf:Bag /></dc:subject><photoshop:Instructions></photoshop:Instructions>').replace(
-      'rdf:about=""',
-      'rdf:about="" Iptc4xmpCore:Location=""',
-    );
+    const xml = xmpPacket(
+      '<dc:subject><rdf:Bag /></dc:subject><photoshop:Instructions></photoshop:Instructions>',
+    ).replace('rdf:about=""', 'rdf:about="" Iptc4xmpCore:Location=""');
     expect(readXmpFields(xml)).toEqual({});
   });
 
   it('normalizes XMP dates as writers bend them', () => {
-    const date = (v: string) => readXmpFields(xmpPacket(`<photoshop:DateCreated>${v}</photoshop:DateCreated>`)).dateCreated;
+    const date = (v: string) =>
+      readXmpFields(xmpPacket(`<photoshop:DateCreated>${v}</photoshop:DateCreated>`)).dateCreated;
     expect(date('2015-01-22T00:00:00 +00:00')).toBe('2015-01-22T00:00:00+00:00');
     expect(date('2007-04-19T11:03:15-0600')).toBe('2007-04-19T11:03:15-06:00');
     expect(date('2008-08-20')).toBe('2008-08-20');

@@ -15,7 +15,10 @@ describe('readXmpFields on a padded packet', () => {
     let ms = Infinity;
     // the fastest of three rounds: a busy shared machine only ever slows a round down
     for (let round = 0; round < 3; round++) {
-      ms = Math.min(ms, cpuMs(() => expect(readXmpFields(xml).credit).toBe('Padded')));
+      ms = Math.min(
+        ms,
+        cpuMs(() => expect(readXmpFields(xml).credit).toBe('Padded')),
+      );
     }
     expect(ms).toBeLessThan(50);
   });

@@ -18,7 +18,12 @@ const credit: Credit = {
 
 describe('record assembly', () => {
   it('lets the feed override what the photo carries, but not with blanks', () => {
-    expect(mergeIptc({ headline: 'From feed', city: '' , keywords: [] }, { headline: 'From photo', city: 'Lisse', keywords: ['a'] })).toEqual({
+    expect(
+      mergeIptc(
+        { headline: 'From feed', city: '', keywords: [] },
+        { headline: 'From photo', city: 'Lisse', keywords: ['a'] },
+      ),
+    ).toEqual({
       headline: 'From feed',
       city: 'Lisse',
       keywords: ['a'],
@@ -29,10 +34,21 @@ describe('record assembly', () => {
     const r = buildRecord({
       id: 'b-0001',
       batchId: 'b',
-      item: { source: { file: 'f', position: 0, format: 'manifest-json' }, captionRaw: 'raw', iptc: {}, image: null, agencyId: 'X1' },
+      item: {
+        source: { file: 'f', position: 0, format: 'manifest-json' },
+        captionRaw: 'raw',
+        iptc: {},
+        image: null,
+        agencyId: 'X1',
+      },
       iptc: { dateCreated: '2012-05-30', city: 'London' },
       captionRaw: 'raw',
-      cleaned: { caption: 'clean', removed: [], dateCreated: '2011-01-01', dateline: { text: 'PARIS, FRANCE - JAN 1:', city: 'Paris', state: null, country: 'France' } },
+      cleaned: {
+        caption: 'clean',
+        removed: [],
+        dateCreated: '2011-01-01',
+        dateline: { text: 'PARIS, FRANCE - JAN 1:', city: 'Paris', state: null, country: 'France' },
+      },
       credit,
       image: null,
       renditions: [],
@@ -58,7 +74,9 @@ describe('rendition plan', () => {
     expect(plan.exif).toEqual({ Artist: 'Leon Neal/AFP via Getty Images', Copyright: 'AFP' });
   });
   it('keeps accented names readable in EXIF ASCII', () => {
-    expect(planRenditions({ creditLine: 'Jérôme Dupont/EPA-EFE', copyright: null }).exif).toEqual({ Artist: 'Jerome Dupont/EPA-EFE' });
+    expect(planRenditions({ creditLine: 'Jérôme Dupont/EPA-EFE', copyright: null }).exif).toEqual({
+      Artist: 'Jerome Dupont/EPA-EFE',
+    });
     expect(planRenditions({ creditLine: null, copyright: null }).exif).toBeNull();
   });
 });

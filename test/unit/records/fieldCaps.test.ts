@@ -26,7 +26,14 @@ describe('field caps (attack 4)', () => {
     const out = capFields({ captionRaw: '', iptc: { credit } }, where);
     expect(out.iptc.credit).toHaveLength(FIELD_CAPS.credit);
     expect(out.warnings).toEqual([
-      expect.objectContaining({ code: 'FIELD_CAPPED', file: where.file, item: 'item-7', field: 'iptc.credit', length: 80_000, cap: FIELD_CAPS.credit }),
+      expect.objectContaining({
+        code: 'FIELD_CAPPED',
+        file: where.file,
+        item: 'item-7',
+        field: 'iptc.credit',
+        length: 80_000,
+        cap: FIELD_CAPS.credit,
+      }),
     ]);
     expect(out.warnings[0].message).toBe(
       `/feeds/wire.ndjson, item item-7: iptc.credit is 80000 characters, over the cap of ${FIELD_CAPS.credit}; only the first ${FIELD_CAPS.credit} are parsed, the whole value is kept as received`,
@@ -38,10 +45,15 @@ describe('field caps (attack 4)', () => {
     const out = capFields({ captionRaw, iptc: {} }, where);
     expect(out.captionRaw.length).toBeLessThanOrEqual(FIELD_CAPS.caption);
     expect(out.captionRaw.startsWith('Łódź żółć')).toBe(true);
-    expect(out.warnings.map((w) => [w.field, w.length, w.cap])).toEqual([['caption', captionRaw.length, FIELD_CAPS.caption]]);
+    expect(out.warnings.map((w) => [w.field, w.length, w.cap])).toEqual([
+      ['caption', captionRaw.length, FIELD_CAPS.caption],
+    ]);
     const cleaned = cleanCaption(out.captionRaw);
     expect(cleaned.creditTail).toBe('(Photo by Leon Neal/Getty Images)');
-    const credit = normalizeCredit({ captionTail: cleaned.creditTail, byline: [], creditLine: null, source: null, copyright: null }, defaultCreditRules());
+    const credit = normalizeCredit(
+      { captionTail: cleaned.creditTail, byline: [], creditLine: null, source: null, copyright: null },
+      defaultCreditRules(),
+    );
     expect([credit.creators, credit.agency]).toEqual([['Leon Neal'], 'Getty Images']);
   });
 

@@ -16,7 +16,7 @@ describe('content-derived ids', () => {
     expect(itemIdFor('b-1', 0)).not.toContain(':');
   });
 
-  it('itemIndexOf inverts itemIdFor, past 9,999 items too, and refuses another batch\'s ids', () => {
+  it("itemIndexOf inverts itemIdFor, past 9,999 items too, and refuses another batch's ids", () => {
     for (const i of [0, 40, 9998, 9999, 123456]) expect(itemIndexOf('b-1', itemIdFor('b-1', i))).toBe(i);
     expect(itemIndexOf('b-1', 'b-2-0001')).toBeNull();
     expect(itemIndexOf('b-1', 'b-1-0000')).toBeNull();
@@ -25,7 +25,8 @@ describe('content-derived ids', () => {
 
   it('parseItemId reads an item id by grammar alone, or as an id of a batch it is given', () => {
     const batch = batchIdFor('/drop/afp-0912.xml', 'abc');
-    for (const i of [0, 6, 9999, 123456]) expect(parseItemId(itemIdFor(batch, i))).toEqual({ batchId: batch, index: i });
+    for (const i of [0, 6, 9999, 123456])
+      expect(parseItemId(itemIdFor(batch, i))).toEqual({ batchId: batch, index: i });
     // a batch id is not an item id, even when its 12 hex digits are all decimal
     expect(parseItemId('feed-123456789012')).toBeNull();
     expect(parseItemId(`${batch}-0000`)).toBeNull();
@@ -40,7 +41,9 @@ describe('content-derived ids', () => {
   it('no other file under src/ spells the item-id grammar (`-0007` suffix) as a regex of its own', () => {
     const src = path.resolve(__dirname, '../../../src');
     const files = (dir: string): string[] =>
-      readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? files(path.join(dir, e.name)) : e.name.endsWith('.ts') ? [path.join(dir, e.name)] : []));
+      readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
+        e.isDirectory() ? files(path.join(dir, e.name)) : e.name.endsWith('.ts') ? [path.join(dir, e.name)] : [],
+      );
     const offenders = files(src)
       .filter((f) => path.relative(src, f) !== path.join('core', 'ids.ts'))
       .filter((f) => /-\(?\\d\{4,\d*\}\)?\$/.test(readFileSync(f, 'utf8')))

@@ -18,7 +18,12 @@ const EMBARGOES: Row[] = [
   ['AP', 'EMBARGOED UNTIL 0001 GMT SATURDAY MARCH 9, 2024', 'AP', '2024-03-09T00:01:00.000Z'],
   ['AP', 'HOLD FOR RELEASE UNTIL 12:01 A.M. EDT WEDNESDAY, MAY 1, 2024', 'AP', '2024-05-01T04:01:00.000Z'],
   ['AP', 'HOLD FOR RELEASE - 6 P.M. ET THURSDAY, MARCH 7, 2024', 'AP', '2024-03-07T23:00:00.000Z'],
-  ['AP (summer, ET)', 'EMBARGOED FOR RELEASE UNTIL 5 P.M. ET THURSDAY, JULY 11, 2024', 'AP', '2024-07-11T21:00:00.000Z'],
+  [
+    'AP (summer, ET)',
+    'EMBARGOED FOR RELEASE UNTIL 5 P.M. ET THURSDAY, JULY 11, 2024',
+    'AP',
+    '2024-07-11T21:00:00.000Z',
+  ],
   ['AP (no year)', 'EMBARGOED UNTIL NOON EST MARCH 11', 'AP', '2024-03-11T17:00:00.000Z'],
   ['AP (weekday only)', 'EMBARGOED UNTIL 5 P.M. ET THURSDAY', 'AP', '2024-03-07T22:00:00.000Z'],
   ['AP (midnight)', 'EMBARGOED UNTIL MIDNIGHT ET WEDNESDAY', 'AP', '2024-03-07T05:00:00.000Z'],
@@ -58,7 +63,10 @@ describe('embargoes written in notes', () => {
   it('says what it assumed, and lowers its confidence when it did', () => {
     const pa = embargo('EMBARGOED TO 0001 SATURDAY MARCH 9', { agency: 'PA' });
     expect(pa.embargoUntil!.zone).toBe('Europe/London');
-    expect(pa.embargoUntil!.assumed).toEqual(['no time zone written: Europe/London (agency PA)', "year taken from the item's date"]);
+    expect(pa.embargoUntil!.assumed).toEqual([
+      'no time zone written: Europe/London (agency PA)',
+      "year taken from the item's date",
+    ]);
     expect(pa.confidence).toBe('low');
     const exact = embargo('EMBARGOED UNTIL 00:01 GMT, 10 MARCH 2024');
     expect(exact.embargoUntil!.assumed).toEqual([]);
@@ -66,14 +74,24 @@ describe('embargoes written in notes', () => {
   });
 
   it('reads an ambiguous 03/09 date month first for North American agencies, day first elsewhere', () => {
-    expect(embargo('EMBARGOED UNTIL 03/09/2024 0001 ET', { agency: 'AP' }).embargoUntil!.at).toBe('2024-03-09T05:01:00.000Z');
-    expect(embargo('EMBARGOED UNTIL 03/09/2024 0001 GMT', { agency: 'PA' }).embargoUntil!.at).toBe('2024-09-03T00:01:00.000Z');
+    expect(embargo('EMBARGOED UNTIL 03/09/2024 0001 ET', { agency: 'AP' }).embargoUntil!.at).toBe(
+      '2024-03-09T05:01:00.000Z',
+    );
+    expect(embargo('EMBARGOED UNTIL 03/09/2024 0001 GMT', { agency: 'PA' }).embargoUntil!.at).toBe(
+      '2024-09-03T00:01:00.000Z',
+    );
     // No zone and no agency: both readings are possible, the later one is kept so nothing is released early.
     expect(embargo('EMBARGOED UNTIL 03/09/2024').embargoUntil!.at).toBe('2024-09-03T00:00:00.000Z');
   });
 
   it('holds a photo until further notice when no time is given or it cannot be read', () => {
-    for (const text of ['HOLD FOR RELEASE', 'EMBARGOED UNTIL FURTHER NOTICE', 'EMBARGOED', '*** EMBARGOED ***', 'EMBARGOED UNTIL THE END OF THE SPEECH']) {
+    for (const text of [
+      'HOLD FOR RELEASE',
+      'EMBARGOED UNTIL FURTHER NOTICE',
+      'EMBARGOED',
+      '*** EMBARGOED ***',
+      'EMBARGOED UNTIL THE END OF THE SPEECH',
+    ]) {
       const r = embargo(text);
       expect({ text, at: r.embargoUntil?.at }).toEqual({ text, at: null });
     }
@@ -106,11 +124,14 @@ describe('embargoes written in notes', () => {
       'Fans hold up a banner reading "HOLD ON" before the match on March 9, 2024.',
       'A worker holds a sign for release of the hostages in Tel Aviv, March 9, 2024.',
     ];
-    for (const text of negatives) expect({ text, r: embargo(text, { source: 'caption' }).embargoUntil }).toEqual({ text, r: null });
+    for (const text of negatives)
+      expect({ text, r: embargo(text, { source: 'caption' }).embargoUntil }).toEqual({ text, r: null });
   });
 
   it('reads embargo notes written in capitals inside a caption', () => {
-    const r = embargo('EMBARGOED UNTIL 0001 GMT SATURDAY MARCH 9, 2024 The winner of the prize poses in London.', { source: 'caption' });
+    const r = embargo('EMBARGOED UNTIL 0001 GMT SATURDAY MARCH 9, 2024 The winner of the prize poses in London.', {
+      source: 'caption',
+    });
     expect(r.embargoUntil!.at).toBe('2024-03-09T00:01:00.000Z');
   });
 });
@@ -122,9 +143,24 @@ describe('embargoes written in notes', () => {
  * on March 6, three days early.
  */
 const MORE_EMBARGOES: Row[] = [
-  ['EFE (time before the date)', 'EMBARGADA HASTA LAS 00:01 GMT DEL 9 DE MARZO DE 2024', 'EFE', '2024-03-09T00:01:00.000Z'],
-  ['EFE (date before the time)', 'EMBARGO HASTA EL 9 DE MARZO DE 2024 A LAS 00:01 GMT', 'EFE', '2024-03-09T00:01:00.000Z'],
-  ['EFE (no zone: Madrid)', 'EMBARGADO HASTA EL SÁBADO 9 DE MARZO DE 2024 A LAS 00:01', 'EFE', '2024-03-08T23:01:00.000Z'],
+  [
+    'EFE (time before the date)',
+    'EMBARGADA HASTA LAS 00:01 GMT DEL 9 DE MARZO DE 2024',
+    'EFE',
+    '2024-03-09T00:01:00.000Z',
+  ],
+  [
+    'EFE (date before the time)',
+    'EMBARGO HASTA EL 9 DE MARZO DE 2024 A LAS 00:01 GMT',
+    'EFE',
+    '2024-03-09T00:01:00.000Z',
+  ],
+  [
+    'EFE (no zone: Madrid)',
+    'EMBARGADO HASTA EL SÁBADO 9 DE MARZO DE 2024 A LAS 00:01',
+    'EFE',
+    '2024-03-08T23:01:00.000Z',
+  ],
   ['ANSA (Italian, no zone: Rome)', 'EMBARGO FINO ALLE ORE 00:01 DEL 9 MARZO 2024', 'ANSA', '2024-03-08T23:01:00.000Z'],
   ['ANSA (Italian, date first)', 'EMBARGO FINO AL 9 MARZO 2024 ORE 00:01 GMT', 'ANSA', '2024-03-09T00:01:00.000Z'],
   ['Lusa (Portuguese)', 'EMBARGO ATÉ ÀS 00H01 GMT DE 9 DE MARÇO DE 2024', 'AP', '2024-03-09T00:01:00.000Z'],
@@ -138,7 +174,10 @@ describe('embargoes in other languages and forms', () => {
   });
 
   it('never releases early when a date follows the time but cannot be read: it holds the photo and says so', () => {
-    for (const text of ['EMBARGOED UNTIL 00:01 GMT ON THE NINTH OF MARCH 2024', 'EMBARGO HASTA LAS 00:01 GMT DEL NUEVE DE MARZO DE 2024']) {
+    for (const text of [
+      'EMBARGOED UNTIL 00:01 GMT ON THE NINTH OF MARCH 2024',
+      'EMBARGO HASTA LAS 00:01 GMT DEL NUEVE DE MARZO DE 2024',
+    ]) {
       const r = embargo(text, { agency: 'AP' });
       expect({ text, at: r.embargoUntil?.at }).toEqual({ text, at: null });
       expect(r.embargoUntil!.assumed.join(' ')).toMatch(/date .*could not be read/);
@@ -146,7 +185,9 @@ describe('embargoes in other languages and forms', () => {
     }
     // A bare time with nothing date-like after it still means the next such time.
     expect(embargo('EMBARGOED UNTIL 00:01 GMT').embargoUntil!.at).toBe('2024-03-06T00:01:00.000Z');
-    expect(embargo('EMBARGOED UNTIL 0001 GMT. Photo taken March 4, 2024.').embargoUntil!.at).toBe('2024-03-06T00:01:00.000Z');
+    expect(embargo('EMBARGOED UNTIL 0001 GMT. Photo taken March 4, 2024.').embargoUntil!.at).toBe(
+      '2024-03-06T00:01:00.000Z',
+    );
   });
 });
 
@@ -155,11 +196,16 @@ describe('expiry', () => {
     const r = embargo('NO USE AFTER 31 MARCH 2024', { agency: 'PA' });
     expect(r.expires!.at).toBe('2024-03-31T23:00:00.000Z'); // midnight at the end of 31 March, BST
     expect(r.embargoUntil).toBeNull();
-    expect(embargo('NOT TO BE USED AFTER APRIL 30, 2024', { agency: 'AP' }).expires!.at).toBe('2024-05-01T04:00:00.000Z');
+    expect(embargo('NOT TO BE USED AFTER APRIL 30, 2024', { agency: 'AP' }).expires!.at).toBe(
+      '2024-05-01T04:00:00.000Z',
+    );
   });
 
   it('counts a usage window from the time of transmission', () => {
-    const r = embargo('HANDOUT PHOTO; ONE TIME USE ONLY. THIS IMAGE MAY BE USED ONLY FOR 14 DAYS FROM THE TIME OF TRANSMISSION', { agency: 'CP' });
+    const r = embargo(
+      'HANDOUT PHOTO; ONE TIME USE ONLY. THIS IMAGE MAY BE USED ONLY FOR 14 DAYS FROM THE TIME OF TRANSMISSION',
+      { agency: 'CP' },
+    );
     expect(r.expires!.at).toBe('2024-03-19T12:00:00.000Z');
     expect(r.expires!.text).toBe('MAY BE USED ONLY FOR 14 DAYS FROM THE TIME OF TRANSMISSION');
     expect(embargo('USE WITHIN 48 HOURS').expires!.at).toBe('2024-03-07T12:00:00.000Z');
@@ -188,7 +234,15 @@ describe('expiry', () => {
 
 describe('structured fields', () => {
   it('reads IPTC release and expiration dates and times in IIM and exiftool spellings', () => {
-    const iim = readRelease({ texts: [], iptc: { releaseDate: '20240310', releaseTime: '000100+0000', expirationDate: '20240410', expirationTime: '235900-0500' } });
+    const iim = readRelease({
+      texts: [],
+      iptc: {
+        releaseDate: '20240310',
+        releaseTime: '000100+0000',
+        expirationDate: '20240410',
+        expirationTime: '235900-0500',
+      },
+    });
     expect(iim.embargoUntil!.at).toBe('2024-03-10T00:01:00.000Z');
     expect(iim.expires!.at).toBe('2024-04-11T04:59:00.000Z');
     expect(iim.confidence).toBe('high');
@@ -210,14 +264,25 @@ describe('structured fields', () => {
   });
 
   it('reads NewsML-G2 embargoed and pubStatus', () => {
-    expect(readRelease({ texts: [], newsml: { embargoed: '2024-03-10T00:01:00+01:00' } }).embargoUntil!.at).toBe('2024-03-09T23:01:00.000Z');
-    expect(readRelease({ texts: [], newsml: { embargoed: '' } }).embargoUntil).toMatchObject({ at: null, source: 'newsml:embargoed' });
-    expect(readRelease({ texts: [], newsml: { pubStatus: 'stat:withheld' } }).embargoUntil).toMatchObject({ at: null, rule: 'newsml:stat:withheld' });
+    expect(readRelease({ texts: [], newsml: { embargoed: '2024-03-10T00:01:00+01:00' } }).embargoUntil!.at).toBe(
+      '2024-03-09T23:01:00.000Z',
+    );
+    expect(readRelease({ texts: [], newsml: { embargoed: '' } }).embargoUntil).toMatchObject({
+      at: null,
+      source: 'newsml:embargoed',
+    });
+    expect(readRelease({ texts: [], newsml: { pubStatus: 'stat:withheld' } }).embargoUntil).toMatchObject({
+      at: null,
+      rule: 'newsml:stat:withheld',
+    });
     expect(readRelease({ texts: [], newsml: { pubStatus: 'stat:usable' } }).embargoUntil).toBeNull();
   });
 
   it('reads NITF date.release, date.expire and management-status (the shared nitf-fishing.xml values)', () => {
-    const r = readRelease({ texts: [], nitf: { dateRelease: '20020226T093000-0500', dateExpire: '20120226T093000-0500', managementStatus: 'canceled' } });
+    const r = readRelease({
+      texts: [],
+      nitf: { dateRelease: '20020226T093000-0500', dateExpire: '20120226T093000-0500', managementStatus: 'canceled' },
+    });
     expect(r.embargoUntil!.at).toBe('2002-02-26T14:30:00.000Z');
     expect(r.expires!.at).toBe('2012-02-26T14:30:00.000Z');
     expect(readRelease({ texts: [], nitf: { managementStatus: 'embargoed' } }).embargoUntil!.at).toBeNull();
@@ -226,17 +291,45 @@ describe('structured fields', () => {
 });
 
 describe('releaseState', () => {
-  const r = readRelease({ texts: [], iptc: { releaseDate: '20240310', releaseTime: '000100+0000', expirationDate: '20240410', expirationTime: '000000+0000' } });
+  const r = readRelease({
+    texts: [],
+    iptc: {
+      releaseDate: '20240310',
+      releaseTime: '000100+0000',
+      expirationDate: '20240410',
+      expirationTime: '000000+0000',
+    },
+  });
 
   it('is embargoed with the time left, then available, then expired, with nothing re-read', () => {
-    expect(releaseState(r, '2024-03-09T23:00:00Z')).toEqual({ state: 'embargoed', until: '2024-03-10T00:01:00.000Z', msLeft: 61 * 60_000 });
-    expect(releaseState(r, Date.parse('2024-03-10T00:01:00Z'))).toEqual({ state: 'available', expires: '2024-04-10T00:00:00.000Z', msLeft: 31 * 86_400_000 - 60_000 });
-    expect(releaseState(r, new Date('2024-04-10T00:00:00Z'))).toEqual({ state: 'expired', since: '2024-04-10T00:00:00.000Z' });
-    for (const now of ['2024-03-09T23:00:00Z', '2024-03-20T00:00:00Z', '2024-05-01T00:00:00Z']) expect(() => releaseStateSchema.parse(releaseState(r, now))).not.toThrow();
+    expect(releaseState(r, '2024-03-09T23:00:00Z')).toEqual({
+      state: 'embargoed',
+      until: '2024-03-10T00:01:00.000Z',
+      msLeft: 61 * 60_000,
+    });
+    expect(releaseState(r, Date.parse('2024-03-10T00:01:00Z'))).toEqual({
+      state: 'available',
+      expires: '2024-04-10T00:00:00.000Z',
+      msLeft: 31 * 86_400_000 - 60_000,
+    });
+    expect(releaseState(r, new Date('2024-04-10T00:00:00Z'))).toEqual({
+      state: 'expired',
+      since: '2024-04-10T00:00:00.000Z',
+    });
+    for (const now of ['2024-03-09T23:00:00Z', '2024-03-20T00:00:00Z', '2024-05-01T00:00:00Z'])
+      expect(() => releaseStateSchema.parse(releaseState(r, now))).not.toThrow();
   });
 
   it('is embargoed with no end when held until further notice, and available when nothing is said', () => {
-    expect(releaseState(embargo('HOLD FOR RELEASE'), '2099-01-01T00:00:00Z')).toEqual({ state: 'embargoed', until: null, msLeft: null });
-    expect(releaseState(embargo('NO SALES'), '2024-03-05T12:00:00Z')).toEqual({ state: 'available', expires: null, msLeft: null });
+    expect(releaseState(embargo('HOLD FOR RELEASE'), '2099-01-01T00:00:00Z')).toEqual({
+      state: 'embargoed',
+      until: null,
+      msLeft: null,
+    });
+    expect(releaseState(embargo('NO SALES'), '2024-03-05T12:00:00Z')).toEqual({
+      state: 'available',
+      expires: null,
+      msLeft: null,
+    });
   });
 });

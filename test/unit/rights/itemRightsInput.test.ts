@@ -7,10 +7,17 @@ import { readItemRights, xmpRightsTexts } from '../../../src/core/rights/itemRig
 import type { FeedItem } from '../../../src/schemas/feedItem';
 
 const FIX = path.resolve(__dirname, '../../fixtures/kills');
-const fromItem = (item: FeedItem) => readItemRights({ item, iptc: item.iptc, captionRaw: item.captionRaw, removed: [], creditTail: null, agency: null });
+const fromItem = (item: FeedItem) =>
+  readItemRights({ item, iptc: item.iptc, captionRaw: item.captionRaw, removed: [], creditTail: null, agency: null });
 const manifest = (name: string): FeedItem => {
   const m = JSON.parse(readFileSync(path.join(FIX, name), 'utf8')) as Record<string, string>;
-  return { source: { file: name, position: 0, format: 'manifest-ndjson' }, agencyId: m.id, captionRaw: m.caption, iptc: { caption: m.caption, specialInstructions: m.specialInstructions, credit: m.credit }, image: null };
+  return {
+    source: { file: name, position: 0, format: 'manifest-ndjson' },
+    agencyId: m.id,
+    captionRaw: m.caption,
+    iptc: { caption: m.caption, specialInstructions: m.specialInstructions, credit: m.credit },
+    image: null,
+  };
 };
 
 describe('readItemRights: what the item stage reads from one item', () => {
@@ -25,13 +32,25 @@ describe('readItemRights: what the item stage reads from one item', () => {
     const file = path.join(FIX, 'reuters-cancel.xml');
     const [cancel] = parseNewsmlG2(readFileSync(file, 'utf8'), file);
     expect(cancel.wire!.newsml).toMatchObject({ pubStatus: 'stat:canceled', version: '2' });
-    expect(fromItem(cancel).notice).toMatchObject({ kind: 'kill', targets: ['tag:reuters.com,2024:newsml_LYNXMPEK2A0RT'], selfTargeted: true });
+    expect(fromItem(cancel).notice).toMatchObject({
+      kind: 'kill',
+      targets: ['tag:reuters.com,2024:newsml_LYNXMPEK2A0RT'],
+      selfTargeted: true,
+    });
     const pic = path.join(FIX, 'reuters-picture.xml');
     const r = fromItem(parseNewsmlG2(readFileSync(pic, 'utf8'), pic)[0]);
     expect(r.notice).toBeNull();
     // usageTerms repeats the edNote word for word: read once, under the first source
-    expect(r.rights.restrictions).toEqual(['editorial-only', 'no-sales', 'no-archive', 'handout', 'third-party-supplied']);
-    expect(r.rights.raw.map((t) => t.source)).toEqual(expect.arrayContaining(['newsml:edNote', 'newsml:copyrightNotice', 'newsml:copyrightHolder']));
+    expect(r.rights.restrictions).toEqual([
+      'editorial-only',
+      'no-sales',
+      'no-archive',
+      'handout',
+      'third-party-supplied',
+    ]);
+    expect(r.rights.raw.map((t) => t.source)).toEqual(
+      expect.arrayContaining(['newsml:edNote', 'newsml:copyrightNotice', 'newsml:copyrightHolder']),
+    );
   });
 
   it('an embargoed NITF document: date.release and management-status', () => {
@@ -44,7 +63,9 @@ describe('readItemRights: what the item stage reads from one item', () => {
 
   it('an AFP-style handout: restrictions and OUT markets', () => {
     const r = fromItem(manifest('afp-handout.ndjson'));
-    expect(r.rights.restrictions).toEqual(expect.arrayContaining(['editorial-only', 'mandatory-credit', 'no-commercial', 'no-sales', 'handout']));
+    expect(r.rights.restrictions).toEqual(
+      expect.arrayContaining(['editorial-only', 'mandatory-credit', 'no-commercial', 'no-sales', 'handout']),
+    );
     expect(r.rights.outMarkets.map((m) => m.code)).toEqual(['CA', 'JP']);
   });
 
@@ -69,11 +90,35 @@ describe('readItemRights: what the item stage reads from one item', () => {
   it('PLUS constraints and the IPTC digital source type as ExifTool writes them (test/fixtures/rights/ORIGIN.md)', () => {
     const bytes = readFileSync(path.resolve(__dirname, '../../fixtures/rights/plus-constraints.jpg'));
     const meta = readImageMetadata(bytes);
-    const item: FeedItem = { source: { file: 'plus-constraints.jpg', position: 0, format: 'image' }, captionRaw: '', iptc: meta.iptc, image: null } as FeedItem;
-    const r = readItemRights({ item, iptc: meta.iptc, xmp: meta.raw.xmp, captionRaw: '', removed: [], creditTail: null, agency: null });
-    expect(r.rights.restrictions).toEqual(expect.arrayContaining(['model-release-missing', 'mandatory-credit', 'no-alteration']));
+    const item: FeedItem = {
+      source: { file: 'plus-constraints.jpg', position: 0, format: 'image' },
+      captionRaw: '',
+      iptc: meta.iptc,
+      image: null,
+    } as FeedItem;
+    const r = readItemRights({
+      item,
+      iptc: meta.iptc,
+      xmp: meta.raw.xmp,
+      captionRaw: '',
+      removed: [],
+      creditTail: null,
+      agency: null,
+    });
+    expect(r.rights.restrictions).toEqual(
+      expect.arrayContaining(['model-release-missing', 'mandatory-credit', 'no-alteration']),
+    );
     expect(r.rights.advisories).toEqual(['photo-illustration']); // trainedAlgorithmicMedia: generated, not a photograph
-    expect(r.rights.raw).toEqual(expect.arrayContaining([{ source: 'xmp:plus:OtherConstraints', text: 'No use in advertising' }]));
-    expect(r.rights.matched.map((m) => m.rule)).toEqual(expect.arrayContaining(['plus:CR-CAI', 'plus:AL-CRP', 'plus:MR-NON', 'digitalsourcetype:trainedalgorithmicmedia']));
+    expect(r.rights.raw).toEqual(
+      expect.arrayContaining([{ source: 'xmp:plus:OtherConstraints', text: 'No use in advertising' }]),
+    );
+    expect(r.rights.matched.map((m) => m.rule)).toEqual(
+      expect.arrayContaining([
+        'plus:CR-CAI',
+        'plus:AL-CRP',
+        'plus:MR-NON',
+        'digitalsourcetype:trainedalgorithmicmedia',
+      ]),
+    );
   });
 });

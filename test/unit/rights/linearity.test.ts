@@ -24,7 +24,14 @@ const ABSOLUTE_MS = 20_000; // a quadratic rule on 100,000 characters takes minu
 const fill = (unit: string, n = N) => unit.repeat(Math.ceil(n / unit.length)).slice(0, n);
 
 /** Every kind of text the rules read: instructions, terms, credit, caption, notes. */
-const SOURCES: RightsSource[] = ['iptc:specialInstructions', 'xmp:xmpRights:UsageTerms', 'iptc:credit', 'caption', 'newsml:edNote', 'caption:notes'];
+const SOURCES: RightsSource[] = [
+  'iptc:specialInstructions',
+  'xmp:xmpRights:UsageTerms',
+  'iptc:credit',
+  'caption',
+  'newsml:edNote',
+  'caption:notes',
+];
 
 function runAll(text: string): number {
   const texts = SOURCES.map((source) => ({ source, text }));
@@ -60,7 +67,8 @@ function report(name: string, r: { ms: number; base: number; ratio: number }): v
   rows.push(`| ${name} | ${r.ms.toFixed(0)} | ${r.base.toFixed(0)} | ${r.ratio.toFixed(2)} |`);
 }
 afterAll(() => {
-  if (process.env.PHOTOWIRE_PRINT_TIMINGS) process.stdout.write(`| text (100,000 chars) | ms | ASCII ms | ratio |\n|---|---|---|---|\n${rows.join('\n')}\n`);
+  if (process.env.PHOTOWIRE_PRINT_TIMINGS)
+    process.stdout.write(`| text (100,000 chars) | ms | ASCII ms | ratio |\n|---|---|---|---|\n${rows.join('\n')}\n`);
 });
 
 beforeAll(() => {
@@ -113,6 +121,8 @@ describe('rights, release and kill rules are linear (100,000 characters)', () =>
   it('still reads the rules at the end of a long text', () => {
     const text = `${fill('Łódź żółć ', N - 60)} NO ARCHIVES. EMBARGOED UNTIL 00:01 GMT, 10 MARCH 2024`;
     expect(readRights({ texts: [{ source: 'iptc:specialInstructions', text }] }).restrictions).toEqual(['no-archive']);
-    expect(readRelease({ texts: [{ source: 'iptc:specialInstructions', text }] }).embargoUntil!.at).toBe('2024-03-10T00:01:00.000Z');
+    expect(readRelease({ texts: [{ source: 'iptc:specialInstructions', text }] }).embargoUntil!.at).toBe(
+      '2024-03-10T00:01:00.000Z',
+    );
   });
 });

@@ -7,8 +7,10 @@ import { RESTRICTION_IDS, rightsSchema, type RestrictionId, type RightsSource } 
  * material tests the class of each, not these strings.
  */
 
-const instr = (text: string, source: RightsSource = 'iptc:specialInstructions') => readRights({ texts: [{ source, text }] });
-const outNames = (text: string, source: RightsSource = 'iptc:specialInstructions') => instr(text, source).outMarkets.map((m) => m.name);
+const instr = (text: string, source: RightsSource = 'iptc:specialInstructions') =>
+  readRights({ texts: [{ source, text }] });
+const outNames = (text: string, source: RightsSource = 'iptc:specialInstructions') =>
+  instr(text, source).outMarkets.map((m) => m.name);
 
 type Case = [style: string, text: string, restrictions: RestrictionId[], out?: string[]];
 type Row = [style: string, text: string, restrictions: RestrictionId[], out: string[]];
@@ -18,12 +20,22 @@ const CASES: Case[] = [
   ['AP', 'MANDATORY CREDIT; NO SALES; NO ARCHIVE', ['mandatory-credit', 'no-sales', 'no-archive']],
   ['AP', 'OUT: CANADA; NO SALES; MAGS OUT', ['no-sales', 'no-magazines'], ['Canada', 'magazines']],
   ['AP', 'OUT: CANADA, NO SALES', ['no-sales'], ['Canada']],
-  ['AP', 'MAGS OUT; NO SALES; TV OUT; INTERNET OUT', ['no-sales', 'no-magazines', 'no-tv', 'no-internet'], ['magazines', 'TV', 'internet']],
+  [
+    'AP',
+    'MAGS OUT; NO SALES; TV OUT; INTERNET OUT',
+    ['no-sales', 'no-magazines', 'no-tv', 'no-internet'],
+    ['magazines', 'TV', 'internet'],
+  ],
   ['AP', 'CANADA OUT; MANDATORY CREDIT', ['mandatory-credit'], ['Canada']],
   ['AP', 'NORTHAMPTON OUT; MANDATORY CREDIT', ['mandatory-credit'], ['Northampton']],
   ['AP', 'LOCAL TELEVISION OUT; LOCAL PRINT OUT; MANDATORY CREDIT', ['mandatory-credit', 'no-tv'], ['TV', 'print']],
   ['AP', 'JAPAN OUT, NO SALES, EDITORIAL USE ONLY', ['editorial-only', 'no-sales'], ['Japan']],
-  ['AP', 'ONLINE OUT; NO SALES; MANDATORY CREDIT: PHOTO BY THE WHITE HOUSE', ['no-sales', 'mandatory-credit', 'no-internet'], ['internet']],
+  [
+    'AP',
+    'ONLINE OUT; NO SALES; MANDATORY CREDIT: PHOTO BY THE WHITE HOUSE',
+    ['no-sales', 'mandatory-credit', 'no-internet'],
+    ['internet'],
+  ],
   ['AP', 'OUT: U.K., CHINA AND SOUTH KOREA; NO ARCHIVE', ['no-archive'], ['United Kingdom', 'China', 'South Korea']],
   ['AP', 'TORONTO STAR OUT; NO SALES; MANDATORY CREDIT', ['no-sales', 'mandatory-credit'], ['Toronto Star']],
   // AFP
@@ -56,11 +68,25 @@ const CASES: Case[] = [
     ['mandatory-credit', 'third-party-supplied'],
     ['Syria'],
   ],
-  ['Reuters', 'SALESOUT NARCH EUO 3TP SYROUT', ['editorial-only', 'no-sales', 'no-archive', 'third-party-supplied'], ['Syria']],
+  [
+    'Reuters',
+    'SALESOUT NARCH EUO 3TP SYROUT',
+    ['editorial-only', 'no-sales', 'no-archive', 'third-party-supplied'],
+    ['Syria'],
+  ],
   ['Reuters', 'EDITORIAL USE ONLY. NO RESALES. NO ARCHIVES', ['editorial-only', 'no-sales', 'no-archive']],
-  ['Reuters', 'FOR EDITORIAL USE ONLY - NOT FOR SALE FOR MARKETING OR ADVERTISING CAMPAIGNS', ['editorial-only', 'no-commercial']],
+  [
+    'Reuters',
+    'FOR EDITORIAL USE ONLY - NOT FOR SALE FOR MARKETING OR ADVERTISING CAMPAIGNS',
+    ['editorial-only', 'no-commercial'],
+  ],
   ['Reuters', 'NO THIRD PARTY SALES. NOT FOR USE BY REUTERS THIRD PARTY DISTRIBUTORS', ['no-third-party-sales']],
-  ['Reuters', 'ISRAEL OUT. NO COMMERCIAL OR EDITORIAL SALES IN ISRAEL. MANDATORY CREDIT', ['mandatory-credit'], ['Israel']],
+  [
+    'Reuters',
+    'ISRAEL OUT. NO COMMERCIAL OR EDITORIAL SALES IN ISRAEL. MANDATORY CREDIT',
+    ['mandatory-credit'],
+    ['Israel'],
+  ],
   ['Reuters', 'CHINA OUT. NO COMMERCIAL OR EDITORIAL SALES IN CHINA', [], ['China']],
   // Getty
   [
@@ -68,7 +94,11 @@ const CASES: Case[] = [
     'EDITORIAL USE ONLY - MANDATORY CREDIT - "KENSINGTON PALACE / PRINCE OF WALES" - NO MARKETING NO ADVERTISING CAMPAIGNS - DISTRIBUTED AS A SERVICE TO CLIENTS - NO ARCHIVES',
     ['editorial-only', 'no-commercial', 'no-archive', 'mandatory-credit', 'third-party-supplied'],
   ],
-  ['Getty', 'THIS IMAGE IS FOR EDITORIAL USE ONLY. NO COMMERCIAL USE, MERCHANDISING, OR ENDORSEMENTS.', ['editorial-only', 'no-commercial']],
+  [
+    'Getty',
+    'THIS IMAGE IS FOR EDITORIAL USE ONLY. NO COMMERCIAL USE, MERCHANDISING, OR ENDORSEMENTS.',
+    ['editorial-only', 'no-commercial'],
+  ],
   // EPA
   ['EPA', 'HANDOUT EDITORIAL USE ONLY/NO SALES', ['editorial-only', 'no-sales', 'handout']],
   ['EPA', 'HANDOUT EDITORIAL USE ONLY/NO SALES/NO ARCHIVES', ['editorial-only', 'no-sales', 'no-archive', 'handout']],
@@ -95,7 +125,12 @@ const CASES: Case[] = [
     'NOTE TO EDITORS: Editorial use only, no commercial use without prior written permission of Kensington Palace. No digital alteration, manipulation or modification of the picture is permitted.',
     ['editorial-only', 'no-commercial', 'no-alteration', 'permission-required'],
   ],
-  ['PA', 'Strictly no use in books or magazines without prior consent.', ['no-magazines', 'no-books', 'permission-required'], ['books', 'magazines']],
+  [
+    'PA',
+    'Strictly no use in books or magazines without prior consent.',
+    ['no-magazines', 'no-books', 'permission-required'],
+    ['books', 'magazines'],
+  ],
   // dpa
   [
     'dpa',
@@ -115,11 +150,24 @@ const CASES: Case[] = [
   ['CP', 'CANADA OUT - MANDATORY CREDIT', ['mandatory-credit'], ['Canada']],
   // IPTC reference files and other licensors
   ['IPTC', 'Newsmagazines Out', ['no-magazines'], ['magazines']],
-  ['IPTC', 'Newspapers Out, Original Artixscan 4000 of color negative file, 160 ISO (frame 35a) is 7.6 x 11.2 at 500ppi, in Adobe RGB.', ['no-newspapers'], ['newspapers']],
-  ['IPTC', 'No usage or third party sales granted without prior permission.', ['no-third-party-sales', 'permission-required']],
+  [
+    'IPTC',
+    'Newspapers Out, Original Artixscan 4000 of color negative file, 160 ISO (frame 35a) is 7.6 x 11.2 at 500ppi, in Adobe RGB.',
+    ['no-newspapers'],
+    ['newspapers'],
+  ],
+  [
+    'IPTC',
+    'No usage or third party sales granted without prior permission.',
+    ['no-third-party-sales', 'permission-required'],
+  ],
   ['Corbis', 'For latest restrictions check www.corbisimages.com', []],
   ['EFE', 'SOLO USO EDITORIAL/PROHIBIDA SU VENTA', ['editorial-only', 'no-sales']],
-  ['AFP (French)', 'USAGE EDITORIAL UNIQUEMENT - PAS DE VENTES - PAS D\'ARCHIVES', ['editorial-only', 'no-sales', 'no-archive']],
+  [
+    'AFP (French)',
+    "USAGE EDITORIAL UNIQUEMENT - PAS DE VENTES - PAS D'ARCHIVES",
+    ['editorial-only', 'no-sales', 'no-archive'],
+  ],
 ];
 
 describe('readRights on agency-style special instructions', () => {
@@ -150,21 +198,35 @@ describe('markets', () => {
   });
 
   it('reads regions, home nations and unknown outlets written in capitals', () => {
-    expect(outNames('NORTH AMERICA OUT; SCOTLAND OUT; MONTREAL GAZETTE OUT')).toEqual(['North America', 'Scotland', 'Montreal Gazette']);
+    expect(outNames('NORTH AMERICA OUT; SCOTLAND OUT; MONTREAL GAZETTE OUT')).toEqual([
+      'North America',
+      'Scotland',
+      'Montreal Gazette',
+    ]);
     expect(instr('MONTREAL GAZETTE OUT').outMarkets[0]).toMatchObject({ kind: 'place', code: null });
   });
 
   it('reads out markets in usage terms and in German', () => {
-    expect(outNames('Not available for license and invoicing to customers located in Finland.', 'xmp:xmpRights:UsageTerms')).toEqual(['Finland']);
-    expect(instr('Not available for license and invoicing to customers located in Finland.', 'xmp:xmpRights:UsageTerms').confidence).toBe('high');
-    expect(outNames('Keine Verwendung in Deutschland und Österreich', 'newsml:usageTerms')).toEqual(['Germany', 'Austria']);
+    expect(
+      outNames('Not available for license and invoicing to customers located in Finland.', 'xmp:xmpRights:UsageTerms'),
+    ).toEqual(['Finland']);
+    expect(
+      instr('Not available for license and invoicing to customers located in Finland.', 'xmp:xmpRights:UsageTerms')
+        .confidence,
+    ).toBe('high');
+    expect(outNames('Keine Verwendung in Deutschland und Österreich', 'newsml:usageTerms')).toEqual([
+      'Germany',
+      'Austria',
+    ]);
   });
 
   it('reads the only markets a photo may be used in', () => {
     const r = instr('FOR USE ONLY IN GERMANY, AUSTRIA AND SWITZERLAND');
     expect(r.onlyMarkets.map((m) => m.code)).toEqual(['DE', 'AT', 'CH']);
     expect(r.outMarkets).toEqual([]);
-    expect(instr('Verwendung nur in Deutschland', 'newsml:usageTerms').onlyMarkets.map((m) => m.name)).toEqual(['Germany']);
+    expect(instr('Verwendung nur in Deutschland', 'newsml:usageTerms').onlyMarkets.map((m) => m.name)).toEqual([
+      'Germany',
+    ]);
   });
 
   it('does not read words that only look like markets', () => {
@@ -183,7 +245,9 @@ describe('credits and captions', () => {
     expect(credit('Handout via REUTERS').restrictions).toEqual(['handout']);
     expect(credit('Pool Photo via AP').restrictions).toEqual(['pool']);
     expect(credit('Jacquelyn Martin/Pool via REUTERS').restrictions).toEqual(['pool']);
-    expect(credit('Mandatory Credit: Photo by Jose Breton/NurPhoto/Shutterstock (16507315bs)').restrictions).toEqual(['mandatory-credit']);
+    expect(credit('Mandatory Credit: Photo by Jose Breton/NurPhoto/Shutterstock (16507315bs)').restrictions).toEqual([
+      'mandatory-credit',
+    ]);
   });
 
   it('does not read a Vietnamese name or a plain credit as a handout', () => {
@@ -198,8 +262,12 @@ describe('credits and captions', () => {
         'Smoke rises over the city. REUTERS/Stringer ATTENTION EDITORS - THIS IMAGE HAS BEEN SUPPLIED BY A THIRD PARTY. NO RESALES. NO ARCHIVES.',
       ).restrictions,
     ).toEqual(['no-sales', 'no-archive', 'third-party-supplied']);
-    expect(caption('In this photo provided by the U.S. Navy, sailors stand on the deck of the USS Carney.').restrictions).toEqual(['handout']);
-    expect(caption('This handout photo released by Kensington Palace shows the Princess of Wales.').restrictions).toEqual(['handout']);
+    expect(
+      caption('In this photo provided by the U.S. Navy, sailors stand on the deck of the USS Carney.').restrictions,
+    ).toEqual(['handout']);
+    expect(
+      caption('This handout photo released by Kensington Palace shows the Princess of Wales.').restrictions,
+    ).toEqual(['handout']);
   });
 
   it('does not read ordinary caption prose as restrictions', () => {
@@ -215,7 +283,8 @@ describe('credits and captions', () => {
       'Pool party: guests jump into the water at a hotel in Las Vegas.',
       'The sale of the club was completed on Monday. There was no sale of tickets.',
     ];
-    for (const text of negatives) expect({ text, r: caption(text).restrictions, m: caption(text).outMarkets }).toEqual({ text, r: [], m: [] });
+    for (const text of negatives)
+      expect({ text, r: caption(text).restrictions, m: caption(text).outMarkets }).toEqual({ text, r: [], m: [] });
   });
 });
 
@@ -227,17 +296,24 @@ describe('advisories', () => {
     expect(instr('BEST QUALITY AVAILABLE').advisories).toEqual(['best-quality-available']);
     expect(instr('WARNING: GRAPHIC CONTENT').advisories).toEqual(['graphic-content']);
     expect(
-      instr('THIS PICTURE WAS PROCESSED BY REUTERS TO ENHANCE QUALITY. AN UNPROCESSED VERSION HAS BEEN PROVIDED SEPARATELY.').advisories,
+      instr(
+        'THIS PICTURE WAS PROCESSED BY REUTERS TO ENHANCE QUALITY. AN UNPROCESSED VERSION HAS BEEN PROVIDED SEPARATELY.',
+      ).advisories,
     ).toEqual(['processed']);
-    expect(instr('REUTERS IS UNABLE TO INDEPENDENTLY VERIFY THIS IMAGE. THIS IMAGE HAS BEEN DISTRIBUTED EXACTLY AS RECEIVED BY REUTERS').advisories).toEqual([
-      'unverified',
-      'distributed-as-received',
-    ]);
-    expect(instr('AFP is using pictures from alternative sources, which has been independently verified').advisories).toEqual([]);
+    expect(
+      instr(
+        'REUTERS IS UNABLE TO INDEPENDENTLY VERIFY THIS IMAGE. THIS IMAGE HAS BEEN DISTRIBUTED EXACTLY AS RECEIVED BY REUTERS',
+      ).advisories,
+    ).toEqual(['unverified', 'distributed-as-received']);
+    expect(
+      instr('AFP is using pictures from alternative sources, which has been independently verified').advisories,
+    ).toEqual([]);
   });
 
   it('does not take "file" in prose for a file photo', () => {
-    expect(readRights({ texts: [{ source: 'caption', text: 'Lawyers file a motion in court in Miami.' }] }).advisories).toEqual([]);
+    expect(
+      readRights({ texts: [{ source: 'caption', text: 'Lawyers file a motion in court in Miami.' }] }).advisories,
+    ).toEqual([]);
     expect(instr('Please file your pictures by 6pm').advisories).toEqual([]);
   });
 });
@@ -253,14 +329,22 @@ describe('provenance, raw input and confidence', () => {
     ];
     const r = readRights({ texts });
     expect(r.raw).toEqual(texts);
-    expect(r.matched).toEqual([{ rule: 'NO ARCHIVES|ARCHIVE|ARCHIVING|ARCHIVAL', type: 'restriction', value: 'no-archive', source: 'iptc:specialInstructions', text: 'NO ARCHIVES' }]);
+    expect(r.matched).toEqual([
+      {
+        rule: 'NO ARCHIVES|ARCHIVE|ARCHIVING|ARCHIVAL',
+        type: 'restriction',
+        value: 'no-archive',
+        source: 'iptc:specialInstructions',
+        text: 'NO ARCHIVES',
+      },
+    ]);
     expect(r.rulesVersion).toMatch(/^\d{4}\.\d+\.\d+$/);
   });
 
   it('gives the usage terms as written, else the instructions that restrict', () => {
-    expect(instr('Licensed to Big Larch Publishing, all other rights reserved.', 'xmp:xmpRights:UsageTerms').usageTerms).toBe(
-      'Licensed to Big Larch Publishing, all other rights reserved.',
-    );
+    expect(
+      instr('Licensed to Big Larch Publishing, all other rights reserved.', 'xmp:xmpRights:UsageTerms').usageTerms,
+    ).toBe('Licensed to Big Larch Publishing, all other rights reserved.');
     expect(instr('NO SALES; NO ARCHIVE').usageTerms).toBe('NO SALES; NO ARCHIVE');
     expect(instr('What instructions').usageTerms).toBeNull();
   });
@@ -282,25 +366,46 @@ describe('provenance, raw input and confidence', () => {
       ],
     });
     expect(r.restrictions).toEqual(['model-release-missing', 'property-release-missing']);
-    expect(readRights({ texts: [{ source: 'xmp:plus:ModelReleaseStatus', text: 'http://ns.useplus.org/ldf/vocab/MR-UMR' }] }).restrictions).toEqual([]);
+    expect(
+      readRights({ texts: [{ source: 'xmp:plus:ModelReleaseStatus', text: 'http://ns.useplus.org/ldf/vocab/MR-UMR' }] })
+        .restrictions,
+    ).toEqual([]);
     expect(instr('NO MODEL RELEASE').restrictions).toEqual(['model-release-missing']);
   });
 
   it('reads PLUS credit-line and alteration codes and the IPTC digital source type; codes that allow say nothing', () => {
     const coded = (source: RightsSource, text: string) => readRights({ texts: [{ source, text }] });
-    expect(coded('xmp:plus:CreditLineRequired', 'http://ns.useplus.org/ldf/vocab/CR-COI').restrictions).toEqual(['mandatory-credit']);
+    expect(coded('xmp:plus:CreditLineRequired', 'http://ns.useplus.org/ldf/vocab/CR-COI').restrictions).toEqual([
+      'mandatory-credit',
+    ]);
     expect(coded('xmp:plus:CreditLineRequired', 'http://ns.useplus.org/ldf/vocab/CR-NRQ').restrictions).toEqual([]);
     expect(coded('xmp:plus:ImageAlterationConstraints', 'AL-MRG').restrictions).toEqual(['no-alteration']);
     expect(coded('xmp:plus:ImageAlterationConstraints', 'something else').restrictions).toEqual([]);
-    const ai = coded('xmp:Iptc4xmpExt:DigitalSourceType', 'http://cv.iptc.org/newscodes/digitalsourcetype/compositeWithTrainedAlgorithmicMedia');
+    const ai = coded(
+      'xmp:Iptc4xmpExt:DigitalSourceType',
+      'http://cv.iptc.org/newscodes/digitalsourcetype/compositeWithTrainedAlgorithmicMedia',
+    );
     expect(ai.advisories).toEqual(['photo-illustration']);
-    expect(coded('xmp:Iptc4xmpExt:DigitalSourceType', 'http://cv.iptc.org/newscodes/digitalsourcetype/digitalCapture').advisories).toEqual([]);
-    expect(coded('xmp:Iptc4xmpExt:DigitalSourceType', 'http://cv.iptc.org/newscodes/digitalsourcetype/algorithmicallyEnhanced').advisories).toEqual(['processed']);
+    expect(
+      coded('xmp:Iptc4xmpExt:DigitalSourceType', 'http://cv.iptc.org/newscodes/digitalsourcetype/digitalCapture')
+        .advisories,
+    ).toEqual([]);
+    expect(
+      coded(
+        'xmp:Iptc4xmpExt:DigitalSourceType',
+        'http://cv.iptc.org/newscodes/digitalsourcetype/algorithmicallyEnhanced',
+      ).advisories,
+    ).toEqual(['processed']);
     expect(coded('xmp:plus:OtherConstraints', 'NO ARCHIVES').restrictions).toEqual(['no-archive']);
   });
 
   it('reads copyright owners and suppliers only into raw', () => {
-    const r = readRights({ texts: [{ source: 'xmp:plus:ImageSupplier', text: 'HANDOUT SUPPLIES LTD' }, { source: 'nitf:doc.copyright', text: 'NO ARCHIVE INC' }] });
+    const r = readRights({
+      texts: [
+        { source: 'xmp:plus:ImageSupplier', text: 'HANDOUT SUPPLIES LTD' },
+        { source: 'nitf:doc.copyright', text: 'NO ARCHIVE INC' },
+      ],
+    });
     expect(r.restrictions).toEqual([]);
     expect(r.raw).toHaveLength(2);
   });

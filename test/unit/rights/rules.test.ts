@@ -31,7 +31,8 @@ function loadError(file: string): RulesFileError {
   throw new Error(`${file} was accepted`);
 }
 
-const instr = (text: string, rules = defaultRightsRules()) => readRights({ texts: [{ source: 'iptc:specialInstructions', text }] }, rules);
+const instr = (text: string, rules = defaultRightsRules()) =>
+  readRights({ texts: [{ source: 'iptc:specialInstructions', text }] }, rules);
 
 describe('loadRightsRules', () => {
   it('returns the shipped, versioned defaults without a path', () => {
@@ -69,9 +70,14 @@ describe('loadRightsRules', () => {
     // The shipped phrases are still there.
     expect(instr('NO ARCHIVES', rules).restrictions).toEqual(['no-archive']);
     expect(
-      readRelease({ texts: [{ source: 'iptc:specialInstructions', text: 'EMBARGOED UNTIL 0900 QUEBEC TIME MARCH 12, 2024' }] }, rules).embargoUntil!.at,
+      readRelease(
+        { texts: [{ source: 'iptc:specialInstructions', text: 'EMBARGOED UNTIL 0900 QUEBEC TIME MARCH 12, 2024' }] },
+        rules,
+      ).embargoUntil!.at,
     ).toBe('2024-03-12T13:00:00.000Z');
-    expect(readNotice({ texts: [{ source: 'iptc:specialInstructions', text: 'SUPPRIMER IMMEDIATEMENT: QC1234' }] }, rules)).toMatchObject({ kind: 'kill', targets: ['QC1234'] });
+    expect(
+      readNotice({ texts: [{ source: 'iptc:specialInstructions', text: 'SUPPRIMER IMMEDIATEMENT: QC1234' }] }, rules),
+    ).toMatchObject({ kind: 'kill', targets: ['QC1234'] });
     // The defaults are untouched.
     expect(instr('NO FORNS').restrictions).toEqual([]);
   });
@@ -91,20 +97,37 @@ describe('loadRightsRules', () => {
 
   it('refuses schema errors at the line of the offending key', () => {
     const cases: Array<[string, RegExp]> = [
-      ['{\n  "version": "d",\n  "restrictions": {\n    "no-smoking": []\n  }\n}', /line 4: restrictions\.no-smoking: not a restriction id: the vocabulary is closed \(editorial-only, /],
+      [
+        '{\n  "version": "d",\n  "restrictions": {\n    "no-smoking": []\n  }\n}',
+        /line 4: restrictions\.no-smoking: not a restriction id: the vocabulary is closed \(editorial-only, /,
+      ],
       ['{\n  "version": "d",\n  "restrictons": {}\n}', /line 3: restrictons: unknown key \(a misspelling\?\)/],
-      ['{\n  "version": "d",\n  "ignore": [\n    { "phrases": ["NO {countries} OUT"] }\n  ]\n}', /line 4: ignore\.0\.phrases\.0: phrase "NO \{countries\} OUT": unknown slot \{countries\}/],
-      ['{\n  "version": "d",\n  "markets": {\n    "out": [ { "phrases": ["NO SALES"] } ]\n  }\n}', /line 4: markets\.out\.0\.phrases\.0: phrase "NO SALES" needs \{places\} or \{media\}/],
-      ['{\n  "version": "d",\n  "release": {\n    "zones": { "MARS TIME": "Mars/Olympus" }\n  }\n}', /line 4: release\.zones\.MARS TIME: "Mars\/Olympus" is neither an offset/],
+      [
+        '{\n  "version": "d",\n  "ignore": [\n    { "phrases": ["NO {countries} OUT"] }\n  ]\n}',
+        /line 4: ignore\.0\.phrases\.0: phrase "NO \{countries\} OUT": unknown slot \{countries\}/,
+      ],
+      [
+        '{\n  "version": "d",\n  "markets": {\n    "out": [ { "phrases": ["NO SALES"] } ]\n  }\n}',
+        /line 4: markets\.out\.0\.phrases\.0: phrase "NO SALES" needs \{places\} or \{media\}/,
+      ],
+      [
+        '{\n  "version": "d",\n  "release": {\n    "zones": { "MARS TIME": "Mars/Olympus" }\n  }\n}',
+        /line 4: release\.zones\.MARS TIME: "Mars\/Olympus" is neither an offset/,
+      ],
       ['{\n  "ignore": []\n}', /line 1: version: required but missing/],
-      ['{\n  "version": "d",\n  "markets": {\n    "countryNameLanguages": ["xx"]\n  }\n}', /line 4: markets\.countryNameLanguages\.0: "xx" is not a language/],
+      [
+        '{\n  "version": "d",\n  "markets": {\n    "countryNameLanguages": ["xx"]\n  }\n}',
+        /line 4: markets\.countryNameLanguages\.0: "xx" is not a language/,
+      ],
       ['{\n  "version": "d",\n  "ignore": [ { "phrases": ["A? B? C? D? E? F"] } ]\n}', /at most 4 optional parts/],
     ];
     for (const [text, re] of cases) expect(loadError(writeRules('bad.json', text)).message).toMatch(re);
   });
 
   it('is named by PHOTOWIRE_RIGHTS_RULES in the configuration', () => {
-    expect(loadConfig({ PHOTOWIRE_RIGHTS_RULES: '/etc/photowire/rights.json' }).rightsRulesPath).toBe('/etc/photowire/rights.json');
+    expect(loadConfig({ PHOTOWIRE_RIGHTS_RULES: '/etc/photowire/rights.json' }).rightsRulesPath).toBe(
+      '/etc/photowire/rights.json',
+    );
     expect(loadConfig({}).rightsRulesPath).toBeUndefined();
   });
 });

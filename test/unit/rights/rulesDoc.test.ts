@@ -30,12 +30,16 @@ const list = (cell: string) => (cell ? cell.split(',').map((s) => s.trim()) : []
 describe('docs/RIGHTS.md examples', () => {
   it.each(table('#### Examples: restrictions'))('%s', (text, restrictions, out, advisories) => {
     const r = dryRun(text).rights;
-    expect([r.restrictions, r.outMarkets.map((m) => m.name), r.advisories]).toEqual([list(restrictions), list(out), list(advisories)]);
+    expect([r.restrictions, r.outMarkets.map((m) => m.name), r.advisories]).toEqual([
+      list(restrictions),
+      list(out),
+      list(advisories),
+    ]);
   });
 
   it.each(table('#### Examples: embargo and expiry'))('%s', (text, agency, embargo, expires) => {
     const r = dryRun(text, { agency, referenceTime: '2024-03-05T12:00:00Z' }).release;
-    const at = (t: { at: string | null } | null) => (t === null ? '' : t.at ?? 'until further notice');
+    const at = (t: { at: string | null } | null) => (t === null ? '' : (t.at ?? 'until further notice'));
     expect([at(r.embargoUntil), at(r.expires)]).toEqual([embargo, expires]);
   });
 
@@ -56,7 +60,11 @@ describe('docs/RIGHTS.md examples', () => {
         rulesVersion: '2026.12.2+desk-1',
       });
       const shown = DOC.split('\n').find((l) => l.startsWith('{"embargoUntil"'))!;
-      expect(JSON.stringify(dryRun('EMBARGOED TO 0001 SATURDAY MARCH 9', { agency: 'PA', referenceTime: '2024-03-05T12:00:00Z' }).release)).toBe(shown);
+      expect(
+        JSON.stringify(
+          dryRun('EMBARGOED TO 0001 SATURDAY MARCH 9', { agency: 'PA', referenceTime: '2024-03-05T12:00:00Z' }).release,
+        ),
+      ).toBe(shown);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

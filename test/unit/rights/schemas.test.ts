@@ -10,7 +10,10 @@ import { record as recordAt } from '../web/records';
 
 const input = {
   texts: [
-    { source: 'iptc:specialInstructions' as const, text: 'MANDATORY KILL: photo LON805. EMBARGOED UNTIL 0001 GMT SATURDAY MARCH 9, 2024. OUT: CANADA; NO SALES' },
+    {
+      source: 'iptc:specialInstructions' as const,
+      text: 'MANDATORY KILL: photo LON805. EMBARGOED UNTIL 0001 GMT SATURDAY MARCH 9, 2024. OUT: CANADA; NO SALES',
+    },
   ],
   referenceTime: '2024-03-05T12:00:00Z',
 };
@@ -33,14 +36,24 @@ describe('schemas', () => {
       status: 'killed',
       killedAt: '2024-03-10T20:00:00.000Z',
       reason: 'manipulated',
-      notice: { itemId: 'c-0001', batchId: 'c', kind: 'kill', source: 'iptc:specialInstructions', text: 'MANDATORY KILL', targets: ['LON805'], receivedAt: '2024-03-10T20:00:00.000Z' },
+      notice: {
+        itemId: 'c-0001',
+        batchId: 'c',
+        kind: 'kill',
+        source: 'iptc:specialInstructions',
+        text: 'MANDATORY KILL',
+        targets: ['LON805'],
+        receivedAt: '2024-03-10T20:00:00.000Z',
+      },
       supersededBy: null,
     };
     const parsed = catalogRecordSchema.parse(killed);
     expect(parsed.status).toBe('killed');
     expect(parsed.rights!.outMarkets[0].code).toBe('CA');
     expect(() => catalogRecordSchema.parse({ ...record, status: 'deleted' })).toThrow();
-    expect(() => killStatusSchema.parse({ status: 'active', killedAt: null, reason: null, notice: null, supersededBy: null })).not.toThrow();
+    expect(() =>
+      killStatusSchema.parse({ status: 'active', killedAt: null, reason: null, notice: null, supersededBy: null }),
+    ).not.toThrow();
   });
 });
 

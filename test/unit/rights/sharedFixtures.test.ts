@@ -26,9 +26,22 @@ const REAL = path.join(SHARED_DIR, 'fixtures/real-wire');
 /** XMP rights fields (and the XMP Special Instructions, which IIM cuts at 256 bytes) as exiftool reads them. */
 function xmpRights(file: string): SourcedText[] {
   const [tags] = JSON.parse(
-    execFileSync('exiftool', ['-j', '-XMP-photoshop:Instructions', '-XMP-xmpRights:UsageTerms', '-XMP-xmpRights:WebStatement', '-XMP-plus:ImageSupplierName', '-XMP-plus:LicensorName', '-XMP-plus:CopyrightOwnerName', file], {
-      encoding: 'utf8',
-    }),
+    execFileSync(
+      'exiftool',
+      [
+        '-j',
+        '-XMP-photoshop:Instructions',
+        '-XMP-xmpRights:UsageTerms',
+        '-XMP-xmpRights:WebStatement',
+        '-XMP-plus:ImageSupplierName',
+        '-XMP-plus:LicensorName',
+        '-XMP-plus:CopyrightOwnerName',
+        file,
+      ],
+      {
+        encoding: 'utf8',
+      },
+    ),
   ) as Array<Record<string, unknown>>;
   const out: SourcedText[] = [];
   const add = (source: SourcedText['source'], v: unknown) => {
@@ -69,14 +82,27 @@ describe('rights of the shared wire images', () => {
     const input = imageInput(path.join(WIRE, 'GAC103-thumb.jpg'));
     // IIM 2:40 stops at 256 bytes ("...THIS IMAGE M"); the 14-day window is only in the XMP copy: both are read.
     expect(input.texts.find((t) => t.source === 'iptc:specialInstructions')!.text).toMatch(/THIS IMAGE M$/);
-    expect(input.texts.find((t) => t.source === 'xmp:photoshop:Instructions')!.text).toMatch(/14 DAYS FROM THE TIME OF TRANSMISSION$/);
+    expect(input.texts.find((t) => t.source === 'xmp:photoshop:Instructions')!.text).toMatch(
+      /14 DAYS FROM THE TIME OF TRANSMISSION$/,
+    );
     const r = readRights(input);
-    expect(r.restrictions).toEqual(['no-sales', 'no-archive', 'one-time-use', 'time-limited', 'mandatory-credit', 'handout', 'news-context-only']);
+    expect(r.restrictions).toEqual([
+      'no-sales',
+      'no-archive',
+      'one-time-use',
+      'time-limited',
+      'mandatory-credit',
+      'handout',
+      'news-context-only',
+    ]);
     expect(r.confidence).toBe('high');
     expect(r.usageTerms).toBe(input.texts.find((t) => t.source === 'xmp:photoshop:Instructions')!.text);
     const rel = readRelease({ ...input, agency: 'CP' });
     expect(input.referenceTime).toMatch(/^2023-09-21/);
-    expect(rel.expires).toMatchObject({ source: 'xmp:photoshop:Instructions', text: 'MAY BE USED ONLY FOR 14 DAYS FROM THE TIME OF TRANSMISSION' });
+    expect(rel.expires).toMatchObject({
+      source: 'xmp:photoshop:Instructions',
+      text: 'MAY BE USED ONLY FOR 14 DAYS FROM THE TIME OF TRANSMISSION',
+    });
     expect(Date.parse(rel.expires!.at!) - Date.parse(input.referenceTime!)).toBe(14 * 86_400_000);
     expect(releaseState(rel, '2023-09-25T00:00:00Z').state).toBe('available');
     expect(releaseState(rel, '2023-10-10T00:00:00Z').state).toBe('expired');
@@ -124,9 +150,22 @@ describe('rights of the shared wire images', () => {
   });
 
   it('images without restrictions stay without', () => {
-    for (const f of ['Bush-dog.jpg', 'getty.jpg', 'cech.jpg', 'reuters-GM1EA7M13RP01-thumb.jpg', 'IPTC.jpg', 'XMP.jpg', 'PhotoMechanic.jpg']) {
+    for (const f of [
+      'Bush-dog.jpg',
+      'getty.jpg',
+      'cech.jpg',
+      'reuters-GM1EA7M13RP01-thumb.jpg',
+      'IPTC.jpg',
+      'XMP.jpg',
+      'PhotoMechanic.jpg',
+    ]) {
       const input = imageInput(path.join(WIRE, f));
-      expect({ f, r: readRights(input).restrictions, n: readNotice(input), e: readRelease(input).embargoUntil }).toEqual({ f, r: [], n: null, e: null });
+      expect({
+        f,
+        r: readRights(input).restrictions,
+        n: readNotice(input),
+        e: readRelease(input).embargoUntil,
+      }).toEqual({ f, r: [], n: null, e: null });
     }
   });
 });
@@ -152,7 +191,12 @@ describe('IPTC release and expiration written with exiftool', () => {
       file,
     ]);
     const input = imageInput(file);
-    expect(input.iptc).toEqual({ releaseDate: '20240310', releaseTime: '000100+0000', expirationDate: '20240410', expirationTime: '235900-0500' });
+    expect(input.iptc).toEqual({
+      releaseDate: '20240310',
+      releaseTime: '000100+0000',
+      expirationDate: '20240410',
+      expirationTime: '235900-0500',
+    });
     const rel = readRelease(input);
     expect(rel.embargoUntil!.at).toBe('2024-03-10T00:01:00.000Z');
     expect(rel.found.map((f) => [f.type, f.source, f.at])).toEqual([
@@ -161,7 +205,10 @@ describe('IPTC release and expiration written with exiftool', () => {
       ['embargo', 'iptc:specialInstructions', '2024-03-10T00:01:00.000Z'],
     ]);
     expect(rel.confidence).toBe('high');
-    expect(releaseState(rel, '2024-03-09T12:00:00Z')).toMatchObject({ state: 'embargoed', msLeft: 12 * 3_600_000 + 60_000 });
+    expect(releaseState(rel, '2024-03-09T12:00:00Z')).toMatchObject({
+      state: 'embargoed',
+      msLeft: 12 * 3_600_000 + 60_000,
+    });
     expect(releaseState(rel, '2024-03-10T00:01:00Z').state).toBe('available');
     expect(releaseState(rel, '2024-04-11T05:00:00Z').state).toBe('expired');
     expect(readRights(input).restrictions).toEqual(['no-sales']);
@@ -176,7 +223,8 @@ function newsmlInput(file: string): ItemRightsInput {
   const rights = xmlPath(item, 'rightsInfo');
   const texts: SourcedText[] = [];
   for (const el of descendants(rights, 'usageTerms')) texts.push({ source: 'newsml:usageTerms', text: text(el) ?? '' });
-  for (const el of descendants(rights, 'copyrightNotice')) texts.push({ source: 'newsml:copyrightNotice', text: text(el) ?? '' });
+  for (const el of descendants(rights, 'copyrightNotice'))
+    texts.push({ source: 'newsml:copyrightNotice', text: text(el) ?? '' });
   for (const el of descendants(meta, 'edNote')) texts.push({ source: 'newsml:edNote', text: text(el) ?? '' });
   const embargoed = xmlPath(meta, 'embargoed');
   return {
@@ -185,7 +233,7 @@ function newsmlInput(file: string): ItemRightsInput {
       guid: attr(item, 'guid'),
       version: attr(item, 'version'),
       pubStatus: attr(xmlPath(meta, 'pubStatus'), 'qcode'),
-      embargoed: embargoed ? text(embargoed) ?? '' : undefined,
+      embargoed: embargoed ? (text(embargoed) ?? '') : undefined,
       signals: descendants(meta, 'signal').map((s) => attr(s, 'qcode') ?? ''),
     },
   };
@@ -213,7 +261,12 @@ describe('the shared NewsML-G2 and NITF files', () => {
     const input = newsmlInput(path.join(REAL, 'newsml-g2/picture.xml'));
     const cancelled = { ...input, newsml: { ...input.newsml, pubStatus: 'stat:canceled' } };
     const n = readNotice(cancelled);
-    expect(n).toMatchObject({ kind: 'kill', targets: [input.newsml!.guid], selfTargeted: true, source: 'newsml:pubStatus' });
+    expect(n).toMatchObject({
+      kind: 'kill',
+      targets: [input.newsml!.guid],
+      selfTargeted: true,
+      source: 'newsml:pubStatus',
+    });
   });
 
   it('nitf-fishing.xml: management-status canceled, date.release and date.expire', () => {
@@ -235,7 +288,11 @@ describe('the shared NewsML-G2 and NITF files', () => {
         dateExpire: attr(descendants(docdata, 'date.expire')[0], 'norm'),
       },
     };
-    expect(readNotice(input)).toMatchObject({ kind: 'kill', targets: ['iptc.321656141.b', 'iptc.321656141.a'], source: 'nitf:management-status' });
+    expect(readNotice(input)).toMatchObject({
+      kind: 'kill',
+      targets: ['iptc.321656141.b', 'iptc.321656141.a'],
+      source: 'nitf:management-status',
+    });
     const rel = readRelease(input);
     expect([rel.embargoUntil!.at, rel.expires!.at]).toEqual(['2002-02-26T14:30:00.000Z', '2012-02-26T14:30:00.000Z']);
     expect(releaseState(rel, '2024-01-01T00:00:00Z').state).toBe('expired');

@@ -10,18 +10,39 @@ const web = loadWebModule<{
   recordMatches(r: CatalogRecord, terms: unknown[]): boolean;
 }>('lib/search.js');
 
-type Row = { caption: string; creators: string[]; agency: string; agencyId: string | null; distributor?: string; distributorId?: string; line?: string; headline?: string; error?: string };
+type Row = {
+  caption: string;
+  creators: string[];
+  agency: string;
+  agencyId: string | null;
+  distributor?: string;
+  distributorId?: string;
+  line?: string;
+  headline?: string;
+  error?: string;
+};
 const records = (table.records as Row[]).map((r, i) =>
   record(i, {
     caption: r.caption,
     headline: r.headline ?? null,
-    credit: { creators: r.creators, agency: r.agency, agencyId: r.agencyId, distributor: r.distributor ?? null, distributorId: r.distributorId ?? null, line: r.line ?? null },
+    credit: {
+      creators: r.creators,
+      agency: r.agency,
+      agencyId: r.agencyId,
+      distributor: r.distributor ?? null,
+      distributorId: r.distributorId ?? null,
+      line: r.line ?? null,
+    },
     error: r.error ? { code: 'IMAGE_CORRUPT', message: r.error } : null,
   }),
 );
 
 describe.each([
-  ['the page (web/lib/search.js)', web.parseQuery, web.recordMatches as (r: CatalogRecord, t: ReturnType<typeof parseQuery>) => boolean],
+  [
+    'the page (web/lib/search.js)',
+    web.parseQuery,
+    web.recordMatches as (r: CatalogRecord, t: ReturnType<typeof parseQuery>) => boolean,
+  ],
   ['the server (src/core/search/query.ts)', parseQuery, recordMatches],
 ])('%s', (_name, parse, matches) => {
   it.each(table.queries.map((t) => [t.q, t]))('%s', (_q, t) => {

@@ -21,9 +21,17 @@ describe('HTTP error answers map every coded error through the table', () => {
   beforeAll(async () => {
     app = Fastify({ logger: { level: 'error', stream: { write: (line: string) => void logged.push(line) } } });
     const renditions = { storageOrigin: async () => null } as unknown as RenditionSource;
-    await guardServer(app, { token: null, rateLimit: 1000, renditions, hosts: new HostPolicy([], () => app.server.address()) });
+    await guardServer(app, {
+      token: null,
+      rateLimit: 1000,
+      renditions,
+      hosts: new HostPolicy([], () => app.server.address()),
+    });
     app.get('/storage-full', async () => {
-      throw new PhotowireError('STORAGE_FAILED', 'ENOSPC: no space left on device, open /srv/photowire/data/originals/ab/abcd.jpg');
+      throw new PhotowireError(
+        'STORAGE_FAILED',
+        'ENOSPC: no space left on device, open /srv/photowire/data/originals/ab/abcd.jpg',
+      );
     });
     app.get('/archived', async () => {
       throw new PhotowireError('BATCH_ARCHIVED', 'batch afp-0912-0123456789ab is archived: read-only');
@@ -61,16 +69,28 @@ describe('HTTP error answers map every coded error through the table', () => {
   });
 
   it('a 4xx coded error answers its status, code and message', async () => {
-    expect(await get('/archived')).toEqual({ status: 409, body: { error: 'BATCH_ARCHIVED', message: 'batch afp-0912-0123456789ab is archived: read-only' } });
-    expect(await get('/bad-feed')).toEqual({ status: ERRORS.FEED_MALFORMED.httpStatus, body: { error: 'FEED_MALFORMED', message: 'line 3 is not JSON' } });
+    expect(await get('/archived')).toEqual({
+      status: 409,
+      body: { error: 'BATCH_ARCHIVED', message: 'batch afp-0912-0123456789ab is archived: read-only' },
+    });
+    expect(await get('/bad-feed')).toEqual({
+      status: ERRORS.FEED_MALFORMED.httpStatus,
+      body: { error: 'FEED_MALFORMED', message: 'line 3 is not JSON' },
+    });
   });
 
   it('an error that only carries a code of the table is mapped the same way', async () => {
-    expect(await get('/coded-plain')).toEqual({ status: 404, body: { error: 'FEED_UNREADABLE', message: 'the feed file could not be read: /drop/x.xml' } });
+    expect(await get('/coded-plain')).toEqual({
+      status: 404,
+      body: { error: 'FEED_UNREADABLE', message: 'the feed file could not be read: /drop/x.xml' },
+    });
   });
 
   it('HttpError answers as before; an uncoded error stays a bare 500 INTERNAL', async () => {
     expect(await get('/http')).toEqual({ status: 404, body: { error: 'NOT_FOUND', message: 'no batch b' } });
-    expect(await get('/bug')).toEqual({ status: 500, body: { error: 'INTERNAL', message: 'internal error: see the server log' } });
+    expect(await get('/bug')).toEqual({
+      status: 500,
+      body: { error: 'INTERNAL', message: 'internal error: see the server log' },
+    });
   });
 });

@@ -18,7 +18,9 @@ describe('PHOTOWIRE_FETCH_ALLOW', () => {
   });
 
   it('refuses with a clear error naming the URL and what is allowed', () => {
-    expect(() => checkFetchAllowed('http://10.0.0.5/x.jpg', allow)).toThrow(/http:\/\/10.0.0.5\/x.jpg: host 10.0.0.5 is not in PHOTOWIRE_FETCH_ALLOW \(allowed: feeds.example.com/);
+    expect(() => checkFetchAllowed('http://10.0.0.5/x.jpg', allow)).toThrow(
+      /http:\/\/10.0.0.5\/x.jpg: host 10.0.0.5 is not in PHOTOWIRE_FETCH_ALLOW \(allowed: feeds.example.com/,
+    );
     expect(() => checkFetchAllowed('http://feeds.example.com/x', [])).toThrow(/PHOTOWIRE_FETCH_ALLOW is empty/);
     expect(() => checkFetchAllowed('file:///etc/passwd', allow)).toThrow(/only http and https/);
     expect(() => checkFetchAllowed('not a url', allow)).toThrow(/not a valid URL/);

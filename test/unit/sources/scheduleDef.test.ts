@@ -1,4 +1,10 @@
-import { describeTiming, normalizeScheduleDef, parseDuration, parseSchedulesFile, ScheduleError } from '../../../src/app/schedules/scheduleDef';
+import {
+  describeTiming,
+  normalizeScheduleDef,
+  parseDuration,
+  parseSchedulesFile,
+  ScheduleError,
+} from '../../../src/app/schedules/scheduleDef';
 
 describe('schedule definitions', () => {
   it('durations', () => {
@@ -12,13 +18,21 @@ describe('schedule definitions', () => {
   });
 
   it('normalizes a definition: relative folders against the base, URLs as URLs', () => {
-    expect(normalizeScheduleDef({ name: 'nightly', cron: '0 2 * * *', tz: 'Europe/London', source: 'drop/afp' }, '/srv', 'cli')).toEqual({
+    expect(
+      normalizeScheduleDef(
+        { name: 'nightly', cron: '0 2 * * *', tz: 'Europe/London', source: 'drop/afp' },
+        '/srv',
+        'cli',
+      ),
+    ).toEqual({
       name: 'nightly',
       cron: '0 2 * * *',
       tz: 'Europe/London',
       source: '/srv/drop/afp',
     });
-    expect(normalizeScheduleDef({ name: 'ap', every: '15m', source: 'https://feeds.example/ap.xml' }, '/srv', 'cli')).toEqual({
+    expect(
+      normalizeScheduleDef({ name: 'ap', every: '15m', source: 'https://feeds.example/ap.xml' }, '/srv', 'cli'),
+    ).toEqual({
       name: 'ap',
       every: 900_000,
       source: 'https://feeds.example/ap.xml',
@@ -39,9 +53,14 @@ describe('schedule definitions', () => {
   });
 
   it('a schedules file: an array or {schedules}, sources relative to the file, no name twice', () => {
-    const defs = parseSchedulesFile(JSON.stringify({ schedules: [{ name: 'a', every: '1h', source: 'in' }] }), '/etc/photowire/schedules.json');
+    const defs = parseSchedulesFile(
+      JSON.stringify({ schedules: [{ name: 'a', every: '1h', source: 'in' }] }),
+      '/etc/photowire/schedules.json',
+    );
     expect(defs).toEqual([{ name: 'a', every: 3_600_000, source: '/etc/photowire/in' }]);
-    expect(() => parseSchedulesFile('[{"name":"a","every":"1h","source":"x"},{"name":"a","every":"2h","source":"y"}]', '/s.json')).toThrow(/"a" is defined twice/);
+    expect(() =>
+      parseSchedulesFile('[{"name":"a","every":"1h","source":"x"},{"name":"a","every":"2h","source":"y"}]', '/s.json'),
+    ).toThrow(/"a" is defined twice/);
     expect(() => parseSchedulesFile('{', '/s.json')).toThrow(/\/s.json: not valid JSON/);
     expect(() => parseSchedulesFile('{"nightly":{}}', '/s.json')).toThrow(/expected an array of schedules/);
   });

@@ -8,7 +8,12 @@ const f = loadWebModule<{
   formatDuration(ms: number | null): string;
   dayLabel(iso: string, now: Date): string;
   groupByDay<T>(items: T[], dateOf: (t: T) => string, now: Date): Array<{ label: string; items: T[] }>;
-  progressOf(b: { expected: number; ok: number; failed: number; state: string }): { done: number; total: number; pct: number; label: string };
+  progressOf(b: { expected: number; ok: number; failed: number; state: string }): {
+    done: number;
+    total: number;
+    pct: number;
+    label: string;
+  };
   feedName(p: string): string;
   creditLine(r: CatalogRecord): string;
   rawCreditParts(r: CatalogRecord): Array<{ label: string; value: string }>;
@@ -35,7 +40,9 @@ describe('desk formatting', () => {
     expect(f.dayLabel(new Date(2026, 10, 30, 0, 5).toISOString(), now)).toBe('Today');
     expect(f.dayLabel(new Date(2026, 10, 29, 23, 59).toISOString(), now)).toBe('Yesterday');
     expect(f.dayLabel(new Date(2026, 10, 23, 12, 0).toISOString(), now)).toBe('Monday 23 November');
-    const items = [new Date(2026, 10, 30, 21), new Date(2026, 10, 30, 8), new Date(2026, 10, 29, 20)].map((d) => ({ at: d.toISOString() }));
+    const items = [new Date(2026, 10, 30, 21), new Date(2026, 10, 30, 8), new Date(2026, 10, 29, 20)].map((d) => ({
+      at: d.toISOString(),
+    }));
     expect(f.groupByDay(items, (i) => i.at, now).map((g) => [g.label, g.items.length])).toEqual([
       ['Today', 2],
       ['Yesterday', 1],
@@ -43,7 +50,12 @@ describe('desk formatting', () => {
   });
 
   it('measures progress as ended items (ok or failed) of expected', () => {
-    expect(f.progressOf({ expected: 40, ok: 10, failed: 3, state: 'running' })).toEqual({ done: 13, total: 40, pct: 32, label: '13 of 40 items' });
+    expect(f.progressOf({ expected: 40, ok: 10, failed: 3, state: 'running' })).toEqual({
+      done: 13,
+      total: 40,
+      pct: 32,
+      label: '13 of 40 items',
+    });
     expect(f.progressOf({ expected: 0, ok: 0, failed: 0, state: 'done' }).pct).toBe(100);
     expect(f.progressOf({ expected: 0, ok: 0, failed: 0, state: 'queued' }).pct).toBe(0);
   });
@@ -54,7 +66,13 @@ describe('desk formatting', () => {
         line: 'Leon Neal/AFP via Getty Images',
         creators: ['Leon Neal'],
         agency: 'AFP',
-        raw: { captionTail: 'AFP PHOTO / LEON NEAL', byline: ['LEON NEAL'], creditLine: 'AFP/Getty Images', source: null, copyright: ' ' },
+        raw: {
+          captionTail: 'AFP PHOTO / LEON NEAL',
+          byline: ['LEON NEAL'],
+          creditLine: 'AFP/Getty Images',
+          source: null,
+          copyright: ' ',
+        },
       },
     });
     expect(f.creditLine(r)).toBe('Leon Neal/AFP via Getty Images');
@@ -63,7 +81,9 @@ describe('desk formatting', () => {
       { label: 'By-line', value: 'LEON NEAL' },
       { label: 'Credit', value: 'AFP/Getty Images' },
     ]);
-    expect(f.rawCreditText(r)).toBe('Raw credit: Caption credit: AFP PHOTO / LEON NEAL · By-line: LEON NEAL · Credit: AFP/Getty Images');
+    expect(f.rawCreditText(r)).toBe(
+      'Raw credit: Caption credit: AFP PHOTO / LEON NEAL · By-line: LEON NEAL · Credit: AFP/Getty Images',
+    );
     expect(f.creditLine(record(1, { credit: { creators: ['J. Smith'], agency: null } }))).toBe('J. Smith');
     expect(f.creditLine(record(2))).toBe('No credit');
     expect(f.rawCreditText(record(2))).toBe('No raw credit was sent');
@@ -71,7 +91,18 @@ describe('desk formatting', () => {
 
   it('points a rendition at the API, and has none for caption-only items', () => {
     const sha = 'ab'.repeat(32);
-    const r = record(0, { renditions: [{ name: 'thumb', path: `renditions/ab/ab/${sha}/thumb.webp`, width: 400, height: 267, format: 'webp', bytes: 100 }] });
+    const r = record(0, {
+      renditions: [
+        {
+          name: 'thumb',
+          path: `renditions/ab/ab/${sha}/thumb.webp`,
+          width: 400,
+          height: 267,
+          format: 'webp',
+          bytes: 100,
+        },
+      ],
+    });
     expect(f.renditionUrl(r, 'thumb')).toBe(`/api/renditions/ab/ab/${sha}/thumb.webp`);
     expect(f.renditionUrl(r, 'preview')).toBeNull();
     expect(f.renditionUrl(record(1))).toBeNull();

@@ -48,7 +48,10 @@ describe('grouping a batch by caption cluster', () => {
   });
 
   it('shows a failed item on its own, even with a caption like others', () => {
-    const failed = record(1, { error: { code: 'IMAGE_CORRUPT', message: 'cut short' }, cluster: cluster(A, 'batch-abc-0001') });
+    const failed = record(1, {
+      error: { code: 'IMAGE_CORRUPT', message: 'cut short' },
+      cluster: cluster(A, 'batch-abc-0001'),
+    });
     const groups = groupByCluster([batch[0], failed, batch[2]]);
     expect(groups.map((g) => [g.kind, g.count])).toEqual([
       ['cluster', 2],
@@ -58,14 +61,28 @@ describe('grouping a batch by caption cluster', () => {
   });
 
   it('leads a cluster with its canonical item when the batch has it, else with the first', () => {
-    const canonicalSecond = [record(0, { cluster: cluster(A, 'batch-abc-0002', true) }), record(1, { cluster: cluster(A, 'batch-abc-0002') })];
+    const canonicalSecond = [
+      record(0, { cluster: cluster(A, 'batch-abc-0002', true) }),
+      record(1, { cluster: cluster(A, 'batch-abc-0002') }),
+    ];
     expect(groupByCluster(canonicalSecond)[0].lead.id).toBe('batch-abc-0002');
-    const canonicalElsewhere = [record(0, { cluster: cluster(A, 'other-0001') }), record(1, { cluster: cluster(A, 'other-0001') })];
+    const canonicalElsewhere = [
+      record(0, { cluster: cluster(A, 'other-0001') }),
+      record(1, { cluster: cluster(A, 'other-0001') }),
+    ];
     expect(groupByCluster(canonicalElsewhere)[0].lead.id).toBe('batch-abc-0001');
   });
 
   it('counts what the desk shows above the grid', () => {
-    expect(recordStats(batch)).toEqual({ items: 7, photos: 0, captionOnly: 6, failed: 1, lowConfidence: 1, clusters: 2, duplicates: 3 });
+    expect(recordStats(batch)).toEqual({
+      items: 7,
+      photos: 0,
+      captionOnly: 6,
+      failed: 1,
+      lowConfidence: 1,
+      clusters: 2,
+      duplicates: 3,
+    });
     expect(recordStats([])).toMatchObject({ items: 0, clusters: 0, duplicates: 0 });
   });
 });

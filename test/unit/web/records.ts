@@ -45,4 +45,9 @@ export function record(position: number, over: Over = {}): CatalogRecord {
   };
 }
 
-export const cluster = (id: string, canonicalId: string, exact = true, similarity = 1) => ({ id, canonicalId, exact, similarity });
+export const cluster = (id: string, canonicalId: string, exact = true, similarity = 1) => ({
+  id,
+  canonicalId,
+  exact,
+  similarity,
+});

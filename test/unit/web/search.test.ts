@@ -11,10 +11,22 @@ const { filterRecords, parseQuery } = loadWebModule<{
 const records = [
   record(0, {
     caption: 'Supporters of Julian Assange outside the Embassy of Ecuador in London.',
-    credit: { creators: ['Leon Neal'], agency: 'AFP', distributor: 'Getty Images', line: 'Leon Neal/AFP via Getty Images', raw: { captionTail: 'LEON NEAL/AFP/GettyImages', byline: [], creditLine: null, source: null, copyright: null } },
+    credit: {
+      creators: ['Leon Neal'],
+      agency: 'AFP',
+      distributor: 'Getty Images',
+      line: 'Leon Neal/AFP via Getty Images',
+      raw: { captionTail: 'LEON NEAL/AFP/GettyImages', byline: [], creditLine: null, source: null, copyright: null },
+    },
   }),
-  record(1, { caption: 'Police officers outside the embassy.', credit: { creators: ['Dominic Lipinski'], agency: 'PA', line: 'Dominic Lipinski/PA' } }),
-  record(2, { caption: 'Crowds gather in São Paulo for the final.', credit: { creators: ['J. Smith'], agency: 'Daily Bugle Ltd', confidence: 'low' } }),
+  record(1, {
+    caption: 'Police officers outside the embassy.',
+    credit: { creators: ['Dominic Lipinski'], agency: 'PA', line: 'Dominic Lipinski/PA' },
+  }),
+  record(2, {
+    caption: 'Crowds gather in São Paulo for the final.',
+    credit: { creators: ['J. Smith'], agency: 'Daily Bugle Ltd', confidence: 'low' },
+  }),
   record(3, { caption: 'Truncated file', error: { code: 'IMAGE_CORRUPT', message: '/drop/x.jpg: cut short' } }),
 ];
 const ids = (rs: CatalogRecord[]) => rs.map((r) => r.source.position);
@@ -41,7 +53,13 @@ describe('searching a batch', () => {
     expect(ids(filterRecords(records, { show: 'failed', q: 'cut short' }))).toEqual([3]);
     expect(ids(filterRecords(records, {}))).toEqual([0, 1, 2, 3]);
     // "medium" (an organisation the rules do not list) is not shown as low.
-    expect(ids(filterRecords([record(0, { credit: { confidence: 'medium' } }), record(1, { credit: { confidence: 'low' } })], { show: 'low' }))).toEqual([1]);
+    expect(
+      ids(
+        filterRecords([record(0, { credit: { confidence: 'medium' } }), record(1, { credit: { confidence: 'low' } })], {
+          show: 'low',
+        }),
+      ),
+    ).toEqual([1]);
   });
 
   it('reads quoted phrases and field terms; an unknown field is a plain word', () => {
@@ -60,25 +78,61 @@ describe('searching a batch', () => {
     // display name and the id; a third names Getty only as the distributor.
     const stored = [
       record(0, { credit: { creators: ['Oli Scarff'], agency: 'GETTY', line: 'Oli Scarff/Getty Images' } }),
-      record(1, { credit: { creators: ['Phil Cole'], agency: 'Getty Images', agencyId: 'GETTY', distributorId: null, line: 'Phil Cole/Getty Images' } }),
-      record(2, { credit: { creators: ['Leon Neal'], agency: 'AFP', agencyId: 'AFP', distributor: 'Getty Images', distributorId: 'GETTY' } }),
+      record(1, {
+        credit: {
+          creators: ['Phil Cole'],
+          agency: 'Getty Images',
+          agencyId: 'GETTY',
+          distributorId: null,
+          line: 'Phil Cole/Getty Images',
+        },
+      }),
+      record(2, {
+        credit: {
+          creators: ['Leon Neal'],
+          agency: 'AFP',
+          agencyId: 'AFP',
+          distributor: 'Getty Images',
+          distributorId: 'GETTY',
+        },
+      }),
       record(3, { credit: { creators: ['Paul Chiasson'], agency: 'CP' } }),
-      record(4, { credit: { creators: ['Jane Roe'], agency: 'Adobe Stock', agencyId: null, distributor: 'Adobe Stock', distributorId: 'ADOBE_STOCK' } }),
+      record(4, {
+        credit: {
+          creators: ['Jane Roe'],
+          agency: 'Adobe Stock',
+          agencyId: null,
+          distributor: 'Adobe Stock',
+          distributorId: 'ADOBE_STOCK',
+        },
+      }),
       record(5, { credit: { creators: ['J. Smith'], agency: 'Daily Bugle Ltd', agencyId: null, distributorId: null } }),
     ];
-    const query = (q: Partial<Parameters<typeof queryRecords>[1]>) => queryRecords(stored, { offset: 0, limit: 100, ...q } as Parameters<typeof queryRecords>[1]);
+    const query = (q: Partial<Parameters<typeof queryRecords>[1]>) =>
+      queryRecords(stored, { offset: 0, limit: 100, ...q } as Parameters<typeof queryRecords>[1]);
     // What the page receives: the API's records (src/server/recordQuery.ts), every credit in today's shape.
     const served = query({}).page;
 
     it('serves an old record with the display name and the id, raw untouched', () => {
-      expect(served[0].credit).toMatchObject({ agency: 'Getty Images', agencyId: 'GETTY', distributor: null, distributorId: null });
+      expect(served[0].credit).toMatchObject({
+        agency: 'Getty Images',
+        agencyId: 'GETTY',
+        distributor: null,
+        distributorId: null,
+      });
       expect(served[3].credit).toMatchObject({ agency: 'The Canadian Press', agencyId: 'CP' });
       expect(served[5].credit).toMatchObject({ agency: 'Daily Bugle Ltd', agencyId: null });
       expect(served[0].credit.raw).toEqual(stored[0].credit.raw);
     });
 
     it('finds both shapes on the page with agency:getty, agency:GETTY, agency:"getty images" and agency:gettyimages', () => {
-      for (const q of ['agency:getty', 'agency:GETTY', 'agency:"getty images"', 'agency:gettyimages', 'agency:"Getty Images"']) {
+      for (const q of [
+        'agency:getty',
+        'agency:GETTY',
+        'agency:"getty images"',
+        'agency:gettyimages',
+        'agency:"Getty Images"',
+      ]) {
         expect([q, ids(filterRecords(served, { q }))]).toEqual([q, [0, 1, 2]]);
       }
       expect(ids(filterRecords(served, { q: 'agency:cp' }))).toEqual([3]);

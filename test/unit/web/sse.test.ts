@@ -1,7 +1,9 @@
 import { loadWebModule } from './loadWebModule';
 
 type Msg = { event: string; data: string; id: string };
-const { createSseParser } = loadWebModule<{ createSseParser(on: (m: Msg) => void): (text: string) => void }>('lib/sse.js');
+const { createSseParser } = loadWebModule<{ createSseParser(on: (m: Msg) => void): (text: string) => void }>(
+  'lib/sse.js',
+);
 
 function parse(chunks: string[]): Msg[] {
   const out: Msg[] = [];
@@ -12,7 +14,8 @@ function parse(chunks: string[]): Msg[] {
 
 describe('reading a server-sent event stream', () => {
   it('gives each complete message once, whatever the chunking', () => {
-    const stream = 'retry: 3000\n\nevent: batches\ndata: {"batches":[1]}\n\n: keep-alive\n\nevent: batches\ndata: {"batches":[2]}\n\n';
+    const stream =
+      'retry: 3000\n\nevent: batches\ndata: {"batches":[1]}\n\n: keep-alive\n\nevent: batches\ndata: {"batches":[2]}\n\n';
     const whole = parse([stream]);
     expect(whole).toEqual([
       { event: 'batches', data: '{"batches":[1]}', id: '' },

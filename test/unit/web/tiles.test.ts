@@ -16,7 +16,12 @@ describe("the batch head's count tiles", () => {
         const cols = view.tileColumns(n, width);
         const rows = Math.ceil(n / cols);
         const last = n - (rows - 1) * cols;
-        expect({ n, width, fits: cols === 1 || cols * 130 + (cols - 1) * 10 <= width, even: rows === 1 || cols - last <= rows - 1 }).toEqual({ n, width, fits: true, even: true });
+        expect({
+          n,
+          width,
+          fits: cols === 1 || cols * 130 + (cols - 1) * 10 <= width,
+          even: rows === 1 || cols - last <= rows - 1,
+        }).toEqual({ n, width, fits: true, even: true });
       }
     }
   });

@@ -3,7 +3,16 @@ export type XmlFlavor = 'newsml-g2' | 'newsml-1.2' | 'nitf';
 /** Namespace of the IPTC News Architecture, shared by every NewsML-G2 item type. */
 export const NEWSML_G2_NAMESPACE = 'http://iptc.org/std/nar/2006-10-01/';
 const NITF_NAMESPACE_PREFIX = 'http://iptc.org/std/nitf/';
-const G2_ROOTS = new Set(['newsMessage', 'newsItem', 'packageItem', 'groupSet', 'knowledgeItem', 'conceptItem', 'planningItem', 'catalogItem']);
+const G2_ROOTS = new Set([
+  'newsMessage',
+  'newsItem',
+  'packageItem',
+  'groupSet',
+  'knowledgeItem',
+  'conceptItem',
+  'planningItem',
+  'catalogItem',
+]);
 
 /**
  * Which wire XML a text is, from its root element and namespace (never its file name).
@@ -19,7 +28,8 @@ export function detectXmlFlavor(text: string): XmlFlavor | null {
   const namespace = root.attrs.get(prefix ? `xmlns:${prefix}` : 'xmlns');
 
   if (namespace === NEWSML_G2_NAMESPACE) return 'newsml-g2';
-  if (local === 'nitf' && (namespace === undefined || namespace.toLowerCase().startsWith(NITF_NAMESPACE_PREFIX))) return 'nitf';
+  if (local === 'nitf' && (namespace === undefined || namespace.toLowerCase().startsWith(NITF_NAMESPACE_PREFIX)))
+    return 'nitf';
   if (G2_ROOTS.has(local) && namespace === undefined) return 'newsml-g2';
   // NewsML 1.x has no namespace; its root is NewsML (Version 1.2, or none: AFP, Belga, EFE).
   if (local === 'NewsML' && namespace === undefined) return 'newsml-1.2';

@@ -69,7 +69,11 @@ function typeCodes(el: XmlElement, asserts: XmlElement[]): string[] {
   for (const holder of [el, ...asserts]) {
     const t = attrText(holder, 'type');
     if (t) codes.push(t.toLowerCase());
-    for (const child of [...childElements(holder, 'type'), ...childElements(holder, 'facet'), ...childElements(holder, 'conceptId')]) {
+    for (const child of [
+      ...childElements(holder, 'type'),
+      ...childElements(holder, 'facet'),
+      ...childElements(holder, 'conceptId'),
+    ]) {
       const q = attrText(child, 'qcode');
       if (q) codes.push(q.toLowerCase());
     }
@@ -85,7 +89,11 @@ function slotOf(codes: string[], qcodes: string[]): Slot | undefined {
     const fromFacet = REUTERS_GEO_PROP[code];
     if (fromFacet) return fromFacet;
     const local = qcodeCode(code) ?? code;
-    if (/^(?:wldreg|continent)|worldregion|continent/.test(code) || /^(?:worldregion|continent|region:world)$/.test(local)) return 'ignore';
+    if (
+      /^(?:wldreg|continent)|worldregion|continent/.test(code) ||
+      /^(?:worldregion|continent|region:world)$/.test(local)
+    )
+      return 'ignore';
     if (/countryarea|province|state|adminarea|admin1|county|district/.test(local)) return 'state';
     if (/country|nation/.test(local)) return 'country';
     if (/city|town|village|locality|municipality/.test(local)) return 'city';
@@ -166,14 +174,20 @@ export function readPlace(located: XmlElement | undefined, index: ConceptIndex):
         if (slot === undefined) {
           if (name !== undefined && !PLACEHOLDER.test(name)) untyped.push(name);
         } else if (fill(slot, name) && slot === 'country') place.countryCode ??= isoCode(qcodes);
-        else if (slot === 'country' && place.countryCode === undefined && place.country === name) place.countryCode = isoCode(qcodes);
+        else if (slot === 'country' && place.countryCode === undefined && place.country === name)
+          place.countryCode = isoCode(qcodes);
         next.push(broader, ...asserts);
       }
     }
     level = next;
   }
   if (untyped.length > 0 && place.country === undefined && ownSlot !== 'country') place.country = untyped.pop();
-  if (untyped.length > 0 && place.state === undefined && (ownSlot === undefined || ownSlot === 'city' || ownSlot === 'sublocation')) place.state = untyped[0];
+  if (
+    untyped.length > 0 &&
+    place.state === undefined &&
+    (ownSlot === undefined || ownSlot === 'city' || ownSlot === 'sublocation')
+  )
+    place.state = untyped[0];
   return compact(place);
 }
 

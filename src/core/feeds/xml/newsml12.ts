@@ -12,7 +12,19 @@ import { attr, attrText, childElements, descendants, firstChild, path, text, typ
 /** Media types of a ContentItem that hold a picture (MediaType FormalName, any case). */
 const PICTURE_MEDIA = new Set(['photo', 'image', 'picture', 'graphic', 'graphics']);
 /** Roles of a component that is one rendition (size) of a picture, not a picture of its own. */
-const RENDITION_ROLES = new Set(['main', 'preview', 'quicklook', 'thumbnail', 'highdef', 'hidef', 'baseimage', 'viewimage', 'original', 'full', 'large']);
+const RENDITION_ROLES = new Set([
+  'main',
+  'preview',
+  'quicklook',
+  'thumbnail',
+  'highdef',
+  'hidef',
+  'baseimage',
+  'viewimage',
+  'original',
+  'full',
+  'large',
+]);
 
 /**
  * NewsML 1.2 (AFP, EFE, Belga, Kyodo and other national agencies) → one FeedItem per picture.
@@ -35,7 +47,11 @@ const RENDITION_ROLES = new Set(['main', 'preview', 'quicklook', 'thumbnail', 'h
  */
 export function readNewsml12(xml: string, feedPath: string, options: NewsmlG2Options = {}): WireXmlResult {
   const root = parseXmlSafely(xml, feedPath);
-  if (root.local !== 'NewsML') throw new InputError('FEED_UNKNOWN_FORMAT', `${feedPath}: root element <${root.name}> is not a NewsML 1.2 document`);
+  if (root.local !== 'NewsML')
+    throw new InputError(
+      'FEED_UNKNOWN_FORMAT',
+      `${feedPath}: root element <${root.name}> is not a NewsML 1.2 document`,
+    );
   const items: FeedItem[] = [];
   const skipped: SkippedItem[] = [];
   const envelopePriority = attrText(path(root, 'NewsEnvelope', 'Priority'), 'FormalName');
@@ -64,7 +80,8 @@ export function readNewsml12(xml: string, feedPath: string, options: NewsmlG2Opt
         urgency,
       });
       iptc.dateCreated ??= normalizeNitfDate(firstCreated);
-      if (iptc.city === undefined) iptc.city = cityFromDateline(nearest(chain, (c) => text(path(c, 'NewsLines', 'DateLine'))));
+      if (iptc.city === undefined)
+        iptc.city = cityFromDateline(nearest(chain, (c) => text(path(c, 'NewsLines', 'DateLine'))));
       const resolved = resolveImage(picture.renditions, feedPath, options, itemLabel);
       const item: FeedItem = {
         source: { file: feedPath, position, line: picture.component.line, format: 'newsml-1.2' },
@@ -126,7 +143,8 @@ function findPictures(newsItem: XmlElement): Picture[] {
     if (own.length > 0) {
       // A rendition component (Role Main/Preview/...) without a heading of its own belongs to its parent picture.
       const role = roleOf(component);
-      const isRendition = parent !== undefined && role !== undefined && RENDITION_ROLES.has(role) && !firstChild(component, 'NewsLines');
+      const isRendition =
+        parent !== undefined && role !== undefined && RENDITION_ROLES.has(role) && !firstChild(component, 'NewsLines');
       const owner = isRendition ? parent! : component;
       if (!byComponent.has(owner)) {
         byComponent.set(owner, []);
@@ -142,7 +160,9 @@ function findPictures(newsItem: XmlElement): Picture[] {
 
 /** What a NewsItem without pictures holds, for the skipped count: text, video, audio ... */
 function mediaKindOf(newsItem: XmlElement): string {
-  const media = descendants(newsItem, 'MediaType').map((m) => attrText(m, 'FormalName')?.toLowerCase()).filter(isString);
+  const media = descendants(newsItem, 'MediaType')
+    .map((m) => attrText(m, 'FormalName')?.toLowerCase())
+    .filter(isString);
   for (const kind of ['video', 'audio', 'text']) if (media.includes(kind)) return kind;
   return media[0] ?? 'text';
 }
@@ -192,7 +212,9 @@ function nearest<T>(chain: XmlElement[], pick: (c: XmlElement) => T | undefined)
 
 const locationProperty = (c: XmlElement, name: string): string | undefined => {
   for (const loc of childElements(firstChild(c, 'DescriptiveMetadata'), 'Location')) {
-    const prop = childElements(loc, 'Property').find((p) => attr(p, 'FormalName')?.toLowerCase() === name.toLowerCase());
+    const prop = childElements(loc, 'Property').find(
+      (p) => attr(p, 'FormalName')?.toLowerCase() === name.toLowerCase(),
+    );
     const value = attrText(prop, 'Value');
     if (value !== undefined) return value;
   }
@@ -207,7 +229,9 @@ const partyName = (c: XmlElement, role: string): string | undefined => {
 function fieldsFromChain(chain: XmlElement[]): IptcFields {
   const line = (name: string) => nearest(chain, (c) => text(path(c, 'NewsLines', name)));
   const keywords = nearest(chain, (c) => {
-    const fromLines = childElements(firstChild(c, 'NewsLines'), 'KeywordLine').map((k) => text(k)).filter(isString);
+    const fromLines = childElements(firstChild(c, 'NewsLines'), 'KeywordLine')
+      .map((k) => text(k))
+      .filter(isString);
     const fromProps = childElements(firstChild(c, 'DescriptiveMetadata'), 'Property')
       .filter((p) => attr(p, 'FormalName')?.toLowerCase() === 'keyword')
       .map((p) => attrText(p, 'Value'))
@@ -235,17 +259,30 @@ function fieldsFromChain(chain: XmlElement[]): IptcFields {
 
 const pixels = (ci: XmlElement): number => {
   const props = childElements(firstChild(ci, 'Characteristics'), 'Property');
-  const value = (name: string) => Number(attr(props.find((p) => attr(p, 'FormalName')?.toLowerCase() === name), 'Value'));
+  const value = (name: string) =>
+    Number(
+      attr(
+        props.find((p) => attr(p, 'FormalName')?.toLowerCase() === name),
+        'Value',
+      ),
+    );
   const n = value('width') * value('height');
   return Number.isFinite(n) ? n : 0;
 };
 
 const fileNameOf = (ci: XmlElement): string | undefined => {
-  const prop = childElements(firstChild(ci, 'Characteristics'), 'Property').find((p) => /filename$/i.test(attr(p, 'FormalName') ?? ''));
+  const prop = childElements(firstChild(ci, 'Characteristics'), 'Property').find((p) =>
+    /filename$/i.test(attr(p, 'FormalName') ?? ''),
+  );
   return attrText(prop, 'Value');
 };
 
-function resolveImage(renditions: XmlElement[], feedPath: string, options: NewsmlG2Options, label: string): ReturnType<typeof resolveImageRef> {
+function resolveImage(
+  renditions: XmlElement[],
+  feedPath: string,
+  options: NewsmlG2Options,
+  label: string,
+): ReturnType<typeof resolveImageRef> {
   let best: XmlElement | undefined;
   for (const ci of renditions) if (!best || pixels(ci) > pixels(best)) best = ci;
   if (!best) return { image: null };
@@ -256,4 +293,3 @@ function resolveImage(renditions: XmlElement[], feedPath: string, options: Newsm
   }
   return resolveImageRef(feedPath, attrText(best, 'Href'), true, label);
 }
-

@@ -7,7 +7,17 @@ import { parseXmlSafely } from './safeXml';
 import { ConceptIndex, readPlace } from './g2Place';
 import type { SkippedItem, WireXmlResult } from './wireXmlResult';
 import { newsmlWireFields } from './wireRights';
-import { attr, attrText, childElements, descendants, firstChild, path, qcodeCode, text, type XmlElement } from './xmlTree';
+import {
+  attr,
+  attrText,
+  childElements,
+  descendants,
+  firstChild,
+  path,
+  qcodeCode,
+  text,
+  type XmlElement,
+} from './xmlTree';
 
 export interface NewsmlG2Options {
   /**
@@ -42,7 +52,10 @@ export function readNewsmlG2(xml: string, feedPath: string, options: NewsmlG2Opt
   if (root.local === 'newsMessage') entries = childElements(root, 'itemSet').flatMap((set) => childElements(set));
   else if (ROOT_ITEMS.has(root.local)) entries = [root];
   else {
-    throw new InputError('FEED_UNKNOWN_FORMAT', `${feedPath}: root element <${root.name}> is not a NewsML-G2 newsMessage, newsItem or packageItem`);
+    throw new InputError(
+      'FEED_UNKNOWN_FORMAT',
+      `${feedPath}: root element <${root.name}> is not a NewsML-G2 newsMessage, newsItem or packageItem`,
+    );
   }
 
   const items: FeedItem[] = [];
@@ -58,8 +71,16 @@ export function readNewsmlG2(xml: string, feedPath: string, options: NewsmlG2Opt
       items.push(readPictureItem(entry, position, feedPath, label, options));
       return;
     }
-    skipped.push({ kind, label, reason: kind === 'unknown' ? 'an item with neither an itemClass nor an image rendition' : `${/^[aeiou]/.test(kind) ? 'an' : 'a'} ${kind} item, not a picture` });
-    if (kind === 'package') for (const ref of descendants(entry, 'itemRef')) if (isPictureRef(ref)) refs.push({ ref, packageLabel: label });
+    skipped.push({
+      kind,
+      label,
+      reason:
+        kind === 'unknown'
+          ? 'an item with neither an itemClass nor an image rendition'
+          : `${/^[aeiou]/.test(kind) ? 'an' : 'a'} ${kind} item, not a picture`,
+    });
+    if (kind === 'package')
+      for (const ref of descendants(entry, 'itemRef')) if (isPictureRef(ref)) refs.push({ ref, packageLabel: label });
   });
 
   let next = entries.length;
@@ -92,9 +113,25 @@ export function parseNewsmlG2(xml: string, feedPath: string): FeedItem[] {
   return readNewsmlG2(xml, feedPath).items;
 }
 
-const ROOT_ITEMS = new Set(['newsItem', 'packageItem', 'groupSet', 'knowledgeItem', 'conceptItem', 'planningItem', 'catalogItem', 'conceptSet']);
+const ROOT_ITEMS = new Set([
+  'newsItem',
+  'packageItem',
+  'groupSet',
+  'knowledgeItem',
+  'conceptItem',
+  'planningItem',
+  'catalogItem',
+  'conceptSet',
+]);
 const PICTURE_CLASSES = new Set(['picture', 'graphic', 'photo', 'image']);
-const CLASS_KINDS: Record<string, string> = { composite: 'package', animated: 'video', video: 'video', audio: 'audio', text: 'text', graphic: 'picture' };
+const CLASS_KINDS: Record<string, string> = {
+  composite: 'package',
+  animated: 'video',
+  video: 'video',
+  audio: 'audio',
+  text: 'text',
+  graphic: 'picture',
+};
 
 /** The code of an itemClass (qcode `ninat:Picture`, `icls:picture`, or uri `http://cv.iptc.org/newscodes/ninature/picture`), lower-cased. */
 function classCode(itemClass: XmlElement | undefined): string | undefined {
@@ -148,7 +185,8 @@ function takeRef(
   label: string,
   options: NewsmlG2Options,
 ): { item: FeedItem } | { reason: string } {
-  if (href === undefined) return { reason: 'a picture the package refers to, neither in this message nor given an href' };
+  if (href === undefined)
+    return { reason: 'a picture the package refers to, neither in this message nor given an href' };
   const resolved = resolveImageRef(feedPath, href, true, label);
   if (resolved.error || resolved.image === null) return { reason: resolved.error?.message ?? 'its href is empty' };
   const contenttype = (attr(ref, 'contenttype') ?? '').trim().toLowerCase();
@@ -166,15 +204,21 @@ function takeRef(
     return { item };
   }
   const body = options.readRef?.(resolved.image) ?? null;
-  if (body === null) return { reason: `its item file ${resolved.image} is not in the feed's folder${options.readRef ? '' : ' (referenced item files are not fetched for this feed)'}` };
+  if (body === null)
+    return {
+      reason: `its item file ${resolved.image} is not in the feed's folder${options.readRef ? '' : ' (referenced item files are not fetched for this feed)'}`,
+    };
   let found: FeedItem[];
   try {
     found = readNewsmlG2(body, resolved.image).items;
   } catch (err) {
     return { reason: `its item file ${resolved.image} could not be read: ${(err as Error).message}` };
   }
-  const match = found.find((it) => residref === undefined || it.agencyId === residref) ?? (found.length === 1 ? found[0] : undefined);
-  if (!match) return { reason: `its item file ${resolved.image} holds no picture${residref ? ` with guid ${residref}` : ''}` };
+  const match =
+    found.find((it) => residref === undefined || it.agencyId === residref) ??
+    (found.length === 1 ? found[0] : undefined);
+  if (!match)
+    return { reason: `its item file ${resolved.image} holds no picture${residref ? ` with guid ${residref}` : ''}` };
   return { item: { ...match, source: { ...match.source, position } } };
 }
 
@@ -199,7 +243,13 @@ function itemLabel(entry: XmlElement, position: number): string {
   return `${entry.local} ${position}${guid ? ` (${guid})` : ''} at line ${entry.line}`;
 }
 
-function readPictureItem(newsItem: XmlElement, position: number, feedPath: string, label: string, options: NewsmlG2Options): FeedItem {
+function readPictureItem(
+  newsItem: XmlElement,
+  position: number,
+  feedPath: string,
+  label: string,
+  options: NewsmlG2Options,
+): FeedItem {
   const contentMeta = firstChild(newsItem, 'contentMeta');
   const itemMeta = firstChild(newsItem, 'itemMeta');
   const caption = pickCaption(contentMeta);
@@ -224,7 +274,9 @@ function readPictureItem(newsItem: XmlElement, position: number, feedPath: strin
   });
 
   const rendition = pickRendition(newsItem);
-  const resolved = localByResidref(rendition, feedPath, options) ?? resolveImageRef(feedPath, attr(rendition, 'href'), true, `${feedPath}: ${label}`);
+  const resolved =
+    localByResidref(rendition, feedPath, options) ??
+    resolveImageRef(feedPath, attr(rendition, 'href'), true, `${feedPath}: ${label}`);
   const item: FeedItem = {
     source: { file: feedPath, position, line: newsItem.line, format: 'newsml-g2' },
     captionRaw: caption ?? '',
@@ -244,10 +296,20 @@ function readPictureItem(newsItem: XmlElement, position: number, feedPath: strin
 const REMOTE = /^https?:\/\//i;
 
 /** The rendition's file beside a local feed, named by its residref (as sent, or with `:` and `/` as `_`), when it exists. */
-function localByResidref(rendition: XmlElement | undefined, feedPath: string, options: NewsmlG2Options): ResolvedImage | undefined {
+function localByResidref(
+  rendition: XmlElement | undefined,
+  feedPath: string,
+  options: NewsmlG2Options,
+): ResolvedImage | undefined {
   const residref = attrText(rendition, 'residref');
   const href = attrText(rendition, 'href');
-  if (!options.localFile || residref === undefined || REMOTE.test(feedPath) || (href !== undefined && !REMOTE.test(href))) return undefined;
+  if (
+    !options.localFile ||
+    residref === undefined ||
+    REMOTE.test(feedPath) ||
+    (href !== undefined && !REMOTE.test(href))
+  )
+    return undefined;
   for (const name of new Set([residref, residref.replace(/[:/\\]/g, '_')])) {
     if (name.includes('/') || name.includes('\\') || name.startsWith('.')) continue;
     const local = resolveImageRef(feedPath, name, false, feedPath);
@@ -304,14 +366,18 @@ function readByline(contentMeta: XmlElement | undefined): string[] {
   // creator is the structured party; `by` is the display byline and often repeats it.
   const creators = childElements(contentMeta, 'creator').map(conceptName).filter(isString);
   if (creators.length > 0) return creators;
-  return childElements(contentMeta, 'by').map((by) => text(by)).filter(isString);
+  return childElements(contentMeta, 'by')
+    .map((by) => text(by))
+    .filter(isString);
 }
 
 function readSource(contentMeta: XmlElement | undefined): string | undefined {
   if (!contentMeta) return undefined;
   const sources = childElements(contentMeta, 'infoSource');
   // cRole:source (IPTC), isrol:contentSource (dpa); not the original provider.
-  const byRole = sources.find((s) => roles(s).some((r) => r === 'source' || r === 'contentsource') && conceptName(s) !== undefined);
+  const byRole = sources.find(
+    (s) => roles(s).some((r) => r === 'source' || r === 'contentsource') && conceptName(s) !== undefined,
+  );
   return conceptName(byRole ?? sources.find((s) => attr(s, 'role') === undefined));
 }
 
@@ -337,7 +403,9 @@ function readJobId(...parents: Array<XmlElement | undefined>): string | undefine
 
 function readWriter(contentMeta: XmlElement | undefined): string | undefined {
   if (!contentMeta) return undefined;
-  const writer = childElements(contentMeta, 'contributor').find((c) => roles(c).some((role) => role.includes('writer')));
+  const writer = childElements(contentMeta, 'contributor').find((c) =>
+    roles(c).some((role) => role.includes('writer')),
+  );
   return conceptName(writer);
 }
 

@@ -5,7 +5,17 @@ import { compact, isString, nonEmpty, oneLine } from './fields';
 import { resolveImageRef } from './resolveImageRef';
 import { parseXmlSafely } from './safeXml';
 import type { SkippedItem, WireXmlResult } from './wireXmlResult';
-import { attr, attrText, childElements, descendants, firstChild, path, rawText, text, type XmlElement } from './xmlTree';
+import {
+  attr,
+  attrText,
+  childElements,
+  descendants,
+  firstChild,
+  path,
+  rawText,
+  text,
+  type XmlElement,
+} from './xmlTree';
 import { nitfWireFields } from './wireRights';
 
 /**
@@ -45,8 +55,13 @@ export function readNitf(xml: string, feedPath: string): WireXmlResult {
   const docLabel = `nitf${docId ? ` (${docId})` : ''} at line ${root.line}`;
   const skipped: SkippedItem[] = media
     .filter((m) => mediaType(m) !== 'image')
-    .map((m) => ({ kind: mediaType(m), label: `${docLabel}: ${mediaType(m)} media at line ${m.line}`, reason: `${mediaType(m)} media, not a picture` }));
-  if (images.length === 0 && !photoOnly) skipped.unshift({ kind: 'text', label: docLabel, reason: 'a text story without image media' });
+    .map((m) => ({
+      kind: mediaType(m),
+      label: `${docLabel}: ${mediaType(m)} media at line ${m.line}`,
+      reason: `${mediaType(m)} media, not a picture`,
+    }));
+  if (images.length === 0 && !photoOnly)
+    skipped.unshift({ kind: 'text', label: docLabel, reason: 'a text story without image media' });
 
   const wire = nitfWireFields(docdata);
   const items = images.map((m, position) => {
@@ -81,14 +96,18 @@ function hasArticleText(content: XmlElement | undefined): boolean {
   if (!content) return false;
   const withoutMedia = (el: XmlElement): XmlElement => ({
     ...el,
-    children: el.children.filter((c) => typeof c === 'string' || c.local !== 'media').map((c) => (typeof c === 'string' ? c : withoutMedia(c))),
+    children: el.children
+      .filter((c) => typeof c === 'string' || c.local !== 'media')
+      .map((c) => (typeof c === 'string' ? c : withoutMedia(c))),
   });
   return rawText(withoutMedia(content)).trim() !== '';
 }
 
 /** Organisation words and signs that make a media-producer an agency credit, not a person. */
-const ORG_WORDS = /\b(?:photos?|fotos?|press|presse|news|images?|agency|agentur|pictures?|media|wire|service|pool|handout|archives?|scanpix|ntb|afp|ap|dpa|epa|reuters|getty|anp|tt|lehtikuva|corbis|xinhua|pa|sipa|abaca)\b/i;
-const NAME_WORD = /^(?:\p{Lu}[\p{Ll}\p{M}'’.-]+(?:-\p{Lu}[\p{Ll}\p{M}'’.-]+)*|\p{Lu}\.|van|von|de|da|del|der|den|di|du|la|le|af|av|bin|ibn|al)$/u;
+const ORG_WORDS =
+  /\b(?:photos?|fotos?|press|presse|news|images?|agency|agentur|pictures?|media|wire|service|pool|handout|archives?|scanpix|ntb|afp|ap|dpa|epa|reuters|getty|anp|tt|lehtikuva|corbis|xinhua|pa|sipa|abaca)\b/i;
+const NAME_WORD =
+  /^(?:\p{Lu}[\p{Ll}\p{M}'’.-]+(?:-\p{Lu}[\p{Ll}\p{M}'’.-]+)*|\p{Lu}\.|van|von|de|da|del|der|den|di|du|la|le|af|av|bin|ibn|al)$/u;
 
 /**
  * A person's name (the photographer): one to five capitalised words ("Karben", "Heiko Junge",
@@ -153,21 +172,31 @@ function readDocumentFields(
     country: sameCity ? text(descendants(location, 'country')[0]) : undefined,
     countryCode: attrText(evloc, 'iso-cc')?.toUpperCase(),
     objectName: text(firstChild(head, 'title')),
-    keywords: nonEmpty(childElements(firstChild(docdata, 'key-list'), 'keyword').map((k) => attrText(k, 'key')).filter(isString)),
+    keywords: nonEmpty(
+      childElements(firstChild(docdata, 'key-list'), 'keyword')
+        .map((k) => attrText(k, 'key'))
+        .filter(isString),
+    ),
     specialInstructions: attrText(firstChild(docdata, 'ed-msg'), 'info'),
   });
 }
 
 /** Tagged persons when the byline marks them up; otherwise the byline text without its title. */
 function bylineNames(byline: XmlElement): string[] {
-  const persons = descendants(byline, 'person').map((p) => text(p)).filter(isString);
+  const persons = descendants(byline, 'person')
+    .map((p) => text(p))
+    .filter(isString);
   if (persons.length > 0) return persons;
-  const withoutTitle: XmlElement = { ...byline, children: byline.children.filter((c) => typeof c === 'string' || c.local !== 'byttl') };
+  const withoutTitle: XmlElement = {
+    ...byline,
+    children: byline.children.filter((c) => typeof c === 'string' || c.local !== 'byttl'),
+  };
   const plain = rawText(withoutTitle).trim().replace(/,\s*$/, '');
   return plain ? [plain] : [];
 }
 
-const PHOTO_BYLINE = /^(?:photo(?:graph)?s?(?:\s+by)?|foto(?:s|grafi)?(?:\s+av|\s+von|\s+by)?|fotograf|bild|kuva|picture\s+by)\b\s*:?/i;
+const PHOTO_BYLINE =
+  /^(?:photo(?:graph)?s?(?:\s+by)?|foto(?:s|grafi)?(?:\s+av|\s+von|\s+by)?|fotograf|bild|kuva|picture\s+by)\b\s*:?/i;
 
 /** doc.copyright carries holder and year as attributes; the notice reads "© year holder". */
 function readCopyright(docCopyright: XmlElement | undefined): string | undefined {
@@ -187,7 +216,12 @@ export function normalizeNitfDate(norm: string | undefined): string | undefined 
   const [, y, mo, d, h, mi, s, frac, zone] = m;
   if (h === undefined) return `${y}-${mo}-${d}`;
   const time = `${h}:${mi}${s !== undefined ? `:${s}${frac ?? ''}` : ''}`;
-  const offset = zone === undefined || zone === 'Z' ? (zone ?? '') : zone.includes(':') ? zone : `${zone.slice(0, 3)}:${zone.slice(3)}`;
+  const offset =
+    zone === undefined || zone === 'Z'
+      ? (zone ?? '')
+      : zone.includes(':')
+        ? zone
+        : `${zone.slice(0, 3)}:${zone.slice(3)}`;
   return `${y}-${mo}-${d}T${time}${offset}`;
 }
 
@@ -195,7 +229,9 @@ export function normalizeNitfDate(norm: string | undefined): string | undefined 
 function pickReference(media: XmlElement): XmlElement | undefined {
   const refs = childElements(media, 'media-reference').filter((r) => {
     const mime = attr(r, 'mime-type');
-    return attrText(r, 'source') !== undefined && (mime === undefined || mime.trim().toLowerCase().startsWith('image/'));
+    return (
+      attrText(r, 'source') !== undefined && (mime === undefined || mime.trim().toLowerCase().startsWith('image/'))
+    );
   });
   const pixels = (r: XmlElement): number => {
     const value = Number(attr(r, 'width')) * Number(attr(r, 'height'));

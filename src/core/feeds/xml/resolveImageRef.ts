@@ -22,7 +22,12 @@ const URI_SCHEME = /^([a-z][a-z0-9+.-]+):/i;
  * A feed fetched over HTTP resolves relative references against its own URL and may never
  * point at a local file.
  */
-export function resolveImageRef(feedPath: string, ref: string | undefined, isUri: boolean, itemLabel: string): ResolvedImage {
+export function resolveImageRef(
+  feedPath: string,
+  ref: string | undefined,
+  isUri: boolean,
+  itemLabel: string,
+): ResolvedImage {
   const value = ref?.trim();
   if (!value) return { image: null };
 
@@ -42,7 +47,11 @@ export function resolveImageRef(feedPath: string, ref: string | undefined, isUri
   if (HTTP_URL.test(value)) return { image: value };
   const scheme = URI_SCHEME.exec(value)?.[1];
   if (scheme && scheme.toLowerCase() !== 'file') {
-    return outside(itemLabel, value, `uses the ${scheme}: scheme; only paths inside the feed folder, file: and http(s) URLs are read`);
+    return outside(
+      itemLabel,
+      value,
+      `uses the ${scheme}: scheme; only paths inside the feed folder, file: and http(s) URLs are read`,
+    );
   }
 
   let local = value;

@@ -20,7 +20,11 @@ export function parseXmlSafely(text: string, file: string): XmlElement {
   // The DOCTYPE, once checked, says nothing photowire uses: blanked (newlines kept, so line
   // numbers hold), fast-xml-parser never sees it (its DTD reader rejects a `%` module reference).
   const doctype = guardMarkup(checked, file);
-  const xml = doctype ? checked.slice(0, doctype.start) + checked.slice(doctype.start, doctype.end).replace(/[^\n]/g, ' ') + checked.slice(doctype.end) : checked;
+  const xml = doctype
+    ? checked.slice(0, doctype.start) +
+      checked.slice(doctype.start, doctype.end).replace(/[^\n]/g, ' ') +
+      checked.slice(doctype.end)
+    : checked;
 
   const verdict = XMLValidator.validate(xml, { allowBooleanAttributes: false });
   if (verdict !== true) {
@@ -218,7 +222,8 @@ function endOfDoctype(
 /** The longest internal subset read, and the most external modules it may name (AFP and Kyodo name one). */
 const MAX_SUBSET_CHARS = 4096;
 const MAX_EXTERNAL_MODULES = 8;
-const EXTERNAL_PARAMETER_ENTITY = /<!ENTITY\s+%\s+([A-Za-z_:][A-Za-z0-9._:-]*)\s+(?:SYSTEM\s+("[^"]*"|'[^']*')|PUBLIC\s+("[^"]*"|'[^']*')\s+("[^"]*"|'[^']*'))\s*>/y;
+const EXTERNAL_PARAMETER_ENTITY =
+  /<!ENTITY\s+%\s+([A-Za-z_:][A-Za-z0-9._:-]*)\s+(?:SYSTEM\s+("[^"]*"|'[^']*')|PUBLIC\s+("[^"]*"|'[^']*')\s+("[^"]*"|'[^']*'))\s*>/y;
 const PARAMETER_REFERENCE = /%([A-Za-z_:][A-Za-z0-9._:-]*);/y;
 
 /** Offset of the `]` closing an internal subset that only declares and references external parameter entities. */
@@ -250,7 +255,8 @@ function endOfExternalOnlySubset(
         return refuse(i, general ? 'DOCTYPE declaring entities' : 'DOCTYPE declaring a parameter entity with a value');
       }
       declared.add(decl[1]);
-      if (declared.size > MAX_EXTERNAL_MODULES) return refuse(i, `DOCTYPE naming more than ${MAX_EXTERNAL_MODULES} external DTD modules`);
+      if (declared.size > MAX_EXTERNAL_MODULES)
+        return refuse(i, `DOCTYPE naming more than ${MAX_EXTERNAL_MODULES} external DTD modules`);
       i += decl[0].length;
     } else if (c === '%') {
       PARAMETER_REFERENCE.lastIndex = i;
@@ -262,5 +268,7 @@ function endOfExternalOnlySubset(
       return refuse(i, 'DOCTYPE with an internal DTD subset');
     }
   }
-  return limit < xml.length ? refuse(doctypeAt, `DOCTYPE with an internal subset longer than ${MAX_SUBSET_CHARS} characters`) : malformed(doctypeAt, 'the DOCTYPE is never closed');
+  return limit < xml.length
+    ? refuse(doctypeAt, `DOCTYPE with an internal subset longer than ${MAX_SUBSET_CHARS} characters`)
+    : malformed(doctypeAt, 'the DOCTYPE is never closed');
 }

@@ -4,8 +4,8 @@ import { compact, isString } from './fields';
 import { attr, attrText, childElements, firstChild, rawText, text, type XmlElement } from './xmlTree';
 
 /**
- * The rights, release and status fields of a wire item that IPTC has no field for (issue 16;
- * docs/RIGHTS.md "What the wiring passes in"), read as received. Undefined when the item has none.
+ * The rights, release and status fields of a wire item that IPTC has no field for
+ * (docs/RIGHTS.md "What the wiring passes in"), read as received. Undefined when the item has none.
  */
 
 function texts(source: SourcedText['source'], values: Array<string | undefined>): SourcedText[] {
@@ -22,14 +22,27 @@ export function newsmlWireFields(newsItem: XmlElement): WireFields | undefined {
   const itemMeta = firstChild(newsItem, 'itemMeta');
   const rights = childElements(newsItem, 'rightsInfo');
   const embargoedEl = firstChild(itemMeta, 'embargoed');
-  const signals = childElements(itemMeta, 'signal').map((s) => attrText(s, 'qcode')).filter(isString);
+  const signals = childElements(itemMeta, 'signal')
+    .map((s) => attrText(s, 'qcode'))
+    .filter(isString);
   const all: SourcedText[] = [
-    ...texts('newsml:edNote', childElements(itemMeta, 'edNote').map((e) => text(e))),
-    ...texts('newsml:usageTerms', rights.flatMap((r) => childElements(r, 'usageTerms').map((u) => text(u)))),
-    ...texts('newsml:copyrightNotice', rights.flatMap((r) => childElements(r, 'copyrightNotice').map((u) => text(u)))),
+    ...texts(
+      'newsml:edNote',
+      childElements(itemMeta, 'edNote').map((e) => text(e)),
+    ),
+    ...texts(
+      'newsml:usageTerms',
+      rights.flatMap((r) => childElements(r, 'usageTerms').map((u) => text(u))),
+    ),
+    ...texts(
+      'newsml:copyrightNotice',
+      rights.flatMap((r) => childElements(r, 'copyrightNotice').map((u) => text(u))),
+    ),
     ...texts(
       'newsml:copyrightHolder',
-      rights.map((r) => firstChild(r, 'copyrightHolder')).map((h) => text(firstChild(h, 'name')) ?? attrText(h, 'literal')),
+      rights
+        .map((r) => firstChild(r, 'copyrightHolder'))
+        .map((h) => text(firstChild(h, 'name')) ?? attrText(h, 'literal')),
     ),
   ];
   const newsml = orUndefined({

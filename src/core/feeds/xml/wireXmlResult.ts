@@ -35,6 +35,7 @@ export function skippedWarnings(feedPath: string, skipped: SkippedItem[]): strin
   const counts = Object.entries(countSkipped(skipped)).map(([kind, n]) => plural(kind, n));
   const lines = [`${feedPath}: skipped ${counts.join(', ')}`];
   for (const s of skipped.slice(0, MAX_DETAIL_LINES)) lines.push(`${feedPath}: ${s.label}: skipped, ${s.reason}`);
-  if (skipped.length > MAX_DETAIL_LINES) lines.push(`${feedPath}: ... and ${skipped.length - MAX_DETAIL_LINES} more skipped items`);
+  if (skipped.length > MAX_DETAIL_LINES)
+    lines.push(`${feedPath}: ... and ${skipped.length - MAX_DETAIL_LINES} more skipped items`);
   return lines;
 }

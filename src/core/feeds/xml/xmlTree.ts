@@ -68,7 +68,8 @@ export function attr(el: XmlElement | undefined, name: string): string | undefin
   if (!el) return undefined;
   const direct = el.attrs[name];
   if (direct !== undefined) return direct;
-  for (const key of Object.keys(el.attrs)) if (localName(key) === name && !key.startsWith('xmlns')) return el.attrs[key];
+  for (const key of Object.keys(el.attrs))
+    if (localName(key) === name && !key.startsWith('xmlns')) return el.attrs[key];
   return undefined;
 }
 

@@ -68,7 +68,10 @@ describe('loadFeed: folders and single photos', () => {
       ['ok.jpg', null],
       ['sneaky.jpg', 'PATH_OUTSIDE_FEED'],
     ]);
-    expect(feed.items[2]).toMatchObject({ image: null, error: { message: expect.stringContaining(`${d}/sneaky.jpg is a symlink to`) } });
+    expect(feed.items[2]).toMatchObject({
+      image: null,
+      error: { message: expect.stringContaining(`${d}/sneaky.jpg is a symlink to`) },
+    });
     expect(feed.warnings.sort()).toEqual([
       `${d}/..jpg: skipped, a hidden file (its name starts with a dot)`,
       `${d}/.cache: skipped, a hidden folder (its name starts with a dot)`,

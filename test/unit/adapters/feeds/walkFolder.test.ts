@@ -63,9 +63,13 @@ describe('walkFolder: bounded, symlinks never followed', () => {
 
     const stop = new AbortController();
     let after = 0;
-    const walk = walkFolder(d, () => {
-      if (++after === 10) stop.abort(new Error('watcher stopping'));
-    }, { signal: stop.signal });
+    const walk = walkFolder(
+      d,
+      () => {
+        if (++after === 10) stop.abort(new Error('watcher stopping'));
+      },
+      { signal: stop.signal },
+    );
     await expect(walk).rejects.toThrow('watcher stopping');
     expect(after).toBe(10);
   });

@@ -3,11 +3,14 @@ import { syntheticPhoto } from '../../../../src/sample/syntheticPhoto';
 
 describe("libvips's reason, once", () => {
   it('keeps one copy of a repeated decoder error, without its prefixes', () => {
-    const msg = 'Input buffer has corrupt header: VipsJpeg: Bogus Huffman table definition\nVipsJpeg: Bogus Huffman table definition\nVipsJpeg: Bogus Huffman table definition';
+    const msg =
+      'Input buffer has corrupt header: VipsJpeg: Bogus Huffman table definition\nVipsJpeg: Bogus Huffman table definition\nVipsJpeg: Bogus Huffman table definition';
     expect(libvipsReason(msg)).toBe('corrupt header: Bogus Huffman table definition');
-    expect(libvipsReason('VipsJpeg: Corrupt JPEG data: 12 extraneous bytes before marker 0xd9\nVipsJpeg: Corrupt JPEG data: 40 extraneous bytes before marker 0xd9\nVipsJpeg: premature end of JPEG image\njpegload_buffer: load failed')).toBe(
-      'Corrupt JPEG data: 12 extraneous bytes before marker 0xd9 (and 1 more decoder error)',
-    );
+    expect(
+      libvipsReason(
+        'VipsJpeg: Corrupt JPEG data: 12 extraneous bytes before marker 0xd9\nVipsJpeg: Corrupt JPEG data: 40 extraneous bytes before marker 0xd9\nVipsJpeg: premature end of JPEG image\njpegload_buffer: load failed',
+      ),
+    ).toBe('Corrupt JPEG data: 12 extraneous bytes before marker 0xd9 (and 1 more decoder error)');
     expect(libvipsReason('VipsJpeg: premature end of JPEG image')).toBe('premature end of JPEG image');
   });
 

@@ -4,9 +4,18 @@ import { loadConfig } from '../../../../src/config';
 
 describe('REDIS_CLUSTER_NODES', () => {
   it('reads host:port lists and URL entries with the cluster credentials and TLS', () => {
-    expect(parseRedisClusterNodes('10.0.0.1:7000, 10.0.0.2:7001')).toEqual({ nodes: [{ host: '10.0.0.1', port: 7000 }, { host: '10.0.0.2', port: 7001 }], tls: false });
+    expect(parseRedisClusterNodes('10.0.0.1:7000, 10.0.0.2:7001')).toEqual({
+      nodes: [
+        { host: '10.0.0.1', port: 7000 },
+        { host: '10.0.0.2', port: 7001 },
+      ],
+      tls: false,
+    });
     expect(parseRedisClusterNodes('rediss://app:s3cr%40t@r1.example:6380,r2.example:6380')).toEqual({
-      nodes: [{ host: 'r1.example', port: 6380 }, { host: 'r2.example', port: 6380 }],
+      nodes: [
+        { host: 'r1.example', port: 6380 },
+        { host: 'r2.example', port: 6380 },
+      ],
       username: 'app',
       password: 's3cr@t',
       tls: true,

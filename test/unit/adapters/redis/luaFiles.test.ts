@@ -9,7 +9,15 @@ function luaFiles(dir = LUA_DIR): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
     const p = path.join(dir, e.name);
     if (e.isDirectory()) return luaFiles(p);
-    return e.name.endsWith('.lua') ? [path.relative(LUA_DIR, p).split(path.sep).join('/').replace(/\.lua$/, '')] : [];
+    return e.name.endsWith('.lua')
+      ? [
+          path
+            .relative(LUA_DIR, p)
+            .split(path.sep)
+            .join('/')
+            .replace(/\.lua$/, ''),
+        ]
+      : [];
   });
 }
 const scripts = () => luaFiles().filter((f) => !f.startsWith('includes/'));
@@ -17,7 +25,18 @@ const scripts = () => luaFiles().filter((f) => !f.startsWith('includes/'));
 describe('the Lua files (src/adapters/redis/lua) and their loader', () => {
   it('holds the scripts of every store that has them', () => {
     const files = luaFiles();
-    for (const f of ['kills/register', 'kills/slice', 'catalog/markItem', 'catalog/createBatch', 'lease/renew', 'foldEmptyRun', 'registerPhoto', 'recordMoves', 'rememberRenditionOwner']) expect(files).toContain(f);
+    for (const f of [
+      'kills/register',
+      'kills/slice',
+      'catalog/markItem',
+      'catalog/createBatch',
+      'lease/renew',
+      'foldEmptyRun',
+      'registerPhoto',
+      'recordMoves',
+      'rememberRenditionOwner',
+    ])
+      expect(files).toContain(f);
   });
 
   it('every file opens with a header naming its KEYS and ARGV', () => {

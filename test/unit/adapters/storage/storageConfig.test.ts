@@ -6,12 +6,17 @@ describe('parseStorageConfig (PHOTOWIRE_STORAGE, S3_*)', () => {
   it('unset: the local folder PHOTOWIRE_DATA_DIR (default ./data); a path: that folder', () => {
     expect(parseStorageConfig({})).toEqual({ kind: 'local', root: path.resolve('data') });
     expect(parseStorageConfig({ PHOTOWIRE_DATA_DIR: '/srv/pw' })).toEqual({ kind: 'local', root: '/srv/pw' });
-    expect(parseStorageConfig({ PHOTOWIRE_STORAGE: '/mnt/photos', PHOTOWIRE_DATA_DIR: '/srv/pw' })).toEqual({ kind: 'local', root: '/mnt/photos' });
+    expect(parseStorageConfig({ PHOTOWIRE_STORAGE: '/mnt/photos', PHOTOWIRE_DATA_DIR: '/srv/pw' })).toEqual({
+      kind: 'local',
+      root: '/mnt/photos',
+    });
     expect(parseStorageConfig({ PHOTOWIRE_STORAGE: '' })).toEqual({ kind: 'local', root: path.resolve('data') });
   });
 
   it('s3://bucket/prefix with an endpoint: path style by default, the prefix ends in one slash', () => {
-    expect(parseStorageConfig({ PHOTOWIRE_STORAGE: 's3://wire-photos/prod//', S3_ENDPOINT: 'http://127.0.0.1:9000/' })).toEqual({
+    expect(
+      parseStorageConfig({ PHOTOWIRE_STORAGE: 's3://wire-photos/prod//', S3_ENDPOINT: 'http://127.0.0.1:9000/' }),
+    ).toEqual({
       kind: 's3',
       bucket: 'wire-photos',
       prefix: 'prod/',
@@ -31,7 +36,14 @@ describe('parseStorageConfig (PHOTOWIRE_STORAGE, S3_*)', () => {
       region: 'eu-west-1',
       forcePathStyle: false,
     });
-    expect(parseStorageConfig({ PHOTOWIRE_STORAGE: 's3://wire-photos/a/b', S3_REGION: 'eu-central-1', AWS_REGION: 'eu-west-1', S3_FORCE_PATH_STYLE: 'true' })).toMatchObject({
+    expect(
+      parseStorageConfig({
+        PHOTOWIRE_STORAGE: 's3://wire-photos/a/b',
+        S3_REGION: 'eu-central-1',
+        AWS_REGION: 'eu-west-1',
+        S3_FORCE_PATH_STYLE: 'true',
+      }),
+    ).toMatchObject({
       prefix: 'a/b/',
       region: 'eu-central-1',
       forcePathStyle: true,
@@ -39,12 +51,18 @@ describe('parseStorageConfig (PHOTOWIRE_STORAGE, S3_*)', () => {
   });
 
   const bad: [Record<string, string>, RegExp][] = [
-    [{ PHOTOWIRE_STORAGE: 'gs://bucket/x' }, /PHOTOWIRE_STORAGE="gs:\/\/bucket\/x": a folder path or s3:\/\/bucket\/prefix/],
+    [
+      { PHOTOWIRE_STORAGE: 'gs://bucket/x' },
+      /PHOTOWIRE_STORAGE="gs:\/\/bucket\/x": a folder path or s3:\/\/bucket\/prefix/,
+    ],
     [{ PHOTOWIRE_STORAGE: 's3://Bad_Bucket/x' }, /bucket name "Bad_Bucket" is not one S3 accepts/],
     [{ PHOTOWIRE_STORAGE: 's3://ab' }, /bucket name "ab"/],
     [{ PHOTOWIRE_STORAGE: 's3:///x' }, /bucket name ""/],
     [{ PHOTOWIRE_STORAGE: 's3://bucket/a/../b' }, /the prefix "a\/..\/b" segment ".." is a dot folder/],
-    [{ PHOTOWIRE_STORAGE: 's3://bucket/x', S3_ENDPOINT: 'ftp://host' }, /S3_ENDPOINT="ftp:\/\/host": an http:\/\/ or https:\/\/ URL/],
+    [
+      { PHOTOWIRE_STORAGE: 's3://bucket/x', S3_ENDPOINT: 'ftp://host' },
+      /S3_ENDPOINT="ftp:\/\/host": an http:\/\/ or https:\/\/ URL/,
+    ],
     [{ PHOTOWIRE_STORAGE: 's3://bucket/x', S3_FORCE_PATH_STYLE: 'yes' }, /S3_FORCE_PATH_STYLE="yes": true or false/],
     [{ PHOTOWIRE_STORAGE_ATTEMPTS: '0' }, /PHOTOWIRE_STORAGE_ATTEMPTS="0"/],
   ];
@@ -56,7 +74,10 @@ describe('parseStorageConfig (PHOTOWIRE_STORAGE, S3_*)', () => {
   it('an endpoint with a password in it is refused, and the password is never shown', () => {
     let msg = '';
     try {
-      parseStorageConfig({ PHOTOWIRE_STORAGE: 's3://bucket/x', S3_ENDPOINT: 'http://key:hunter2secret@127.0.0.1:9000' });
+      parseStorageConfig({
+        PHOTOWIRE_STORAGE: 's3://bucket/x',
+        S3_ENDPOINT: 'http://key:hunter2secret@127.0.0.1:9000',
+      });
     } catch (err) {
       msg = (err as Error).message;
     }
@@ -65,7 +86,11 @@ describe('parseStorageConfig (PHOTOWIRE_STORAGE, S3_*)', () => {
   });
 
   it('describeStorage names bucket, prefix and endpoint', () => {
-    expect(describeStorage(parseStorageConfig({ PHOTOWIRE_STORAGE: 's3://wire/p', S3_ENDPOINT: 'http://127.0.0.1:9000' }))).toBe('s3://wire/p/ at http://127.0.0.1:9000');
-    expect(describeStorage(parseStorageConfig({ PHOTOWIRE_STORAGE: 's3://wire' }))).toBe('s3://wire/ at AWS S3 (us-east-1)');
+    expect(
+      describeStorage(parseStorageConfig({ PHOTOWIRE_STORAGE: 's3://wire/p', S3_ENDPOINT: 'http://127.0.0.1:9000' })),
+    ).toBe('s3://wire/p/ at http://127.0.0.1:9000');
+    expect(describeStorage(parseStorageConfig({ PHOTOWIRE_STORAGE: 's3://wire' }))).toBe(
+      's3://wire/ at AWS S3 (us-east-1)',
+    );
   });
 });

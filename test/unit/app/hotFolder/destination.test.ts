@@ -16,7 +16,20 @@ describe('where a taken file goes', () => {
   });
 
   it('the error report names the file, where it went and why', () => {
-    const r = JSON.parse(errorReport('/drop/x.xml', '/drop/failed/2026-11-30/x.xml', { code: 'FEED_MALFORMED', message: 'bad XML' }, new Date('2026-11-30T10:00:00Z')));
-    expect(r).toEqual({ file: '/drop/x.xml', movedTo: '/drop/failed/2026-11-30/x.xml', code: 'FEED_MALFORMED', message: 'bad XML', at: '2026-11-30T10:00:00.000Z' });
+    const r = JSON.parse(
+      errorReport(
+        '/drop/x.xml',
+        '/drop/failed/2026-11-30/x.xml',
+        { code: 'FEED_MALFORMED', message: 'bad XML' },
+        new Date('2026-11-30T10:00:00Z'),
+      ),
+    );
+    expect(r).toEqual({
+      file: '/drop/x.xml',
+      movedTo: '/drop/failed/2026-11-30/x.xml',
+      code: 'FEED_MALFORMED',
+      message: 'bad XML',
+      at: '2026-11-30T10:00:00.000Z',
+    });
   });
 });

@@ -35,7 +35,12 @@ function feedOf(feedPath: string, images: string[] = []): LoadedFeed {
     feedPath,
     root: path.dirname(feedPath),
     format: images.length ? 'csv' : 'jpeg',
-    items: (images.length ? images : [feedPath]).map((image, i) => ({ source: { file: feedPath, position: i, format: 'csv' }, captionRaw: `c${i}`, iptc: {}, image })),
+    items: (images.length ? images : [feedPath]).map((image, i) => ({
+      source: { file: feedPath, position: i, format: 'csv' },
+      captionRaw: `c${i}`,
+      iptc: {},
+      image,
+    })),
     article: null,
     warnings: [],
   } as LoadedFeed;
@@ -87,11 +92,16 @@ class Fakes {
     return {
       files: {
         kindOf: async () => this.kind,
-        scan: async () => ({ candidates: [...this.entries.keys()].sort().map((n) => observe(n)!), temps: [], marked: new Set() }),
+        scan: async () => ({
+          candidates: [...this.entries.keys()].sort().map((n) => observe(n)!),
+          temps: [],
+          marked: new Set(),
+        }),
         observe: async (_dir, name) => observe(name),
         readLink: async (file) => this.entries.get(path.basename(file))?.target ?? null,
         specialKind: async () => 'a FIFO',
-        realPath: async (p) => (p === DIR ? REAL_DIR : (this.entries.get(path.basename(p))?.real ?? path.join(REAL_DIR, path.basename(p)))),
+        realPath: async (p) =>
+          p === DIR ? REAL_DIR : (this.entries.get(path.basename(p))?.real ?? path.join(REAL_DIR, path.basename(p))),
         loadFolder: async (dir) => {
           this.calls.push(`loadFolder ${dir}`);
           return feedOf(dir);
@@ -118,7 +128,12 @@ class Fakes {
         },
         take: async (feed, opts) => {
           this.taken.push(feed);
-          await opts.onEnqueued?.({ batchId: feed.batchId, created: this.created.get(feed.batchId) ?? true, ledger: 'created', expected: feed.items.length } as never);
+          await opts.onEnqueued?.({
+            batchId: feed.batchId,
+            created: this.created.get(feed.batchId) ?? true,
+            ledger: 'created',
+            expected: feed.items.length,
+          } as never);
           if (this.hold) {
             const held = this.hold.promise;
             await new Promise<void>((resolve, reject) => {
@@ -189,12 +204,27 @@ class Fakes {
 const SETTLE = 1000;
 
 function settings(over: Partial<HotFolderSettings> = {}): HotFolderSettings {
-  return { dirs: [DIR], settleMs: SETTLE, scanMs: 3_600_000, claimTtlMs: 30_000, fsWatch: false, owner: 'test', holdWarnMs: 5 * SETTLE, maxTakes: 16, staleHours: 24, pairWaitMs: 0, ...over };
+  return {
+    dirs: [DIR],
+    settleMs: SETTLE,
+    scanMs: 3_600_000,
+    claimTtlMs: 30_000,
+    fsWatch: false,
+    owner: 'test',
+    holdWarnMs: 5 * SETTLE,
+    maxTakes: 16,
+    staleHours: 24,
+    pairWaitMs: 0,
+    ...over,
+  };
 }
 
 const services: HotFolderService[] = [];
 
-async function started(f: Fakes, over: Partial<HotFolderSettings> = {}): Promise<{ svc: HotFolderService; results: TakeResult[]; scan: () => Promise<void> }> {
+async function started(
+  f: Fakes,
+  over: Partial<HotFolderSettings> = {},
+): Promise<{ svc: HotFolderService; results: TakeResult[]; scan: () => Promise<void> }> {
   const svc = new HotFolderService(f.ports(), settings(over));
   services.push(svc);
   const results: TakeResult[] = [];
@@ -233,10 +263,27 @@ describe('HotFolderService (fake ports)', () => {
     expect(f.taken.map((x) => [x.batchId, x.root])).toEqual([['b-photo.jpg', REAL_DIR]]);
     expect(f.moves).toEqual([{ name: 'photo.jpg', outcome: 'processed' }]);
     expect(results).toEqual([
-      { dir: DIR, name: 'photo.jpg', file: `${DIR}/photo.jpg`, reason: 'settled', outcome: 'processed', movedTo: `${DIR}/processed/day/photo.jpg`, companionsMovedTo: [], batchId: 'b-photo.jpg', error: null },
+      {
+        dir: DIR,
+        name: 'photo.jpg',
+        file: `${DIR}/photo.jpg`,
+        reason: 'settled',
+        outcome: 'processed',
+        movedTo: `${DIR}/processed/day/photo.jpg`,
+        companionsMovedTo: [],
+        batchId: 'b-photo.jpg',
+        error: null,
+      },
     ]);
     const run = f.runs.get('drop-b-photo.jpg')!;
-    expect([run.state, run.files, run.items, run.ok, run.batchId, run.source]).toEqual(['done', 1, 1, 1, 'b-photo.jpg', `${DIR}/photo.jpg`]);
+    expect([run.state, run.files, run.items, run.ok, run.batchId, run.source]).toEqual([
+      'done',
+      1,
+      1,
+      1,
+      'b-photo.jpg',
+      `${DIR}/photo.jpg`,
+    ]);
     expect(f.claimEvents).toEqual(['release photo.jpg']);
     expect(f.calls).toContain(`registerSource watch ${DIR}`);
   });
@@ -270,13 +317,18 @@ describe('HotFolderService (fake ports)', () => {
       ['fifo', 'failed', 'FEED_UNREADABLE'],
       ['innocent', 'failed', 'PATH_OUTSIDE_FEED'],
     ]);
-    expect(f.moves[1].error?.message).toBe(`${DIR}/innocent: a symlink to /etc; a hot folder takes only the files and folders dropped into it, never what a symlink points to`);
+    expect(f.moves[1].error?.message).toBe(
+      `${DIR}/innocent: a symlink to /etc; a hot folder takes only the files and folders dropped into it, never what a symlink points to`,
+    );
     expect(results.map((r) => [r.name, r.outcome, r.batchId])).toEqual([
       ['fifo', 'failed', null],
       ['innocent', 'failed', null],
     ]);
     const failed = f.saves.filter((r) => r.state === 'failed');
-    expect(failed.map((r) => r.note)).toEqual([expect.stringMatching(/^FEED_UNREADABLE: .*\(moved to \/hot\/failed\/day\/fifo\)$/), expect.stringMatching(/^PATH_OUTSIDE_FEED: /)]);
+    expect(failed.map((r) => r.note)).toEqual([
+      expect.stringMatching(/^FEED_UNREADABLE: .*\(moved to \/hot\/failed\/day\/fifo\)$/),
+      expect.stringMatching(/^PATH_OUTSIDE_FEED: /),
+    ]);
   });
 
   it('refuses an entry whose real path is outside the hot folder (swapped for a link since the scan)', async () => {
@@ -286,7 +338,9 @@ describe('HotFolderService (fake ports)', () => {
     f.t += SETTLE;
     await scan();
     expect(f.calls.filter((c) => c.startsWith('load'))).toEqual([]);
-    expect(f.moves.map((m) => [m.name, m.outcome, m.error?.code])).toEqual([['gallery', 'failed', 'PATH_OUTSIDE_FEED']]);
+    expect(f.moves.map((m) => [m.name, m.outcome, m.error?.code])).toEqual([
+      ['gallery', 'failed', 'PATH_OUTSIDE_FEED'],
+    ]);
   });
 
   it('reads a dropped folder as one feed', async () => {
@@ -307,10 +361,14 @@ describe('HotFolderService (fake ports)', () => {
     const { results, scan } = await started(f);
     f.t += SETTLE;
     await scan();
-    expect(f.moves.map((m) => [m.name, m.outcome, m.error?.code])).toEqual([['bad.xml', 'failed', 'FEED_UNKNOWN_FORMAT']]);
+    expect(f.moves.map((m) => [m.name, m.outcome, m.error?.code])).toEqual([
+      ['bad.xml', 'failed', 'FEED_UNKNOWN_FORMAT'],
+    ]);
     expect(results.map((r) => [r.name, r.outcome])).toEqual([['bad.xml', 'failed']]);
     expect(f.entries.has('flaky.xml')).toBe(true);
-    expect(f.logs.filter((l) => l.level === 'error').map((l) => l.msg)).toEqual(['hot folder: taking a file failed; it stays for the next scan']);
+    expect(f.logs.filter((l) => l.level === 'error').map((l) => l.msg)).toEqual([
+      'hot folder: taking a file failed; it stays for the next scan',
+    ]);
     expect([...f.claimEvents].sort()).toEqual(['release bad.xml', 'release flaky.xml']);
   });
 
@@ -352,7 +410,9 @@ describe('HotFolderService (fake ports)', () => {
     await scan();
     expect(f.taken.map((x) => x.batchId)).toEqual(['b-a.jpg', 'b-b.jpg']);
     const capped = f.logs.filter((l) => l.msg.includes('wait for a free take'));
-    expect(capped.map((l) => l.msg)).toEqual(['hot folder: 1 complete entries wait for a free take (2 in flight, at most 2 per watcher)']);
+    expect(capped.map((l) => l.msg)).toEqual([
+      'hot folder: 1 complete entries wait for a free take (2 in flight, at most 2 per watcher)',
+    ]);
     f.hold.resolve();
     f.hold = null;
     await svc.idle();
@@ -375,7 +435,9 @@ describe('HotFolderService (fake ports)', () => {
     const feed = results.find((r) => r.name === 'feed.csv')!;
     expect(feed.companionsMovedTo).toEqual([`${DIR}/processed/day/photo.jpg`]);
     expect(f.moves.map((m) => m.name)).toEqual(expect.arrayContaining(['photo.jpg', 'feed.csv', 'other.jpg']));
-    expect(f.moves.findIndex((m) => m.name === 'photo.jpg')).toBeLessThan(f.moves.findIndex((m) => m.name === 'feed.csv'));
+    expect(f.moves.findIndex((m) => m.name === 'photo.jpg')).toBeLessThan(
+      f.moves.findIndex((m) => m.name === 'feed.csv'),
+    );
     // Recorded with the batch, so that a retry of its items reads them from processed/.
     expect(f.recordedMoves.find((r) => r.batchId === 'b-feed.csv')!.moves).toEqual([
       { from: `${DIR}/photo.jpg`, to: `${DIR}/processed/day/photo.jpg` },
@@ -394,7 +456,11 @@ describe('HotFolderService (fake ports)', () => {
     await scan();
     expect(results.map((r) => [r.outcome, r.movedTo])).toEqual([['already-taken', `${DIR}/processed/day/photo.jpg`]]);
     const last = f.saves[f.saves.length - 1];
-    expect([last.id, last.state, last.note]).toEqual([`drop-b-photo.jpg-${f.t}`, 'empty', 'the same file was taken before as batch b-photo.jpg; nothing taken twice']);
+    expect([last.id, last.state, last.note]).toEqual([
+      `drop-b-photo.jpg-${f.t}`,
+      'empty',
+      'the same file was taken before as batch b-photo.jpg; nothing taken twice',
+    ]);
   });
 
   it('reports a folder held back by temp-named files past holdWarnMs as a waiting run, and closes it when the folder is complete', async () => {
@@ -406,8 +472,12 @@ describe('HotFolderService (fake ports)', () => {
     expect(f.saves).toEqual([]);
     f.t += SETTLE;
     await scan();
-    expect(f.saves.map((r) => [r.state, r.note])).toEqual([['waiting', 'gallery/ still holds cp.jpg.part after 5 s; waiting for the sender']]);
-    expect(f.logs.filter((l) => l.level === 'warn').map((l) => l.msg)).toEqual(['hot folder: gallery/ still holds cp.jpg.part after 5 s; waiting for the sender']);
+    expect(f.saves.map((r) => [r.state, r.note])).toEqual([
+      ['waiting', 'gallery/ still holds cp.jpg.part after 5 s; waiting for the sender'],
+    ]);
+    expect(f.logs.filter((l) => l.level === 'warn').map((l) => l.msg)).toEqual([
+      'hot folder: gallery/ still holds cp.jpg.part after 5 s; waiting for the sender',
+    ]);
     await scan();
     expect(f.saves).toHaveLength(1); // same note: not saved again
     f.t += 60 * SETTLE;
@@ -418,7 +488,11 @@ describe('HotFolderService (fake ports)', () => {
     f.t += SETTLE;
     await scan();
     const closed = f.saves[2];
-    expect([closed.id, closed.state, closed.note]).toEqual([f.saves[0].id, 'done', 'gallery/ waited 1 min 6 s for its temp-named files; no longer waiting']);
+    expect([closed.id, closed.state, closed.note]).toEqual([
+      f.saves[0].id,
+      'done',
+      'gallery/ waited 1 min 6 s for its temp-named files; no longer waiting',
+    ]);
   });
 
   it('start: a missing folder or a file is a HotFolderError; fs.watch events make a scan; stop closes them', async () => {
@@ -427,7 +501,10 @@ describe('HotFolderService (fake ports)', () => {
     const svc = new HotFolderService(f.ports(), settings());
     await expect(svc.start()).rejects.toThrow(new HotFolderError(`hot folder ${DIR}: no such folder`));
     f.kind = 'other';
-    await expect(svc.start()).rejects.toMatchObject({ code: 'HOT_FOLDER_INVALID', message: `hot folder ${DIR}: not a folder` });
+    await expect(svc.start()).rejects.toMatchObject({
+      code: 'HOT_FOLDER_INVALID',
+      message: `hot folder ${DIR}: not a folder`,
+    });
     f.kind = 'folder';
     const { svc: watching } = await started(f, { fsWatch: true });
     expect(f.watches.map((w) => w.dir)).toEqual([DIR]);
@@ -472,7 +549,15 @@ describe('HotFolderService: a delivery pair arriving in either order', () => {
       feedPath: `${DIR}/${name}`,
       root: DIR,
       format: 'newsml-g2',
-      items: [{ source: { file: `${DIR}/${name}`, position: 0, format: 'newsml-g2' }, agencyId: 'urn:x:1', captionRaw: 'Florian David Fitz', iptc: { caption: 'Florian David Fitz' }, image: `${DIR}/${picture}` }],
+      items: [
+        {
+          source: { file: `${DIR}/${name}`, position: 0, format: 'newsml-g2' },
+          agencyId: 'urn:x:1',
+          captionRaw: 'Florian David Fitz',
+          iptc: { caption: 'Florian David Fitz' },
+          image: `${DIR}/${picture}`,
+        },
+      ],
       article: null,
       warnings: [],
     }) as LoadedFeed;
@@ -546,7 +631,10 @@ describe('HotFolderService: a delivery pair arriving in either order', () => {
     expect(f.taken.map((x) => x.batchId).sort()).toEqual(['b-item.xml', 'b-lone.jpg']);
     const item = f.taken.find((x) => x.batchId === 'b-item.xml')!.items[0]!;
     expect(item.captionRaw).toBe('Florian David Fitz');
-    expect(item.error).toEqual({ code: 'PICTURE_MISSING', message: `${DIR}/item.xml: item 1 (urn:x:1): its picture ${DIR}/never.jpg did not arrive in the hot folder within PHOTOWIRE_PAIR_WAIT (2 min 0 s)` });
+    expect(item.error).toEqual({
+      code: 'PICTURE_MISSING',
+      message: `${DIR}/item.xml: item 1 (urn:x:1): its picture ${DIR}/never.jpg did not arrive in the hot folder within PHOTOWIRE_PAIR_WAIT (2 min 0 s)`,
+    });
   });
 
   it('restart-safe: a watcher started mid-wait goes on from when the wait began, not from its own start', async () => {

@@ -1,7 +1,27 @@
-import { emptySettleState, heldMessage, holdWarnMs, renamedFrom, settleStep, type EntryObservation, type HeldEntry, type ScanListing, type SettleState } from '../../../../src/app/hotFolder/settle';
+import {
+  emptySettleState,
+  heldMessage,
+  holdWarnMs,
+  renamedFrom,
+  settleStep,
+  type EntryObservation,
+  type HeldEntry,
+  type ScanListing,
+  type SettleState,
+} from '../../../../src/app/hotFolder/settle';
 
-const file = (name: string, signature: string, ino = 0): EntryObservation => ({ name, kind: 'file', signature, ino, incomplete: false });
-const listing = (candidates: EntryObservation[], temps: EntryObservation[] = [], marked: string[] = []): ScanListing => ({ candidates, temps, marked: new Set(marked) });
+const file = (name: string, signature: string, ino = 0): EntryObservation => ({
+  name,
+  kind: 'file',
+  signature,
+  ino,
+  incomplete: false,
+});
+const listing = (
+  candidates: EntryObservation[],
+  temps: EntryObservation[] = [],
+  marked: string[] = [],
+): ScanListing => ({ candidates, temps, marked: new Set(marked) });
 
 /** Run scans at the given times; return which names were ready at each. */
 function scans(steps: Array<{ at: number; l: ScanListing }>, settleMs: number): string[][] {
@@ -107,25 +127,71 @@ describe('settle: is a dropped file complete?', () => {
   });
 
   it('a folder still holding temp-named files waits, even when it looks settled, and even with its marker', () => {
-    const dir = (incomplete: boolean): EntryObservation => ({ name: 'gallery', kind: 'dir', signature: '3:900:5', ino: 9, incomplete, ...(incomplete ? { tempNames: ['cp.jpg.part'] } : {}) });
-    expect(scans([{ at: 0, l: listing([dir(true)]) }, { at: 10_000, l: listing([dir(true)]) }], 1000)).toEqual([[], []]);
-    expect(scans([{ at: 0, l: listing([dir(false)]) }, { at: 10_000, l: listing([dir(false)]) }], 1000)).toEqual([[], ['gallery:settled']]);
+    const dir = (incomplete: boolean): EntryObservation => ({
+      name: 'gallery',
+      kind: 'dir',
+      signature: '3:900:5',
+      ino: 9,
+      incomplete,
+      ...(incomplete ? { tempNames: ['cp.jpg.part'] } : {}),
+    });
+    expect(
+      scans(
+        [
+          { at: 0, l: listing([dir(true)]) },
+          { at: 10_000, l: listing([dir(true)]) },
+        ],
+        1000,
+      ),
+    ).toEqual([[], []]);
+    expect(
+      scans(
+        [
+          { at: 0, l: listing([dir(false)]) },
+          { at: 10_000, l: listing([dir(false)]) },
+        ],
+        1000,
+      ),
+    ).toEqual([[], ['gallery:settled']]);
     // The marker does not override an unfinished upload: it waits; once the .part is renamed the marker takes it at once.
-    expect(scans([{ at: 0, l: listing([dir(true)], [], ['gallery']) }, { at: 500, l: listing([dir(false)], [], ['gallery']) }], 1000)).toEqual([[], ['gallery:marker']]);
+    expect(
+      scans(
+        [
+          { at: 0, l: listing([dir(true)], [], ['gallery']) },
+          { at: 500, l: listing([dir(false)], [], ['gallery']) },
+        ],
+        1000,
+      ),
+    ).toEqual([[], ['gallery:marker']]);
   });
 
   it('a held folder keeps the time it began waiting, and says what it waits for in the words of the log and runs', () => {
     let state = emptySettleState();
-    const dir: EntryObservation = { name: 'gallery', kind: 'dir', signature: '3:900:5', ino: 9, incomplete: true, tempNames: ['cp.jpg.part'] };
+    const dir: EntryObservation = {
+      name: 'gallery',
+      kind: 'dir',
+      signature: '3:900:5',
+      ino: 9,
+      incomplete: true,
+      tempNames: ['cp.jpg.part'],
+    };
     const held: HeldEntry[][] = [];
     for (const at of [1000, 60_000, 181_000]) {
       const r = settleStep(state, listing([dir], [], ['gallery']), at, 300);
       state = r.state;
       held.push(r.held);
     }
-    expect(held.map((h) => h.map((x) => [x.entry.name, x.since, x.marked]))).toEqual([[['gallery', 1000, true]], [['gallery', 1000, true]], [['gallery', 1000, true]]]);
-    expect(heldMessage(held[2][0], 181_000)).toBe('gallery/ still holds cp.jpg.part after 3 min (its .done marker is there); waiting for the sender');
-    expect(heldMessage(held[0][0], 31_000)).toBe('gallery/ still holds cp.jpg.part after 30 s (its .done marker is there); waiting for the sender');
+    expect(held.map((h) => h.map((x) => [x.entry.name, x.since, x.marked]))).toEqual([
+      [['gallery', 1000, true]],
+      [['gallery', 1000, true]],
+      [['gallery', 1000, true]],
+    ]);
+    expect(heldMessage(held[2][0], 181_000)).toBe(
+      'gallery/ still holds cp.jpg.part after 3 min (its .done marker is there); waiting for the sender',
+    );
+    expect(heldMessage(held[0][0], 31_000)).toBe(
+      'gallery/ still holds cp.jpg.part after 30 s (its .done marker is there); waiting for the sender',
+    );
     // Twenty settle times, never less than two minutes.
     expect(holdWarnMs(300)).toBe(120_000);
     expect(holdWarnMs(10_000)).toBe(200_000);

@@ -15,14 +15,35 @@ function feedOf(feedPath: string, batchId = `b-${feedPath}`, items = 2): LoadedF
     feedPath,
     root: '/feeds',
     format: 'ndjson',
-    items: Array.from({ length: items }, (_, i) => ({ source: { file: feedPath, position: i, format: 'ndjson' }, captionRaw: `c${i}`, iptc: {}, image: null })),
+    items: Array.from({ length: items }, (_, i) => ({
+      source: { file: feedPath, position: i, format: 'ndjson' },
+      captionRaw: `c${i}`,
+      iptc: {},
+      image: null,
+    })),
     article: null,
     warnings: [],
   };
 }
 
 function ledgerOf(id: string, over: Partial<BatchLedger> = {}): BatchLedger {
-  return { id, feed: id, format: 'ndjson', createdAt: '', finishedAt: null, state: 'open', expected: 2, ok: 0, failed: 0, warnings: [], skipped: {}, article: null, processingMs: null, exportError: null, ...over } as BatchLedger;
+  return {
+    id,
+    feed: id,
+    format: 'ndjson',
+    createdAt: '',
+    finishedAt: null,
+    state: 'open',
+    expected: 2,
+    ok: 0,
+    failed: 0,
+    warnings: [],
+    skipped: {},
+    article: null,
+    processingMs: null,
+    exportError: null,
+    ...over,
+  } as BatchLedger;
 }
 
 class FakeClock implements Clock {
@@ -38,7 +59,14 @@ class FakeClock implements Clock {
   }
 }
 
-function build(opts: { feeds?: Record<string, LoadedFeed | Error>; ledger?: (id: string, poll: number, clock: FakeClock) => BatchLedger | null; clock?: Clock; lostMs?: number } = {}) {
+function build(
+  opts: {
+    feeds?: Record<string, LoadedFeed | Error>;
+    ledger?: (id: string, poll: number, clock: FakeClock) => BatchLedger | null;
+    clock?: Clock;
+    lostMs?: number;
+  } = {},
+) {
   const calls: string[] = [];
   const warnings: string[] = [];
   const clock = new FakeClock();
@@ -56,7 +84,12 @@ function build(opts: { feeds?: Record<string, LoadedFeed | Error>; ledger?: (id:
     queue: {
       async enqueue(feed): Promise<EnqueueResult> {
         calls.push(`enqueue ${feed.batchId}`);
-        return { batchId: feed.batchId, created: true, ledger: 'created' as EnqueueResult['ledger'], expected: feed.items.length };
+        return {
+          batchId: feed.batchId,
+          created: true,
+          ledger: 'created' as EnqueueResult['ledger'],
+          expected: feed.items.length,
+        };
       },
     },
     ledgers: {
@@ -80,14 +113,28 @@ function build(opts: { feeds?: Record<string, LoadedFeed | Error>; ledger?: (id:
 
 describe('IngestService.ingest', () => {
   it('loads and enqueues each feed; an unreadable feed is an outcome with its code and the others go on', async () => {
-    const { svc, calls } = build({ feeds: { '/a.ndjson': feedOf('/a.ndjson'), '/c.ndjson': feedOf('/c.ndjson', 'b-c', 3) } });
+    const { svc, calls } = build({
+      feeds: { '/a.ndjson': feedOf('/a.ndjson'), '/c.ndjson': feedOf('/c.ndjson', 'b-c', 3) },
+    });
     const out = await svc.ingest(['/a.ndjson', '/missing.ndjson', '/c.ndjson']);
     expect(out).toEqual([
       { path: '/a.ndjson', batchId: 'b-/a.ndjson', created: true, expected: 2, error: null },
-      { path: '/missing.ndjson', batchId: null, created: false, expected: 0, error: { code: 'FEED_UNREADABLE', message: '/missing.ndjson: no such file' } },
+      {
+        path: '/missing.ndjson',
+        batchId: null,
+        created: false,
+        expected: 0,
+        error: { code: 'FEED_UNREADABLE', message: '/missing.ndjson: no such file' },
+      },
       { path: '/c.ndjson', batchId: 'b-c', created: true, expected: 3, error: null },
     ]);
-    expect(calls).toEqual(['load /a.ndjson', 'enqueue b-/a.ndjson', 'load /missing.ndjson', 'load /c.ndjson', 'enqueue b-c']);
+    expect(calls).toEqual([
+      'load /a.ndjson',
+      'enqueue b-/a.ndjson',
+      'load /missing.ndjson',
+      'load /c.ndjson',
+      'enqueue b-c',
+    ]);
   });
 
   it('throws what is not an input error (Redis gone is not a bad feed)', async () => {
@@ -99,7 +146,9 @@ describe('IngestService.ingest', () => {
 describe('IngestService.wait: the one wait loop', () => {
   it('polls until every batch is done, reporting progress over all of them', async () => {
     const seen: string[] = [];
-    const { svc, clock } = build({ ledger: (id, poll) => ledgerOf(id, poll < 4 ? { ok: Math.floor(poll / 2) } : { state: 'done', ok: 2 }) });
+    const { svc, clock } = build({
+      ledger: (id, poll) => ledgerOf(id, poll < 4 ? { ok: Math.floor(poll / 2) } : { state: 'done', ok: 2 }),
+    });
     const ledgers = await svc.wait(['x', 'y'], { onProgress: (p) => seen.push(`${p.done}/${p.total}`) });
     expect(ledgers.map((l) => l.id)).toEqual(['x', 'y']);
     expect(seen).toEqual(['0/4', '2/4', '4/4']);
@@ -128,7 +177,9 @@ describe('IngestService.wait: the one wait loop', () => {
     });
     const err = await svc.wait(['x']).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(LedgerLostError);
-    expect((err as LedgerLostError).message).toMatch(/^Redis did not answer for 3 s while waiting for x \(Connection is closed\.\); gave up waiting \(PHOTOWIRE_LEDGER_LOST_MS\)$/);
+    expect((err as LedgerLostError).message).toMatch(
+      /^Redis did not answer for 3 s while waiting for x \(Connection is closed\.\); gave up waiting \(PHOTOWIRE_LEDGER_LOST_MS\)$/,
+    );
     expect((err as LedgerLostError).code).toBe('LEDGER_LOST');
   });
 
@@ -136,7 +187,9 @@ describe('IngestService.wait: the one wait loop', () => {
     const { svc, warnings } = build({ lostMs: 2000, ledger: () => null });
     const err = await svc.wait(['gone']).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(LedgerLostError);
-    expect((err as Error).message).toMatch(/^batch gone: its ledger has been missing from Redis for 2 s .*gave up waiting/);
+    expect((err as Error).message).toMatch(
+      /^batch gone: its ledger has been missing from Redis for 2 s .*gave up waiting/,
+    );
     expect(warnings).toHaveLength(1);
     expect(warnings[0]).toMatch(/^batch gone has no ledger in Redis any more .*--recreate/);
   });
@@ -195,8 +248,13 @@ describe('IngestService.take and recreate', () => {
   });
 
   it('re-creates a batch from its unchanged feed, and refuses a feed that changed', async () => {
-    const { svc } = build({ feeds: { '/a.ndjson': feedOf('/a.ndjson', 'b1') }, ledger: (id) => ledgerOf(id, { ok: 1 }) });
-    await expect(svc.recreate('/a.ndjson', 'b1')).resolves.toBe('batch b1: re-created from /a.ndjson (2 items, 1 already recorded)');
+    const { svc } = build({
+      feeds: { '/a.ndjson': feedOf('/a.ndjson', 'b1') },
+      ledger: (id) => ledgerOf(id, { ok: 1 }),
+    });
+    await expect(svc.recreate('/a.ndjson', 'b1')).resolves.toBe(
+      'batch b1: re-created from /a.ndjson (2 items, 1 already recorded)',
+    );
     const err = await svc.recreate('/a.ndjson', 'b-older').catch((e: unknown) => e);
     expect(err).toBeInstanceOf(LedgerLostError);
     expect((err as Error).message).toMatch(/has changed since \(it is now batch b1\)/);

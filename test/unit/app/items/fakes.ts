@@ -12,7 +12,11 @@ import { WIRE_IMAGES } from '../../../helpers/testEnv';
 
 /** In-memory fakes of every port of the item pipeline; each records what it was asked. */
 
-export const rules = { creditRules: loadCreditRules(), boilerplate: loadBoilerplateRules(), rightsRules: loadRightsRules() };
+export const rules = {
+  creditRules: loadCreditRules(),
+  boilerplate: loadBoilerplateRules(),
+  rightsRules: loadRightsRules(),
+};
 
 export const photoBytes = (name: string): Buffer => readFileSync(path.join(WIRE_IMAGES, name));
 
@@ -22,7 +26,13 @@ export function job(item: Partial<FeedItem>, over: Partial<ItemJob> = {}): ItemJ
     itemId: 'b1-0001',
     index: 0,
     root: '/feeds/drop',
-    item: { source: { file: '/feeds/drop/feed.csv', position: 0, format: 'csv' }, captionRaw: '', iptc: {}, image: null, ...item },
+    item: {
+      source: { file: '/feeds/drop/feed.csv', position: 0, format: 'csv' },
+      captionRaw: '',
+      iptc: {},
+      image: null,
+      ...item,
+    },
     ...over,
   };
 }
@@ -100,7 +110,13 @@ export class Fakes {
         render: async (_bytes, label, plan, previewRights) => {
           this.note('codec.render', label, plan, previewRights);
           return {
-            renditions: plan.renditions.map((r) => ({ name: r.name, data: Buffer.from(`${r.name} of ${label}`), width: r.box, height: Math.round((r.box * 3) / 4), format: r.format })),
+            renditions: plan.renditions.map((r) => ({
+              name: r.name,
+              data: Buffer.from(`${r.name} of ${label}`),
+              width: r.box,
+              height: Math.round((r.box * 3) / 4),
+              format: r.format,
+            })),
             gray9x8: new Uint8Array(72).map((_, i) => (i * 37) % 256),
           };
         },
@@ -146,7 +162,11 @@ export class Fakes {
           this.marked.push({ record, failure });
         },
         markItems: async (batchId, entries) => {
-          this.note('catalog.markItems', batchId, entries.map((e) => e.record.id));
+          this.note(
+            'catalog.markItems',
+            batchId,
+            entries.map((e) => e.record.id),
+          );
           if (this.markFault) throw this.markFault;
           const fresh = entries.filter((e) => !this.marked.some((m) => m.record.id === e.record.id)).length;
           this.marked.push(...entries);
@@ -154,7 +174,9 @@ export class Fakes {
         },
         itemStates: async (batchId, itemIds) => {
           this.note('catalog.itemStates', batchId, itemIds);
-          const last = new Map(this.marked.map((m) => [m.record.id, m.failure ? ('failed' as const) : ('ok' as const)]));
+          const last = new Map(
+            this.marked.map((m) => [m.record.id, m.failure ? ('failed' as const) : ('ok' as const)]),
+          );
           return itemIds.map((id) => last.get(id) ?? null);
         },
       },
@@ -164,7 +186,10 @@ export class Fakes {
           return record;
         },
         settleMany: async (entries) => {
-          this.note('kills.settleMany', entries.map((e) => e.record.id));
+          this.note(
+            'kills.settleMany',
+            entries.map((e) => e.record.id),
+          );
           return entries.map((e) => e.record);
         },
       },

@@ -4,10 +4,23 @@ import { Fakes, job } from './fakes';
 
 /** A chunk of caption-only items through the item pipeline, over in-memory fakes of its ports. */
 
-const CAPTIONS = ['Fans cheer in Madrid on Sunday. REUTERS/Susana Vera', 'Rescue workers search the rubble in Izmir. AFP PHOTO / OZAN KOSE', 'The northern lights glow over Lofoten. (AP Photo/Jan Berg)'];
+const CAPTIONS = [
+  'Fans cheer in Madrid on Sunday. REUTERS/Susana Vera',
+  'Rescue workers search the rubble in Izmir. AFP PHOTO / OZAN KOSE',
+  'The northern lights glow over Lofoten. (AP Photo/Jan Berg)',
+];
 
 const chunkJobs = (over: Array<Partial<ItemJob['item']>> = []): ItemJob[] =>
-  CAPTIONS.map((captionRaw, i) => job({ captionRaw, source: { file: '/feeds/drop/feed.ndjson', position: i, format: 'ndjson', line: i + 1 }, ...over[i] }, { itemId: `b1-000${i + 1}`, index: i }));
+  CAPTIONS.map((captionRaw, i) =>
+    job(
+      {
+        captionRaw,
+        source: { file: '/feeds/drop/feed.ndjson', position: i, format: 'ndjson', line: i + 1 },
+        ...over[i],
+      },
+      { itemId: `b1-000${i + 1}`, index: i },
+    ),
+  );
 
 describe('ItemPipeline.handleChunk', () => {
   it('stores the chunk in one markItems step, settled together, each record as one item job would store it', async () => {
@@ -18,7 +31,11 @@ describe('ItemPipeline.handleChunk', () => {
     expect(f.called('catalog.markItem')).toEqual([]);
     expect(f.called('kills.settleMany')).toHaveLength(1);
     expect(f.called('kills.settle')).toEqual([]);
-    expect(f.logs.filter((l) => l.msg === 'item done').map((l) => (l.obj as { itemId: string }).itemId)).toEqual(['b1-0001', 'b1-0002', 'b1-0003']);
+    expect(f.logs.filter((l) => l.msg === 'item done').map((l) => (l.obj as { itemId: string }).itemId)).toEqual([
+      'b1-0001',
+      'b1-0002',
+      'b1-0003',
+    ]);
 
     const one = new Fakes();
     const p = new ItemPipeline(one.ports());
@@ -34,7 +51,10 @@ describe('ItemPipeline.handleChunk', () => {
     const byId = new Map(f.marked.map((m) => [m.record.id, m]));
     expect(byId.get('b1-0001')!.failure).toBeNull();
     expect(byId.get('b1-0003')!.failure).toBeNull();
-    expect(byId.get('b1-0002')!.failure).toEqual({ error: { code: 'FEED_MALFORMED', message: 'line 2: not JSON' }, attempts: 1 });
+    expect(byId.get('b1-0002')!.failure).toEqual({
+      error: { code: 'FEED_MALFORMED', message: 'line 2: not JSON' },
+      attempts: 1,
+    });
     expect(byId.get('b1-0002')!.record.error).toEqual({ code: 'FEED_MALFORMED', message: 'line 2: not JSON' });
   });
 
@@ -62,7 +82,10 @@ describe('ItemPipeline.handleChunk', () => {
     };
     const out = await new ItemPipeline(ports).handleChunk('b1', chunkJobs(), { number: 3, max: 3 });
     expect(out).toMatchObject({ stored: 3, failed: ['b1-0003'] });
-    expect(f.marked.find((m) => m.record.id === 'b1-0003')!.failure).toEqual({ error: { code: 'INTERNAL', message: 'connection reset' }, attempts: 3 });
+    expect(f.marked.find((m) => m.record.id === 'b1-0003')!.failure).toEqual({
+      error: { code: 'INTERNAL', message: 'connection reset' },
+      attempts: 3,
+    });
   });
 
   it('nothing is stored when the chunk step fails: the job runs again whole', async () => {

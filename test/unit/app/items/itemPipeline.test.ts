@@ -23,7 +23,9 @@ describe('ItemPipeline', () => {
     expect(f.called('source.readFile').map((c) => c.args)).toEqual([['/feeds/drop', '/feeds/drop/cp.jpg']]);
     expect(f.called('codec.render')).toHaveLength(1);
     // the manifest is written last, after the original and both renditions; the render pause sits just before it
-    const writes = f.calls.filter((c) => c.port.startsWith('store.put') || (c.port === 'pause' && c.args[0] === 'render')).map((c) => c.port);
+    const writes = f.calls
+      .filter((c) => c.port.startsWith('store.put') || (c.port === 'pause' && c.args[0] === 'render'))
+      .map((c) => c.port);
     expect(writes.slice(-2)).toEqual(['pause', 'store.putManifest']);
     expect(writes.filter((w) => w === 'store.putRendition')).toHaveLength(2);
     expect(writes.indexOf('store.putOriginal')).toBeLessThan(writes.indexOf('store.putManifest'));
@@ -33,8 +35,18 @@ describe('ItemPipeline', () => {
     const { record } = out;
     expect(out.rendered).toBe(true);
     expect(record.error).toBeNull();
-    expect(record.image).toMatchObject({ sha256: h, width: 640, height: 480, format: 'jpeg', bytes: bytes.length, original: `originals/${h.slice(0, 2)}/${h.slice(2, 4)}/${h}.jpg` });
-    expect(record.renditions.map((r) => r.path)).toEqual([`renditions/${h.slice(0, 2)}/${h.slice(2, 4)}/${h}/thumb.webp`, `renditions/${h.slice(0, 2)}/${h.slice(2, 4)}/${h}/preview.jpg`]);
+    expect(record.image).toMatchObject({
+      sha256: h,
+      width: 640,
+      height: 480,
+      format: 'jpeg',
+      bytes: bytes.length,
+      original: `originals/${h.slice(0, 2)}/${h.slice(2, 4)}/${h}.jpg`,
+    });
+    expect(record.renditions.map((r) => r.path)).toEqual([
+      `renditions/${h.slice(0, 2)}/${h.slice(2, 4)}/${h}/thumb.webp`,
+      `renditions/${h.slice(0, 2)}/${h.slice(2, 4)}/${h}/preview.jpg`,
+    ]);
     for (const r of record.renditions) expect(f.objects.has(r.path)).toBe(true);
     // caption and credit read from the photo's own IPTC (the feed gave none)
     expect(record.captionRaw.length).toBeGreaterThan(20);
@@ -42,13 +54,24 @@ describe('ItemPipeline', () => {
     expect(record.processedAt).toBe('2026-12-01T12:00:00.000Z');
     expect(f.marked).toEqual([{ record, failure: null }]);
     const done = f.logs.find((l) => l.msg === 'item done')!;
-    expect(done.obj).toMatchObject({ rendered: true, stages: { read: expect.any(Number), renditions: expect.any(Number), store: expect.any(Number), catalog: expect.any(Number) } });
+    expect(done.obj).toMatchObject({
+      rendered: true,
+      stages: {
+        read: expect.any(Number),
+        renditions: expect.any(Number),
+        store: expect.any(Number),
+        catalog: expect.any(Number),
+      },
+    });
   });
 
   it('a caption without a photo: nothing read, rendered or stored; the record has the cleaned caption and credit', async () => {
     const f = new Fakes();
     const p = new ItemPipeline(f.ports());
-    const { record, rendered } = await p.handle(job({ captionRaw: 'Fans cheer in Madrid on Sunday. REUTERS/Susana Vera' }), { number: 1, max: 3 });
+    const { record, rendered } = await p.handle(
+      job({ captionRaw: 'Fans cheer in Madrid on Sunday. REUTERS/Susana Vera' }),
+      { number: 1, max: 3 },
+    );
     expect(rendered).toBe(false);
     expect(f.calls.filter((c) => /^(source|codec|store|photos)\./.test(c.port))).toEqual([]);
     expect(record.image).toBeNull();
@@ -77,7 +100,10 @@ describe('ItemPipeline', () => {
     expect(isRetryable(err)).toBe(false);
     expect(f.marked).toHaveLength(1);
     const { record, failure } = f.marked[0];
-    expect(failure).toEqual({ error: { code: 'IMAGE_CORRUPT', message: '/feeds/drop/cech.jpg: the image could not be decoded' }, attempts: 1 });
+    expect(failure).toEqual({
+      error: { code: 'IMAGE_CORRUPT', message: '/feeds/drop/cech.jpg: the image could not be decoded' },
+      attempts: 1,
+    });
     expect(record.error?.code).toBe('IMAGE_CORRUPT');
     expect(record.image).toBeNull();
     expect(record.caption).toBe(rendered.caption);
@@ -98,7 +124,16 @@ describe('ItemPipeline', () => {
       height: 480,
       format: 'jpeg',
       phash: '0123456789abcdef',
-      renditions: [{ name: 'thumb' as const, path: `renditions/${h.slice(0, 2)}/${h.slice(2, 4)}/${h}/thumb.webp`, width: 400, height: 300, format: 'webp', bytes: 999 }],
+      renditions: [
+        {
+          name: 'thumb' as const,
+          path: `renditions/${h.slice(0, 2)}/${h.slice(2, 4)}/${h}/thumb.webp`,
+          width: 400,
+          height: 300,
+          format: 'webp',
+          bytes: 999,
+        },
+      ],
     };
     f.manifests.set(h, stored);
     const out = await new ItemPipeline(f.ports()).handle(job({ image: '/feeds/drop/pa.jpg' }), { number: 1, max: 3 });
@@ -106,13 +141,19 @@ describe('ItemPipeline', () => {
     expect(f.called('codec.render')).toEqual([]);
     expect(f.calls.filter((c) => c.port.startsWith('store.put'))).toEqual([]);
     expect(out.record.renditions).toEqual(stored.renditions);
-    expect(out.record.image).toMatchObject({ sha256: h, phash: '0123456789abcdef', original: `originals/${h.slice(0, 2)}/${h.slice(2, 4)}/${h}.jpg` });
+    expect(out.record.image).toMatchObject({
+      sha256: h,
+      phash: '0123456789abcdef',
+      original: `originals/${h.slice(0, 2)}/${h.slice(2, 4)}/${h}.jpg`,
+    });
   });
 
   it('a storage fault is retryable: thrown for BullMQ to retry, no record until the last attempt, then STORAGE_FAILED', async () => {
     const f = new Fakes();
     f.files.set('/feeds/drop/pa.jpg', photoBytes('pa.jpg'));
-    f.storeFault = new StorageError('s3 put-if-absent s3://b/renditions/...: HTTP 503 ServiceUnavailable after 4 attempts');
+    f.storeFault = new StorageError(
+      's3 put-if-absent s3://b/renditions/...: HTTP 503 ServiceUnavailable after 4 attempts',
+    );
     const p = new ItemPipeline(f.ports());
     const j = job({ image: '/feeds/drop/pa.jpg' });
 
@@ -126,7 +167,10 @@ describe('ItemPipeline', () => {
     const last = await p.handle(j, { number: 2, max: 2 }).catch((e: unknown) => e);
     expect(isRetryable(last)).toBe(true);
     expect(f.marked).toHaveLength(1);
-    expect(f.marked[0].failure).toEqual({ error: { code: 'STORAGE_FAILED', message: f.storeFault.message }, attempts: 2 });
+    expect(f.marked[0].failure).toEqual({
+      error: { code: 'STORAGE_FAILED', message: f.storeFault.message },
+      attempts: 2,
+    });
     // what was read of the photo before the fault stays in the failed record
     expect(f.marked[0].record.captionRaw.length).toBeGreaterThan(20);
 
@@ -150,14 +194,19 @@ describe('ItemPipeline', () => {
     }
     expect(f.marked).toEqual([]);
     await p.handle(j, { number: 3, max: 3 }).catch(() => undefined);
-    expect(f.marked.map((m) => m.failure)).toEqual([{ error: { code: 'FETCH_FAILED', message: `${url}: HTTP 503 Service Unavailable (3 attempts)` }, attempts: 3 }]);
+    expect(f.marked.map((m) => m.failure)).toEqual([
+      { error: { code: 'FETCH_FAILED', message: `${url}: HTTP 503 Service Unavailable (3 attempts)` }, attempts: 3 },
+    ]);
     expect(f.called('source.fetch')).toHaveLength(3);
     expect(f.called('source.readFile')).toEqual([]);
 
     f.urls.set(url, new FetchFailedError(`${url}: HTTP 404 Not Found`, false));
     const gone = await p.handle(j, { number: 1, max: 3 }).catch((e: unknown) => e);
     expect(isRetryable(gone)).toBe(false);
-    expect(f.marked[1].failure).toEqual({ error: { code: 'FETCH_FAILED', message: `${url}: HTTP 404 Not Found` }, attempts: 1 });
+    expect(f.marked[1].failure).toEqual({
+      error: { code: 'FETCH_FAILED', message: `${url}: HTTP 404 Not Found` },
+      attempts: 1,
+    });
 
     // the host answers again
     f.urls.set(url, photoBytes('pa.jpg'));
@@ -166,9 +215,15 @@ describe('ItemPipeline', () => {
 
   it('an item the feed already marked bad: failed once, not retried, its caption and credit kept', async () => {
     const f = new Fakes();
-    const bad = job({ captionRaw: 'FILE PHOTO: A goal in Leeds. REUTERS/Lee Smith', error: { code: 'PATH_OUTSIDE_FEED', message: 'feed.csv: line 2: ../x.jpg leaves the folder' } });
+    const bad = job({
+      captionRaw: 'FILE PHOTO: A goal in Leeds. REUTERS/Lee Smith',
+      error: { code: 'PATH_OUTSIDE_FEED', message: 'feed.csv: line 2: ../x.jpg leaves the folder' },
+    });
     const err = await new ItemPipeline(f.ports()).handle(bad, { number: 1, max: 5 }).catch((e: unknown) => e);
     expect(isRetryable(err)).toBe(false);
-    expect(f.marked[0].record).toMatchObject({ error: { code: 'PATH_OUTSIDE_FEED' }, credit: { agency: 'REUTERS', flags: { file: true } } });
+    expect(f.marked[0].record).toMatchObject({
+      error: { code: 'PATH_OUTSIDE_FEED' },
+      credit: { agency: 'REUTERS', flags: { file: true } },
+    });
   });
 });

@@ -3,16 +3,41 @@ import type { RetentionPorts } from '../../../../src/app/retention/retentionPass
 
 /** Fake ports: a catalog with one old finished batch (export there), a lock one holder at a time. */
 function fakes(opts: { failAt?: string } = {}) {
-  const state = { holder: null as string | null, listed: new Set(['b1']), ledgers: new Set(['b1']), passes: 0, closed: 0, memory: [1_000_000, 400_000] };
+  const state = {
+    holder: null as string | null,
+    listed: new Set(['b1']),
+    ledgers: new Set(['b1']),
+    passes: 0,
+    closed: 0,
+    memory: [1_000_000, 400_000],
+  };
   const logs: Array<{ msg: string; obj: Record<string, unknown> }> = [];
-  const logger = { info: (obj: object, msg: string) => logs.push({ msg, obj: obj as Record<string, unknown> }), warn: (obj: object, msg: string) => logs.push({ msg, obj: obj as Record<string, unknown> }) };
+  const logger = {
+    info: (obj: object, msg: string) => logs.push({ msg, obj: obj as Record<string, unknown> }),
+    warn: (obj: object, msg: string) => logs.push({ msg, obj: obj as Record<string, unknown> }),
+  };
   const finished = new Date(Date.parse('2026-01-01T00:00:00Z')).toISOString();
   const ports: RetentionPorts = {
     catalog: {
       candidates: async (_b, offset, limit) => [...state.listed].slice(offset, offset + limit),
       facts: async (id) =>
         state.ledgers.has(id)
-          ? { id, state: 'done', finishedAt: finished, archived: false, entry: { id, feed: 'f', format: 'ndjson', createdAt: finished, finishedAt: finished, expected: 3, ok: 2, failed: 1 } }
+          ? {
+              id,
+              state: 'done',
+              finishedAt: finished,
+              archived: false,
+              entry: {
+                id,
+                feed: 'f',
+                format: 'ndjson',
+                createdAt: finished,
+                finishedAt: finished,
+                expected: 3,
+                ok: 2,
+                failed: 1,
+              },
+            }
           : { id, state: null, finishedAt: null, archived: true, entry: null },
       archive: async () => undefined,
       unlinkLedger: async (id) => {
@@ -63,7 +88,15 @@ describe('RetentionService (fake ports)', () => {
     expect(state.holder).toBeNull();
     expect(state.closed).toBe(1);
     const line = logs.find((l) => l.msg === 'retention pass finished')!;
-    expect(line.obj).toMatchObject({ trigger: 'schedule', jobId: 'repeat:retention:1', batchesArchived: 1, keysRemoved: 8, jobsRemoved: 2, failedExpired: 1, bytesFreed: 600_000 });
+    expect(line.obj).toMatchObject({
+      trigger: 'schedule',
+      jobId: 'repeat:retention:1',
+      batchesArchived: 1,
+      keysRemoved: 8,
+      jobsRemoved: 2,
+      failedExpired: 1,
+      bytesFreed: 600_000,
+    });
   });
 
   it('a second pass while one holds the lock removes nothing and does not fail (ran: false)', async () => {

@@ -1,5 +1,10 @@
 import { ScheduleService } from '../../../../src/app/schedules/scheduleService';
-import type { ScheduleQueue, ScheduleRepeat, ScheduleServicePorts, StoredSchedule } from '../../../../src/app/schedules/ports';
+import type {
+  ScheduleQueue,
+  ScheduleRepeat,
+  ScheduleServicePorts,
+  StoredSchedule,
+} from '../../../../src/app/schedules/ports';
 import { ScheduleError } from '../../../../src/app/schedules/scheduleDef';
 import type { ScheduleJob } from '../../../../src/schemas/scheduleJob';
 import { exitCodeOf } from '../../../../src/core/errors';
@@ -36,7 +41,10 @@ function build(over: Partial<ScheduleServicePorts> = {}) {
   const removed: string[] = [];
   const ports: ScheduleServicePorts = {
     queue,
-    sources: { registerSource: async (_k, name) => void registered.push(name), removeSource: async (_k, name) => void removed.push(name) },
+    sources: {
+      registerSource: async (_k, name) => void registered.push(name),
+      removeSource: async (_k, name) => void removed.push(name),
+    },
     pending: async () => null,
     isFolder: async (p) => p === '/in',
     readFile: async () => '[]',
@@ -62,8 +70,14 @@ describe('ScheduleService', () => {
     const { service, queue } = build();
     const a = await service.upsert({ name: 'n', every: 60_000, source: '/nope' }).catch((e) => e);
     expect(a).toBeInstanceOf(ScheduleError);
-    expect([a.code, exitCodeOf(a), a.message]).toEqual(['SCHEDULE_INVALID', 2, 'schedule n: source /nope is not a folder (or an http(s) URL)']);
-    const b = await service.upsert({ name: 'h', every: 60_000, source: 'http://other.example.org/feed.xml' }).catch((e) => e);
+    expect([a.code, exitCodeOf(a), a.message]).toEqual([
+      'SCHEDULE_INVALID',
+      2,
+      'schedule n: source /nope is not a folder (or an http(s) URL)',
+    ]);
+    const b = await service
+      .upsert({ name: 'h', every: 60_000, source: 'http://other.example.org/feed.xml' })
+      .catch((e) => e);
     expect(b.code).toBe('SCHEDULE_INVALID');
     expect(queue.schedules.size).toBe(0);
   });
@@ -73,7 +87,9 @@ describe('ScheduleService', () => {
     queue.schedules.set('n', { name: 'n', every: 60_000, source: '/in', next: 9_000 });
     queue.nextAfterUpsert = 70_000;
     expect((await service.upsert({ name: 'n', every: 60_000, source: '/in' })).caughtUp).toBe(true);
-    expect(queue.runs).toEqual([{ data: { schedule: 'n', source: '/in', trigger: 'catch-up' }, jobId: 'catchup-n-9000' }]);
+    expect(queue.runs).toEqual([
+      { data: { schedule: 'n', source: '/in', trigger: 'catch-up' }, jobId: 'catchup-n-9000' },
+    ]);
   });
 
   it('runs now with a manual job id, and refuses an unknown name', async () => {
@@ -91,7 +107,9 @@ describe('ScheduleService', () => {
     queue.schedules.set('a', { name: 'a', every: 1000, source: '/in', next: null });
     expect((await service.list()).map((s) => s.name)).toEqual(['a', 'b']);
     expect(await service.resumeInterrupted()).toBe(1);
-    expect(queue.runs).toEqual([{ data: { schedule: 'a', source: '/in', trigger: 'resume' }, jobId: 'resume-a-r1-10000' }]);
+    expect(queue.runs).toEqual([
+      { data: { schedule: 'a', source: '/in', trigger: 'resume' }, jobId: 'resume-a-r1-10000' },
+    ]);
     expect(await service.remove('b')).toBe(true);
     expect(await service.remove('b')).toBe(false);
     expect(removed).toEqual(['b']);

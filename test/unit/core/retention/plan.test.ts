@@ -1,4 +1,11 @@
-import { DAY_MS, decideBatch, expiresAt, retentionCutoff, runExpired, stepsAfter } from '../../../../src/core/retention/plan';
+import {
+  DAY_MS,
+  decideBatch,
+  expiresAt,
+  retentionCutoff,
+  runExpired,
+  stepsAfter,
+} from '../../../../src/core/retention/plan';
 
 describe('retention decisions (src/core/retention/plan.ts)', () => {
   const now = new Date('2026-12-01T00:00:00Z');
@@ -6,11 +13,26 @@ describe('retention decisions (src/core/retention/plan.ts)', () => {
   const at = (days: number) => new Date(now.getTime() - days * DAY_MS).toISOString();
 
   it('removes a batch finished before the window, keeps a recent or open one, resumes one left without its ledger', () => {
-    expect(decideBatch({ id: 'a', state: 'done', finishedAt: at(31), archived: false }, cutoff)).toEqual({ id: 'a', action: 'remove' });
-    expect(decideBatch({ id: 'b', state: 'done', finishedAt: at(29), archived: false }, cutoff)).toMatchObject({ action: 'keep', reason: 'recent' });
-    expect(decideBatch({ id: 'c', state: 'running', finishedAt: null, archived: false }, cutoff)).toMatchObject({ action: 'keep', reason: 'open' });
-    expect(decideBatch({ id: 'd', state: null, finishedAt: null, archived: true }, cutoff)).toEqual({ id: 'd', action: 'resume' });
-    expect(decideBatch({ id: 'e', state: null, finishedAt: null, archived: false }, cutoff)).toMatchObject({ action: 'keep', reason: 'no-ledger' });
+    expect(decideBatch({ id: 'a', state: 'done', finishedAt: at(31), archived: false }, cutoff)).toEqual({
+      id: 'a',
+      action: 'remove',
+    });
+    expect(decideBatch({ id: 'b', state: 'done', finishedAt: at(29), archived: false }, cutoff)).toMatchObject({
+      action: 'keep',
+      reason: 'recent',
+    });
+    expect(decideBatch({ id: 'c', state: 'running', finishedAt: null, archived: false }, cutoff)).toMatchObject({
+      action: 'keep',
+      reason: 'open',
+    });
+    expect(decideBatch({ id: 'd', state: null, finishedAt: null, archived: true }, cutoff)).toEqual({
+      id: 'd',
+      action: 'resume',
+    });
+    expect(decideBatch({ id: 'e', state: null, finishedAt: null, archived: false }, cutoff)).toMatchObject({
+      action: 'keep',
+      reason: 'no-ledger',
+    });
   });
 
   it('steps after a cursor, expiry dates, run rows', () => {

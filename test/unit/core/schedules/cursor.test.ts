@@ -1,11 +1,20 @@
-import { decodeCursor, encodeCursorEntry, newSinceCursor, prunableKeys, type Cursor } from '../../../../src/core/schedules/cursor';
+import {
+  decodeCursor,
+  encodeCursorEntry,
+  newSinceCursor,
+  prunableKeys,
+  type Cursor,
+} from '../../../../src/core/schedules/cursor';
 import { selectFiles, type ListedFile } from '../../../../src/app/schedules/selectFiles';
 
 const DAY = 86_400_000;
 
 describe('the cursor of a scheduled import', () => {
   it('round-trips through its Redis encoding, ignoring garbage', () => {
-    const c = decodeCursor({ '/in/a.jpg': encodeCursorEntry({ signature: '10:5', takenAt: 1000 }), '/in/b.jpg': 'junk' });
+    const c = decodeCursor({
+      '/in/a.jpg': encodeCursorEntry({ signature: '10:5', takenAt: 1000 }),
+      '/in/b.jpg': 'junk',
+    });
     expect([...c]).toEqual([['/in/a.jpg', { signature: '10:5', takenAt: 1000 }]]);
   });
 

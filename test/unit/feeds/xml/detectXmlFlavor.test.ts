@@ -20,12 +20,24 @@ describe('detectXmlFlavor', () => {
   it.each([
     ['a prefixed G2 root', '<g2:newsItem xmlns:g2="http://iptc.org/std/nar/2006-10-01/"/>', 'newsml-g2'],
     ['a G2 packageItem', '<packageItem xmlns="http://iptc.org/std/nar/2006-10-01/"/>', 'newsml-g2'],
-    ['a newsMessage without namespace', '<?xml version="1.0"?><!-- c --><newsMessage><itemSet/></newsMessage>', 'newsml-g2'],
+    [
+      'a newsMessage without namespace',
+      '<?xml version="1.0"?><!-- c --><newsMessage><itemSet/></newsMessage>',
+      'newsml-g2',
+    ],
     ['NITF with its namespace', '<nitf xmlns="http://iptc.org/std/NITF/2006-10-18/"><head/></nitf>', 'nitf'],
     ['a BOM and a DOCTYPE whose literal holds ">"', '\ufeff<!DOCTYPE nitf SYSTEM "a>b.dtd"><nitf/>', 'nitf'],
     ['an internal subset with "]>" inside a comment', '<!DOCTYPE x [ <!-- ]> --> <!ENTITY e "x"> ]><nitf/>', 'nitf'],
-    ['NewsML 1.2 (no namespace, with or without Version)', '<?xml version="1.0"?><NewsML Version="1.2"/>', 'newsml-1.2'],
-    ['NewsML 1.x as AFP sends it', '<NewsML><Catalog Href="http://www.afp.com/dtd/AFPCatalog.xml"/></NewsML>', 'newsml-1.2'],
+    [
+      'NewsML 1.2 (no namespace, with or without Version)',
+      '<?xml version="1.0"?><NewsML Version="1.2"/>',
+      'newsml-1.2',
+    ],
+    [
+      'NewsML 1.x as AFP sends it',
+      '<NewsML><Catalog Href="http://www.afp.com/dtd/AFPCatalog.xml"/></NewsML>',
+      'newsml-1.2',
+    ],
   ])('recognises %s', (_name, xml, flavor) => {
     expect(detectXmlFlavor(xml)).toBe(flavor);
   });
@@ -56,8 +68,8 @@ describe('parseWireXml', () => {
   });
 
   it('reports hostile unknown XML as XML_ENTITY_REFUSED, not as merely unknown', () => {
-    expect(() => parseWireXml('<!DOCTYPE rss [<!ENTITY x SYSTEM "file:///etc/passwd">]><rss>&x;</rss>', 'feed.xml')).toThrow(
-      expect.objectContaining({ code: 'XML_ENTITY_REFUSED' }),
-    );
+    expect(() =>
+      parseWireXml('<!DOCTYPE rss [<!ENTITY x SYSTEM "file:///etc/passwd">]><rss>&x;</rss>', 'feed.xml'),
+    ).toThrow(expect.objectContaining({ code: 'XML_ENTITY_REFUSED' }));
   });
 });

@@ -54,7 +54,11 @@ describe('resolveImageRef', () => {
   });
 
   it('resolves against the feed URL for web feeds and refuses other schemes there', () => {
-    expect(resolveImageRef('http://wire.example/a/feed.csv', '/img/p.jpg', false, 'x').image).toBe('http://wire.example/img/p.jpg');
-    expect(resolveImageRef('http://wire.example/a/feed.csv', 'data:image/jpeg;base64,AAAA', false, 'x').error?.code).toBe('PATH_OUTSIDE_FEED');
+    expect(resolveImageRef('http://wire.example/a/feed.csv', '/img/p.jpg', false, 'x').image).toBe(
+      'http://wire.example/img/p.jpg',
+    );
+    expect(
+      resolveImageRef('http://wire.example/a/feed.csv', 'data:image/jpeg;base64,AAAA', false, 'x').error?.code,
+    ).toBe('PATH_OUTSIDE_FEED');
   });
 });

@@ -16,7 +16,8 @@ const DROP = '/srv/drop/agency/feed.xml';
 function item(attrs: string, contentMeta: string, contentSet = '', itemClass = 'ninat:picture', extra = ''): string {
   return `<newsItem ${attrs}>${extra}<itemMeta><itemClass qcode="${itemClass}"/></itemMeta><contentMeta>${contentMeta}</contentMeta><contentSet>${contentSet}</contentSet></newsItem>`;
 }
-const message = (...items: string[]): string => `<newsMessage ${NS}><itemSet>${items.join('\n')}</itemSet></newsMessage>`;
+const message = (...items: string[]): string =>
+  `<newsMessage ${NS}><itemSet>${items.join('\n')}</itemSet></newsMessage>`;
 
 describe('parseNewsmlG2 on the sample picture feed', () => {
   const items = parseNewsmlG2(readFileSync(FEED, 'utf8'), FEED);
@@ -65,9 +66,17 @@ describe('parseNewsmlG2 on the sample picture feed', () => {
 describe('parseNewsmlG2 item selection', () => {
   it('takes every picture item of a message, skips text items, and keeps positions in the message', () => {
     const xml = message(
-      item('guid="a" version="1"', '<description role="drol:caption">First</description>', '<remoteContent href="a.jpg"/>'),
+      item(
+        'guid="a" version="1"',
+        '<description role="drol:caption">First</description>',
+        '<remoteContent href="a.jpg"/>',
+      ),
       item('guid="story" version="1"', '<headline>A story</headline>', '', 'ninat:text'),
-      item('guid="b" version="2"', '<description role="drol:caption">Second</description>', '<remoteContent href="b.jpg"/>'),
+      item(
+        'guid="b" version="2"',
+        '<description role="drol:caption">Second</description>',
+        '<remoteContent href="b.jpg"/>',
+      ),
     );
     const items = parseNewsmlG2(xml, DROP);
     expect(items.map((i) => [i.agencyId, i.agencyVersion, i.source.position, i.captionRaw, i.image])).toEqual([
@@ -87,12 +96,17 @@ describe('parseNewsmlG2 item selection', () => {
   });
 
   it('takes an item without itemClass when it carries an image rendition', () => {
-    const xml = message(`<newsItem guid="x"><contentSet><remoteContent href="x.jpg" contenttype="image/jpeg"/></contentSet></newsItem>`);
+    const xml = message(
+      `<newsItem guid="x"><contentSet><remoteContent href="x.jpg" contenttype="image/jpeg"/></contentSet></newsItem>`,
+    );
     expect(parseNewsmlG2(xml, DROP).map((i) => i.image)).toEqual(['/srv/drop/agency/x.jpg']);
   });
 
   it('marks a repeated guid in one message as ITEM_DUPLICATE_ID on the later item only', () => {
-    const xml = message(item('guid="same"', '<headline>one</headline>'), item('guid="same"', '<headline>two</headline>'));
+    const xml = message(
+      item('guid="same"', '<headline>one</headline>'),
+      item('guid="same"', '<headline>two</headline>'),
+    );
     const [first, second] = parseNewsmlG2(xml, DROP);
     expect(first.error).toBeUndefined();
     expect(second.error).toEqual({ code: 'ITEM_DUPLICATE_ID', message: expect.stringContaining('newsItem 0') });
@@ -100,12 +114,15 @@ describe('parseNewsmlG2 item selection', () => {
   });
 
   it('refuses a document that is not NewsML-G2 with FEED_UNKNOWN_FORMAT', () => {
-    expect(() => parseNewsmlG2('<nitf><head/></nitf>', DROP)).toThrow(expect.objectContaining({ code: 'FEED_UNKNOWN_FORMAT' }));
+    expect(() => parseNewsmlG2('<nitf><head/></nitf>', DROP)).toThrow(
+      expect.objectContaining({ code: 'FEED_UNKNOWN_FORMAT' }),
+    );
   });
 });
 
 describe('parseNewsmlG2 renditions', () => {
-  const rendition = (contentSet: string, feed = DROP) => parseNewsmlG2(message(item('guid="r"', '', contentSet)), feed)[0];
+  const rendition = (contentSet: string, feed = DROP) =>
+    parseNewsmlG2(message(item('guid="r"', '', contentSet)), feed)[0];
 
   it('prefers rnd:highRes over a larger unmarked rendition', () => {
     const it = rendition(
@@ -122,9 +139,9 @@ describe('parseNewsmlG2 renditions', () => {
   });
 
   it('keeps an http(s) href as a URL', () => {
-    expect(rendition('<remoteContent href="https://img.example/p/123.jpg?sig=a&amp;b=1" rendition="rnd:highRes"/>').image).toBe(
-      'https://img.example/p/123.jpg?sig=a&b=1',
-    );
+    expect(
+      rendition('<remoteContent href="https://img.example/p/123.jpg?sig=a&amp;b=1" rendition="rnd:highRes"/>').image,
+    ).toBe('https://img.example/p/123.jpg?sig=a&b=1');
   });
 
   it('decodes percent-escapes in a relative href', () => {
@@ -132,7 +149,9 @@ describe('parseNewsmlG2 renditions', () => {
   });
 
   it('resolves a relative href against the URL of a feed fetched over HTTP', () => {
-    expect(rendition('<remoteContent href="img/1.jpg"/>', 'https://wire.example/feeds/today.xml').image).toBe('https://wire.example/feeds/img/1.jpg');
+    expect(rendition('<remoteContent href="img/1.jpg"/>', 'https://wire.example/feeds/today.xml').image).toBe(
+      'https://wire.example/feeds/img/1.jpg',
+    );
   });
 
   const escapes: Array<[string, string]> = [
@@ -141,18 +160,21 @@ describe('parseNewsmlG2 renditions', () => {
     ['a file: URL outside the folder', 'file:///etc/passwd'],
     ['an ftp: URL', 'ftp://wire.example/p.jpg'],
   ];
-  it.each(escapes)('gives an item whose href is %s a PATH_OUTSIDE_FEED error, and keeps the other items', (_name, href) => {
-    const xml = message(
-      item('guid="bad"', '<headline>bad</headline>', `<remoteContent href="${href}"/>`),
-      item('guid="good"', '<headline>good</headline>', '<remoteContent href="ok.jpg"/>'),
-    );
-    const [bad, good] = parseNewsmlG2(xml, DROP);
-    expect(bad.image).toBeNull();
-    expect(bad.error?.code).toBe('PATH_OUTSIDE_FEED');
-    expect(bad.error?.message).toContain('(bad)');
-    expect(good.error).toBeUndefined();
-    expect(good.image).toBe('/srv/drop/agency/ok.jpg');
-  });
+  it.each(escapes)(
+    'gives an item whose href is %s a PATH_OUTSIDE_FEED error, and keeps the other items',
+    (_name, href) => {
+      const xml = message(
+        item('guid="bad"', '<headline>bad</headline>', `<remoteContent href="${href}"/>`),
+        item('guid="good"', '<headline>good</headline>', '<remoteContent href="ok.jpg"/>'),
+      );
+      const [bad, good] = parseNewsmlG2(xml, DROP);
+      expect(bad.image).toBeNull();
+      expect(bad.error?.code).toBe('PATH_OUTSIDE_FEED');
+      expect(bad.error?.message).toContain('(bad)');
+      expect(good.error).toBeUndefined();
+      expect(good.image).toBe('/srv/drop/agency/ok.jpg');
+    },
+  );
 
   it('refuses a file: URL even from a feed fetched over HTTP', () => {
     const it = rendition('<remoteContent href="file:///etc/passwd"/>', 'https://wire.example/feed.xml');
@@ -162,10 +184,13 @@ describe('parseNewsmlG2 renditions', () => {
 });
 
 describe('parseNewsmlG2 metadata fallbacks', () => {
-  const meta = (contentMeta: string, extra = '') => parseNewsmlG2(message(item('guid="m"', contentMeta, '', 'ninat:picture', extra)), DROP)[0];
+  const meta = (contentMeta: string, extra = '') =>
+    parseNewsmlG2(message(item('guid="m"', contentMeta, '', 'ninat:picture', extra)), DROP)[0];
 
   it('uses the caption-role description, not the summary', () => {
-    const it = meta('<description role="drol:summary">Short</description><description role="drol:caption">  The caption\n  on two lines  </description>');
+    const it = meta(
+      '<description role="drol:summary">Short</description><description role="drol:caption">  The caption\n  on two lines  </description>',
+    );
     expect(it.captionRaw).toBe('The caption\n  on two lines');
     expect(it.iptc.caption).toBe(it.captionRaw);
   });
@@ -179,22 +204,35 @@ describe('parseNewsmlG2 metadata fallbacks', () => {
   });
 
   it('lists every creator, from name or literal', () => {
-    expect(meta('<creator><name>A One</name></creator><creator literal="B Two"/><by>ignored</by>').iptc.byline).toEqual(['A One', 'B Two']);
+    expect(meta('<creator><name>A One</name></creator><creator literal="B Two"/><by>ignored</by>').iptc.byline).toEqual(
+      ['A One', 'B Two'],
+    );
   });
 
   it('uses the copyright holder when there is no notice', () => {
-    expect(meta('', '<rightsInfo><copyrightHolder literal="Holder Ltd"/></rightsInfo>').iptc.copyright).toBe('Holder Ltd');
+    expect(meta('', '<rightsInfo><copyrightHolder literal="Holder Ltd"/></rightsInfo>').iptc.copyright).toBe(
+      'Holder Ltd',
+    );
   });
 
   it('reads only the source-role infoSource', () => {
-    expect(meta('<infoSource role="cRole:originatingParty" literal="Other"/><infoSource role="cRole:source"><name>Real</name></infoSource>').iptc.source).toBe('Real');
+    expect(
+      meta(
+        '<infoSource role="cRole:originatingParty" literal="Other"/><infoSource role="cRole:source"><name>Real</name></infoSource>',
+      ).iptc.source,
+    ).toBe('Real');
   });
 
   it('reads city, region and country from POIDetails and broader concepts', () => {
     const it = meta(
       '<located><name>Ignored when an address gives the locality</name><POIDetails><address><locality><name>Lyon</name></locality><area><name>Auvergne-Rhône-Alpes</name></area><country qcode="iso3166-1a2:fr"><name>France</name></country></address></POIDetails></located>',
     );
-    expect(it.iptc).toMatchObject({ city: 'Lyon', state: 'Auvergne-Rhône-Alpes', country: 'France', countryCode: 'FR' });
+    expect(it.iptc).toMatchObject({
+      city: 'Lyon',
+      state: 'Auvergne-Rhône-Alpes',
+      country: 'France',
+      countryCode: 'FR',
+    });
   });
 
   it('reads a located country without inventing a city', () => {
@@ -206,11 +244,15 @@ describe('parseNewsmlG2 metadata fallbacks', () => {
   it('takes the city from a clear dateline only when located gives none', () => {
     expect(meta('<dateline>BERLIN, March 3</dateline>').iptc.city).toBe('BERLIN');
     expect(meta('<dateline>BERLIN (Reuters) -</dateline>').iptc.city).toBeUndefined();
-    expect(meta('<located><name>Potsdam</name></located><dateline>BERLIN, March 3</dateline>').iptc.city).toBe('Potsdam');
+    expect(meta('<located><name>Potsdam</name></located><dateline>BERLIN, March 3</dateline>').iptc.city).toBe(
+      'Potsdam',
+    );
   });
 
   it('adds named subjects to keywords once, and leaves code-only subjects out', () => {
-    const it = meta('<keyword>tennis</keyword><subject qcode="medtop:1"><name>tennis</name></subject><subject qcode="medtop:2"><name>sport</name></subject><subject qcode="medtop:3"/>');
+    const it = meta(
+      '<keyword>tennis</keyword><subject qcode="medtop:1"><name>tennis</name></subject><subject qcode="medtop:2"><name>sport</name></subject><subject qcode="medtop:3"/>',
+    );
     expect(it.iptc.keywords).toEqual(['tennis', 'sport']);
   });
 

@@ -39,7 +39,11 @@ describe('parseNitf on the sample picture document', () => {
         },
         image: path.join(FIXTURES, 'photo.jpg'),
         // rights, release and status (src/core/feeds/xml/wireRights.ts)
-        wire: { nitf: { docId: 'tag:nwp.example,2012:NWP0042' }, sent: '20120708T143210+0100', texts: [{ source: 'nitf:doc.copyright', text: '2012 Northwind Press' }] },
+        wire: {
+          nitf: { docId: 'tag:nwp.example,2012:NWP0042' },
+          sent: '20120708T143210+0100',
+          texts: [{ source: 'nitf:doc.copyright', text: '2012 Northwind Press' }],
+        },
       },
     ]);
   });
@@ -60,33 +64,50 @@ describe('parseNitf with several or no images', () => {
        <block><media media-type="image"><media-reference source="two.jpg"/><media-caption>Second</media-caption></media></block>`,
     );
     const items = parseNitf(xml, DROP);
-    expect(items.map((i) => [i.agencyId, i.source.position, i.captionRaw, i.iptc.credit, i.image, i.iptc.headline])).toEqual([
+    expect(
+      items.map((i) => [i.agencyId, i.source.position, i.captionRaw, i.iptc.credit, i.image, i.iptc.headline]),
+    ).toEqual([
       ['DOC-9#m1', 0, 'First', 'AP', '/srv/drop/nitf/one.jpg', 'Two photos'],
       ['DOC-9#2', 1, 'Second', undefined, '/srv/drop/nitf/two.jpg', 'Two photos'],
     ]);
   });
 
   it('yields no items for a text-only story', () => {
-    expect(parseNitf(nitf('<doc-id id-string="TXT"/>', '<hedline><hl1>Words only</hl1></hedline>', '<p>Long article.</p>'), DROP)).toEqual([]);
+    expect(
+      parseNitf(
+        nitf('<doc-id id-string="TXT"/>', '<hedline><hl1>Words only</hl1></hedline>', '<p>Long article.</p>'),
+        DROP,
+      ),
+    ).toEqual([]);
   });
 
   it('separates caption paragraphs with one line break, dropping the indentation between them', () => {
     const [it] = parseNitf(
-      nitf('', '', '<media media-type="image"><media-caption>\n  <p>First paragraph.</p>\n  <p>Second <em>one</em>.</p>\n</media-caption></media>'),
+      nitf(
+        '',
+        '',
+        '<media media-type="image"><media-caption>\n  <p>First paragraph.</p>\n  <p>Second <em>one</em>.</p>\n</media-caption></media>',
+      ),
       DROP,
     );
     expect(it.captionRaw).toBe('First paragraph.\nSecond one.');
   });
 
   it('keeps an image media without a usable reference as a caption-only item', () => {
-    const [it] = parseNitf(nitf('', '', '<media media-type="image"><media-caption>No file</media-caption></media>'), DROP);
+    const [it] = parseNitf(
+      nitf('', '', '<media media-type="image"><media-caption>No file</media-caption></media>'),
+      DROP,
+    );
     expect(it.image).toBeNull();
     expect(it.captionRaw).toBe('No file');
     expect(it.error).toBeUndefined();
   });
 
   it('gives an image reference leaving the feed folder a PATH_OUTSIDE_FEED error on that item', () => {
-    const [it] = parseNitf(nitf('', '', '<media media-type="image"><media-reference source="../../secret.jpg"/></media>'), DROP);
+    const [it] = parseNitf(
+      nitf('', '', '<media media-type="image"><media-reference source="../../secret.jpg"/></media>'),
+      DROP,
+    );
     expect(it.image).toBeNull();
     expect(it.error?.code).toBe('PATH_OUTSIDE_FEED');
     expect(it.error?.message).toContain(DROP);
@@ -138,7 +159,9 @@ describe('parseNitf on hostile input', () => {
     const text = readFileSync(file, 'utf8');
     // CPU time: refused before any expansion, whatever else the machine is doing
     const ms = cpuMs(() =>
-      expect(() => parseNitf(text, file)).toThrow(expect.objectContaining({ code: 'XML_ENTITY_REFUSED', message: expect.stringContaining(file) })),
+      expect(() => parseNitf(text, file)).toThrow(
+        expect.objectContaining({ code: 'XML_ENTITY_REFUSED', message: expect.stringContaining(file) }),
+      ),
     );
     expect(ms).toBeLessThan(1000);
   });

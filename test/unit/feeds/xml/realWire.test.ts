@@ -25,8 +25,15 @@ describe('dpa NewsML-G2 picture (POI located through an assert)', () => {
     const [it] = feed.items;
     expect(it.agencyId).toBe('urn:newsml:dpa.com:20090101:171117-90-000086');
     expect(it.agencyVersion).toBe('2');
-    expect(it.captionRaw).toBe('Florian David Fitz kommt am 16.11.2017 in Berlin zur 69. Verleihung des Medienpreises Bambi. Foto: Jörg Carstensen/dpa');
-    expect(it.iptc).toMatchObject({ headline: 'Verleihung des Medienpreises Bambi', byline: ['Jörg Carstensen'], credit: 'Jörg Carstensen/dpa', source: 'dpa' });
+    expect(it.captionRaw).toBe(
+      'Florian David Fitz kommt am 16.11.2017 in Berlin zur 69. Verleihung des Medienpreises Bambi. Foto: Jörg Carstensen/dpa',
+    );
+    expect(it.iptc).toMatchObject({
+      headline: 'Verleihung des Medienpreises Bambi',
+      byline: ['Jörg Carstensen'],
+      credit: 'Jörg Carstensen/dpa',
+      source: 'dpa',
+    });
     expect(it.image).toBe(path.join(path.dirname(file), 'urn_binary_dpa_com_20090101_171117-90-000086-FILED.jpeg'));
     expect(feedItemSchema.parse(it)).toEqual(it);
   });
@@ -46,7 +53,9 @@ describe('Reuters NewsML-G2 pictures (place as a cptType:5 subject with broader 
     const [it] = feed.items;
     expect(it.agencyId).toBe('tag_reuters.com_0000_newsml_GM1EA7M13RP01');
     expect(it.agencyVersion).toBe('484616934');
-    expect(it.captionRaw).toMatch(/^Cast member Vin Diesel arrives at the premiere of "Guardians of the Galaxy" in Hollywood, California July 21, 2014\..* REUTERS\/Mario Anzuoni {2}\(UNITED STATES - Tags: ENTERTAINMENT\)$/);
+    expect(it.captionRaw).toMatch(
+      /^Cast member Vin Diesel arrives at the premiere of "Guardians of the Galaxy" in Hollywood, California July 21, 2014\..* REUTERS\/Mario Anzuoni {2}\(UNITED STATES - Tags: ENTERTAINMENT\)$/,
+    );
     expect(it.iptc).toMatchObject({
       headline: 'Cast member Vin Diesel arrives at the premiere of "Guardians of the Galaxy" in Hollywood',
       byline: ['MARIO ANZUONI'],
@@ -66,18 +75,28 @@ describe('Reuters NewsML-G2 pictures (place as a cptType:5 subject with broader 
     expect(it.agencyId).toBe('tag:reuters.com,0000:newsml_GM1E9341HD701');
     expect(it.agencyVersion).toBe('360624134');
     expect(it.iptc).toMatchObject({ byline: ['MARKO DJURICA'], credit: 'REUTERS', city: 'NAIROBI', country: 'Kenya' });
-    expect(it.captionRaw.startsWith("A woman casts her ballot inside a polling station in Kenya's town of Gatundu March 4, 2013.")).toBe(true);
+    expect(
+      it.captionRaw.startsWith(
+        "A woman casts her ballot inside a polling station in Kenya's town of Gatundu March 4, 2013.",
+      ),
+    ).toBe(true);
     expect(it.image).toMatch(/binary_GM1E9341HD701-BASEIMAGE$/);
   });
 
   it('video.xml: a package with text, video and audio items gives its one picture and says what it skipped', () => {
     const { file, feed } = load('newsml-g2/video.xml');
-    expect(feed.items.map((i) => [i.agencyId, i.source.position])).toEqual([['tag:reuters.com,2013:newsml_LOVE9230WHZNR', 4]]);
+    expect(feed.items.map((i) => [i.agencyId, i.source.position])).toEqual([
+      ['tag:reuters.com,2013:newsml_LOVE9230WHZNR', 4],
+    ]);
     expect(feed.items[0].image).toMatch(/binary_LOVE9230WHZNR-BASEIMAGE:960X540$/);
     expect(feed.items[0].iptc.city).toBeUndefined(); // "No-Data-Available" is no place
     expect(feed.skipped).toEqual({ package: 1, text: 1, video: 1, audio: 1 });
     expect(feed.warnings[0]).toBe(`${file}: skipped 1 package item, 1 text item, 1 video item, 1 audio item`);
-    expect(feed.warnings).toContainEqual(expect.stringContaining('newsItem 2 (tag:reuters.com,2013:newsml_LOVE9230WHZNS) at line 163: skipped, a video item, not a picture'));
+    expect(feed.warnings).toContainEqual(
+      expect.stringContaining(
+        'newsItem 2 (tag:reuters.com,2013:newsml_LOVE9230WHZNS) at line 163: skipped, a video item, not a picture',
+      ),
+    );
   });
 });
 

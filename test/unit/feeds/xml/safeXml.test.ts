@@ -41,7 +41,10 @@ describe('parseXmlSafely on well-formed XML', () => {
   });
 
   it('keeps element text as strings (no number coercion) and reports 1-based lines, after a BOM and CRLF', () => {
-    const root = parseXmlSafely('\ufeff<?xml version="1.0"?>\r\n<doc>\r\n  <id>007</id>\r\n  <n>1e3</n>\r\n</doc>\r\n', 'feed.xml');
+    const root = parseXmlSafely(
+      '\ufeff<?xml version="1.0"?>\r\n<doc>\r\n  <id>007</id>\r\n  <n>1e3</n>\r\n</doc>\r\n',
+      'feed.xml',
+    );
     const [id, n] = childElements(root);
     expect(text(id)).toBe('007');
     expect(text(n)).toBe('1e3');
@@ -51,7 +54,10 @@ describe('parseXmlSafely on well-formed XML', () => {
   });
 
   it('matches elements by local name whatever their prefix', () => {
-    const root = parseXmlSafely('<g2:newsItem xmlns:g2="http://iptc.org/std/nar/2006-10-01/" guid="x"><g2:itemMeta/></g2:newsItem>', 'f.xml');
+    const root = parseXmlSafely(
+      '<g2:newsItem xmlns:g2="http://iptc.org/std/nar/2006-10-01/" guid="x"><g2:itemMeta/></g2:newsItem>',
+      'f.xml',
+    );
     expect(root.local).toBe('newsItem');
     expect(root.name).toBe('g2:newsItem');
     expect(firstChild(root, 'itemMeta')?.name).toBe('g2:itemMeta');
@@ -83,7 +89,12 @@ describe('parseXmlSafely on well-formed XML', () => {
       expect(text(firstChild(root, 'p'))).toBe('ok & fine');
       expect(root.line).toBe(7); // line numbers hold across the blanked DOCTYPE
       // and an entity only that module would declare is still refused
-      const err = refusal(() => parseXmlSafely(`<!DOCTYPE d [<!ENTITY % p SYSTEM "http://127.0.0.1:${port}/evil.dtd"> %p;]><d>&xxe;</d>`, 'afp.xml'));
+      const err = refusal(() =>
+        parseXmlSafely(
+          `<!DOCTYPE d [<!ENTITY % p SYSTEM "http://127.0.0.1:${port}/evil.dtd"> %p;]><d>&xxe;</d>`,
+          'afp.xml',
+        ),
+      );
       expect(err.code).toBe('XML_ENTITY_REFUSED');
       expect(requests).toEqual([]);
     } finally {
@@ -106,7 +117,10 @@ describe('parseXmlSafely on well-formed XML', () => {
     let best = Infinity;
     let root = parseXmlSafely('<doc/>', 'feed.xml');
     for (let round = 0; round < 2 && best >= 5000; round++) {
-      best = Math.min(best, cpuMs(() => (root = parseXmlSafely(`<doc big="${huge}"><a/></doc>`, 'feed.xml'))));
+      best = Math.min(
+        best,
+        cpuMs(() => (root = parseXmlSafely(`<doc big="${huge}"><a/></doc>`, 'feed.xml'))),
+      );
     }
     expect(best).toBeLessThan(5000);
     expect(attr(root, 'big')).toHaveLength(huge.length);
@@ -131,7 +145,9 @@ describe('parseXmlSafely refuses entity declarations (malicious corpus)', () => 
 
   it('refuses the billion-laughs fixture at once', () => {
     let err!: ReturnType<typeof refusal>;
-    expect(cpuMs(() => (err = refusal(() => parseXmlSafely(fixture('billion-laughs.xml'), 'drop/billion-laughs.xml'))))).toBeLessThan(1000);
+    expect(
+      cpuMs(() => (err = refusal(() => parseXmlSafely(fixture('billion-laughs.xml'), 'drop/billion-laughs.xml')))),
+    ).toBeLessThan(1000);
     expect(err.code).toBe('XML_ENTITY_REFUSED');
     expect(err.message).toContain('drop/billion-laughs.xml');
     expect(err.message).toMatch(/entities/);
@@ -140,19 +156,40 @@ describe('parseXmlSafely refuses entity declarations (malicious corpus)', () => 
   const hostile: Array<[string, string]> = [
     ['external entity over http', '<!DOCTYPE d [<!ENTITY e SYSTEM "http://127.0.0.1:9/steal">]><d>&e;</d>'],
     ['external entity in an attribute', '<!DOCTYPE d [<!ENTITY e SYSTEM "file:///etc/passwd">]><d a="&e;"/>'],
-    ['parameter entity with a value (a module written inline)', `<!DOCTYPE d [<!ENTITY % p "<!ENTITY e 'x'>"> %p;]><d>&e;</d>`],
+    [
+      'parameter entity with a value (a module written inline)',
+      `<!DOCTYPE d [<!ENTITY % p "<!ENTITY e 'x'>"> %p;]><d>&e;</d>`,
+    ],
     ['reference to an undeclared parameter entity', '<!DOCTYPE d [<!ENTITY % p SYSTEM "x.dtd"> %q;]><d/>'],
-    ['general entity after an external module', '<!DOCTYPE d [<!ENTITY % p SYSTEM "x.dtd"> %p; <!ENTITY e SYSTEM "file:///etc/passwd">]><d>&e;</d>'],
-    ['entity the external module would declare', '<!DOCTYPE d [<!ENTITY % p SYSTEM "http://127.0.0.1:9/evil.dtd"> %p;]><d>&xxe;</d>'],
-    ['too many external modules', `<!DOCTYPE d [${Array.from({ length: 9 }, (_, i) => `<!ENTITY % m${i} SYSTEM "m${i}.dtd"> %m${i};`).join('')}]><d/>`],
-    ['an internal subset longer than 4,096 characters', `<!DOCTYPE d [<!ENTITY % p SYSTEM "x.dtd"> <!-- ${'x'.repeat(5000)} --> %p;]><d/>`],
+    [
+      'general entity after an external module',
+      '<!DOCTYPE d [<!ENTITY % p SYSTEM "x.dtd"> %p; <!ENTITY e SYSTEM "file:///etc/passwd">]><d>&e;</d>',
+    ],
+    [
+      'entity the external module would declare',
+      '<!DOCTYPE d [<!ENTITY % p SYSTEM "http://127.0.0.1:9/evil.dtd"> %p;]><d>&xxe;</d>',
+    ],
+    [
+      'too many external modules',
+      `<!DOCTYPE d [${Array.from({ length: 9 }, (_, i) => `<!ENTITY % m${i} SYSTEM "m${i}.dtd"> %m${i};`).join('')}]><d/>`,
+    ],
+    [
+      'an internal subset longer than 4,096 characters',
+      `<!DOCTYPE d [<!ENTITY % p SYSTEM "x.dtd"> <!-- ${'x'.repeat(5000)} --> %p;]><d/>`,
+    ],
     ['quadratic blow-up', `<!DOCTYPE d [<!ENTITY a "${'a'.repeat(50000)}">]><d>${'&a;'.repeat(5000)}</d>`],
     ['internal subset without entities', '<!DOCTYPE d [<!ELEMENT d (#PCDATA)>]><d/>'],
     ['lower-case doctype keyword', '<!doctype d [<!ENTITY e "x">]><d>&e;</d>'],
-    ['subset after a public id containing brackets', '<!DOCTYPE d PUBLIC "-//X//[odd]//EN" "x.dtd" [<!ENTITY e "x">]><d>&e;</d>'],
+    [
+      'subset after a public id containing brackets',
+      '<!DOCTYPE d PUBLIC "-//X//[odd]//EN" "x.dtd" [<!ENTITY e "x">]><d>&e;</d>',
+    ],
     ['ENTITY declaration outside any DOCTYPE', '<d><!ENTITY e SYSTEM "file:///etc/passwd"></d>'],
     ['DOCTYPE with a subset after the root element', '<d><!DOCTYPE d [<!ENTITY e SYSTEM "file:///etc/passwd">]></d>'],
-    ['undeclared entity expected from an external DTD', '<!DOCTYPE d SYSTEM "http://127.0.0.1:9/evil.dtd"><d>&xxe;</d>'],
+    [
+      'undeclared entity expected from an external DTD',
+      '<!DOCTYPE d SYSTEM "http://127.0.0.1:9/evil.dtd"><d>&xxe;</d>',
+    ],
     ['undeclared entity without any DOCTYPE', '<d>&passwd;</d>'],
     ['entity name that is an Object member', '<d>&constructor;</d>'],
   ];
