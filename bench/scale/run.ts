@@ -44,7 +44,7 @@ import { freePort, startPrivateRedis } from '../../src/adapters/redis/ensureRedi
 import { deletePrefixKeys } from '../../src/adapters/redis/scan';
 import { StorageBatchExports } from '../../src/adapters/storage/batchExports';
 import { createStorage } from '../../src/adapters/storage/openStorage';
-import { parseStorageConfig } from '../../src/adapters/storage/storageConfig';
+import { parseStorageConfig } from '../../src/config';
 import { ndjson } from '../../src/app/batches/finalizeBatch';
 import { summarizeBatch } from '../../src/app/batches/summarizeBatch';
 import type { CatalogRecord } from '../../src/schemas/record';

@@ -9,7 +9,6 @@ import { StoryStore } from '../adapters/redis/storyStore';
 import { StorageBatchExports, type BatchExportStore } from '../adapters/storage/batchExports';
 import { DataDir } from '../adapters/storage/dataDir';
 import { createStorage } from '../adapters/storage/openStorage';
-import { parseStorageConfig } from '../adapters/storage/storageConfig';
 import type { StoragePort } from '../adapters/storage/storagePort';
 import { loadBoilerplateRules, type BoilerplateRules } from '../core/captions/boilerplate';
 import { loadDefaultTexts, type DefaultTexts } from '../core/metadata/defaultTexts';
@@ -46,9 +45,7 @@ export interface PipelineContext {
 }
 
 export function createPipelineContext(config: Config, redis: Redis, logger: Logger): PipelineContext {
-  // The S3 settings and PHOTOWIRE_STORAGE come from the environment (src/adapters/storage/storageConfig.ts);
-  // the folder default is the config's data directory.
-  const storage = createStorage(parseStorageConfig({ ...process.env, PHOTOWIRE_DATA_DIR: config.dataDir }));
+  const storage = createStorage(config.storage);
   return {
     config,
     redis,

@@ -3,7 +3,16 @@ import { Runtime } from '../../src/app/runtime';
 import { ingestPaths, type IngestOutcome } from '../../src/cli/ingestPaths';
 import { waitForBatches } from '../../src/cli/waitForBatches';
 import { isCluster } from '../../src/adapters/redis/connection';
-import { TEST_REDIS_MODE, TEST_STORAGE_MODE, deletePrefix, removeDir, storageEnv, testConfig } from './testEnv';
+import {
+  TEST_REDIS_MODE,
+  TEST_STORAGE_MODE,
+  deletePrefix,
+  removeDir,
+  storageEnv,
+  storageFromProcessEnv,
+  testConfig,
+  uniquePrefix,
+} from './testEnv';
 import { scaledMs } from './deadline';
 
 /**
@@ -26,12 +35,13 @@ export class TestPipeline {
   static async start(
     opts: { overrides?: Record<string, string>; workers?: boolean; concurrency?: number } = {},
   ): Promise<TestPipeline> {
-    const config = testConfig(opts.overrides);
+    const prefix = opts.overrides?.PHOTOWIRE_PREFIX ?? uniquePrefix('t');
     let restore: (() => void) | null = null;
     if (TEST_STORAGE_MODE === 's3' && !process.env.PHOTOWIRE_STORAGE) {
-      process.env.PHOTOWIRE_STORAGE = storageEnv(config.prefix).PHOTOWIRE_STORAGE;
+      process.env.PHOTOWIRE_STORAGE = storageEnv(prefix).PHOTOWIRE_STORAGE;
       restore = () => delete process.env.PHOTOWIRE_STORAGE;
     }
+    const config = testConfig({ PHOTOWIRE_PREFIX: prefix, ...opts.overrides });
     let rt: Runtime | undefined;
     try {
       rt = await Runtime.open({ allowPrivateRedis: false, config });
@@ -96,29 +106,13 @@ async function emptyStorage(p: TestPipeline): Promise<void> {
   for (let i = 0; i < keys.length; i += 16) await Promise.all(keys.slice(i, i + 16).map((k) => storage.delete(k)));
 }
 
-const STORAGE_VARS = [
-  'PHOTOWIRE_STORAGE',
-  'S3_ENDPOINT',
-  'S3_REGION',
-  'S3_FORCE_PATH_STYLE',
-  'AWS_ACCESS_KEY_ID',
-  'AWS_SECRET_ACCESS_KEY',
-] as const;
-
 /**
  * A Runtime (no workers) configured from a process environment, as a photowire process with that
- * environment would be (testEnv.pipelineEnv): the storage variables in it are the runtime's too
- * (the pipeline context reads them from process.env, so they are set while it opens).
+ * environment would be (testEnv.pipelineEnv); storage variables it does not name are this process's.
  */
 export async function openRuntime(env: Record<string, string | undefined>): Promise<Runtime> {
-  const saved = STORAGE_VARS.map((k) => [k, process.env[k]] as const);
-  for (const k of STORAGE_VARS) if (env[k] !== undefined) process.env[k] = env[k];
-  try {
-    return await Runtime.open({ allowPrivateRedis: false, config: loadConfig({ LOG_LEVEL: 'silent', ...env }) });
-  } finally {
-    for (const [k, v] of saved) {
-      if (v === undefined) delete process.env[k];
-      else process.env[k] = v;
-    }
-  }
+  return await Runtime.open({
+    allowPrivateRedis: false,
+    config: loadConfig({ ...storageFromProcessEnv(), LOG_LEVEL: 'silent', ...env }),
+  });
 }

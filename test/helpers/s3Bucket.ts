@@ -7,7 +7,7 @@ import {
   S3Client,
 } from '@aws-sdk/client-s3';
 import { S3Storage } from '../../src/adapters/storage/s3Storage';
-import { parseStorageConfig } from '../../src/adapters/storage/storageConfig';
+import { parseStorageConfig } from '../../src/config';
 import type { S3Env } from './services';
 
 /** A fresh bucket name per test file (S3 rules: lowercase, digits, hyphens). */

@@ -97,11 +97,26 @@ export function removeDir(dir: string): void {
   rmSync(dir, { recursive: true, force: true });
 }
 
+/** The storage variables a test set in this process's environment (a worker reads them from its own). */
+export const STORAGE_VARS = [
+  'PHOTOWIRE_STORAGE',
+  'S3_ENDPOINT',
+  'S3_REGION',
+  'S3_FORCE_PATH_STYLE',
+  'AWS_ACCESS_KEY_ID',
+  'AWS_SECRET_ACCESS_KEY',
+] as const;
+
+export function storageFromProcessEnv(): Record<string, string> {
+  return Object.fromEntries(STORAGE_VARS.flatMap((k) => (process.env[k] ? [[k, process.env[k]]] : [])));
+}
+
 /** A config for one test: its own key prefix and data directory, quiet logs. */
 export function testConfig(overrides: Record<string, string> = {}): Config {
   // A test that names its own Redis (a private server it kills, a cluster) keeps it in every mode.
   const redis = 'REDIS_URL' in overrides || 'REDIS_CLUSTER_NODES' in overrides ? {} : redisEnv();
   return loadConfig({
+    ...storageFromProcessEnv(),
     ...redis,
     PHOTOWIRE_PREFIX: uniquePrefix('t'),
     PHOTOWIRE_DATA_DIR: makeTmpDir('data'),

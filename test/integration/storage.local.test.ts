@@ -4,7 +4,7 @@ import { Readable } from 'node:stream';
 import { LocalDirStorage } from '../../src/adapters/storage/localStorage';
 import { openStorage } from '../../src/adapters/storage/openStorage';
 import { StorageConfigError, StorageError } from '../../src/adapters/storage/storagePort';
-import { parseStorageConfig } from '../../src/adapters/storage/storageConfig';
+import { parseStorageConfig } from '../../src/config';
 import { makeTmpDir, removeDir } from '../helpers/testEnv';
 
 /**

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { CONFIG_ENV, ConfigError, loadConfig } from '../../src/config';
+import { configurationMarkdown } from '../../src/core/configDoc';
 
 /** The variables docs/CONFIGURATION.md's table names in its first column (a row may name several). */
 function documentedConfigVars(): Set<string> {
@@ -65,7 +66,9 @@ describe('config from the environment', () => {
   it('reads every property from one variable of its own, each with a row in docs/CONFIGURATION.md', () => {
     const documented = documentedConfigVars();
     expect(documented.size).toBeGreaterThan(20); // the table was found and parsed
-    const props = Object.keys(loadConfig({})).sort();
+    const props = Object.keys(loadConfig({}))
+      .filter((p) => p !== 'storage') // several variables together (PHOTOWIRE_STORAGE, S3_*): their own test below
+      .sort();
     expect(Object.keys(CONFIG_ENV).sort()).toEqual(props);
     const envs = props.map((p) => CONFIG_ENV[p as keyof typeof CONFIG_ENV]);
     expect(new Set(envs).size).toBe(envs.length); // no variable feeds two properties
@@ -125,5 +128,42 @@ describe('config from the environment', () => {
     expect(problems.find((p) => p.startsWith('PHOTOWIRE_API_TOKEN='))).toMatch(/at least 16 characters/);
     expect(problems).toContain('PHOTOWIRE_BOARD_WRITE="yes": 0 or 1');
     expect(problems.find((p) => p.startsWith('PHOTOWIRE_MAX_FILE_MB="0": '))).toBeDefined();
+  });
+
+  it('docs/CONFIGURATION.md is generated from the schema: every variable with its default and meaning (`npm run docs`)', () => {
+    const doc = readFileSync(path.join(__dirname, '../../docs/CONFIGURATION.md'), 'utf8');
+    for (const v of [
+      ...Object.values(CONFIG_ENV),
+      'PHOTOWIRE_STORAGE',
+      'S3_ENDPOINT',
+      'PHOTOWIRE_STORAGE_TIMEOUT_MS',
+    ]) {
+      expect(documentedConfigVars().has(v)).toBe(true);
+    }
+    // the whole file, so an edit by hand or a variable added without `npm run docs` fails here
+    expect(doc).toBe(configurationMarkdown());
+  });
+
+  it('reads the storage with the rest, from the same environment: one error names every bad variable', () => {
+    expect(loadConfig({ PHOTOWIRE_DATA_DIR: '/srv/pw' }).storage).toEqual({ kind: 'local', root: '/srv/pw' });
+    expect(
+      loadConfig({ PHOTOWIRE_STORAGE: 's3://wire-photos/night', S3_ENDPOINT: 'http://127.0.0.1:7480' }).storage,
+    ).toMatchObject({ kind: 's3', bucket: 'wire-photos', prefix: 'night/', endpoint: 'http://127.0.0.1:7480' });
+    let caught: unknown;
+    try {
+      loadConfig({ PHOTOWIRE_LOCK_MS: 'soon', PHOTOWIRE_STORAGE: 's3://No_Such/x', S3_REGION: 'Mars 1' });
+    } catch (err) {
+      caught = err;
+    }
+    expect(caught).toBeInstanceOf(ConfigError);
+    const problems = (caught as ConfigError).problems.join('\n');
+    expect(problems).toMatch(/PHOTOWIRE_LOCK_MS="soon"/);
+    expect(problems).toMatch(/S3_REGION="Mars 1"/);
+  });
+
+  it('takes the operator named for the audit trail, trimmed and capped', () => {
+    expect(loadConfig({}).operator).toBeUndefined();
+    expect(loadConfig({ PHOTOWIRE_OPERATOR: '  night-desk ' }).operator).toBe('night-desk');
+    expect(loadConfig({ PHOTOWIRE_OPERATOR: 'x'.repeat(500) }).operator).toHaveLength(100);
   });
 });

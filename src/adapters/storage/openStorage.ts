@@ -1,15 +1,15 @@
 import { LocalDirStorage } from './localStorage';
 import { S3Storage, type S3StorageOptions } from './s3Storage';
-import { parseStorageConfig, type StorageConfig } from './storageConfig';
+import type { StorageConfig } from './storageConfig';
 import type { StoragePort } from './storagePort';
 
 /**
- * The storage the environment names (PHOTOWIRE_STORAGE, see storageConfig.ts), checked: a folder
+ * The storage the configuration names (`config.storage`: PHOTOWIRE_STORAGE and S3_*), checked: a folder
  * that cannot be written, a missing bucket or refused credentials throw StorageConfigError
  * (a ConfigError: the CLI exits 2) before any item is taken.
  */
 export async function openStorage(
-  cfg: StorageConfig = parseStorageConfig(),
+  cfg: StorageConfig,
   opts: S3StorageOptions & { urlBase?: string } = {},
 ): Promise<StoragePort> {
   const port = createStorage(cfg, opts);

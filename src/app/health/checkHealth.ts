@@ -4,7 +4,6 @@ import { maskSecrets } from '../../core/secrets';
 import { createRedis } from '../../adapters/redis/connection';
 import { describeRedis } from '../../adapters/redis/ensureRedis';
 import { createStorage } from '../../adapters/storage/openStorage';
-import { parseStorageConfig } from '../../adapters/storage/storageConfig';
 
 export interface HealthCheck {
   ok: boolean;
@@ -26,14 +25,10 @@ export interface HealthReport {
  * credentials)? Each within `timeoutMs`, never retried: a healthcheck that hangs is itself a
  * failure, and the orchestrator retries it. Never starts a private Redis (that is `run`'s fallback).
  */
-export async function checkHealth(
-  config: Config,
-  env: NodeJS.ProcessEnv,
-  opts: { timeoutMs: number },
-): Promise<HealthReport> {
+export async function checkHealth(config: Config, opts: { timeoutMs: number }): Promise<HealthReport> {
   const [redis, storage] = await Promise.all([
     checkRedis(config, opts.timeoutMs),
-    checkStorage(config, env, opts.timeoutMs),
+    checkStorage(config, opts.timeoutMs),
   ]);
   const ok = redis.ok && storage.ok;
   const line = maskSecrets(`${ok ? 'ok' : 'unhealthy'}: redis ${redis.detail}; storage ${storage.detail}`);
@@ -69,13 +64,9 @@ async function checkRedis(config: Config, timeoutMs: number): Promise<HealthChec
   }
 }
 
-async function checkStorage(config: Config, env: NodeJS.ProcessEnv, timeoutMs: number): Promise<HealthCheck> {
-  let port;
-  try {
-    port = createStorage(parseStorageConfig({ ...env, PHOTOWIRE_DATA_DIR: config.dataDir }));
-  } catch (err) {
-    return { ok: false, detail: `is misconfigured: ${(err as Error).message}` };
-  }
+async function checkStorage(config: Config, timeoutMs: number): Promise<HealthCheck> {
+  // A misconfigured storage never gets here: loadConfig names it (exit 2).
+  const port = createStorage(config.storage);
   try {
     await withTimeout(port.open(), timeoutMs, 'storage');
     return { ok: true, detail: `reachable (${port.describe})` };

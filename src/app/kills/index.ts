@@ -12,10 +12,9 @@ import { queueKillWebhook, type WebhookQueued } from '../killWebhook';
 
 type Ctx = Pick<PipelineContext, 'redis' | 'config' | 'queues'> & { logger?: Logger; config: Config };
 
-/** Who is acting, for the audit trail: PHOTOWIRE_OPERATOR, else the login of the process. */
-export function operatorName(): string {
-  const named = process.env.PHOTOWIRE_OPERATOR?.trim();
-  if (named) return named.slice(0, 100);
+/** Who is acting, for the audit trail: PHOTOWIRE_OPERATOR (config.operator), else the login of the process. */
+export function operatorName(config: Pick<Config, 'operator'>): string {
+  if (config.operator !== undefined) return config.operator;
   try {
     return os.userInfo().username || 'unknown';
   } catch {
@@ -102,7 +101,7 @@ export async function manualKill(
   const store = killStoreOf(ctx);
   const now = opts.now ?? new Date();
   const kind = opts.kind ?? 'kill';
-  const by = opts.by ?? operatorName();
+  const by = opts.by ?? operatorName(ctx.config);
   const t = target.trim();
   const resolved = await resolveKillTarget(store, t, opts.agency);
   const notice: NoticeRef = {
@@ -132,7 +131,11 @@ export async function liftKill(
   reason: string,
   opts: { by?: string; now?: Date } = {},
 ) {
-  const out = await killStoreOf(ctx).lift(killId.trim(), { by: opts.by ?? operatorName(), reason, now: opts.now });
+  const out = await killStoreOf(ctx).lift(killId.trim(), {
+    by: opts.by ?? operatorName(ctx.config),
+    reason,
+    now: opts.now,
+  });
   if (!out)
     throw new PhotowireError('NOT_FOUND', `no kill ${killId}: \`photowire kills --all\` lists them with their ids`);
   return out;

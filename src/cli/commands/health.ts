@@ -6,7 +6,7 @@ import { checkHealth } from '../../app/health/checkHealth';
  * (docker-compose's healthchecks run it). A bad setting is a ConfigError (exit 2) like any command's.
  */
 export async function healthCommand(opts: { timeoutMs: number; json?: boolean }): Promise<number> {
-  const report = await checkHealth(loadConfig(), process.env, { timeoutMs: opts.timeoutMs });
+  const report = await checkHealth(loadConfig(), { timeoutMs: opts.timeoutMs });
   if (opts.json)
     process.stdout.write(
       JSON.stringify({ ok: report.ok, redis: report.redis, storage: report.storage }, null, 2) + '\n',

@@ -1,6 +1,7 @@
 import * as path from 'node:path';
 import { ConfigError } from '../../../../src/config';
-import { describeStorage, parseStorageConfig } from '../../../../src/adapters/storage/storageConfig';
+import { describeStorage } from '../../../../src/adapters/storage/storageConfig';
+import { parseStorageConfig } from '../../../../src/config';
 
 describe('parseStorageConfig (PHOTOWIRE_STORAGE, S3_*)', () => {
   it('unset: the local folder PHOTOWIRE_DATA_DIR (default ./data); a path: that folder', () => {
