@@ -3,9 +3,9 @@ import fastifyMultipart from '@fastify/multipart';
 import fastifyStatic from '@fastify/static';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { Runtime } from '../app/runtime';
-import { healthSchema } from './apiSchemas';
+import { healthSchema } from '../schemas/api';
 import { collectRoutes } from './access';
-import { BatchOverviews } from './batchOverview';
+import { BatchOverviews } from '../app/batches/batchOverview';
 import { cutIdleBodies } from './clientLimits';
 import type { BatchEventHub } from './eventHub';
 import { guardServer } from './guards';
@@ -60,7 +60,7 @@ export async function buildServer(rt: Runtime, opts: ServerOptions = {}): Promis
   cutIdleBodies(app, opts.bodyIdleMs ?? rt.config.httpBodyIdleMs);
   // Before any route: every route is recorded with its access (src/server/access.ts).
   collectRoutes(app);
-  // Validation, serialization and /openapi.json from the same zod schemas (src/server/apiSchemas.ts).
+  // Validation, serialization and /openapi.json from the same zod schemas (src/schemas/api.ts).
   const api = await useZodApi(app, {
     title: 'photowire desk API',
     version: '1',

@@ -16,7 +16,7 @@ import {
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod';
 import { type z } from 'zod';
-import { apiErrorSchema } from './apiSchemas';
+import { apiErrorSchema } from '../schemas/api';
 
 /** The server as the routes see it: requests and replies typed from their zod schemas. */
 export type ZodApp = FastifyInstance<

@@ -91,7 +91,7 @@ suite('the desk with a 5,000-item batch', () => {
   it('asks the server when searching', async () => {
     const before = recordRequests.length;
     await page.locator('#batch-search').fill('agency:afp harbour');
-    // The server scans at most 2,000 records for the first answer (src/server/recordQuery.ts): the count so far.
+    // The server scans at most 2,000 records for the first answer (src/app/records/recordQuery.ts): the count so far.
     await page.getByText(/^\d[\d,]* items so far, of 5,000 match$/).waitFor({ timeout: 15_000 });
     expect(await page.locator('#grid article').first().textContent()).toContain('AFP');
     const searched = recordRequests.slice(before).map((u) => new URL(u).searchParams.get('q'));

@@ -1,5 +1,5 @@
 import type { BatchSummary } from '../../src/app/batches/summarizeBatch';
-import { batchDetailSchema } from '../../src/server/apiSchemas';
+import { batchDetailSchema } from '../../src/schemas/api';
 import { startDesk, type Desk } from './deskServer';
 import { assertBuilt } from './processes';
 import { makeTmpDir, pipelineEnv, removeDir } from './testEnv';

@@ -4,7 +4,7 @@ import { loadConfig } from '../../src/config';
 import { Runtime } from '../../src/app/runtime';
 import { ingestPaths } from '../../src/cli/ingestPaths';
 import { redisKeys } from '../../src/adapters/redis/keys';
-import { recordsPage } from '../../src/server/recordsPage';
+import { recordsPage } from '../../src/app/records/recordsPage';
 import { type CliProcess, startReadyWorker, waitDoneWithPeakRss, waitUntil } from '../helpers/processes';
 import { deletePrefix, makeTmpDir, pipelineEnv, removeDir, uniquePrefix } from '../helpers/testEnv';
 

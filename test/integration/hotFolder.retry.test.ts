@@ -7,7 +7,7 @@ import { CliProcess } from '../helpers/processes';
 import { makeTmpDir, pipelineEnv, removeDir } from '../helpers/testEnv';
 import { syntheticPhoto } from '../../src/sample/syntheticPhoto';
 import { dayFolder } from '../../src/app/hotFolder/destination';
-import { batchDetailSchema } from '../../src/server/apiSchemas';
+import { batchDetailSchema } from '../../src/schemas/api';
 import { scaledMs } from '../helpers/deadline';
 
 /**

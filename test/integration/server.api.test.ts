@@ -9,7 +9,7 @@ import {
   clusterSchema,
   ingestResponseSchema,
   recordPageSchema,
-} from '../../src/server/apiSchemas';
+} from '../../src/schemas/api';
 import { BROKEN_NAME, DESK_PHOTOS, deskPhoto, writeDeskPhotoFeed } from '../browser/deskFixture';
 
 describe('the desk API (real server on 127.0.0.1, real Redis, real workers)', () => {

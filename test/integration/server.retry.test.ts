@@ -6,7 +6,7 @@ import { makeTmpDir, removeDir } from '../helpers/testEnv';
 import { waitForBatches } from '../../src/cli/waitForBatches';
 import { jobIds, QUEUES, queuePrefix } from '../../src/queues/definitions';
 import { retryItems } from '../../src/app/batches/retryItems';
-import { batchDetailSchema, retryOutcomeSchema } from '../../src/server/apiSchemas';
+import { batchDetailSchema, retryOutcomeSchema } from '../../src/schemas/api';
 import { BROKEN_NAME, repairPhoto, writeDeskPhotoFeed } from '../browser/deskFixture';
 
 describe('retrying failed items (retryItems and the API, real Redis and workers)', () => {

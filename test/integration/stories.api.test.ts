@@ -4,7 +4,7 @@ import { startDesk, type Desk } from '../helpers/deskServer';
 import { reutersPhotos, writeReutersCsv } from '../helpers/storyFeeds';
 import { SEED_GALLERY, makeTmpDir, removeDir } from '../helpers/testEnv';
 import { waitForBatches } from '../../src/cli/waitForBatches';
-import { clusterListSchema, ingestResponseSchema, recordPageSchema, storySchema } from '../../src/server/apiSchemas';
+import { clusterListSchema, ingestResponseSchema, recordPageSchema, storySchema } from '../../src/schemas/api';
 
 describe('stories in the desk API (real server, workers, Redis)', () => {
   let desk: Desk;

@@ -75,7 +75,7 @@ const squeeze = (s: string) => s.replace(/[\s_.-]+/g, '');
 /**
  * Every term must match. An agency term also matches with spaces, dots, hyphens and "_" left out,
  * so "gettyimages", "getty images" and "GETTY" find "Getty Images", and "adobe stock" ADOBE_STOCK.
- * The record is taken as served (credits in today's shape: src/server/recordQuery.ts).
+ * The record is taken as served (credits in today's shape: src/app/records/recordQuery.ts).
  */
 export function recordMatches(record: CatalogRecord, terms: SearchTerm[]): boolean {
   return terms.every((t) => {

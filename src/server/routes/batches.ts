@@ -7,10 +7,10 @@ import {
   batchListSchema,
   recordPageSchema,
   recordQuerySchema,
-} from '../apiSchemas';
-import { batchDetail } from '../batchDetail';
-import type { BatchOverviews } from '../batchOverview';
-import { recordsPage } from '../recordsPage';
+} from '../../schemas/api';
+import { batchDetail } from '../../app/batches/batchDetail';
+import type { BatchOverviews } from '../../app/batches/batchOverview';
+import { recordsPage } from '../../app/records/recordsPage';
 import { responses, type ZodApp } from '../zodApi';
 
 export function batchRoutes(app: ZodApp, deps: { ctx: PipelineContext; overviews: BatchOverviews }): void {

@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import type { PipelineContext } from '../../app/pipelineContext';
-import { clusterListQuerySchema, clusterListSchema, clusterSchema, storySchema } from '../apiSchemas';
+import { clusterListQuerySchema, clusterListSchema, clusterSchema, storySchema } from '../../schemas/api';
 import { listClusterView } from '../../app/clusters/listClusterView';
-import { storyDetail } from '../storyDetail';
-import { currentStories } from '../storyRefs';
+import { storyDetail } from '../../app/stories/storyDetail';
+import { currentStories } from '../../app/stories/storyRefs';
 import { notFound } from '../httpError';
 import { responses, type ZodApp } from '../zodApi';
 import { presentRecords } from '../../app/presentRecords';

@@ -1,5 +1,5 @@
-import { apiErrorSchema, batchListQuery, batchListSchema } from '../apiSchemas';
-import type { BatchOverviews } from '../batchOverview';
+import { apiErrorSchema, batchListQuery, batchListSchema } from '../../schemas/api';
+import type { BatchOverviews } from '../../app/batches/batchOverview';
 import { PerClientSlots } from '../clientLimits';
 import { BatchEventHub } from '../eventHub';
 import { HttpError } from '../httpError';

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { Runtime } from '../../app/runtime';
-import { feedPathBodySchema, ingestResponseSchema } from '../apiSchemas';
+import { feedPathBodySchema, ingestResponseSchema } from '../../schemas/api';
 import { resolveFeedPath } from '../feedRoots';
 import { PerClientSlots } from '../clientLimits';
 import { HttpError, badRequest } from '../httpError';

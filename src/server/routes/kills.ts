@@ -10,7 +10,7 @@ import {
   killListSchema,
   killOutcomeSchema,
   killQuerySchema,
-} from '../apiSchemas';
+} from '../../schemas/api';
 import { HttpError } from '../httpError';
 import { responses, type ZodApp } from '../zodApi';
 

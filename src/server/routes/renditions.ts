@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { apiErrorSchema } from '../apiSchemas';
+import { apiErrorSchema } from '../../schemas/api';
 import type { FastifyRequest } from 'fastify';
 import type { RenditionAccess } from '../../app/renditions/renditionAccess';
 import { errorReply, HttpError, notFound } from '../httpError';

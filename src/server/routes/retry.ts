@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { retryItems, type RetryDeps } from '../../app/batches/retryItems';
-import { batchIdParam, itemIdParam, retryOutcomeSchema } from '../apiSchemas';
+import { batchIdParam, itemIdParam, retryOutcomeSchema } from '../../schemas/api';
 import { HttpError, notFound } from '../httpError';
 import type { PipelineContext } from '../../app/pipelineContext';
 import { archivedBatches } from '../../app/retention/retentionRuntime';

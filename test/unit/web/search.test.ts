@@ -1,5 +1,5 @@
 import type { CatalogRecord } from '../../../src/schemas/record';
-import { queryRecords } from '../../../src/server/recordQuery';
+import { queryRecords } from '../../../src/app/records/recordQuery';
 import { loadWebModule } from './loadWebModule';
 import { record } from './records';
 
@@ -110,7 +110,7 @@ describe('searching a batch', () => {
     ];
     const query = (q: Partial<Parameters<typeof queryRecords>[1]>) =>
       queryRecords(stored, { offset: 0, limit: 100, ...q } as Parameters<typeof queryRecords>[1]);
-    // What the page receives: the API's records (src/server/recordQuery.ts), every credit in today's shape.
+    // What the page receives: the API's records (src/app/records/recordQuery.ts), every credit in today's shape.
     const served = query({}).page;
 
     it('serves an old record with the display name and the id, raw untouched', () => {

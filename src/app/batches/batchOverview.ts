@@ -1,12 +1,12 @@
-import type { BatchLedger } from '../adapters/redis/catalogStore';
-import { RunLog } from '../adapters/redis/runLog';
-import type { RunRecord } from '../core/runs/runRecord';
-import type { PipelineContext } from '../app/pipelineContext';
-import { summarizeBatch } from '../app/batches/summarizeBatch';
-import type { ArchivedBatches, ArchivedSummary } from '../app/retention/archivedBatches';
-import { archivedBatches } from '../app/retention/retentionRuntime';
-import { expiresAt } from '../core/retention/plan';
-import type { BatchOverview } from './apiSchemas';
+import type { BatchLedger } from '../../adapters/redis/catalogStore';
+import { RunLog } from '../../adapters/redis/runLog';
+import type { RunRecord } from '../../core/runs/runRecord';
+import type { PipelineContext } from '../pipelineContext';
+import { summarizeBatch } from './summarizeBatch';
+import type { ArchivedBatches, ArchivedSummary } from '../retention/archivedBatches';
+import { archivedBatches } from '../retention/retentionRuntime';
+import { expiresAt } from '../../core/retention/plan';
+import type { BatchOverview } from '../../schemas/api';
 
 type Counts = NonNullable<BatchOverview['counts']>;
 

@@ -1,7 +1,7 @@
-import { recordsOfItems } from '../app/clusterMembers';
-import type { PipelineContext } from '../app/pipelineContext';
-import { presentRecords } from '../app/presentRecords';
-import { notFound } from './httpError';
+import { recordsOfItems } from '../clusterMembers';
+import type { PipelineContext } from '../pipelineContext';
+import { presentRecords } from '../presentRecords';
+import { PhotowireError } from '../../core/errors';
 import { currentStories } from './storyRefs';
 
 /**
@@ -13,7 +13,7 @@ import { currentStories } from './storyRefs';
  */
 export async function storyDetail(ctx: PipelineContext, storyId: string, maxMembers: number) {
   const story = await ctx.stories.getStory(storyId, maxMembers);
-  if (!story) throw notFound(`no story ${storyId}`);
+  if (!story) throw new PhotowireError('NOT_FOUND', `no story ${storyId}`);
   const found = [
     ...(
       await recordsOfItems(

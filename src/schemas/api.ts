@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { availabilitySchema } from '../core/records/availability';
-import { noticeRefSchema } from '../schemas/notice';
-import { catalogRecordSchema as storedRecordSchema, storyViaSchema } from '../schemas/record';
+import { noticeRefSchema } from './notice';
+import { catalogRecordSchema as storedRecordSchema, storyViaSchema } from './record';
 
 /** A record as the API returns it: the stored record, its kill status merged, and whether it may be published now. */
 const catalogRecordSchema = storedRecordSchema

@@ -1,10 +1,10 @@
 import { Job } from 'bullmq';
-import type { PipelineContext } from '../app/pipelineContext';
-import { failuresNow } from '../app/batches/failedNow';
-import { jobIds } from '../queues/definitions';
-import { PENDING_JOB_STATES } from '../app/batches/retryItems';
+import type { PipelineContext } from '../pipelineContext';
+import { failuresNow } from './failedNow';
+import { jobIds } from '../../queues/definitions';
+import { PENDING_JOB_STATES } from './retryItems';
 import type { BatchOverviews } from './batchOverview';
-import { notFound } from './httpError';
+import { PhotowireError } from '../../core/errors';
 
 /** How many failed items are looked up in the queue for "retry under way" (the rest show false). */
 const RETRY_LOOKUPS = 1000;
@@ -21,7 +21,7 @@ const PHOTO_CHECKS = 200;
  */
 export async function batchDetail(deps: { ctx: PipelineContext; overviews: BatchOverviews }, batchId: string) {
   const found = await deps.overviews.get(batchId);
-  if (!found) throw notFound(`no batch ${batchId}`);
+  if (!found) throw new PhotowireError('NOT_FOUND', `no batch ${batchId}`);
   if (found.ledger === null) {
     const a = found.archived;
     return {

@@ -1,5 +1,5 @@
-import type { PipelineContext } from '../app/pipelineContext';
-import type { CatalogRecord } from '../schemas/record';
+import type { PipelineContext } from '../pipelineContext';
+import type { CatalogRecord } from '../../schemas/record';
 
 /**
  * Records as served: `story` as it is now. A record keeps the story id and size of

@@ -1,9 +1,9 @@
-import { canonicalCredit, canonicalOrg } from '../core/credits/orgNames';
-import { defaultCreditRules, type CreditRules } from '../core/credits/rules';
-import { agencyIndexName } from '../core/records/recordFacets';
-import { fold as foldText, nameTokens, parseQuery, recordMatches, type SearchTerm } from '../core/search/query';
-import type { CatalogRecord } from '../schemas/record';
-import type { RecordQuery } from './apiSchemas';
+import { canonicalCredit, canonicalOrg } from '../../core/credits/orgNames';
+import { defaultCreditRules, type CreditRules } from '../../core/credits/rules';
+import { agencyIndexName } from '../../core/records/recordFacets';
+import { fold as foldText, nameTokens, parseQuery, recordMatches, type SearchTerm } from '../../core/search/query';
+import type { CatalogRecord } from '../../schemas/record';
+import type { RecordQuery } from '../../schemas/api';
 
 /** Case- and accent-insensitive, so "sao paulo" finds "São Paulo" and "afp" finds "AFP" (src/core/search/query.ts). */
 export const fold = (s: string): string => foldText(s);

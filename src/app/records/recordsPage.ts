@@ -1,18 +1,18 @@
-import { presentRecords } from '../app/presentRecords';
-import type { PipelineContext } from '../app/pipelineContext';
-import { defaultCreditRules } from '../core/credits/rules';
-import { listRecord } from '../core/records/listRecord';
-import type { RecordQuery } from './apiSchemas';
-import type { BatchOverviews } from './batchOverview';
-import { notFound } from './httpError';
+import { presentRecords } from '../presentRecords';
+import type { PipelineContext } from '../pipelineContext';
+import { defaultCreditRules } from '../../core/credits/rules';
+import { listRecord } from '../../core/records/listRecord';
+import type { RecordQuery } from '../../schemas/api';
+import type { BatchOverviews } from '../batches/batchOverview';
+import { PhotowireError } from '../../core/errors';
 import { hasFilter, readRecordPage, recordFilter, withCanonicalCredit } from './recordQuery';
-import { currentStories } from './storyRefs';
-import { STORY_MEMBERS_READ } from '../app/clusters/listClusterView';
-import { itemIndexOf } from '../core/ids';
+import { currentStories } from '../stories/storyRefs';
+import { STORY_MEMBERS_READ } from '../clusters/listClusterView';
+import { itemIndexOf } from '../../core/ids';
 
 /**
  * `GET /api/batches/:batchId/records`: one page of a batch's records in feed order. Only the page is
- * read (index filters, or a bounded scan for q; src/server/recordQuery.ts); an archived
+ * read (index filters, or a bounded scan for q; src/app/records/recordQuery.ts); an archived
  * batch's page is read from records.ndjson in storage as it streams by. Kill status and embargo
  * state are merged at read time (src/app/presentRecords.ts).
  */
@@ -55,7 +55,7 @@ export async function recordsPage(
   }
   if (!ledger) {
     const archived = await overviews.archivedSummary(batchId);
-    if (!archived) throw notFound(`no batch ${batchId}`);
+    if (!archived) throw new PhotowireError('NOT_FOUND', `no batch ${batchId}`);
     const rules = defaultCreditRules();
     const read = await overviews.archive.page(batchId, query, {
       matches: storyMembers
@@ -66,7 +66,7 @@ export async function recordsPage(
       present: (r) => withCanonicalCredit(r, rules),
       items: archived.items,
     });
-    if (!read) throw notFound(`no batch ${batchId}`);
+    if (!read) throw new PhotowireError('NOT_FOUND', `no batch ${batchId}`);
     const records = (await currentStories(ctx, await presentRecords(ctx, read.records))).map(listRecord);
     return {
       ...page,
