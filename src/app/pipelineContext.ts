@@ -1,4 +1,8 @@
 import type { Redis } from 'ioredis';
+import { KillStore } from '../adapters/redis/killStore';
+import { loadRightsRules, type RightsRules } from '../core/rights/rules';
+import type { ItemPipeline } from './items/itemPipeline';
+import { buildItemPipeline } from './items/processItem';
 import type { Config } from '../config';
 import type { Logger } from '../logger';
 import { CatalogStore } from '../adapters/redis/catalogStore';
@@ -42,11 +46,21 @@ export interface PipelineContext {
   boilerplate: BoilerplateRules;
   /** Camera and software defaults dropped from embedded metadata (PHOTOWIRE_DEFAULT_TEXT_RULES over the shipped list). */
   defaultTexts: DefaultTexts;
+  /** Rights, embargo and kill-notice rules (PHOTOWIRE_RIGHTS_RULES over the shipped ones). */
+  rights: RightsRules;
+  /** Kills: the kill index, its events and every record's kill status. */
+  kills: KillStore;
+  /** The item stage (probe, render, store, metadata, kills) with this context's adapters as its ports. */
+  items: ItemPipeline;
 }
+
+/** The context's services without the item stage that is built on them. */
+export type ContextServices = Omit<PipelineContext, 'items'>;
 
 export function createPipelineContext(config: Config, redis: Redis, logger: Logger): PipelineContext {
   const storage = createStorage(config.storage);
-  return {
+  // Every service once, from one config read; nothing is cached elsewhere (the rules files are read here, at start).
+  const services: ContextServices = {
     config,
     redis,
     logger,
@@ -61,5 +75,8 @@ export function createPipelineContext(config: Config, redis: Redis, logger: Logg
     rules: loadCreditRules(config.creditRulesPath),
     boilerplate: loadBoilerplateRules(config.boilerplateRulesPath),
     defaultTexts: loadDefaultTexts(config.defaultTextRulesPath),
+    rights: loadRightsRules(config.rightsRulesPath),
+    kills: new KillStore(redis, config.prefix, { refWindowMs: config.killRefWindowHours * 3_600_000 }),
   };
+  return { ...services, items: buildItemPipeline(services) };
 }

@@ -1,7 +1,6 @@
 import { availabilityOf, type Availability } from '../core/records/availability';
 import type { CatalogRecord } from '../schemas/record';
 import type { PipelineContext } from './pipelineContext';
-import { killStoreOf } from './kills/itemKills';
 
 export type PresentedRecord = CatalogRecord & { availability: Availability };
 
@@ -17,11 +16,11 @@ export type StatusFields = Pick<
  * published now.
  */
 export async function presentRecords<T extends StatusFields = CatalogRecord>(
-  ctx: Pick<PipelineContext, 'redis' | 'config'>,
+  ctx: Pick<PipelineContext, 'redis' | 'config' | 'kills'>,
   records: T[],
   now = Date.now(),
 ): Promise<Array<T & { availability: Availability }>> {
-  const status = await killStoreOf(ctx).statusOf(records.map((r) => r.id));
+  const status = await ctx.kills.statusOf(records.map((r) => r.id));
   return records.map((r) => {
     const s = status.get(r.id);
     const merged: T = s

@@ -1,7 +1,6 @@
 import { createReadStream, promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import type { Readable } from 'node:stream';
-import { LocalDirStorage } from '../adapters/storage/localStorage';
 import type { StoragePort } from '../adapters/storage/storagePort';
 import { RENDITIONS } from '../core/images/planRenditions';
 import { renditionKey } from '../core/storageKeys';
@@ -63,7 +62,8 @@ export class RenditionSource {
     const contentType = FILES.get(p.file);
     if (!contentType || !isRenditionShape(p)) return null;
     const etag = `"${p.sha256.slice(0, 16)}-${p.file}"`;
-    if (this.storage instanceof LocalDirStorage) return openConfined(this.storage.root, p, contentType, etag);
+    const root = this.storage.localRoot;
+    if (root !== null) return openConfined(root, p, contentType, etag);
 
     const key = renditionKey(p.sha256, p.file);
     const size = await this.sizeOf(key);
@@ -88,7 +88,7 @@ export class RenditionSource {
 
   /** Whether renditions are answered by a redirect to the storage (S3 without the proxy). */
   get redirects(): boolean {
-    return !(this.storage instanceof LocalDirStorage) && !this.opts.proxy;
+    return this.storage.localRoot === null && !this.opts.proxy;
   }
 
   /**

@@ -5,6 +5,7 @@ import { createHash } from 'node:crypto';
 import Fastify from 'fastify';
 import { Redis } from 'ioredis';
 import { SubjectIndex } from '../../src/adapters/redis/captionIndexSubject';
+import { KillStore } from '../../src/adapters/redis/killStore';
 import { CatalogStore } from '../../src/adapters/redis/catalogStore';
 import { loadConfig } from '../../src/config';
 import { retryItems } from '../../src/app/batches/retryItems';
@@ -58,7 +59,15 @@ describe('cluster and retry reads of a 5,000-item batch', () => {
   const catalog = new CatalogStore(counted.client, prefix);
   const config = { ...loadConfig({ ...process.env, PHOTOWIRE_PREFIX: prefix }), prefix };
   const captions = new SubjectIndex(redis, { prefix });
-  const ctx = { catalog, captions, redis, config, queues: new Queues(redis, prefix) } as unknown as PipelineContext;
+  const kills = new KillStore(redis, prefix, { refWindowMs: config.killRefWindowHours * 3_600_000 });
+  const ctx = {
+    catalog,
+    captions,
+    redis,
+    config,
+    kills,
+    queues: new Queues(redis, prefix),
+  } as unknown as PipelineContext;
   const app = Fastify();
   const id = (i: number) => `${BATCH}-${String(i + 1).padStart(5, '0')}`;
   // Captions of different groups share no word (hex words of the group's hash): each group is its own cluster.

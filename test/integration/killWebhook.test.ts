@@ -10,7 +10,6 @@ import { REPO_ROOT, WIRE_IMAGES, makeTmpDir, removeDir } from '../helpers/testEn
 import { waitUntil } from '../helpers/processes';
 import { queueKillWebhook } from '../../src/app/killWebhook';
 import { QUEUES, jobIds, queuePrefix } from '../../src/queues/definitions';
-import { killStoreOf } from '../../src/app/kills/itemKills';
 import { scaledMs } from '../helpers/deadline';
 
 /**
@@ -84,7 +83,7 @@ describe('the kill webhook, durably retried', () => {
     copyFileSync(path.join(FIX, 'ap-mandatory-kill.ndjson'), path.join(b, 'ap-mandatory-kill.ndjson'));
     await p.ingest([path.join(b, 'ap-mandatory-kill.ndjson')]);
 
-    const [kill] = await killStoreOf(p.rt.ctx).list(0);
+    const [kill] = await p.rt.ctx.kills.list(0);
     const queue = new Queue(QUEUES.killWebhook, { connection: p.rt.redis, prefix: queuePrefix(p.config.prefix) });
     try {
       const jobId = jobIds.killWebhook(kill.id);
@@ -119,7 +118,7 @@ describe('the kill webhook, durably retried', () => {
   });
 
   it('a host not in PHOTOWIRE_FETCH_ALLOW: no job, no request, the reason logged', async () => {
-    const [kill] = await killStoreOf(p.rt.ctx).list(0);
+    const [kill] = await p.rt.ctx.kills.list(0);
     const before = requests.length;
     const warnings: Array<{ obj: unknown; msg: string }> = [];
     const logger = { warn: (obj: object, msg: string) => void warnings.push({ obj, msg }) };

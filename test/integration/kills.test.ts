@@ -4,7 +4,6 @@ import * as path from 'node:path';
 import { startDesk, type Desk } from '../helpers/deskServer';
 import { REPO_ROOT, WIRE_IMAGES, makeTmpDir, removeDir } from '../helpers/testEnv';
 import { presentRecords, type PresentedRecord } from '../../src/app/presentRecords';
-import { killStoreOf } from '../../src/app/kills/itemKills';
 
 /**
  * Kills, withdrawals and embargoes through the real pipeline: agency-style items in
@@ -145,8 +144,8 @@ describe('kills reach every copy; embargoes end on their own', () => {
     // stored killed, not only merged at read time
     const [stored] = await desk.p.rt.ctx.catalog.getRecords(late.batchId);
     expect(stored.status).toBe('killed');
-    const event = await killStoreOf(desk.p.rt.ctx).getEvent(
-      late.notice ? (await killStoreOf(desk.p.rt.ctx).statusOf([late.id])).get(late.id)!.killId : '',
+    const event = await desk.p.rt.ctx.kills.getEvent(
+      late.notice ? (await desk.p.rt.ctx.kills.statusOf([late.id])).get(late.id)!.killId : '',
     );
     expect(event!.items).toContain(late.id);
   });

@@ -1,5 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { promises as fs } from 'node:fs';
+import { promises as fs, readFileSync } from 'node:fs';
+import * as path from 'node:path';
 import { Readable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { LocalDirStorage } from '../../src/adapters/storage/localStorage';
@@ -118,6 +119,17 @@ function contract(subject: Subject): void {
     expect(await port.getStream(key)).toBeNull();
     await port.delete(key);
     await port.delete('never/written.bin');
+  });
+
+  it('says whether its objects are files on this machine: the folder they are in, or null', async () => {
+    const key = renditionKey(SHA, 'preview.webp');
+    await port.put(key, 'on disk?');
+    if (port.kind === 'local') {
+      expect(readFileSync(path.join(port.localRoot!, key), 'utf8')).toBe('on disk?');
+    } else {
+      expect(port.localRoot).toBeNull();
+    }
+    await port.delete(key);
   });
 
   it('lists by prefix in key order, only under the prefix (a folder prefix and a partial name)', async () => {

@@ -23,6 +23,10 @@ export class LocalDirStorage implements StoragePort {
   readonly describe: string;
   private readonly urlBase: string | undefined;
 
+  get localRoot(): string {
+    return this.root;
+  }
+
   constructor(root: string, opts: { urlBase?: string } = {}) {
     this.root = path.resolve(root);
     this.describe = `local folder ${this.root}`;

@@ -40,6 +40,7 @@ export interface S3StorageOptions {
  */
 export class S3Storage implements StoragePort {
   readonly kind = 's3' as const;
+  readonly localRoot = null;
   readonly describe: string;
   readonly client: S3Client;
   private readonly bucket: string;

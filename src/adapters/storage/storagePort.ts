@@ -21,6 +21,12 @@ export interface StoragePort {
   /** 'local' or 's3', and a description for logs: never a secret. */
   readonly kind: 'local' | 's3';
   readonly describe: string;
+  /**
+   * The folder the objects are files in, when they are on this machine (the local adapter), else
+   * null: a reader that can use the file system (the desk streaming a rendition, confined to this
+   * folder) asks this capability rather than the adapter's class.
+   */
+  readonly localRoot: string | null;
 
   /** Check the storage is usable (the folder can be written, the bucket exists and accepts the credentials). */
   open(): Promise<void>;

@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { PipelineContext } from '../pipelineContext';
+import type { ContextServices } from '../pipelineContext';
 
 export type PausePoint = 'render' | 'dedup' | 'chunk';
 
@@ -11,7 +11,7 @@ export type PausePoint = 'render' | 'dedup' | 'chunk';
  * - `dedup`: the caption is in its cluster, the record and ledger are not yet written.
  * Unset (always, outside tests) it costs one comparison.
  */
-export async function testPause(ctx: PipelineContext, point: PausePoint, itemId: string): Promise<void> {
+export async function testPause(ctx: ContextServices, point: PausePoint, itemId: string): Promise<void> {
   const at = ctx.config.testPauseAt;
   if (!at) return;
   const [name, ms] = at.split(':');

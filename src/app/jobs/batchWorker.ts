@@ -10,7 +10,6 @@ import {
 import { QUEUES, queuePrefix } from '../../queues/definitions';
 import { CarryingJobs } from '../../queues/itemJobs';
 import { batchJobSchema } from '../../schemas/jobs';
-import { killStoreOf } from '../kills/itemKills';
 import type { PipelineContext } from '../pipelineContext';
 import { failedRecord } from '../items/processItem';
 import { summarizeBatch } from '../batches/summarizeBatch';
@@ -50,7 +49,7 @@ export function finalizePorts(ctx: PipelineContext, chunkSize?: number): Finaliz
     captions: ctx.captions,
     stories: ctx.stories,
     photos: ctx.photos,
-    kills: killStoreOf(ctx),
+    kills: ctx.kills,
     exports: ctx.exports,
     feeds: { load: (feedPath) => loadAnyFeed(ctx.storage, feedPath, ctx.config.maxFeedBytes) },
     itemJobs: () => itemJobLookup(ctx, chunkSize),

@@ -6,7 +6,6 @@ import { itemIdFor } from '../../core/ids';
 import { itemChunkJobSchema, itemJobSchema, type ItemJob } from '../../schemas/jobs';
 import type { ChunkResult } from '../items/itemPipeline';
 import type { PipelineContext } from '../pipelineContext';
-import { itemPipelineOf } from '../items/processItem';
 
 /**
  * Validate, run the item pipeline (src/app/items/itemPipeline.ts), and tell BullMQ what to do with
@@ -26,7 +25,7 @@ export async function handleItemJob(ctx: PipelineContext, job: Job): Promise<{ o
   const payload = parsed.data;
   const log = ctx.logger.child({ queue: QUEUES.item, jobId: job.id, batchId: payload.batchId, itemId: payload.itemId });
   try {
-    await itemPipelineOf(ctx).handle(payload, { number: job.attemptsMade + 1, max: job.opts.attempts ?? 1 }, log);
+    await ctx.items.handle(payload, { number: job.attemptsMade + 1, max: job.opts.attempts ?? 1 }, log);
     return { ok: true };
   } catch (err) {
     if (!isRetryable(err)) throw new UnrecoverableError(`${failureCode(err)}: ${failureMessage(err)}`);
@@ -56,7 +55,7 @@ async function handleChunkJob(ctx: PipelineContext, job: Job): Promise<ChunkResu
     item,
   }));
   const log = ctx.logger.child({ queue: QUEUES.item, jobId: job.id, batchId });
-  const result = await itemPipelineOf(ctx).handleChunk(
+  const result = await ctx.items.handleChunk(
     batchId,
     jobs,
     { number: job.attemptsMade + 1, max: job.opts.attempts ?? 1 },

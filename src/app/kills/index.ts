@@ -7,10 +7,9 @@ import { isGlobalAgencyId, killTargetKind, providerKey, type KillTargetKind } fr
 import type { Logger } from '../../logger';
 import type { NoticeRef } from '../../schemas/notice';
 import type { PipelineContext } from '../pipelineContext';
-import { killStoreOf } from './itemKills';
 import { queueKillWebhook, type WebhookQueued } from '../killWebhook';
 
-type Ctx = Pick<PipelineContext, 'redis' | 'config' | 'queues'> & { logger?: Logger; config: Config };
+type Ctx = Pick<PipelineContext, 'redis' | 'config' | 'queues' | 'kills'> & { logger?: Logger; config: Config };
 
 /** Who is acting, for the audit trail: PHOTOWIRE_OPERATOR (config.operator), else the login of the process. */
 export function operatorName(config: Pick<Config, 'operator'>): string {
@@ -98,7 +97,7 @@ export async function manualKill(
   reason: string,
   opts: { kind?: 'kill' | 'withdraw'; agency?: string; by?: string; now?: Date } = {},
 ): Promise<ManualKillResult> {
-  const store = killStoreOf(ctx);
+  const store = ctx.kills;
   const now = opts.now ?? new Date();
   const kind = opts.kind ?? 'kill';
   const by = opts.by ?? operatorName(ctx.config);
@@ -126,12 +125,12 @@ export async function manualKill(
  * status the other live kills give them (usually active again). NOT_FOUND when there is no such kill.
  */
 export async function liftKill(
-  ctx: Pick<PipelineContext, 'redis' | 'config'>,
+  ctx: Pick<PipelineContext, 'redis' | 'config' | 'kills'>,
   killId: string,
   reason: string,
   opts: { by?: string; now?: Date } = {},
 ) {
-  const out = await killStoreOf(ctx).lift(killId.trim(), {
+  const out = await ctx.kills.lift(killId.trim(), {
     by: opts.by ?? operatorName(ctx.config),
     reason,
     now: opts.now,
@@ -158,11 +157,11 @@ async function withCopies(store: KillStore, events: KillEvent[]): Promise<KillRe
 
 /** Kills, withdrawals and corrections since `sinceMs`, newest first, each with its first copies; lifted ones with `all`. */
 export async function listKills(
-  ctx: Pick<PipelineContext, 'redis' | 'config'>,
+  ctx: Pick<PipelineContext, 'redis' | 'config' | 'kills'>,
   sinceMs: number,
   opts: { limit?: number; all?: boolean; copies?: number } = {},
 ): Promise<KillReport[]> {
-  const store = killStoreOf(ctx);
+  const store = ctx.kills;
   return withCopies(
     store,
     await store.list(sinceMs, { limit: opts.limit ?? 200, all: opts.all, itemsLimit: opts.copies ?? 200 }),
@@ -171,19 +170,19 @@ export async function listKills(
 
 /** A kill as the API and the desk show it: with where its first copies are. */
 export async function killReport(
-  ctx: Pick<PipelineContext, 'redis' | 'config'>,
+  ctx: Pick<PipelineContext, 'redis' | 'config' | 'kills'>,
   event: KillEvent,
 ): Promise<KillReport> {
-  return (await withCopies(killStoreOf(ctx), [event]))[0];
+  return (await withCopies(ctx.kills, [event]))[0];
 }
 
 /** A page of the records a kill reached (or listed for review), after an item id. */
 export async function killCopiesPage(
-  ctx: Pick<PipelineContext, 'redis' | 'config'>,
+  ctx: Pick<PipelineContext, 'redis' | 'config' | 'kills'>,
   killId: string,
   opts: { after?: string; limit?: number; review?: boolean },
 ): Promise<{ copies: Copy[]; total: number; next: string | null }> {
-  const store = killStoreOf(ctx);
+  const store = ctx.kills;
   const limit = Math.min(Math.max(opts.limit ?? 100, 1), 1000);
   const page = await store.reachedPage(killId, { after: opts.after, limit, review: opts.review });
   const info = await store.itemInfo(page.items);

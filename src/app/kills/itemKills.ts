@@ -4,22 +4,7 @@ import { cleanId, isFeedProvider, isGlobalAgencyId } from '../../core/kills/iden
 import { queueKillWebhook } from '../killWebhook';
 import type { Notice, NoticeRef } from '../../schemas/notice';
 import type { CatalogRecord } from '../../schemas/record';
-import type { PipelineContext } from '../pipelineContext';
-
-const stores = new WeakMap<Redis, Map<string, KillStore>>();
-
-/** The process's kill store for this Redis connection and prefix. */
-export function killStoreOf(ctx: Pick<PipelineContext, 'redis' | 'config'>): KillStore {
-  let byPrefix = stores.get(ctx.redis);
-  if (!byPrefix) stores.set(ctx.redis, (byPrefix = new Map()));
-  let store = byPrefix.get(ctx.config.prefix);
-  if (!store)
-    byPrefix.set(
-      ctx.config.prefix,
-      (store = new KillStore(ctx.redis, ctx.config.prefix, { refWindowMs: ctx.config.killRefWindowHours * 3_600_000 })),
-    );
-  return store;
-}
+import type { ContextServices } from '../pipelineContext';
 
 export function noticeRefOf(record: CatalogRecord, notice: Notice): NoticeRef {
   return {
@@ -58,11 +43,11 @@ export function noticeGroups(record: CatalogRecord, targets: readonly string[]):
  * every record that notice reaches. Returns the record with its status as it is now.
  */
 export async function settleKills(
-  ctx: PipelineContext,
+  ctx: ContextServices,
   record: CatalogRecord,
   notice: Notice | null,
 ): Promise<CatalogRecord> {
-  const store = killStoreOf(ctx);
+  const store = ctx.kills;
   const onArrival = await store.register(record);
   let status = onArrival;
   if (notice && (notice.kind === 'kill' || notice.kind === 'withdraw') && notice.targets.length > 0) {
@@ -128,12 +113,12 @@ function appliesNotice(notice: Notice | null): boolean {
  * settled one by one after them. Records in the order given.
  */
 export async function settleKillsMany(
-  ctx: PipelineContext,
+  ctx: ContextServices,
   entries: ReadonlyArray<{ record: CatalogRecord; notice: Notice | null }>,
 ): Promise<CatalogRecord[]> {
   const out: CatalogRecord[] = entries.map((e) => e.record);
   const plain = entries.flatMap((e, i) => (appliesNotice(e.notice) ? [] : [i]));
-  const statuses = await killStoreOf(ctx).registerMany(plain.map((i) => entries[i].record));
+  const statuses = await ctx.kills.registerMany(plain.map((i) => entries[i].record));
   plain.forEach((i, j) => (out[i] = withStatus(entries[i].record, statuses[j])));
   for (let i = 0; i < entries.length; i++) {
     if (appliesNotice(entries[i].notice)) out[i] = await settleKills(ctx, entries[i].record, entries[i].notice);
@@ -142,7 +127,7 @@ export async function settleKillsMany(
 }
 
 /** The webhook (PHOTOWIRE_KILL_WEBHOOK) as a job: a slow CMS must not hold the item stage, a failing one is retried. */
-async function notify(ctx: PipelineContext, event: KillEvent): Promise<void> {
+async function notify(ctx: ContextServices, event: KillEvent): Promise<void> {
   if (!ctx.config.killWebhook || (event.itemCount ?? event.items.length) === 0) return;
   await queueKillWebhook(ctx, event);
 }

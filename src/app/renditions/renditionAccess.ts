@@ -19,7 +19,7 @@ const GONE = new Set<Availability['state']>(['killed', 'withdrawn']);
 const PRIVATE = new Set<Availability['state']>(['embargoed', 'expired']);
 
 export async function renditionAccess(
-  ctx: Pick<PipelineContext, 'redis' | 'config' | 'catalog'>,
+  ctx: Pick<PipelineContext, 'redis' | 'config' | 'catalog' | 'kills'>,
   sha256: string,
   now = Date.now(),
 ): Promise<RenditionAccess> {
