@@ -1,8 +1,9 @@
 import type { CatalogRecord } from '../../schemas/record';
 
 /**
- * The desk's search syntax, for the server (web/lib/search.js is the page's copy, in plain browser
- * JavaScript; test/fixtures/search/queries.json is the table both must pass). Pure.
+ * The desk's search syntax: the one copy. The page sends its search box to the API (`q`) and the
+ * server answers with the records that match (src/app/records/recordQuery.ts); the page has no
+ * parser of its own. test/fixtures/search/queries.json is the table it must pass. Pure.
  */
 
 /** Case- and accent-insensitive: "sao paulo" finds "São Paulo", "afp" finds "AFP". */

@@ -1,12 +1,23 @@
 import type { CatalogRecord } from '../../../src/schemas/record';
 import { queryRecords } from '../../../src/app/records/recordQuery';
-import { loadWebModule } from './loadWebModule';
+import { parseQuery } from '../../../src/core/search/query';
+import { recordQuerySchema } from '../../../src/schemas/api';
 import { record } from './records';
 
-const { filterRecords, parseQuery } = loadWebModule<{
-  filterRecords(r: CatalogRecord[], o?: { q?: string; show?: string }): CatalogRecord[];
-  parseQuery(q: string): Array<{ field: string | null; text: string }>;
-}>('lib/search.js');
+/**
+ * What the desk shows for its search box and its show menu: the page sends both to the API
+ * (web/app.js: `q`, and `show` as `failed=true` or `lowConfidence=true`) and shows what it answers;
+ * it has no search of its own.
+ */
+function filterRecords(rs: CatalogRecord[], { q = '', show = 'all' }: { q?: string; show?: string } = {}) {
+  const query = recordQuerySchema.parse({
+    q,
+    limit: 1000,
+    failed: show === 'failed' ? 'true' : undefined,
+    lowConfidence: show === 'low' ? 'true' : undefined,
+  });
+  return queryRecords(rs, query).page;
+}
 
 const records = [
   record(0, {
