@@ -1,6 +1,6 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { creditOfLine } from '../../src/cli/creditsCommand';
+import { creditOfLine } from '../../src/core/credits/creditOfLine';
 import { defaultBoilerplateRules } from '../../src/core/captions/boilerplate';
 import { orgKey } from '../../src/core/credits/compileRules';
 import { canonicalOrg } from '../../src/core/credits/orgNames';

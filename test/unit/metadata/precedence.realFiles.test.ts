@@ -3,7 +3,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { readImageMetadata, readImageMetadataBySource } from '../../../src/core/metadata';
 import { DefaultTextRulesError, loadDefaultTexts, matchDefaultText } from '../../../src/core/metadata/defaultTexts';
-import { creditOfLine } from '../../../src/cli/creditsCommand';
+import { creditOfLine } from '../../../src/core/credits/creditOfLine';
 import { loadCreditRules } from '../../../src/core/credits/rules';
 import { loadBoilerplateRules } from '../../../src/core/captions/boilerplate';
 import { wireImage } from './helpers';
