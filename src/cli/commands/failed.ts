@@ -1,20 +1,7 @@
-import { failuresNow, type FailedNow } from '../../app/batches/failedNow';
+import { listFailed, RECENT_BATCHES } from '../../app/batches/listFailed';
 import { printable } from '../../core/terminalText';
 import { plural } from '../plural';
 import { Runtime } from '../../app/runtime';
-import { archivedBatches } from '../../app/retention/retentionRuntime';
-import { archivedRetryRefusal } from '../../app/retention/archivedBatches';
-import { expiresAt } from '../../core/retention/plan';
-import { PhotowireError } from '../../core/errors';
-
-export interface FailedListing extends FailedNow {
-  batchId: string;
-  /** When the item expires (leaves Redis with its batch, retention): finishedAt + PHOTOWIRE_RETENTION_DAYS; null while the batch runs. */
-  expiresAt: string | null;
-}
-
-/** How many recent batches `failed` looks through without --batch. */
-const RECENT_BATCHES = 50;
 
 /**
  * Failed items with their code, message, attempts and source: one batch, or the recent ones.
@@ -23,34 +10,10 @@ const RECENT_BATCHES = 50;
 export async function failedCommand(opts: { batch?: string; json?: boolean }): Promise<number> {
   const rt = await Runtime.open({ allowPrivateRedis: false, defaultLogLevel: 'warn' });
   try {
-    let batchIds: string[];
-    if (opts.batch) {
-      if (!(await rt.ctx.catalog.getBatch(opts.batch))) {
-        const archived = await archivedBatches(rt.ctx).open(opts.batch);
-        if (archived)
-          throw new PhotowireError(
-            'BATCH_ARCHIVED',
-            `${archivedRetryRefusal(archived)} (\`photowire export ${opts.batch}\` reads its records)`,
-          );
-        process.stderr.write(printable`no batch ${opts.batch} (photowire status lists recent batches)\n`);
-        return 1;
-      }
-      batchIds = [opts.batch];
-    } else {
-      batchIds = await rt.ctx.catalog.listBatches(RECENT_BATCHES);
-    }
-    const listing: FailedListing[] = [];
-    for (const batchId of batchIds) {
-      const failed = await rt.ctx.catalog.getFailed(batchId);
-      const ledger = failed.length ? await rt.ctx.catalog.getBatch(batchId) : null;
-      const expires = ledger?.state === 'done' ? expiresAt(ledger.finishedAt, rt.config.retentionDays) : null;
-      // Where each source is now: a hot folder moves the drop to processed/<day>/ when the batch ends.
-      const now = await failuresNow(
-        { redis: rt.redis, prefix: rt.config.prefix },
-        ledger ?? { id: batchId, feed: '', expected: 0 },
-        failed,
-      );
-      for (const f of now) listing.push({ batchId, ...f, expiresAt: expires });
+    const listing = await listFailed(rt.ctx, opts.batch);
+    if (listing === null) {
+      process.stderr.write(printable`no batch ${opts.batch} (photowire status lists recent batches)\n`);
+      return 1;
     }
     if (opts.json) {
       process.stdout.write(JSON.stringify(listing, null, 2) + '\n');
