@@ -1,5 +1,4 @@
 import { spawn } from 'node:child_process';
-import * as path from 'node:path';
 import { REPO_ROOT } from './testEnv';
 import { scaledMs } from './deadline';
 import { binArgv } from './bin';

@@ -2,7 +2,6 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { Redis } from 'ioredis';
 import { loadConfig, type Config } from '../../src/config';
 import { createRedis } from '../../src/adapters/redis/connection';
 import { deletePrefixKeys } from '../../src/adapters/redis/scan';

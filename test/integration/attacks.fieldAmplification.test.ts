@@ -5,7 +5,7 @@ import { Runtime } from '../../src/app/runtime';
 import { ingestPaths } from '../../src/cli/ingestPaths';
 import { redisKeys } from '../../src/adapters/redis/keys';
 import { recordsPage } from '../../src/app/records/recordsPage';
-import { type CliProcess, startReadyWorker, waitDoneWithPeakRss, waitUntil } from '../helpers/processes';
+import { type CliProcess, startReadyWorker, waitDoneWithPeakRss } from '../helpers/processes';
 import { deletePrefix, makeTmpDir, pipelineEnv, removeDir, uniquePrefix } from '../helpers/testEnv';
 
 /**

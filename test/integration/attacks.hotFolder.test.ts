@@ -338,7 +338,7 @@ describe('hot folders and folder walks under attack (real processes, real symlin
   });
 
   it('a scheduled folder with a -> . and b -> . and a symlink to an outside folder completes its run; SIGTERM ends the scheduler promptly', async () => {
-    const { dir, dataDir, rt, spawn } = await setup();
+    const { dir, dataDir, rt } = await setup();
     const src = path.join(dir, 'import');
     mkdirSync(src);
     const photo = await syntheticPhoto({ width: 500, height: 400, seed: 906 });

@@ -14,7 +14,7 @@ import {
   pngManyChunks,
   tiffWithXmp,
 } from '../helpers/metadataBombs';
-import { type CliProcess, startReadyWorker, waitDoneWithPeakRss, waitUntil } from '../helpers/processes';
+import { type CliProcess, startReadyWorker, waitDoneWithPeakRss } from '../helpers/processes';
 import { deletePrefix, makeTmpDir, pipelineEnv, removeDir, uniquePrefix } from '../helpers/testEnv';
 
 /**

@@ -4,7 +4,6 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { formatSummary } from '../../src/cli/printSummary';
 import { waitForBatches } from '../../src/cli/waitForBatches';
 import { retryItems } from '../../src/app/batches/retryItems';
-import type { BatchSummary } from '../../src/app/batches/summarizeBatch';
 import { runCli } from '../helpers/cli';
 import { tinyJpeg } from '../helpers/corpus';
 import { useDeskBatches } from '../helpers/deskBatches';

@@ -7,7 +7,7 @@ import { ingestPaths } from '../../src/cli/ingestPaths';
 import { QUEUES, queuePrefix } from '../../src/queues/definitions';
 import { photoVariants } from '../helpers/corpus';
 import { expectBatchWhole } from '../helpers/integrity';
-import { type CliProcess, startReadyWorker, waitDoneWithPeakRss, waitUntil } from '../helpers/processes';
+import { type CliProcess, startReadyWorker, waitDoneWithPeakRss } from '../helpers/processes';
 import { REDIS_URL, deletePrefix, makeTmpDir, removeDir, uniquePrefix } from '../helpers/testEnv';
 import { scaledMs } from '../helpers/deadline';
 import { prefixPatterns } from '../../src/adapters/redis/keys';

@@ -129,7 +129,7 @@ export class CatalogStore {
   readonly renditionOwners: RenditionOwners;
   constructor(
     redis: Redis,
-    private readonly prefix: string,
+    prefix: string,
     /** The rules a record's agency index is named by (`agency=getty` finds `GETTY` and `Getty Images`). */
     private readonly rules: CreditRules = defaultCreditRules(),
   ) {

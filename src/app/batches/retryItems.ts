@@ -8,7 +8,10 @@ import { batchIndexOf, type CatalogStore, type FailedItem } from '../../adapters
 import { redisKeys } from '../../adapters/redis/keys';
 import { DropMoves } from '../../adapters/redis/dropMoves';
 import { relocateItem, relocatePath, type Moves } from '../../core/feeds/relocate';
-import { isInputError } from '../../core/errors';
+import { PhotowireError, isInputError } from '../../core/errors';
+import type { BatchExportStore } from '../../adapters/storage/batchExports';
+import { archivedBatches } from '../retention/retentionRuntime';
+import { archivedRetryRefusal } from '../retention/archivedBatches';
 import { parseItemId } from '../../core/ids';
 import type { BatchJob, ItemJob } from '../../schemas/jobs';
 import type { Logger } from '../../logger';
@@ -20,7 +23,7 @@ import type { Queues } from '../../queues/queues';
 export interface RetryDeps {
   config: Config;
   /** The catalog, logger, storage and queues of the pipeline context (src/app/pipelineContext.ts): a feed in storage is reloaded through the port. */
-  ctx: { catalog: CatalogStore; logger: Logger; storage: FeedStorage; queues: Queues };
+  ctx: { catalog: CatalogStore; logger: Logger; storage: FeedStorage; queues: Queues; exports: BatchExportStore };
   redis: Redis;
 }
 
@@ -64,9 +67,14 @@ export async function retryItems(rt: RetryDeps, id: string): Promise<RetryOutcom
   let ledger = await catalog.getBatch(id);
   if (!ledger) {
     const item = parseItemId(id);
-    if (!item) return null;
-    ledger = await catalog.getBatch(item.batchId);
-    if (!ledger || item.index >= ledger.expected) return null;
+    ledger = item ? await catalog.getBatch(item.batchId) : null;
+    if (!ledger || !item) {
+      // An archived batch is read-only: its records are in storage and its failed items expired.
+      const archived = await archivedBatches({ ...rt, catalog, exports: rt.ctx.exports }).open(item?.batchId ?? id);
+      if (archived) throw new PhotowireError('BATCH_ARCHIVED', archivedRetryRefusal(archived));
+      return null;
+    }
+    if (item.index >= ledger.expected) return null;
     batchId = item.batchId;
     itemId = id;
   }

@@ -5,7 +5,7 @@ import type { RenditionPlan } from '../../core/images/planRenditions';
 import type { PreviewRights } from '../../core/metadata/previewRights';
 import type { RightsRules } from '../../core/rights/rules';
 import type { Notice } from '../../schemas/notice';
-import type { CatalogRecord, RecordError, Rendition } from '../../schemas/record';
+import type { CatalogRecord, RecordError } from '../../schemas/record';
 
 /**
  * The ports of the item pipeline (src/app/items/itemPipeline.ts): everything it reads, writes or

@@ -1,4 +1,4 @@
-import { Queue, UnrecoverableError, WaitingChildrenError, Worker, type Job } from 'bullmq';
+import { UnrecoverableError, WaitingChildrenError, Worker, type Job } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { loadAnyFeed } from '../../adapters/feeds/loadStorageFeed';
 import {

@@ -1,5 +1,4 @@
-import type { Redis } from 'ioredis';
-import { KillStore, killIdOf, recordProvider, type KillEvent, type StoredStatus } from '../../adapters/redis/killStore';
+import { killIdOf, recordProvider, type KillEvent, type StoredStatus } from '../../adapters/redis/killStore';
 import { cleanId, isFeedProvider, isGlobalAgencyId } from '../../core/kills/identity';
 import { queueKillWebhook } from '../killWebhook';
 import type { Notice, NoticeRef } from '../../schemas/notice';

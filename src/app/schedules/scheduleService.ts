@@ -1,6 +1,5 @@
 import { randomBytes } from 'node:crypto';
 import { promises as fs } from 'node:fs';
-import type { Redis } from 'ioredis';
 import { checkFetchAllowed } from '../../adapters/http/allowList';
 import { BullmqScheduleQueue } from '../../adapters/schedules/bullmqScheduleQueue';
 import { isInputError } from '../../core/errors';

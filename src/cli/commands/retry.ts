@@ -3,10 +3,6 @@ import { printable } from '../../core/terminalText';
 import { formatSummary } from '../printSummary';
 import { Runtime, type BatchSummary } from '../../app/runtime';
 import { waitForBatches } from '../waitForBatches';
-import { PhotowireError } from '../../core/errors';
-import { parseItemId } from '../../core/ids';
-import { archivedBatches } from '../../app/retention/retentionRuntime';
-import { archivedRetryRefusal } from '../../app/retention/archivedBatches';
 
 export interface RetryOptions {
   wait?: boolean;
@@ -27,10 +23,8 @@ export async function retryCommand(id: string, opts: RetryOptions): Promise<numb
   try {
     if (opts.withWorkers) await rt.startWorkers(opts.concurrency);
     const out = await retryItems(rt, id);
+    // An archived batch is read-only: retryItems throws BATCH_ARCHIVED, its exit code from the registry.
     if (!out) {
-      // An archived batch is read-only: BATCH_ARCHIVED, its exit code from the registry.
-      const archived = await archivedBatches(rt.ctx).open(parseItemId(id)?.batchId ?? id);
-      if (archived) throw new PhotowireError('BATCH_ARCHIVED', archivedRetryRefusal(archived));
       process.stderr.write(printable`no batch or item ${id} (photowire failed lists failed items)\n`);
       return 1;
     }

@@ -1,11 +1,8 @@
 import { z } from 'zod';
 import { retryItems, type RetryDeps } from '../../app/batches/retryItems';
 import { batchIdParam, itemIdParam, retryOutcomeSchema } from '../../schemas/api';
-import { HttpError, notFound } from '../httpError';
+import { notFound } from '../httpError';
 import type { PipelineContext } from '../../app/pipelineContext';
-import { archivedBatches } from '../../app/retention/retentionRuntime';
-import { archivedRetryRefusal } from '../../app/retention/archivedBatches';
-import { parseItemId } from '../../core/ids';
 import { responses, type ZodApp } from '../zodApi';
 
 type Deps = RetryDeps & { ctx: RetryDeps['ctx'] & Pick<PipelineContext, 'exports'> };
@@ -31,7 +28,7 @@ export function retryRoutes(app: ZodApp, deps: Deps): void {
     },
     async ({ params: { batchId } }, reply) => {
       const out = await retryItems(deps, batchId);
-      if (!out || out.batchId !== batchId) throw await refusal(deps, batchId, `no batch ${batchId}`);
+      if (!out || out.batchId !== batchId) throw notFound(`no batch ${batchId}`);
       return reply.code(202).send(out);
     },
   );
@@ -47,21 +44,8 @@ export function retryRoutes(app: ZodApp, deps: Deps): void {
     },
     async ({ params: { itemId } }, reply) => {
       const out = await retryItems(deps, itemId);
-      if (!out || out.batchId === itemId)
-        throw await refusal(deps, parseItemId(itemId)?.batchId ?? itemId, `no item ${itemId}`);
+      if (!out || out.batchId === itemId) throw notFound(`no item ${itemId}`);
       return reply.code(202).send(out);
     },
   );
-}
-
-/** 409 BATCH_ARCHIVED for a batch the retention pass archived (read-only: its records are in storage, its failed items expired); 404 otherwise. */
-async function refusal(deps: Deps, batchId: string, missing: string): Promise<HttpError> {
-  const archived = await archivedBatches({
-    redis: deps.redis,
-    config: deps.config,
-    catalog: deps.ctx.catalog,
-    exports: deps.ctx.exports,
-  }).open(batchId);
-  if (!archived) return notFound(missing);
-  return new HttpError('BATCH_ARCHIVED', archivedRetryRefusal(archived));
 }

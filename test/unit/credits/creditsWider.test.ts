@@ -1,5 +1,4 @@
 import { spawnSync } from 'node:child_process';
-import * as path from 'node:path';
 import { binArgv } from '../../helpers/bin';
 import { formatWiderScore, readWiderSet, scoreWiderSet } from '../../../bench/credits/wider';
 import { defaultCreditRules } from '../../../src/core/credits/rules';

@@ -2,7 +2,6 @@ import { readdirSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import table from '../../fixtures/search/queries.json';
 import { parseQuery, recordMatches } from '../../../src/core/search/query';
-import type { CatalogRecord } from '../../../src/schemas/record';
 import { record } from '../web/records';
 
 /**
