@@ -205,3 +205,34 @@ export function parseSince(raw: string | undefined, now = Date.now()): number | 
   const t = Date.parse(raw);
   return Number.isNaN(t) ? null : t;
 }
+
+/**
+ * A kill placed from the desk (`POST /api/kills`), as the API answers it: the kill as stored with
+ * the first records it reached, and how its target was read.
+ */
+export async function placeKillReport(
+  ctx: Ctx,
+  target: string,
+  reason: string,
+  opts: { kind?: 'kill' | 'withdraw'; agency?: string; by?: string },
+) {
+  const out = await manualKill(ctx, target, reason, opts);
+  return {
+    kill: await killReport(ctx, out.event),
+    targetKind: out.targetKind,
+    provider: out.provider,
+    matched: out.matched,
+    webhook: out.webhook,
+  };
+}
+
+/** A kill lifted from the desk (`POST /api/kills/:id/lift`), as the API answers it. */
+export async function liftKillReport(
+  ctx: Pick<PipelineContext, 'redis' | 'config' | 'kills'>,
+  killId: string,
+  reason: string,
+  opts: { by?: string } = {},
+) {
+  const out = await liftKill(ctx, killId, reason, opts);
+  return { kill: await killReport(ctx, out.event), state: out.state, restored: out.restored };
+}

@@ -1,4 +1,4 @@
-import { killCopiesPage, killReport, liftKill, listKills, manualKill, parseSince } from '../../app/kills';
+import { killCopiesPage, liftKillReport, listKills, parseSince, placeKillReport } from '../../app/kills';
 import type { Runtime } from '../../app/runtime';
 import {
   killBodySchema,
@@ -76,18 +76,12 @@ export function killRoutes(app: ZodApp, rt: Runtime): void {
       },
     },
     async ({ body }, reply) => {
-      const out = await manualKill(rt.ctx, body.target, body.reason, {
+      const report = await placeKillReport(rt.ctx, body.target, body.reason, {
         kind: body.withdraw ? 'withdraw' : 'kill',
         agency: body.agency,
         by: 'desk',
       });
-      return reply.code(201).send({
-        kill: await killReport(rt.ctx, out.event),
-        targetKind: out.targetKind,
-        provider: out.provider,
-        matched: out.matched,
-        webhook: out.webhook,
-      });
+      return reply.code(201).send(report);
     },
   );
   app.post(
@@ -106,8 +100,7 @@ export function killRoutes(app: ZodApp, rt: Runtime): void {
       },
     },
     async ({ params, body }) => {
-      const out = await liftKill(rt.ctx, params.id, body.reason, { by: 'desk' });
-      return { kill: await killReport(rt.ctx, out.event), state: out.state, restored: out.restored };
+      return liftKillReport(rt.ctx, params.id, body.reason, { by: 'desk' });
     },
   );
 }
