@@ -10,7 +10,7 @@ export const MASK = '***';
 /**
  * `scheme://user:password@host` and `scheme://:password@host` become `scheme://user:***@host`;
  * a URL with only a user name (`redis://default@host`, no password) is left as it is.
- * Linear: the character classes exclude what ends them, so no backtracking (test/unit/secrets.test.ts).
+ * Linear: the character classes exclude what ends them, so no backtracking (test/unit/core/secrets.test.ts).
  */
 const URL_CREDENTIALS = /([a-z][a-z0-9+.-]{0,30}:\/\/)([^\s:@/?#]{0,256}):([^\s@/?#]{1,1024})@/gi;
 

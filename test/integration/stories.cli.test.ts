@@ -80,7 +80,7 @@ describe('photowire clusters --story (the story above the caption clusters)', ()
     expect(story.size).toBe(match.length);
     const inStory = await listJson(['--story', story.id]);
     expect(inStory.flatMap((c) => c.members.map((m) => m.itemId)).sort()).toEqual([...match].sort());
-    // How many clusters the 16 make is the caption-cluster rule's (test/unit/dedup/story.test.ts
+    // How many clusters the 16 make is the caption-cluster rule's (test/unit/core/dedup/story.test.ts
     // checks several against its oracle); the story holds them all and nothing else.
     expect(inStory.every((c) => c.story?.id === story.id)).toBe(true);
     // Different assignments are different stories: the festival, the river, the AP caption of the same match.

@@ -60,7 +60,7 @@ export function findNoise(masked: string): Removal[] {
     }
   };
   // Repetitions are bounded where a start could otherwise scan to the end of the caption and
-  // fail, once per start (test/unit/credits/linearity.test.ts).
+  // fail, once per start (test/unit/core/credits/linearity.test.ts).
   add(/\(\s*credit\s*:(?!\s*@)[^)]{0,300}\)/gi, 'publisher-suffix');
   add(/\((?:[^()]{0,300}?\s-\s*)?Tags:[^)]{0,500}\)/g, 'tags');
   add(/\bTPX IMAGES OF THE DAY\b\.?/g, 'editor-note');

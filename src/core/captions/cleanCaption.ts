@@ -99,7 +99,7 @@ export function cleanCaption(raw: string, opts: CleanCaptionOptions = {}): Clean
 /** The kept text between removals, joined so that no space is left before punctuation. */
 function assemble(masked: string, removals: Removal[]): string {
   // Pieces in an array and only their ends looked at: re-trimming and re-testing the whole text
-  // joined so far at every removal was quadratic in the number of removals (test/unit/credits/linearity.test.ts).
+  // joined so far at every removal was quadratic in the number of removals (test/unit/core/credits/linearity.test.ts).
   const pieces: string[] = [];
   let capitalize = false;
   const trimLast = () => {

@@ -159,7 +159,7 @@ export function findCreditTailStart(text: string, c: CompiledRules): number {
     let next = 0; // the first sentence start after the candidate (both ascending: linear)
     for (const start of ordered) {
       // Length first, without copying: slicing every candidate to the end was quadratic in the
-      // number of sentence starts (test/unit/credits/linearity.test.ts).
+      // number of sentence starts (test/unit/core/credits/linearity.test.ts).
       let from = start;
       while (from < end && /\s/.test(text[from])) from++;
       if (from >= end || end - from > 400) continue;

@@ -142,7 +142,7 @@ interface DatelineHit {
 
 // Bounded: a place word of at most 30 characters, a place of at most 6 words, at most 3 spaces
 // between them. Unbounded, "AB. AB. AB. ..." made every capital start a place running to the end
-// of the caption, quadratic (test/unit/credits/linearity.test.ts).
+// of the caption, quadratic (test/unit/core/credits/linearity.test.ts).
 const PLACE_WORD = "\\p{Lu}[\\p{Lu}.'-]{0,30}";
 const PLACE = `${PLACE_WORD}(?:\\s{1,3}${PLACE_WORD}){0,5}`;
 

@@ -1,7 +1,7 @@
 /**
  * Trimming by hand. A pattern such as /[\s)]+$/ is not anchored at its start, so the regex
  * engine tries it at every character of a long run of those characters and rescans the run
- * each time: quadratic in the run (attack 4; test/unit/credits/linearity.test.ts).
+ * each time: quadratic in the run (attack 4; test/unit/core/credits/linearity.test.ts).
  * These walk the string once, by code point, so a letter outside the BMP is one character.
  */
 

@@ -116,7 +116,7 @@ export function compileRules(rules: CreditRules): CompiledRules {
       ? new RegExp(`(?<![\\p{L}\\d])(?:${phrases.join('|')})(?![\\p{L}\\d])`, 'giu')
       : null,
     // A place is at most 40 characters: unbounded, "A-A-A-..." made every letter after a hyphen
-    // start a scan to the end of the text (test/unit/credits/linearity.test.ts).
+    // start a scan to the end of the text (test/unit/core/credits/linearity.test.ts).
     placeOut: new RegExp(
       `(?<![\\p{L}\\d])(${places.length ? `${places.join('|')}|` : ''}[A-Z][A-Z'.-]{1,40})\\s+OUT(?![\\p{L}\\d])`,
       'gu',

@@ -89,7 +89,7 @@ function stripNotes(s: string, c: CompiledRules, flags: CreditFlags): { text: st
   let t = s.replace(/\uFFFD|Â©|(?<=^|[\s:(])\?(?=\s)/g, '©');
   let quoted: string | null = null;
   // Bounded repetitions: an unclosed "(credit:" or "(Tags:" repeated would otherwise make every
-  // start scan to the end of the text (test/unit/credits/linearity.test.ts).
+  // start scan to the end of the text (test/unit/core/credits/linearity.test.ts).
   // "(credit:Getty)" is a publisher's suffix; "(Credit: @handle)" is the credit itself.
   t = t.replace(/\(\s*credit\s*:(?!\s*@)[^)]{0,300}\)/gi, ' ');
   t = t.replace(/\((?:[^()]{0,300}?\s-\s*)?Tags:[^)]{0,500}\)/g, ' ');
@@ -644,7 +644,7 @@ function parsePart(part: string, c: CompiledRules, opts: ParseOptions = {}): Par
 /**
  * Bounds on what one credit is read as: a chain has a handful of pieces ("LEON NEAL/AFP/GettyImages")
  * and a credit a few parts (the text, a bracket or two). A text with thousands of them is not a
- * credit; reading each piece would cost time for nothing (test/unit/credits/linearity.test.ts).
+ * credit; reading each piece would cost time for nothing (test/unit/core/credits/linearity.test.ts).
  */
 const MAX_PIECES = 32;
 const MAX_PARTS = 16;

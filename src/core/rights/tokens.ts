@@ -1,7 +1,7 @@
 /**
  * The word scanner every rights, release and kill rule reads through. One pass over the text,
  * no regular expression over the whole input (every pattern that sees input must be linear): rules are then matched token by token (see phraseMatcher.ts), so a 100,000-character
- * field costs the same per character in any script (test/unit/rights/linearity.test.ts).
+ * field costs the same per character in any script (test/unit/core/rights/linearity.test.ts).
  */
 
 export interface Token {
