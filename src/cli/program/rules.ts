@@ -1,7 +1,9 @@
 import type { Command } from 'commander';
 import { action } from './action';
 import { creditsCliCommand } from '../commands/credits';
-import { killCommand, killsCommand, unkillCommand } from '../commands/kill';
+import { killCommand } from '../commands/kill';
+import { killsCommand } from '../commands/kills';
+import { unkillCommand } from '../commands/unkill';
 import { rightsCliCommand } from '../commands/rights';
 import { defaultsCliCommand } from '../commands/defaults';
 
