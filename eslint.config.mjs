@@ -5,6 +5,7 @@
 // editor shows a wrong import as it is typed. test/architecture/importLayers.test.ts stays the full
 // check (it also follows require() and import() and knows the one allowed entry-point edge).
 import js from '@eslint/js';
+import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
 /** Imports a layer may not make (paths as written from inside src/, any depth). */
@@ -76,15 +77,7 @@ export default tseslint.config(
     extends: [js.configs.recommended],
     languageOptions: {
       sourceType: 'commonjs',
-      globals: {
-        require: 'readonly',
-        module: 'writable',
-        process: 'readonly',
-        __dirname: 'readonly',
-        console: 'readonly',
-        Buffer: 'readonly',
-        TextDecoder: 'readonly',
-      },
+      globals: globals.node,
     },
     // `{ dropped: _name, ...rest }` is how a field is left out of a copy.
     rules: { 'no-unused-vars': ['error', { varsIgnorePattern: '^_', argsIgnorePattern: '^_' }] },
@@ -94,54 +87,7 @@ export default tseslint.config(
     files: ['web/**/*.js'],
     languageOptions: {
       sourceType: 'module',
-      globals: {
-        window: 'readonly',
-        document: 'readonly',
-        fetch: 'readonly',
-        location: 'readonly',
-        history: 'readonly',
-        URL: 'readonly',
-        URLSearchParams: 'readonly',
-        EventSource: 'readonly',
-        setTimeout: 'readonly',
-        clearTimeout: 'readonly',
-        setInterval: 'readonly',
-        clearInterval: 'readonly',
-        localStorage: 'readonly',
-        navigator: 'readonly',
-        HTMLElement: 'readonly',
-        Intl: 'readonly',
-        TextDecoder: 'readonly',
-        console: 'readonly',
-        requestAnimationFrame: 'readonly',
-        AbortController: 'readonly',
-        CustomEvent: 'readonly',
-        Event: 'readonly',
-        FormData: 'readonly',
-        KeyboardEvent: 'readonly',
-        matchMedia: 'readonly',
-        sessionStorage: 'readonly',
-        crypto: 'readonly',
-        TextEncoder: 'readonly',
-        structuredClone: 'readonly',
-        queueMicrotask: 'readonly',
-        Node: 'readonly',
-        Element: 'readonly',
-        getComputedStyle: 'readonly',
-        ResizeObserver: 'readonly',
-        IntersectionObserver: 'readonly',
-        MutationObserver: 'readonly',
-        performance: 'readonly',
-        alert: 'readonly',
-        confirm: 'readonly',
-        prompt: 'readonly',
-        Blob: 'readonly',
-        File: 'readonly',
-        FileReader: 'readonly',
-        Image: 'readonly',
-        DOMParser: 'readonly',
-        CSS: 'readonly',
-      },
+      globals: globals.browser,
     },
   },
 );

@@ -636,6 +636,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     if (!(err instanceof ConfigError)) throw err;
     problems.push(...err.problems);
   }
-  if (!parsed.success || storage === undefined || problems.length > 0) throw new ConfigError(problems);
+  if (!parsed.success || storage === undefined) throw new ConfigError(problems);
   return { ...parsed.data, storage };
 }

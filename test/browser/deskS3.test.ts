@@ -5,7 +5,7 @@ import { CHROMIUM, HAS_CHROMIUM, launchChromium, openSignedIn, waitForImages, ty
 import { startDesk, type Desk } from '../helpers/deskServer';
 import { createBucket, dropBucket, uniqueBucket } from '../helpers/s3Bucket';
 import { cephRgw, type S3Env } from '../helpers/services';
-import { WIRE_IMAGES, makeTmpDir, removeDir } from '../helpers/testEnv';
+import { STORAGE_VARS as TEST_STORAGE_VARS, WIRE_IMAGES, makeTmpDir, removeDir } from '../helpers/testEnv';
 import { scaledMs } from '../helpers/deadline';
 
 /**
@@ -19,15 +19,7 @@ jest.setTimeout(scaledMs(180_000));
 
 const rgw = cephRgw();
 const PHOTOS = ['cp.jpg', 'pa.jpg', 'getty.jpg'];
-const STORAGE_VARS = [
-  'PHOTOWIRE_STORAGE',
-  'PHOTOWIRE_STORAGE_PROXY',
-  'S3_ENDPOINT',
-  'S3_REGION',
-  'S3_FORCE_PATH_STYLE',
-  'AWS_ACCESS_KEY_ID',
-  'AWS_SECRET_ACCESS_KEY',
-] as const;
+const STORAGE_VARS = [...TEST_STORAGE_VARS, 'PHOTOWIRE_STORAGE_PROXY'] as const;
 if (!HAS_CHROMIUM)
   process.stderr.write(`deskS3 browser test skipped: ${CHROMIUM} is not installed (apt-get install chromium)\n`);
 const suite = HAS_CHROMIUM ? rgw.describe : describe.skip;

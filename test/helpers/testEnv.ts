@@ -46,13 +46,16 @@ export function redisEnv(): Record<string, string> {
   return TEST_REDIS_MODE === 'cluster' ? { REDIS_URL: '', REDIS_CLUSTER_NODES: clusterNodesForTests() } : { REDIS_URL };
 }
 
-const S3_VARS = [
+/** The variables that choose a process's storage: the target, the S3 server and its credentials. */
+export const STORAGE_VARS = [
+  'PHOTOWIRE_STORAGE',
   'S3_ENDPOINT',
   'S3_REGION',
   'S3_FORCE_PATH_STYLE',
   'AWS_ACCESS_KEY_ID',
   'AWS_SECRET_ACCESS_KEY',
 ] as const;
+const S3_VARS = STORAGE_VARS.filter((k) => k !== 'PHOTOWIRE_STORAGE');
 
 /**
  * The storage variables of a photowire process whose key prefix is `prefix`: none (the local
@@ -97,15 +100,6 @@ export function removeDir(dir: string): void {
 }
 
 /** The storage variables a test set in this process's environment (a worker reads them from its own). */
-export const STORAGE_VARS = [
-  'PHOTOWIRE_STORAGE',
-  'S3_ENDPOINT',
-  'S3_REGION',
-  'S3_FORCE_PATH_STYLE',
-  'AWS_ACCESS_KEY_ID',
-  'AWS_SECRET_ACCESS_KEY',
-] as const;
-
 export function storageFromProcessEnv(): Record<string, string> {
   return Object.fromEntries(STORAGE_VARS.flatMap((k) => (process.env[k] ? [[k, process.env[k]]] : [])));
 }

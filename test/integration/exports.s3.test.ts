@@ -6,7 +6,15 @@ import { runCli } from '../helpers/cli';
 import { TestPipeline } from '../helpers/pipeline';
 import { createBucket, dropBucket, uniqueBucket } from '../helpers/s3Bucket';
 import { cephRgw, type S3Env } from '../helpers/services';
-import { REDIS_URL, WIRE_IMAGES, deletePrefix, makeTmpDir, removeDir, uniquePrefix } from '../helpers/testEnv';
+import {
+  REDIS_URL,
+  WIRE_IMAGES,
+  deletePrefix,
+  makeTmpDir,
+  removeDir,
+  uniquePrefix,
+  STORAGE_VARS,
+} from '../helpers/testEnv';
 import { scaledMs } from '../helpers/deadline';
 
 /**
@@ -21,14 +29,6 @@ jest.setTimeout(scaledMs(180_000));
 
 const rgw = cephRgw();
 const PHOTOS = ['cp.jpg', 'pa.jpg', 'getty.jpg'];
-const STORAGE_VARS = [
-  'PHOTOWIRE_STORAGE',
-  'S3_ENDPOINT',
-  'S3_REGION',
-  'S3_FORCE_PATH_STYLE',
-  'AWS_ACCESS_KEY_ID',
-  'AWS_SECRET_ACCESS_KEY',
-] as const;
 
 rgw.describe('batch exports and the storage check at start, on Ceph RGW', () => {
   const bucket = uniqueBucket('exports');

@@ -5,7 +5,7 @@ import { renditionManifestKey } from '../../src/core/storageKeys';
 import { TestPipeline } from '../helpers/pipeline';
 import { createBucket, dropBucket, uniqueBucket } from '../helpers/s3Bucket';
 import { cephRgw, type S3Env } from '../helpers/services';
-import { WIRE_IMAGES, makeTmpDir, removeDir } from '../helpers/testEnv';
+import { WIRE_IMAGES, makeTmpDir, removeDir, STORAGE_VARS } from '../helpers/testEnv';
 import { scaledMs } from '../helpers/deadline';
 
 /**
@@ -18,14 +18,6 @@ jest.setTimeout(scaledMs(180_000));
 
 const rgw = cephRgw();
 const PHOTOS = ['cp.jpg', 'pa.jpg', 'getty.jpg', 'corbis.jpg', 'cech.jpg'];
-const STORAGE_VARS = [
-  'PHOTOWIRE_STORAGE',
-  'S3_ENDPOINT',
-  'S3_REGION',
-  'S3_FORCE_PATH_STYLE',
-  'AWS_ACCESS_KEY_ID',
-  'AWS_SECRET_ACCESS_KEY',
-] as const;
 
 rgw.describe('the item pipeline with PHOTOWIRE_STORAGE=s3://... on Ceph RGW', () => {
   const bucket = uniqueBucket('pipeline');

@@ -10,7 +10,8 @@ export type CreditOfLine = ReturnType<typeof creditOfLine>;
  * The operator's dry run of the credit and boilerplate rules (`photowire credits`): each input line
  * is a raw credit or a whole caption (src/core/credits/creditOfLine.ts); blank lines and lines
  * starting with "#" are skipped. The rules are loaded before anything is read or written, so a
- * rules file's error comes before any output; `write` gets each line's result in input order.
+ * rules file's error comes before any output; `format` turns each line's result into the text
+ * written to `output`, in input order.
  * Returns how many lines gave a low-confidence credit.
  */
 export function creditsDryRun(opts: { rulesPath?: string; boilerplatePath?: string }): {

@@ -50,6 +50,9 @@ describe('the search of the desk and the API (src/core/search/query.ts)', () => 
       /function parseQuery|function recordMatches/.test(readFileSync(path.join(web, f), 'utf8')),
     );
     expect(parsers).toEqual([]);
-    expect(readFileSync(path.join(web, 'app.js'), 'utf8')).toMatch(/\bq\b/);
+    // The page's search is a call of the records API with the box's text as `q`.
+    expect(readFileSync(path.join(web, 'app.js'), 'utf8')).toMatch(
+      /search: \(batchId, \{ q,[^}]*\}\) =>\s*api\.recordsPage\(batchId, \{\s*q,/,
+    );
   });
 });
