@@ -3,14 +3,18 @@ import * as os from 'node:os';
 import type { Redis } from 'ioredis';
 import { PhotowireError } from '../../core/errors';
 import { hashString32 } from '../../core/dedup/hash32';
+import { bucketEntry, matchBucket, withoutCluster } from '../../core/dedup/subjectBuckets';
 import { memberRef, readCaption, type ReadCaption, type SubjectRef } from '../../core/dedup/subjectClusterer';
 import {
   compareSubjects,
   pickSubjectCluster,
+  signatureDistance,
+  subjectHeadOfTokens,
   subjectKeyOfTokens,
   subjectRuleFingerprint,
-  type SubjectKey,
+  type SubjectHead,
   type SubjectMatch,
+  MAX_SUBSTITUTIONS,
 } from '../../core/dedup/subjectRule';
 import { clusterIndexKeys, dedupKeys, keysStartingWith, type ClusterIndexKeys } from './keys';
 import { deleteMatching, scanKeys } from './scan';
@@ -96,8 +100,8 @@ interface StoredCluster {
   id: string;
   canonicalId: string;
   caption: string;
-  /** The canonical head's key, rebuilt from the stored tokens (no caption parsing per candidate). */
-  key: SubjectKey;
+  /** The canonical head, rebuilt from the stored tokens (no caption parsing per candidate). */
+  key: SubjectHead;
   /** The canonical caption read, only when a member joins (for its diff and why). */
   read?: ReadCaption;
 }
@@ -107,14 +111,22 @@ function readOf(c: StoredCluster): ReadCaption {
   return c.read;
 }
 
+interface BucketField {
+  shard: number;
+  field: string;
+  /** `<shard>:<field>`, for maps of this call. */
+  at: string;
+  /** The head's signature for this key (SegmentKey.sig). */
+  sig: string;
+}
+
 /** 12 hex digits of a segment key, and its bucket shard. */
-function bucketField(key: string): { shard: number; field: string } {
-  const a = hashString32(key);
-  const b = hashString32(key, 0x9e3779b9);
-  return {
-    shard: a & ((1 << BUCKET_SHARD_BITS) - 1),
-    field: `${a.toString(16).padStart(8, '0')}${(b >>> 16).toString(16).padStart(4, '0')}`,
-  };
+function bucketField(seg: { key: string; sig: string }): BucketField {
+  const a = hashString32(seg.key);
+  const b = hashString32(seg.key, 0x9e3779b9);
+  const shard = a & ((1 << BUCKET_SHARD_BITS) - 1);
+  const field = `${a.toString(16).padStart(8, '0')}${(b >>> 16).toString(16).padStart(4, '0')}`;
+  return { shard, field, at: `${shard}:${field}`, sig: seg.sig };
 }
 
 const seenShard = (clusterId: string) => parseInt(clusterId.slice(0, 3), 16) & (SEEN_SHARDS - 1);
@@ -275,14 +287,13 @@ export class SubjectIndex {
     const fields = reads.map((r) => (r === null ? [] : r.key.keys.map(bucketField)));
     const p = this.redis.pipeline();
     for (const it of items) p.hget(this.keys.items(itemShard(it.itemId)), it.itemId);
-    const bucketReads: string[] = [];
+    const bucketReads: BucketField[] = [];
     const seen = new Set<string>();
     for (const fs of fields) {
       for (const f of fs) {
-        const k = `${f.shard}:${f.field}`;
-        if (seen.has(k)) continue;
-        seen.add(k);
-        bucketReads.push(k);
+        if (seen.has(f.at)) continue;
+        seen.add(f.at);
+        bucketReads.push(f);
         p.hget(this.keys.bucket(f.shard), f.field);
       }
     }
@@ -297,22 +308,43 @@ export class SubjectIndex {
       this.cacheGeneration = generation;
     }
     const known = items.map((_it, i) => res[i][1] as string | null);
-    const buckets = new Map<string, string[]>();
-    bucketReads.forEach((k, j) => {
+    const stored = new Map<string, string>();
+    bucketReads.forEach((f, j) => {
       const v = res[items.length + j][1] as string | null;
-      buckets.set(k, v === null ? [] : (v.match(/.{16}/g) ?? []));
+      if (v !== null) stored.set(f.at, v);
+    });
+    // Each caption's candidates in the stored buckets: only the entries whose signature allows the
+    // rule (at most MAX_SUBSTITUTIONS other words) are read and compared, so the canonicals loaded
+    // stay few however large a bucket grows (docs/DEDUP.md "Measured").
+    const storedCandidates = fields.map((fs) => {
+      const ids = new Set<string>();
+      for (const f of fs) {
+        const v = stored.get(f.at);
+        if (v !== undefined) matchBucket(v, f.sig, ids);
+      }
+      return ids;
     });
     // Every candidate of this call, held here (the cache is only a saving: it may drop entries).
     const wanted = new Set<string>();
-    for (const ids of buckets.values()) for (const id of ids) wanted.add(id);
+    for (const ids of storedCandidates) for (const id of ids) wanted.add(id);
     for (const k of known) if (k !== null) wanted.add(k.split('|')[0]);
     const local = await this.load([...wanted]);
 
     const writes = this.redis.pipeline();
-    /** The ids each bucket field gets in this call (appended in Redis: the stored value is never sent back). */
-    const bucketWrites = new Map<string, { shard: number; field: string; added: string[] }>();
+    /** The entries each bucket field gets in this call (appended in Redis: the stored value is never sent back). */
+    const bucketWrites = new Map<string, { shard: number; field: string; added: Array<{ id: string; sig: string }> }>();
     const touched = new Set<string>();
     const out: Array<SubjectRef | null> = [];
+    /** Item ids given more than once in this call, and where. */
+    const repeats = new Map<string, number[]>();
+    {
+      const first = new Map<string, number>();
+      items.forEach((it, i) => {
+        const at = first.get(it.itemId);
+        if (at === undefined) first.set(it.itemId, i);
+        else repeats.set(it.itemId, [...(repeats.get(it.itemId) ?? [at]), i]);
+      });
+    }
     for (let i = 0; i < items.length; i++) {
       const read = reads[i];
       const { itemId } = items[i];
@@ -327,15 +359,18 @@ export class SubjectIndex {
       }
       // The same head as a canonical (a resend whose subject is unchanged): the only cluster at cost 0
       // (a caption with that head always joined it), so the brute force's choice without scoring every
-      // candidate of the buckets, which grow with the index (docs/DEDUP.md "Measured").
+      // candidate of the buckets.
       const same = local.get(read.key.id);
       const sameMatch = same === undefined ? null : compareSubjects(same.key, read.key);
       let best: { c: StoredCluster; match: SubjectMatch } | null = null;
       if (same !== undefined && sameMatch !== null && sameMatch.same && sameMatch.cost === 0)
         best = { c: same, match: sameMatch };
       else {
-        const candidates = new Set<string>();
-        for (const f of fields[i]) for (const id of buckets.get(`${f.shard}:${f.field}`) ?? []) candidates.add(id);
+        const candidates = new Set(storedCandidates[i]);
+        // Clusters this call created are not in the stored values: their entries are checked here.
+        for (const f of fields[i])
+          for (const e of bucketWrites.get(f.at)?.added ?? [])
+            if (signatureDistance(e.sig, f.sig) <= MAX_SUBSTITUTIONS) candidates.add(e.id);
         const scored: Array<{ clusterId: string; c: StoredCluster; match: SubjectMatch }> = [];
         for (const id of candidates) {
           const c = local.get(id);
@@ -357,26 +392,22 @@ export class SubjectIndex {
         this.remember(c);
         // The caption as given: read again, it gives this very head (normalising twice might not).
         writes.set(this.keys.cluster(id), JSON.stringify([itemId, items[i].caption, read.key.tokens.join(' ')]));
+        // The later captions of this call see the new cluster as a candidate (bucketWrites).
         for (const f of fields[i]) {
-          const k = `${f.shard}:${f.field}`;
-          // In place: the later captions of this call see the new cluster as a candidate.
-          const ids = buckets.get(k);
-          if (ids === undefined) buckets.set(k, [id]);
-          else ids.push(id);
-          const w = bucketWrites.get(k);
-          if (w === undefined) bucketWrites.set(k, { shard: f.shard, field: f.field, added: [id] });
-          else w.added.push(id);
+          const w = bucketWrites.get(f.at);
+          if (w === undefined) bucketWrites.set(f.at, { shard: f.shard, field: f.field, added: [{ id, sig: f.sig }] });
+          else w.added.push({ id, sig: f.sig });
         }
         ref = { id, canonicalId: itemId, similarity: 1, exact: true };
         if (outcomes) outcomes.created++;
       }
       touched.add(ref.id);
-      writes.hset(this.keys.items(itemShard(itemId)), itemId, `${ref.id}|${ref.exact ? 1 : 0}|${ref.similarity}`);
+      const membership = `${ref.id}|${ref.exact ? 1 : 0}|${ref.similarity}`;
+      writes.hset(this.keys.items(itemShard(itemId)), itemId, membership);
       // A later item of this call with the same id is known now.
       known[i] = null;
       out.push(ref);
-      for (let j = i + 1; j < items.length; j++)
-        if (items[j].itemId === itemId) known[j] = `${ref.id}|${ref.exact ? 1 : 0}|${ref.similarity}`;
+      for (const j of repeats.get(itemId) ?? []) if (j > i) known[j] = membership;
     }
     // Buckets first: a bucket naming a cluster whose `c:` a crash left unwritten is skipped by load(),
     // a cluster written but in no bucket would never be found again.
@@ -391,7 +422,7 @@ export class SubjectIndex {
           at = keys.length;
           keyAt.set(w.shard, at);
         }
-        args.push(at, w.field, w.added.join(''));
+        args.push(at, w.field, w.added.map((e) => bucketEntry(e.id, e.sig)).join(''));
       }
       await runScript(this.redis, APPEND_BUCKETS, keys, args);
     }
@@ -566,12 +597,11 @@ export class SubjectIndex {
         const [err, v] = res[i] as [Error | null, string | null];
         if (err) throw err;
         if (v === null) return;
-        const ids = v.match(/.{16}/g) ?? [];
-        const left = ids.filter((x) => x !== id);
-        if (left.length === ids.length) return;
-        out.entries += ids.length - left.length;
-        if (left.length === 0) w.hdel(this.keys.bucket(f.shard), f.field);
-        else w.hset(this.keys.bucket(f.shard), f.field, left.join(''));
+        const left = withoutCluster(v, id);
+        if (left.removed === 0) return;
+        out.entries += left.removed;
+        if (left.value === '') w.hdel(this.keys.bucket(f.shard), f.field);
+        else w.hset(this.keys.bucket(f.shard), f.field, left.value);
       });
       await execAll(w);
     }
@@ -642,7 +672,7 @@ export class SubjectIndex {
       const h = heads[i];
       if (h === null) return;
       const [canonicalId, caption, tokens] = JSON.parse(h) as [string, string, string];
-      const key = subjectKeyOfTokens(tokens.split(' '));
+      const key = subjectHeadOfTokens(tokens.split(' '));
       if (key === null) return;
       const c: StoredCluster = { id, canonicalId, caption, key };
       local.set(id, c);

@@ -27,6 +27,8 @@ export interface CleanCaptionOptions {
   rules?: CreditRules;
   /** The wire-boilerplate rules in force (boilerplate-rules.json); the shipped defaults when omitted. */
   boilerplate?: BoilerplateRules;
+  /** Read the caption's date and dateline (default true; false gives null for both, for callers that want only the text). */
+  dates?: boolean;
 }
 
 /** Kinds that belong with the credit when they follow it, so the credit parser sees them. */
@@ -83,7 +85,8 @@ export function cleanCaption(raw: string, opts: CleanCaptionOptions = {}): Clean
   }
   const ordered = disjoint(removals);
 
-  const { dateCreated, dateline } = readCaptionDate(withoutFraming);
+  const { dateCreated, dateline } =
+    opts.dates === false ? { dateCreated: null, dateline: null } : readCaptionDate(withoutFraming);
 
   return {
     caption: assemble(masked, ordered),

@@ -49,14 +49,20 @@ export interface SubjectRef {
 export interface ReadCaption {
   parts: CaptionParts;
   key: SubjectKey;
-  /** The normalised caption's words: equal words = an exact duplicate. */
-  words: string;
+  /** The normalised caption's words (exactWords: read only for a caption that joins a cluster). */
+  words?: string;
 }
 
 export function readCaption(caption: string): ReadCaption | null {
   const parts = captionParts(caption);
   const key = subjectKeyOfParts(parts);
-  return key === null ? null : { parts, key, words: captionWords(parts.text).join(' ') };
+  return key === null ? null : { parts, key };
+}
+
+/** The normalised caption's words: equal words = an exact duplicate. */
+export function exactWords(read: ReadCaption): string {
+  read.words ??= captionWords(read.parts.text).join(' ');
+  return read.words;
 }
 
 /** The reference of a caption that joins the cluster of `canonical` with `match`. */
@@ -67,7 +73,7 @@ export function memberRef(
   member: ReadCaption,
   match: SubjectMatch,
 ): SubjectRef {
-  if (canonical.words === member.words) return { id: clusterId, canonicalId, similarity: 1, exact: true };
+  if (exactWords(canonical) === exactWords(member)) return { id: clusterId, canonicalId, similarity: 1, exact: true };
   const len = Math.max(canonical.key.tokens.length, member.key.tokens.length);
   const matched: ClusterWhy['matched'] = [];
   if (member.parts.slug !== null) matched.push('slug');

@@ -99,6 +99,15 @@ describe('cleanCaption', () => {
     expect(cleaned.dateCreated).toBe('2014-06-24');
   });
 
+  it('leaves the date and dateline unread when asked (the cluster index wants only the text), and the rest the same', () => {
+    const caption =
+      'LONDON, ENGLAND - AUGUST 16: A supporter of Julian Assange stands outside the Ecuadorian embassy on August 16, 2012 in London, England. (Photo by Oli Scarff/Getty Images)';
+    const full = cleanCaption(caption);
+    expect(full.dateCreated).toBe('2012-08-16');
+    expect(full.dateline).not.toBeNull();
+    expect(cleanCaption(caption, { dates: false })).toEqual({ ...full, dateCreated: null, dateline: null });
+  });
+
   it('straightens quotes and collapses spaces, and changes nothing else', () => {
     const cleaned = cleanCaption(
       '“It is important,” he said\u00a0at the  Ecuador’s\tembassy\n in London.   (AP Photo/Lefteris Pitarakis)',
