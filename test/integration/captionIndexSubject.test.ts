@@ -3,7 +3,7 @@ import { Redis } from 'ioredis';
 import { buildClusterSet } from '../../bench/dedup/clusterSet';
 import { samePartition, threeOrders } from '../../bench/dedup/clusterMeasure';
 import { readSeedCaptions } from '../../bench/dedup/seedCaptions';
-import { SubjectIndex } from '../../src/adapters/redis/captionIndexSubject';
+import { indexFingerprint, SubjectIndex } from '../../src/adapters/redis/captionIndexSubject';
 import { PhotowireError } from '../../src/core/errors';
 import { SubjectClusterer, type SubjectRef } from '../../src/core/dedup/subjectClusterer';
 import { subjectRuleFingerprint } from '../../src/core/dedup/subjectRule';
@@ -120,7 +120,16 @@ describe('the caption-cluster index in Redis', () => {
     expect(got.get('late')!.id).toBe(got.get('a')!.id);
   });
 
-  it('refuses an index built with other parameters: `clusters rebuild` is needed', async () => {
+  it('refuses an index built with other parameters or another shard layout: `clusters rebuild` is needed', async () => {
+    // The same rule, the shards of the earlier layout.
+    const layout = `pwtest:${randomBytes(6).toString('hex')}`;
+    await index(layout, `${subjectRuleFingerprint()} shards:items=2^16,buckets=2^14`).assignMany([
+      { itemId: 'x', caption: 'Police officers outside the embassy.' },
+    ]);
+    await expect(index(layout).assignMany([{ itemId: 'y', caption: 'Police officers.' }])).rejects.toMatchObject({
+      code: 'CONFIG_INVALID',
+    });
+
     const prefix = `pwtest:${randomBytes(6).toString('hex')}`;
     const old = index(prefix, JSON.stringify({ rule: 0, threshold: 0.5 }));
     await old.assignMany([{ itemId: 'x', caption: 'Police officers outside the embassy.' }]);
@@ -133,6 +142,7 @@ describe('the caption-cluster index in Redis', () => {
     expect((error as PhotowireError).code).toBe('CONFIG_INVALID');
     expect((error as Error).message).toContain('photowire clusters rebuild');
     expect((error as Error).message).toContain(subjectRuleFingerprint());
+    expect((error as Error).message).toContain(indexFingerprint());
     // Nothing was written with the new rule into the old layout.
     expect(await redis.hget(now.keys.items(0), 'y')).toBeNull();
   });
