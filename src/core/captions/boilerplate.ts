@@ -147,6 +147,12 @@ const SEPARATOR = / {0,4}(?::|[-\u2013\u2014]{1,2}(?= |$)|\/(?= |$))/y;
 const TRAILING_STOP = / {0,4}(?:[.:]|[-\u2013\u2014]{1,2}(?= |$)|\/(?= |$))/y;
 const REASON_WORD = new RegExp(` {1,4}(${CAPS_WORD})`, 'y');
 const SPACES = / */y;
+/** Month names as a reason writes them ("CORRECTING DATE TO MAY 5"). */
+const REASON_MONTHS = new Set(
+  'JAN JANUARY FEB FEBRUARY MAR MARCH APR APRIL MAY JUN JUNE JUL JULY AUG AUGUST SEP SEPT SEPTEMBER OCT OCTOBER NOV NOVEMBER DEC DECEMBER'.split(
+    ' ',
+  ),
+);
 
 function stickyAt(re: RegExp, s: string, at: number): RegExpExecArray | null {
   re.lastIndex = at;
@@ -181,13 +187,21 @@ function matchStart(c: CompiledBoilerplate, m: CompiledMarker, s: string, at: nu
   if (sep) end += sep[0].length;
   else if (m.rule.separator === 'required') return -1;
   if (m.rule.reason) {
+    /** Whether the reason's last word is a month or a number after one ("CORRECTING DATE TO MAY 5"). */
+    let inDate = false;
     for (let words = 0; words < 16; words++) {
       const w = stickyAt(REASON_WORD, s, end);
-      if (!w || w[1].length < 2) break;
+      // One character is the caption's ("A masked..."), but a day after a month is the reason's.
+      if (!w || (w[1].length < 2 && !(inDate && /^\d$/.test(w[1])))) break;
       const wordAt = end + w[0].length - w[1].length;
       const next = s.charAt(wordAt + w[1].length);
       if (next === ',' || (next === '.' && /[A-Za-z]/.test(s.charAt(wordAt + w[1].length + 1)))) break;
       if (startsNextMarker(c, s, wordAt)) break;
+      // A number outside a date starts the caption: its own date ("01 Apr 2015, Akron") or a picture
+      // number ("040621-N-6536T-062 USS Ronald Reagan"), which a reason does not carry.
+      const digits = /\d/.test(w[1]);
+      if (digits && !inDate) break;
+      inDate = digits ? inDate : REASON_MONTHS.has(w[1]);
       end += w[0].length;
     }
     const stop = stickyAt(TRAILING_STOP, s, end);

@@ -120,6 +120,26 @@ describe('wire boilerplate in captions', () => {
     });
   });
 
+  it('ends a refile reason before a number that starts the caption, and keeps a corrected date in it', () => {
+    // The caption's own date (Corbis/ZUMA style) and a picture number (US Navy style) are the caption's.
+    expect(
+      clean(
+        'REFILE - CORRECTING TYPO 12 Mar 2020, Berlin, Germany --- Commuters wait on a platform. (Credit Image: © Jan Doe/ZUMA Wire)',
+      ).caption,
+    ).toBe('12 Mar 2020, Berlin, Germany --- Commuters wait on a platform.');
+    expect(
+      clean(
+        'REFILE - ADDING CREDIT 170512-F-AB123-001 USAF airmen unload cargo at Ramstein Air Base. U.S. Air Force/Handout',
+      ).removed[0],
+    ).toEqual({ kind: 'refile', text: 'REFILE - ADDING CREDIT' });
+    // A date after a month name is what the reason corrects.
+    expect(
+      clean(
+        'REFILE - CORRECTING DATE TO MAY 5 A man walks past a mural in Kyiv, Ukraine, May 5, 2023. REUTERS/Gleb Garanich',
+      ).removed[0],
+    ).toEqual({ kind: 'refile', text: 'REFILE - CORRECTING DATE TO MAY 5' });
+  });
+
   it('removes Reuters technical sentences and editors notes wherever a sentence starts, and nothing after them', () => {
     const c = clean(
       'EDS NOTE: GRAPHIC CONTENT. A man walks past a damaged building in Kharkiv, Ukraine, May 3, 2022. Picture taken with a drone. The city was shelled overnight. REUTERS/Ivan Alvarado',
