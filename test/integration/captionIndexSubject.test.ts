@@ -120,6 +120,46 @@ describe('the caption-cluster index in Redis', () => {
     expect(got.get('late')!.id).toBe(got.get('a')!.id);
   });
 
+  it('never overwrites a bucket entry another writer added after the call read the bucket', async () => {
+    const prefix = `pwtest:${randomBytes(6).toString('hex')}`;
+    const theirs = `${'f'.repeat(16)}QQ;`;
+    const raced: Array<[string, string]> = [];
+    // Each new bucket field is set by "another writer" just before this call's HSETNX reaches Redis
+    // (commands on one connection run in the order sent; the pipeline is sent at exec).
+    const racing = new Proxy(redis, {
+      get(target, prop) {
+        if (prop === 'pipeline')
+          return () => {
+            const p = target.pipeline();
+            const hsetnx = p.hsetnx.bind(p);
+            p.hsetnx = ((key: string, field: string, value: string) => {
+              raced.push([key, field]);
+              void target.hset(key, field, theirs);
+              return hsetnx(key, field, value);
+            }) as typeof p.hsetnx;
+            return p;
+          };
+        const v: unknown = Reflect.get(target, prop, target);
+        return typeof v === 'function' ? (v as (...a: unknown[]) => unknown).bind(target) : v;
+      },
+    });
+    const ix = new SubjectIndex(racing, { prefix });
+    indexes.push(ix);
+    const caption = 'A masked supporter of WikiLeaks founder Julian Assange stands outside the embassy.';
+    const [ref] = await ix.withBatchLock('test', () => ix.assignMany([{ itemId: 'first', caption }]));
+    expect(raced.length).toBeGreaterThan(0);
+    for (const [key, field] of raced) {
+      const value = await redis.hget(key, field);
+      expect(value?.startsWith(theirs)).toBe(true);
+      expect(value).toContain(ref!.id);
+    }
+    // The cluster is still found: a resend joins it.
+    const [again] = await index(prefix).assignMany([
+      { itemId: 'resend', caption: `REFILE - CORRECTING TYPO ${caption}` },
+    ]);
+    expect(again!.id).toBe(ref!.id);
+  });
+
   it('refuses an index built with other parameters or another shard layout: `clusters rebuild` is needed', async () => {
     // The same rule, the shards of the earlier layout.
     const layout = `pwtest:${randomBytes(6).toString('hex')}`;

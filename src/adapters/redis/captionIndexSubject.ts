@@ -139,6 +139,15 @@ function bucketField(seg: { key: string; sig: string }): BucketField {
   return { shard, field, at: `${shard}:${field}`, sig: seg.sig };
 }
 
+/** The entries one call adds to one bucket field. */
+interface BucketWrite {
+  shard: number;
+  field: string;
+  added: Array<{ id: string; sig: string }>;
+}
+
+const bucketValue = (w: BucketWrite) => w.added.map((e) => bucketEntry(e.id, e.sig)).join('');
+
 const seenShard = (clusterId: string) => parseInt(clusterId.slice(0, 3), 16) & (SEEN_SHARDS - 1);
 
 /** A known item's reference, its diff and why recomputed against the canonical caption. */
@@ -342,7 +351,7 @@ export class SubjectIndex {
 
     const writes = this.redis.pipeline();
     /** The entries each bucket field gets in this call (appended in Redis: the stored value is never sent back). */
-    const bucketWrites = new Map<string, { shard: number; field: string; added: Array<{ id: string; sig: string }> }>();
+    const bucketWrites = new Map<string, BucketWrite>();
     const touched = new Set<string>();
     const out: Array<SubjectRef | null> = [];
     /** Item ids given more than once in this call, and where. */
@@ -422,25 +431,40 @@ export class SubjectIndex {
     // Buckets first: a bucket naming a cluster whose `c:` a crash left unwritten is skipped by load(),
     // a cluster written but in no bucket would never be found again.
     if (bucketWrites.size > 0) {
-      const keyAt = new Map<number, number>();
-      const keys: string[] = [];
-      const args: Array<string | number> = [];
-      for (const w of bucketWrites.values()) {
-        let at = keyAt.get(w.shard);
-        if (at === undefined) {
-          keys.push(this.keys.bucket(w.shard));
-          at = keys.length;
-          keyAt.set(w.shard, at);
-        }
-        args.push(at, w.field, w.added.map((e) => bucketEntry(e.id, e.sig)).join(''));
-      }
-      await runScript(this.redis, APPEND_BUCKETS, keys, args);
+      // A field this call read as absent is set with HSETNX, no script (most of them: 75-80% at
+      // 100k-300k captions, docs/DEDUP.md "Measured"); the others, and a new one another writer set
+      // meanwhile (HSETNX answers 0), get the append script, so no entry is ever overwritten.
+      const fresh: BucketWrite[] = [];
+      const grown: BucketWrite[] = [];
+      for (const [at, w] of bucketWrites) (stored.has(at) ? grown : fresh).push(w);
+      const p = this.redis.pipeline();
+      for (const w of fresh) p.hsetnx(this.keys.bucket(w.shard), w.field, bucketValue(w));
+      const [set] = await Promise.all([execAll(p), this.appendBuckets(grown)]);
+      await this.appendBuckets(fresh.filter((_w, k) => set[k] === 0));
     }
     const at = lastSeenNow(this.clock());
     for (const id of touched) writes.zadd(this.keys.seen(seenShard(id)), at, id);
     const wres = await writes.exec();
     if (wres !== null) for (const [err] of wres) if (err) throw err;
     return out;
+  }
+
+  /** Appends entries to bucket fields in Redis (`appendBuckets.lua`): the stored value is never sent back. */
+  private async appendBuckets(ws: readonly BucketWrite[]): Promise<void> {
+    if (ws.length === 0) return;
+    const keyAt = new Map<number, number>();
+    const keys: string[] = [];
+    const args: Array<string | number> = [];
+    for (const w of ws) {
+      let at = keyAt.get(w.shard);
+      if (at === undefined) {
+        keys.push(this.keys.bucket(w.shard));
+        at = keys.length;
+        keyAt.set(w.shard, at);
+      }
+      args.push(at, w.field, bucketValue(w));
+    }
+    await runScript(this.redis, APPEND_BUCKETS, keys, args);
   }
 
   /** A cluster with its canonical caption and members (the canonical first), or null. */

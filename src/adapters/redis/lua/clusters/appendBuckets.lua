@@ -2,7 +2,9 @@
   Append entries (a cluster id and its signature, core/dedup/subjectBuckets.ts) to bucket fields of the caption-cluster index (captionIndexSubject.ts): a
   bucket's value only grows while clusters are assigned, so Node sends the new ids, never the
   whole value again (sending it whole made the bytes written per caption grow with the index:
-  docs/DEDUP.md "Measured"). Called under the index's batch lock, before the call's other writes.
+  docs/DEDUP.md "Measured"). Called under the index's batch lock, before the call's other writes,
+  for the fields the call read as present (new fields are set with HSETNX, and come here only when
+  another writer set them first).
   KEYS: the bucket shard hashes touched (one slot: the index's hash tag).
   ARGV: triples: the key's position in KEYS (1-based), the field, the entries to append (each ends in ';').
   Returns the number of fields written.
