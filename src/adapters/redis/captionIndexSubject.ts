@@ -27,9 +27,9 @@ const APPEND_BUCKETS = luaFile('pwClusterAppendBuckets', 'clusters/appendBuckets
 
 const ITEM_SHARD_BITS = 16;
 /**
- * 2^16 bucket shards: at 1M captions each shard stays a small listpack (Redis scans it on every
- * HGET and rewrites it on every append); with 2^14 the shards were four times longer and 1M
- * generated captions ran slower and took more memory (docs/DEDUP.md "Measured").
+ * 2^16 bucket shards: at 1M captions each shard stays a small listpack; with 2^14 the shards were
+ * four times longer and took more memory (948 against 921 B per caption at 1M; Redis's command time
+ * did not move, docs/DEDUP.md "Measured").
  */
 const BUCKET_SHARD_BITS = 16;
 /** Last-seen shards (`s:<hex>`), by a cluster id's first 3 hex digits. */

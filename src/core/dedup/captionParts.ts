@@ -74,7 +74,7 @@ export function decodeCaptionText(raw: string): string {
 
 /** The caption as every comparison reads it: decoded, then cleaned by the caption cleaner. */
 export function normalizeCaption(raw: string): string {
-  // Only the text: the caption's date is not read here (a tenth of the caption-cluster index's time, docs/DEDUP.md "Measured").
+  // Only the text: the cluster rule does not use the caption's date, so it is not read here (docs/DEDUP.md "Measured").
   return cleanCaption(decodeCaptionText(raw), { dates: false }).caption;
 }
 
